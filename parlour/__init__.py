@@ -1,0 +1,1 @@
+"""Parlour: classic tile, card and board games in the browser."""

@@ -1,0 +1,77 @@
+"""`parlour`: serve the games on 127.0.0.1 and open the browser on the menu."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import errno
+import socket
+import webbrowser
+from pathlib import Path
+
+import uvicorn
+
+from parlour.games import GAMES
+from parlour.server.app import create_app
+from parlour.store import Store, default_path
+
+DEFAULT_PORT = 8765
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="parlour", description=__doc__)
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=int, default=None,
+                        help=f"port (default {DEFAULT_PORT}, or the next free one)")
+    parser.add_argument("--db", type=Path, default=None,
+                        help="SQLite file (default: $PARLOUR_DB or the user data directory)")
+    parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    return parser.parse_args(argv)
+
+
+def bind(host: str, port: int | None) -> socket.socket:
+    """A listening socket: the port asked for, or the first free one from the default."""
+    candidates = [port] if port is not None else range(DEFAULT_PORT, DEFAULT_PORT + 20)
+    for candidate in candidates:
+        sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, candidate))
+        except OSError as error:
+            sock.close()
+            if error.errno != errno.EADDRINUSE or port is not None:
+                raise SystemExit(f"parlour: cannot listen on {host}:{candidate}: {error}") from None
+            continue
+        return sock
+    raise SystemExit("parlour: no free port; choose one with --port")
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    db = args.db or default_path()
+    sock = bind(args.host, args.port)
+    port = sock.getsockname()[1]
+    shown_host = f"[{args.host}]" if ":" in args.host else args.host
+    address = f"http://{shown_host}:{port}/"
+    app = create_app(Store(db), GAMES)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_ping_interval=20))
+
+    async def serve() -> None:
+        task = asyncio.create_task(server.serve(sockets=[sock]))
+        while not server.started and not task.done():
+            await asyncio.sleep(0.01)
+        if server.started:
+            print(f"Parlour is ready at {address}  (games saved in {db}; Ctrl+C stops)",
+                  flush=True)
+            if not args.no_browser:
+                webbrowser.open(address)
+        await task
+
+    try:
+        asyncio.run(serve())
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,258 @@
+"""The game protocol: what every game in Parlour provides.
+
+A game is pure: a state is built from validated parameters and a seeded random
+generator, moves are applied without I/O, clocks or global random, so a game id plus
+its move list reproduces every position. Hidden information stays in the state; what
+a seat may see is `observe`, and everything shown to players is derived from that.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, ClassVar, Generic, Literal, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+JSON = Any
+"""A value that `json.dumps` accepts."""
+
+Params = dict[str, int | str | bool]
+
+S = TypeVar("S")
+M = TypeVar("M")
+
+
+class Status(StrEnum):
+    PLAYING = "playing"
+    WON = "won"
+    LOST = "lost"
+    DRAW = "draw"
+
+
+class UndoRule(StrEnum):
+    """What taking back one move means, declared by each game."""
+
+    ALLOWED = "allowed"
+    FORBIDDEN = "forbidden"  # e.g. a card turned from the stock: it was seen
+    ASSISTED = "assisted"  # allowed, but the game no longer counts as unassisted
+
+
+class GameError(Exception):
+    """A request the game refuses; the message is shown to the player as it is."""
+
+
+class BadParams(GameError):
+    pass
+
+
+class IllegalMove(GameError):
+    pass
+
+
+@dataclass(frozen=True)
+class Param:
+    """One option of a game, shown in the New game dialog and checked on the server."""
+
+    name: str
+    label: str
+    kind: Literal["int", "choice", "bool"]
+    default: int | str | bool
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+    help: str = ""
+
+    def coerce(self, value: object) -> int | str | bool:
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            if value in ("true", "1", 1):
+                return True
+            if value in ("false", "0", 0):
+                return False
+            raise BadParams(f"{self.name} must be true or false")
+        if self.kind == "int":
+            return self._coerce_int(value)
+        text = str(value)
+        if text not in self.choices:
+            raise BadParams(f"{self.name} must be one of {', '.join(self.choices)}")
+        return text
+
+    def _coerce_int(self, value: object) -> int:
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            raise BadParams(f"{self.name} must be a whole number")
+        try:
+            number = int(value)
+        except ValueError:
+            raise BadParams(f"{self.name} must be a whole number") from None
+        if self.minimum is not None and number < self.minimum:
+            raise BadParams(f"{self.name} must be at least {self.minimum}")
+        if self.maximum is not None and number > self.maximum:
+            raise BadParams(f"{self.name} must be at most {self.maximum}")
+        return number
+
+    def describe(self) -> dict[str, JSON]:
+        described: dict[str, JSON] = {
+            "name": self.name,
+            "label": self.label,
+            "kind": self.kind,
+            "default": self.default,
+            "help": self.help,
+        }
+        if self.kind == "int":
+            described |= {"min": self.minimum, "max": self.maximum}
+        if self.kind == "choice":
+            described["choices"] = list(self.choices)
+        return described
+
+
+@dataclass(frozen=True)
+class Hint:
+    move: JSON
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class RenderContext:
+    """What a renderer may know beyond the observation: who looks, and display state."""
+
+    seat: int | None  # None for a spectator
+    can_move: bool  # the viewer holds the seat to move and the game is on
+    hint: JSON | None = None  # the move a hint suggested, to highlight
+
+
+class Game(ABC, Generic[S, M]):
+    """Rules of one game. Subclasses are stateless; states are immutable values."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    parameters: ClassVar[tuple[Param, ...]] = ()
+    presets: ClassVar[Mapping[str, Params]] = {"standard": {}}
+    move_model: ClassVar[type[BaseModel]]
+
+    # -- parameters ---------------------------------------------------------------
+    def validate(self, params: Mapping[str, object]) -> Params:
+        """Complete `params` with defaults and check them; raise BadParams if wrong."""
+        known = {p.name: p for p in self.parameters}
+        unknown = sorted(set(params) - set(known))
+        if unknown:
+            raise BadParams(f"unknown parameter {unknown[0]!r} for {self.name}")
+        clean: Params = {
+            p.name: p.coerce(params[p.name]) if p.name in params else p.default
+            for p in self.parameters
+        }
+        self.check_params(clean)
+        return clean
+
+    def check_params(self, params: Params) -> None:  # noqa: B027 - optional hook
+        """Checks between parameters (e.g. mines fit the board); raise BadParams."""
+
+    def preset_of(self, params: Params) -> str | None:
+        for name, preset in self.presets.items():
+            if self.validate(preset) == params:
+                return name
+        return None
+
+    # -- seats --------------------------------------------------------------------
+    def seat_names(self, params: Params) -> tuple[str, ...]:
+        return ("Player",)
+
+    # -- the rules ----------------------------------------------------------------
+    @abstractmethod
+    def deal(self, params: Params, rng: random.Random) -> S:
+        """The starting position; every chance element comes from `rng`."""
+
+    @abstractmethod
+    def to_move(self, state: S) -> int | None:
+        """The seat to move, or None once the game is over."""
+
+    @abstractmethod
+    def legal_moves(self, state: S) -> Sequence[M]:
+        """Every move the seat to move may make (empty when the game is over)."""
+
+    @abstractmethod
+    def apply(self, state: S, move: M) -> S:
+        """The position after `move`; raise IllegalMove, saying why, if it is not legal."""
+
+    @abstractmethod
+    def status(self, state: S) -> Status:
+        """Playing, or the result: for games with several seats, WON means someone won."""
+
+    def winners(self, state: S) -> tuple[int, ...]:
+        """Seats that won (solitaire: seat 0 when the status is WON)."""
+        return (0,) if self.status(state) is Status.WON else ()
+
+    @abstractmethod
+    def scores(self, state: S) -> tuple[int, ...]:
+        """One score per seat."""
+
+    def undo_rule(self, before: S, move: M, after: S) -> UndoRule:
+        return UndoRule.ALLOWED
+
+    # -- what players see ---------------------------------------------------------
+    @abstractmethod
+    def observe(self, state: S, seat: int | None) -> JSON:
+        """Everything `seat` may know (None: a spectator), as plain JSON data."""
+
+    @abstractmethod
+    def text(self, observation: JSON) -> str:
+        """The position as plain text, for scripts, tests and logs."""
+
+    @abstractmethod
+    def headline(self, observation: JSON) -> str:
+        """The title line above the board, e.g. "Cross wins"."""
+
+    # -- moves as JSON ------------------------------------------------------------
+    def parse_move(self, data: object) -> M:
+        try:
+            model = self.move_model.model_validate(data)
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(str(part) for part in first["loc"]) or "move"
+            raise IllegalMove(f"malformed move ({where}: {first['msg']})") from None
+        return self.move_from_model(model)
+
+    @abstractmethod
+    def move_from_model(self, model: Any) -> M: ...
+
+    @abstractmethod
+    def move_to_json(self, move: M) -> JSON: ...
+
+
+AIPlayer = Callable[[Any, random.Random], Any]
+"""Chooses a move for the seat to move: (state, rng) -> move."""
+
+HintFinder = Callable[[Any, int], Hint | None]
+"""Suggests a move for a seat: (state, seat) -> hint, using what that seat knows."""
+
+Renderer = Callable[[JSON, RenderContext], str]
+"""Markup for an observation; user actions are declared as data attributes."""
+
+
+@dataclass(frozen=True)
+class Shortcut:
+    keys: str
+    action: str
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything Parlour needs to offer a game: register one per game folder."""
+
+    game: Game[Any, Any]
+    render: Renderer
+    rules_html: str
+    thumbnail_svg: str
+    ai_levels: Mapping[str, AIPlayer] = field(default_factory=dict)
+    hint: HintFinder | None = None
+    default_seats: tuple[str, ...] = ("human",)
+    shortcuts: tuple[Shortcut, ...] = ()
+    ai_delay_seconds: float = 0.4
+
+    @property
+    def name(self) -> str:
+        return self.game.name

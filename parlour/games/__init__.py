@@ -1,0 +1,6 @@
+"""The games Parlour offers. Adding a game: add its folder, then one line here."""
+
+from parlour.core.game import GameSpec
+from parlour.games.tictactoe import SPEC as TICTACTOE
+
+GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (TICTACTOE,)}

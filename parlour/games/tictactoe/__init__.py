@@ -1,0 +1,32 @@
+"""Tic-Tac-Toe (seed 001): two players, one screen or two browsers, or against the computer."""
+
+from parlour.core.game import GameSpec, Shortcut
+from parlour.games.tictactoe import ai
+from parlour.games.tictactoe.logic import TicTacToe
+from parlour.games.tictactoe.view import THUMBNAIL, render
+
+RULES_HTML = """
+<p>Two players take turns to claim a cell of the 3&times;3 grid. <b>Cross</b> always moves
+first, then <b>Circle</b>.</p>
+<p>The first to own a whole row, column or diagonal wins. When all nine cells are taken
+and nobody has a line, it is a <b>draw</b>.</p>
+<p>Undo takes back your last move (and the computer's reply); at the start it does nothing.
+Restart plays again from an empty board.</p>
+<p>Opponents: the computer at three levels (<i>random</i>, <i>medium</i>, which takes wins
+and blocks, and <i>perfect</i>, which never loses), a friend on this screen, or a friend in
+another browser who opens your invite link.</p>
+"""
+
+SPEC = GameSpec(
+    game=TicTacToe(),
+    render=render,
+    rules_html=RULES_HTML,
+    thumbnail_svg=THUMBNAIL,
+    ai_levels=ai.LEVELS,
+    hint=ai.hint,
+    default_seats=("human", "ai:medium"),
+    shortcuts=(
+        Shortcut("1 – 9", "claim a cell, in reading order from the top left"),
+        Shortcut("Arrows, Enter", "move the cursor, claim the cell under it"),
+    ),
+)

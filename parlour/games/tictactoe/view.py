@@ -1,0 +1,85 @@
+"""Tic-Tac-Toe board as SVG: cells carry their moves, marks animate in with CSS."""
+
+from __future__ import annotations
+
+from parlour.core.game import JSON, RenderContext
+from parlour.core.markup import attr, classes, move_attr
+from parlour.games.tictactoe.logic import SEAT_NAMES, SIZE
+
+CELL = 100
+PAD = 14
+
+
+def render(observation: JSON, ctx: RenderContext) -> str:
+    owners = observation["owners"]
+    hint = tuple(ctx.hint["cell"]) if ctx.hint else None
+    cells = "".join(
+        _cell(x, y, owners[y][x], ctx.can_move, hint == (x, y))
+        for y in range(SIZE)
+        for x in range(SIZE)
+    )
+    grid = "".join(
+        f'<line class="grid" x1="{i * CELL}" y1="6" x2="{i * CELL}" y2="{SIZE * CELL - 6}"/>'
+        f'<line class="grid" x1="6" y1="{i * CELL}" x2="{SIZE * CELL - 6}" y2="{i * CELL}"/>'
+        for i in range(1, SIZE)
+    )
+    size = SIZE * CELL
+    label = attr(f"Tic-Tac-Toe board, {SEAT_NAMES[observation['player']]} to play")
+    return (
+        f'<svg class="ttt-board" id="ttt-board" viewBox="0 0 {size} {size}" '
+        f'role="grid" aria-label="{label}">{grid}{cells}{_win_line(observation["line"])}</svg>'
+    )
+
+
+def _cell(x: int, y: int, owner: int | None, can_move: bool, hinted: bool) -> str:
+    playable = can_move and owner is None
+    actions = move_attr("data-move", {"cell": [x, y]}) if playable else ""
+    name = "empty" if owner is None else SEAT_NAMES[owner]
+    key = y * SIZE + x + 1
+    css = classes("cell", "playable" if playable else None, "hint" if hinted else None)
+    return (
+        f'<g id="ttt-{x}-{y}" class="{css}" data-nav tabindex="-1" data-key="{key}"{actions} '
+        f'role="gridcell" aria-label="{attr(f"column {x + 1}, row {y + 1}: {name}")}">'
+        f'<rect x="{x * CELL + 4}" y="{y * CELL + 4}" width="{CELL - 8}" height="{CELL - 8}" '
+        f'rx="10"/>{_mark(x, y, owner)}</g>'
+    )
+
+
+def _mark(x: int, y: int, owner: int | None) -> str:
+    left, top = x * CELL + PAD + 8, y * CELL + PAD + 8
+    right, bottom = (x + 1) * CELL - PAD - 8, (y + 1) * CELL - PAD - 8
+    if owner == 0:
+        return (
+            f'<path id="ttt-m-{x}-{y}" class="mark cross" pathLength="1" '
+            f'd="M{left} {top}L{right} {bottom}M{right} {top}L{left} {bottom}"/>'
+        )
+    if owner == 1:
+        cx, cy, r = x * CELL + CELL / 2, y * CELL + CELL / 2, CELL / 2 - PAD - 8
+        return (
+            f'<circle id="ttt-m-{x}-{y}" class="mark circle" pathLength="1" '
+            f'cx="{cx}" cy="{cy}" r="{r}"/>'
+        )
+    return ""
+
+
+def _win_line(line: list[list[int]] | None) -> str:
+    if not line:
+        return ""
+    (x1, y1), (x2, y2) = line[0], line[-1]
+    half = CELL / 2
+    return (
+        f'<line id="ttt-win" class="win-line" pathLength="1" x1="{x1 * CELL + half}" '
+        f'y1="{y1 * CELL + half}" x2="{x2 * CELL + half}" y2="{y2 * CELL + half}"/>'
+    )
+
+
+THUMBNAIL = (
+    '<svg viewBox="0 0 120 120" aria-hidden="true">'
+    '<g stroke="currentColor" stroke-width="5" stroke-linecap="round" opacity=".45">'
+    '<path d="M43 12V108M77 12V108M12 43H108M12 77H108"/></g>'
+    '<g fill="none" stroke-width="9" stroke-linecap="round">'
+    '<path stroke="var(--seat-0)" d="M17 17L36 36M36 17L17 36M51 51L70 70M70 51L51 70"/>'
+    '<circle stroke="var(--seat-1)" cx="94" cy="27" r="11"/>'
+    '<circle stroke="var(--seat-1)" cx="27" cy="94" r="11"/>'
+    '<path stroke="var(--seat-0)" d="M85 85L104 104M104 85L85 104"/></g></svg>'
+)

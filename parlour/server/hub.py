@@ -1,0 +1,402 @@
+"""The game loop: live sessions, who holds which seat, saving, AI turns, pushing views.
+
+Every action goes through `Hub.act`: it checks the caller's seats, lets the session
+change, saves the change (committed before anyone hears of it), then pushes each
+connected viewer the view of their own seats and starts the AI if it is to move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Collection, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from parlour.core.game import (
+    JSON,
+    BadParams,
+    GameError,
+    GameSpec,
+    Hint,
+    RenderContext,
+    Status,
+)
+from parlour.core.gameid import GameId, new_seed, parse_game_id, params_text
+from parlour.core.session import AI_PREFIX, HUMAN, Session, seat_kind_error
+from parlour.store import Progress, Result, SessionRow, Store
+
+OPEN = "open"  # a human seat kept free for whoever opens the invite link
+Action = Literal["move", "undo", "redo", "restart", "hint"]
+Send = Callable[[JSON], Awaitable[None]]
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass(eq=False)
+class Viewer:
+    """One open WebSocket: what it may see and how to reach it."""
+
+    seats: frozenset[int]
+    send: Send
+
+
+@dataclass(eq=False)
+class Live:
+    sid: str
+    session: Session
+    mode: str
+    preset: str
+    round: int
+    holders: dict[str, frozenset[int]]
+    viewers: set[Viewer] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    ai_task: asyncio.Task[None] | None = None
+
+    def seats_of(self, token: str | None) -> frozenset[int]:
+        return self.holders.get(token or "", frozenset())
+
+    def held(self) -> frozenset[int]:
+        return frozenset().union(*self.holders.values())
+
+    def open_seats(self) -> list[int]:
+        return [
+            seat
+            for seat, kind in enumerate(self.session.seats)
+            if kind == HUMAN and seat not in self.held()
+        ]
+
+
+def describe_mode(spec: GameSpec, seats: list[str]) -> str:
+    """How the seats were filled, for grouping statistics: "solo", "vs AI (perfect)"..."""
+    if len(seats) == 1:
+        return "solo"
+    levels = sorted({kind[len(AI_PREFIX) :] for kind in seats if kind.startswith(AI_PREFIX)})
+    if not levels:
+        return "two players" if len(seats) == 2 else f"{len(seats)} players"
+    return f"vs AI ({', '.join(levels)})"
+
+
+class Hub:
+    def __init__(
+        self,
+        store: Store,
+        games: Mapping[str, GameSpec],
+        now: Callable[[], float] = time.time,
+        ai_delay_scale: float = 1.0,
+    ) -> None:
+        self.store = store
+        self.games = games
+        self.now = now
+        self.ai_delay_scale = ai_delay_scale
+        self.live: dict[str, Live] = {}
+
+    # -- creating and finding sessions -------------------------------------------
+    def spec(self, game: str) -> GameSpec:
+        if game not in self.games:
+            raise ApiError(404, f"unknown game {game!r}; see /api/catalog")
+        return self.games[game]
+
+    async def create(
+        self,
+        game: str,
+        id_text: str | None = None,
+        params: Mapping[str, object] | None = None,
+        seats: list[str] | None = None,
+    ) -> tuple[Live, str]:
+        spec = self.spec(game)
+        game_id = self._game_id(spec, id_text, params)
+        names = spec.game.seat_names(game_id.params)
+        wanted = list(seats) if seats is not None else list(spec.default_seats)
+        if len(wanted) != len(names):
+            raise ApiError(422, f"{game} has {len(names)} seats ({', '.join(names)})")
+        for kind in wanted:
+            error = None if kind == OPEN else seat_kind_error(spec, kind)
+            if error:
+                raise ApiError(422, f"bad seat {kind!r}: {error} or 'open'")
+        mine = [seat for seat, kind in enumerate(wanted) if kind == HUMAN]
+        kinds = [HUMAN if kind == OPEN else kind for kind in wanted]
+        session = Session(spec, game_id, kinds)
+        sid, token = secrets.token_urlsafe(9), secrets.token_urlsafe(18)
+        live = Live(
+            sid=sid,
+            session=session,
+            mode=describe_mode(spec, kinds),
+            preset=spec.game.preset_of(game_id.params) or "custom",
+            round=1,
+            holders={token: frozenset(mine)},
+        )
+        row = SessionRow(
+            sid, game, session.id_text, kinds, live.mode, live.preset, 0, 1, False, 0,
+            None, Status.PLAYING.value, self._headline(live), self.now(),
+        )
+        self.store.create_session(row, {token: mine}, self.now())
+        self.live[sid] = live
+        self._kick_ai(live)
+        return live, token
+
+    def _game_id(
+        self, spec: GameSpec, id_text: str | None, params: Mapping[str, object] | None
+    ) -> GameId:
+        try:
+            if id_text is not None:
+                if params:
+                    raise BadParams("give either an id or params, not both")
+                return parse_game_id(spec.game, id_text)
+            return GameId(spec.name, spec.game.validate(params or {}), new_seed())
+        except BadParams as error:
+            raise ApiError(422, str(error)) from None
+
+    def get(self, sid: str) -> Live:
+        if sid in self.live:
+            return self.live[sid]
+        loaded = self.store.load_session(sid)
+        if loaded is None:
+            raise ApiError(404, f"no game session {sid!r}")
+        row, line = loaded
+        spec = self.spec(row.game)
+        game_id = parse_game_id(spec.game, row.game_id)
+        session = Session(spec, game_id, row.seats, line, row.cursor)
+        session.assisted = row.assisted
+        session.clock.elapsed_ms, session.clock.last_at = row.elapsed_ms, row.clock_last_at
+        holders = {t: frozenset(s) for t, s in self.store.tokens(sid).items()}
+        live = Live(sid, session, row.mode, row.preset, row.round, holders)
+        self.live[sid] = live
+        self._kick_ai(live)
+        return live
+
+    def join(self, live: Live) -> tuple[str | None, frozenset[int]]:
+        """Give the caller the first open seat, or nothing: they may still watch."""
+        free = live.open_seats()
+        if not free:
+            return None, frozenset()
+        token = secrets.token_urlsafe(18)
+        self.store.add_token(live.sid, token, free[:1])
+        live.holders[token] = frozenset(free[:1])
+        return token, live.holders[token]
+
+    # -- acting -------------------------------------------------------------------
+    async def act(
+        self, live: Live, token: str | None, action: Action, move: JSON = None
+    ) -> Hint | None:
+        """Carry out a player's action; raise ApiError (nothing changed) if refused."""
+        seats = live.seats_of(token)
+        if not seats:
+            raise ApiError(403, "you hold no seat in this game: you can only watch")
+        async with live.lock:
+            hint = self._change(live, seats, action, move)
+        await self.broadcast(live, _sound(action, live.session))
+        self._kick_ai(live)
+        return hint
+
+    def _change(
+        self, live: Live, seats: frozenset[int], action: Action, move: JSON
+    ) -> Hint | None:
+        session = live.session
+        before = session.cursor
+        try:
+            if action == "move":
+                seat = session.to_move
+                if seat not in seats:
+                    raise GameError(
+                        "the game is over" if seat is None else "it is not your turn"
+                    )
+                session.play(move, seat)
+            elif action == "hint":
+                return self._hint(live, seats)
+            elif live.held() - seats:
+                raise GameError(f"{action} is off while another player shares this game")
+            elif action == "undo":
+                session.undo(seats)
+            elif action == "redo":
+                session.redo(seats)
+            else:
+                session.restart()
+                live.round += 1
+        except GameError as error:
+            raise ApiError(409, str(error)) from None
+        self._save(live, appended_from=before if action == "move" else None)
+        return None
+
+    def _hint(self, live: Live, seats: frozenset[int]) -> Hint:
+        seat = live.session.to_move
+        if seat not in seats:
+            raise GameError("a hint is for the player to move")
+        hint = live.session.hint(seat)
+        self._save(live)
+        return hint
+
+    def _save(self, live: Live, appended_from: int | None = None) -> None:
+        session, now = live.session, self.now()
+        session.clock.record(now, session.clock_running())
+        if session.cursor == 0 and appended_from is None:
+            appended_from = 0  # a restart clears the line
+        status = session.status
+        self.store.save(
+            Progress(
+                sid=live.sid,
+                cursor=session.cursor,
+                round=live.round,
+                assisted=session.assisted,
+                elapsed_ms=session.clock.elapsed_ms,
+                clock_last_at=session.clock.last_at,
+                status=status.value,
+                headline=self._headline(live),
+                now=now,
+                new_moves_from=appended_from,
+                new_moves=session.line[appended_from:] if appended_from is not None else (),
+            ),
+            self._result(live) if status is not Status.PLAYING else None,
+        )
+
+    def _result(self, live: Live) -> Result:
+        session = live.session
+        owner = min(next(iter(live.holders.values()), frozenset()), default=0)
+        scores = session.game.scores(session.state)
+        return Result(
+            sid=live.sid,
+            round=live.round,
+            game=session.game.name,
+            preset=live.preset,
+            mode=live.mode,
+            outcome=_outcome(session, {owner}) or "draw",
+            score=scores[owner] if scores else None,
+            elapsed_ms=session.clock.elapsed_ms,
+            moves=session.cursor,
+            assisted=session.assisted,
+            finished=self.now(),
+        )
+
+    # -- the computer's turns -----------------------------------------------------
+    def _kick_ai(self, live: Live) -> None:
+        session = live.session
+        if not session.is_ai(session.to_move):
+            return
+        if live.ai_task is None or live.ai_task.done():
+            with contextlib.suppress(RuntimeError):  # no running loop: played on load
+                live.ai_task = asyncio.get_running_loop().create_task(self._ai_turns(live))
+
+    async def _ai_turns(self, live: Live) -> None:
+        delay = live.session.spec.ai_delay_seconds * self.ai_delay_scale
+        while live.session.is_ai(live.session.to_move):
+            if live.viewers and delay:
+                await asyncio.sleep(delay)  # let people see whose turn it was
+            async with live.lock:
+                session = live.session
+                if not session.is_ai(session.to_move):
+                    break
+                before = session.cursor
+                move = await asyncio.to_thread(session.choose_ai_move)
+                if session.cursor != before:
+                    continue
+                session.play(move, session.to_move or 0)
+                self._save(live, appended_from=before)
+            await self.broadcast(live, _sound("move", live.session))
+
+    async def settle(self, live: Live) -> None:
+        """Wait until no AI is thinking: a bot gets the position it must answer."""
+        while live.ai_task is not None and not live.ai_task.done():
+            await asyncio.shield(live.ai_task)
+
+    # -- views ----------------------------------------------------------------------
+    def view(self, live: Live, seats: Collection[int], sound: str | None = None) -> JSON:
+        session, game = live.session, live.session.game
+        to_move = session.to_move
+        perspective = to_move if to_move in seats else min(seats, default=None)
+        observation = game.observe(session.state, perspective)
+        can_move = to_move is not None and to_move in seats
+        hint = session.hints.get(perspective) if perspective is not None else None
+        context = RenderContext(perspective, can_move, hint.move if hint else None)
+        names = game.seat_names(session.game_id.params)
+        scores = game.scores(session.state)
+        winners = game.winners(session.state)
+        held = live.held()
+        return {
+            "game": game.name,
+            "title": game.title,
+            "id": session.id_text,
+            "session": live.sid,
+            "status": session.status.value,
+            "to_move": to_move,
+            "scores": list(scores),
+            "winners": list(winners),
+            "moves": session.cursor,
+            "line_length": len(session.line),
+            "headline": game.headline(observation),
+            "text": game.text(observation),
+            "html": session.spec.render(observation, context),
+            "seats": [
+                {
+                    "name": names[seat],
+                    "kind": "ai" if session.is_ai(seat) else "human",
+                    "level": session.ai_level(seat) if session.is_ai(seat) else None,
+                    "open": seat in live.open_seats(),
+                    "held": seat in held,
+                    "you": seat in seats,
+                    "score": scores[seat],
+                }
+                for seat in range(len(names))
+            ],
+            "you": sorted(seats),
+            "can_move": can_move,
+            "can_undo": bool(seats) and not (held - set(seats)) and session.cursor > 0,
+            "can_redo": bool(seats) and session.cursor < len(session.line),
+            "outcome": _outcome(session, set(seats)),
+            "assisted": session.assisted,
+            "elapsed_ms": session.clock.reading_ms(self.now()),
+            "clock_running": session.clock_running(),
+            "hint": {"move": hint.move, "note": hint.note} if hint else None,
+            "preset": live.preset,
+            "params": session.game_id.params,
+            "params_text": params_text(game, session.game_id.params),
+            "sound": sound,
+        }
+
+    async def broadcast(self, live: Live, sound: str | None) -> None:
+        for viewer in list(live.viewers):
+            try:
+                await viewer.send({"type": "view", "view": self.view(live, viewer.seats, sound)})
+            except Exception:  # a closed socket: its handler removes it
+                live.viewers.discard(viewer)
+
+    def _headline(self, live: Live) -> str:
+        session = live.session
+        return session.game.headline(session.game.observe(session.state, None))
+
+    def unfinished(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "session": row.sid,
+                "game": row.game,
+                "title": self.games[row.game].game.title if row.game in self.games else row.game,
+                "id": row.game_id,
+                "mode": row.mode,
+                "moves": row.cursor,
+                "headline": row.headline,
+                "updated": row.updated,
+            }
+            for row in self.store.unfinished()
+        ]
+
+
+def _outcome(session: Session, seats: Collection[int]) -> str | None:
+    status = session.status
+    if status is Status.PLAYING:
+        return None
+    if status is Status.DRAW:
+        return "draw"
+    winners = session.game.winners(session.state)
+    return "won" if set(winners) & set(seats) else "lost"
+
+
+def _sound(action: Action, session: Session) -> str:
+    if action == "move" and session.status is not Status.PLAYING:
+        return "end"
+    return action

@@ -1,0 +1,106 @@
+"""Messages of the REST API and the WebSocket, as pydantic models (they make /docs)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from parlour.core.game import GameSpec
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class NewGame(Strict):
+    game: str = Field(description="a game name from /api/catalog", examples=["tictactoe"])
+    id: str | None = Field(None, description="replay this deal: '<game>:<params>#<seed>'")
+    params: dict[str, int | str | bool] | None = Field(
+        None, description="parameters (see the catalog); missing ones take their default"
+    )
+    seats: list[str] | None = Field(
+        None,
+        description="per seat: 'human' (you), 'open' (for whoever joins), or 'ai:<level>'",
+        examples=[["human", "ai:perfect"]],
+    )
+
+
+class MoveRequest(Strict):
+    move: Any = Field(description="the game's move JSON", examples=[{"cell": [1, 1]}])
+
+
+class ClientMessage(Strict):
+    """What a browser sends on the WebSocket."""
+
+    type: Literal["move", "undo", "redo", "restart", "hint"]
+    move: Any = None
+
+
+class ErrorBody(BaseModel):
+    error: str
+
+
+class Created(BaseModel):
+    session: str
+    id: str
+    token: str = Field(description="send as 'Authorization: Bearer <token>' to move")
+    seats: list[int]
+    view: dict[str, Any]
+
+
+class Joined(BaseModel):
+    token: str | None = Field(description="null when no seat is free: you can watch")
+    seats: list[int]
+    view: dict[str, Any]
+
+
+class HintReply(BaseModel):
+    move: Any
+    note: str
+    view: dict[str, Any]
+
+
+class ShortcutInfo(BaseModel):
+    keys: str
+    action: str
+
+
+class GameInfo(BaseModel):
+    name: str
+    title: str
+    seats: list[str]
+    parameters: list[dict[str, Any]]
+    presets: dict[str, dict[str, Any]]
+    ai_levels: list[str]
+    default_seats: list[str]
+    has_hints: bool
+    shortcuts: list[ShortcutInfo]
+    rules_html: str
+    thumbnail_svg: str
+
+
+class Catalog(BaseModel):
+    games: list[GameInfo]
+
+
+def describe_catalog(games: Mapping[str, GameSpec]) -> Catalog:
+    return Catalog(
+        games=[
+            GameInfo(
+                name=spec.name,
+                title=spec.game.title,
+                seats=list(spec.game.seat_names(spec.game.validate({}))),
+                parameters=[param.describe() for param in spec.game.parameters],
+                presets={name: dict(values) for name, values in spec.game.presets.items()},
+                ai_levels=list(spec.ai_levels),
+                default_seats=list(spec.default_seats),
+                has_hints=spec.hint is not None,
+                shortcuts=[ShortcutInfo(keys=s.keys, action=s.action) for s in spec.shortcuts],
+                rules_html=spec.rules_html,
+                thumbnail_svg=spec.thumbnail_svg,
+            )
+            for spec in games.values()
+        ]
+    )

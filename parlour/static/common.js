@@ -1,0 +1,99 @@
+// Shared by every page: display preferences, synthesised sounds, API calls, toasts.
+
+const PREFS_KEY = "parlour.prefs";
+const DEFAULTS = { theme: "auto", sound: true, animations: true };
+
+export function loadPrefs() {
+  try { return { ...DEFAULTS, ...JSON.parse(localStorage.getItem(PREFS_KEY) || "{}") }; }
+  catch { return { ...DEFAULTS }; }
+}
+
+export function savePrefs(prefs) {
+  localStorage.setItem(PREFS_KEY, JSON.stringify(prefs));
+  applyPrefs(prefs);
+}
+
+export function applyPrefs(prefs = loadPrefs()) {
+  const dark = matchMedia("(prefers-color-scheme: dark)").matches;
+  const theme = prefs.theme === "auto" ? (dark ? "dark" : "light") : prefs.theme;
+  document.documentElement.dataset.theme = theme;
+  const reduced = matchMedia("(prefers-reduced-motion: reduce)").matches;
+  document.documentElement.dataset.anim = prefs.animations && !reduced ? "on" : "off";
+}
+
+export const THEMES = [["auto", "Auto"], ["light", "Light"], ["dark", "Dark"], ["colour-blind", "Colour-blind"]];
+
+// -- sounds, made with Web Audio: no files ------------------------------------------
+let audio = null;
+function tone(freq, start, length, type = "sine", gain = 0.12) {
+  const osc = audio.createOscillator(), amp = audio.createGain();
+  osc.type = type; osc.frequency.setValueAtTime(freq, audio.currentTime + start);
+  amp.gain.setValueAtTime(0.0001, audio.currentTime + start);
+  amp.gain.exponentialRampToValueAtTime(gain, audio.currentTime + start + 0.01);
+  amp.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + start + length);
+  osc.connect(amp).connect(audio.destination);
+  osc.start(audio.currentTime + start); osc.stop(audio.currentTime + start + length + 0.05);
+}
+const SOUNDS = {
+  move: () => tone(660, 0, 0.08, "triangle"),
+  ai: () => tone(520, 0, 0.08, "triangle"),
+  undo: () => { tone(500, 0, 0.06, "sine"); tone(380, 0.06, 0.08, "sine"); },
+  redo: () => { tone(380, 0, 0.06, "sine"); tone(500, 0.06, 0.08, "sine"); },
+  restart: () => tone(300, 0, 0.15, "sine"),
+  hint: () => { tone(880, 0, 0.1); tone(1320, 0.08, 0.16); },
+  join: () => { tone(440, 0, 0.1); tone(660, 0.1, 0.12); },
+  win: () => [523, 659, 784, 1047].forEach((f, i) => tone(f, i * 0.11, 0.22, "triangle", 0.14)),
+  lose: () => [392, 330, 262].forEach((f, i) => tone(f, i * 0.14, 0.25, "sawtooth", 0.05)),
+  draw: () => { tone(440, 0, 0.18, "triangle"); tone(440, 0.2, 0.18, "triangle"); },
+  error: () => { tone(220, 0, 0.16, "square", 0.05); tone(180, 0.05, 0.2, "square", 0.04); },
+};
+export function play(name) {
+  if (!loadPrefs().sound || !SOUNDS[name]) return;
+  try {
+    audio ??= new AudioContext();
+    if (audio.state === "suspended") audio.resume();
+    SOUNDS[name]();
+  } catch { /* no audio device: stay silent */ }
+}
+
+// -- API --------------------------------------------------------------------------
+export async function api(method, path, body, token) {
+  const headers = { "Content-Type": "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await response.json().catch(() => ({ error: response.statusText }));
+  if (!response.ok) throw new Error(data.error || `request failed (${response.status})`);
+  return data;
+}
+
+const TOKENS_KEY = "parlour.tokens";
+export function tokens() {
+  try { return JSON.parse(localStorage.getItem(TOKENS_KEY) || "{}"); } catch { return {}; }
+}
+export function saveToken(session, token) {
+  const all = tokens(); all[session] = token;
+  localStorage.setItem(TOKENS_KEY, JSON.stringify(all));
+}
+
+let toastTimer = 0;
+export function toast(text) {
+  let el = document.querySelector(".toast");
+  if (!el) { el = document.createElement("div"); el.className = "toast"; el.setAttribute("role", "status"); document.body.append(el); }
+  el.textContent = text; el.classList.add("show");
+  clearTimeout(toastTimer); toastTimer = setTimeout(() => el.classList.remove("show"), 2200);
+}
+
+export function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+export function formatTime(ms) {
+  const seconds = Math.floor(ms / 1000), h = Math.floor(seconds / 3600);
+  const m = Math.floor(seconds / 60) % 60, s = seconds % 60;
+  return h ? `${h}:${String(m).padStart(2, "0")}:${String(s).padStart(2, "0")}` : `${m}:${String(s).padStart(2, "0")}`;
+}
+
+export const LOGO = `<svg viewBox="0 0 32 32" aria-hidden="true"><rect x="2" y="2" width="28" height="28" rx="7" fill="var(--accent)"/><circle cx="11" cy="11" r="4" fill="var(--accent-text)"/><rect x="17" y="7" width="8" height="8" rx="2" fill="var(--seat-3)"/><path d="M7 25l4-7 4 7z" fill="var(--seat-1)"/><circle cx="21" cy="21" r="4" fill="none" stroke="var(--accent-text)" stroke-width="2.2"/></svg>`;
+
+applyPrefs();
+matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => applyPrefs());

@@ -1,0 +1,502 @@
+// The game page, the same for every game: it knows no rules. The server sends views
+// (markup with actions declared as data attributes); this turns clicks, right clicks,
+// long presses, drags and keys into messages, and applies each new view in place.
+import {
+  api, applyPrefs, escapeHtml, formatTime, loadPrefs, LOGO, play, savePrefs, saveToken,
+  THEMES, toast, tokens,
+} from "/static/common.js";
+import { morphInto } from "/static/morph.js";
+
+const GAME = decodeURIComponent(location.pathname.split("/")[2] || "");
+const $ = (id) => document.getElementById(id);
+const LONG_PRESS_MS = 450;
+const DRAG_THRESHOLD_PX = 6;
+
+let info = null;          // this game's catalog entry
+let sessionId = null;
+let socket = null;
+let view = null;
+let viewAt = 0;           // performance.now() when `view` arrived (for the clock)
+let viewCount = 0;
+let reconnectDelay = 500;
+let note = "";            // a hint's note or an error, shown under the board until the next view
+let noteIsError = false;
+
+// -- starting -------------------------------------------------------------------------
+async function start() {
+  $("logo").innerHTML = LOGO;
+  const catalog = await api("GET", "/api/catalog");
+  info = catalog.games.find((g) => g.name === GAME);
+  $("game-title").textContent = info.title;
+  $("game-css").href = `/games/${GAME}/view.css`;
+  $("btn-stats").href = `/stats?game=${encodeURIComponent(GAME)}`;
+  $("rules").innerHTML = info.rules_html;
+  $("keys").innerHTML = shortcutRows();
+  $("btn-hint").hidden = !info.has_hints;
+  bindToolbar();
+  bindBoard();
+  document.addEventListener("keydown", onKey);
+  setInterval(tickClock, 250);
+  showPrefs();
+  try {
+    await openSession(await chooseSession());
+  } catch (error) {
+    showNote(error.message, true);
+  }
+}
+
+async function chooseSession() {
+  const query = new URLSearchParams(location.search);
+  if (query.get("session")) return await joinIfNeeded(query.get("session"));
+  if (query.get("id")) return await createSession({ id: query.get("id") });
+  const last = localStorage.getItem(`parlour.last.${GAME}`);
+  if (last && tokens()[last]) {
+    try {
+      const seen = await api("GET", `/api/games/${last}`);
+      if (seen.status === "playing") return last;
+    } catch { /* gone: start afresh */ }
+  }
+  return await createSession(newGameChoices());
+}
+
+async function joinIfNeeded(sid) {
+  if (tokens()[sid]) return sid;
+  const joined = await api("POST", `/api/games/${encodeURIComponent(sid)}/join`);
+  if (joined.token) {
+    saveToken(sid, joined.token);
+    toast(`You play ${joined.seats.map((s) => joined.view.seats[s].name).join(" and ")}`);
+  } else {
+    toast("Every seat is taken: you are watching");
+  }
+  return sid;
+}
+
+async function createSession(options) {
+  const created = await api("POST", "/api/games", { game: GAME, ...options });
+  saveToken(created.session, created.token);
+  return created.session;
+}
+
+async function openSession(sid) {
+  sessionId = sid;
+  localStorage.setItem(`parlour.last.${GAME}`, sid);
+  history.replaceState(null, "", `/play/${encodeURIComponent(GAME)}?session=${encodeURIComponent(sid)}`);
+  view = null;
+  connect();
+}
+
+// -- the connection ------------------------------------------------------------------
+function connect() {
+  if (socket) { socket.onclose = null; socket.close(); }
+  const token = tokens()[sessionId];
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const url = `${scheme}://${location.host}/ws/${encodeURIComponent(sessionId)}` + (token ? `?token=${encodeURIComponent(token)}` : "");
+  const ws = new WebSocket(url);
+  socket = ws;
+  ws.onopen = () => { reconnectDelay = 500; $("offline").hidden = true; };
+  ws.onmessage = (event) => receive(JSON.parse(event.data));
+  ws.onclose = (event) => {
+    if (socket !== ws) return;
+    if (event.code === 4404) { showNote("This game no longer exists. Start a new one.", true); return; }
+    $("offline").hidden = false;
+    setTimeout(connect, reconnectDelay);
+    reconnectDelay = Math.min(reconnectDelay * 2, 5000);
+  };
+}
+
+function send(message) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) {
+    showNote("Not connected: reconnecting…", true);
+    return;
+  }
+  socket.send(JSON.stringify(message));
+}
+
+function receive(message) {
+  if (message.type === "view") {
+    const first = view === null;
+    note = ""; noteIsError = false;
+    render(message.view, first ? null : message.view.sound);
+  } else if (message.type === "hint") {
+    play("hint");
+    showNote(`Hint: ${message.note || "try the highlighted move"}`);
+  } else if (message.type === "error") {
+    play("error");
+    showNote(message.error, true);
+  }
+}
+
+// -- showing a view ----------------------------------------------------------------
+function render(next, sound) {
+  view = next;
+  viewAt = performance.now();
+  document.title = `${next.headline} · ${next.title} · Parlour`;
+  const headline = $("headline");
+  headline.textContent = next.headline;
+  headline.className = `headline ${next.outcome || ""}`;
+  $("seats").innerHTML = next.seats.length > 1 ? next.seats.map(seatChip).join("") : "";
+  morphInto($("board"), next.html);
+  const holder = next.you.length > 0;
+  $("btn-undo").disabled = !next.can_undo;
+  $("btn-redo").disabled = !next.can_redo;
+  $("btn-hint").disabled = !next.can_move;
+  $("btn-restart").disabled = !holder || !next.can_undo && next.moves === 0;
+  $("game-id").textContent = next.id;
+  $("btn-invite").hidden = !(holder && next.seats.some((s) => s.open));
+  $("assisted").hidden = !next.assisted;
+  showNote(note, noteIsError);
+  tickClock();
+  if (sound) play(soundFor(sound, next));
+  viewCount += 1;
+  document.body.dataset.views = String(viewCount);
+}
+
+function seatChip(seat, index) {
+  const who = seat.kind === "ai" ? `Computer (${seat.level})` : seat.you ? "You" : seat.open ? "Open seat" : "Friend";
+  const classes = ["seat"];
+  if (view.to_move === index) classes.push("to-move");
+  if (view.winners.includes(index)) classes.push("winner");
+  return `<span class="${classes.join(" ")}" style="--seat-color: var(--seat-${index})" data-seat="${index}">`
+    + `<span class="dot"></span><b>${escapeHtml(seat.name)}</b><span class="who">${escapeHtml(who)}</span>`
+    + `<span class="score">${seat.score}</span>`
+    + "</span>";
+}
+
+function soundFor(sound, next) {
+  if (sound === "end") return next.outcome === "won" ? "win" : next.outcome === "lost" ? "lose" : "draw";
+  if (sound === "move" && next.can_move) return "ai";  // the other side just moved
+  return sound;
+}
+
+function statusText() {
+  if (!view) return "";
+  if (view.status !== "playing") {
+    const time = view.elapsed_ms ? ` in ${formatTime(view.elapsed_ms)}` : "";
+    const mine = view.you.length > 0 && view.seats.length > 1 && view.you.length < view.seats.length;
+    if (view.status === "draw") return `A draw${time}. New game (N) or Undo (U).`;
+    if (mine) return view.outcome === "won" ? `You won${time}! 🎉` : `You lost${time}. Try again with New (N).`;
+    return view.status === "won" ? `Well played${time}! 🎉` : `Game over${time}. Undo (U) or New game (N).`;
+  }
+  const mover = view.seats[view.to_move];
+  if (!mover) return "";
+  if (view.you.length === 0) return `You are watching. ${mover.name} to play.`;
+  if (view.can_move) return view.you.length > 1 && view.seats.length > 1 ? `${mover.name} to play` : "Your turn";
+  if (mover.kind === "ai") return `${mover.name} (computer) is thinking…`;
+  if (mover.open) return "Waiting for a friend: send them the invite link.";
+  return `Waiting for ${mover.name}…`;
+}
+
+function showNote(text, isError = false) {
+  note = text; noteIsError = isError;
+  const message = $("message");
+  message.className = `message${isError ? " error" : ""}`;
+  message.textContent = text || statusText();
+}
+
+function tickClock() {
+  if (!view) return;
+  const running = view.clock_running ? performance.now() - viewAt : 0;
+  $("clock").textContent = view.moves || view.elapsed_ms ? `⏱ ${formatTime(view.elapsed_ms + running)}` : "";
+}
+
+// -- toolbar, dialogs, preferences ---------------------------------------------------
+const COMMANDS = {
+  new: () => openNewDialog(),
+  restart: () => send({ type: "restart" }),
+  undo: () => send({ type: "undo" }),
+  redo: () => send({ type: "redo" }),
+  hint: () => send({ type: "hint" }),
+  help: () => $("help-dialog").showModal(),
+  theme: () => cycleTheme(),
+  sound: () => toggleSound(),
+};
+
+function bindToolbar() {
+  for (const name of ["new", "restart", "undo", "redo", "hint", "help", "theme", "sound"]) {
+    $(`btn-${name}`).addEventListener("click", () => COMMANDS[name]());
+  }
+  $("btn-copy").addEventListener("click", () => copy(dealLink(), "Link to this deal copied"));
+  $("btn-invite").addEventListener("click", () => copy(inviteLink(), "Invite link copied: send it to a friend"));
+  $("new-form").addEventListener("submit", startNewGame);
+}
+
+function dealLink() { return `${location.origin}/play/${encodeURIComponent(GAME)}?id=${encodeURIComponent(view.id)}`; }
+function inviteLink() { return `${location.origin}/play/${encodeURIComponent(GAME)}?session=${encodeURIComponent(sessionId)}`; }
+
+async function copy(text, done) {
+  try { await navigator.clipboard.writeText(text); toast(done); }
+  catch { window.prompt("Copy this link:", text); }
+}
+
+function showPrefs() {
+  const prefs = loadPrefs();
+  $("theme-label").textContent = THEMES.find(([key]) => key === prefs.theme)[1];
+  $("btn-sound").setAttribute("aria-pressed", String(prefs.sound));
+  $("sound-icon").textContent = prefs.sound ? "🔊" : "🔇";
+}
+
+function cycleTheme() {
+  const prefs = loadPrefs();
+  const keys = THEMES.map(([key]) => key);
+  prefs.theme = keys[(keys.indexOf(prefs.theme) + 1) % keys.length];
+  savePrefs(prefs); showPrefs();
+  toast(`Theme: ${THEMES.find(([key]) => key === prefs.theme)[1]}`);
+}
+
+function toggleSound() {
+  const prefs = loadPrefs();
+  prefs.sound = !prefs.sound;
+  savePrefs(prefs); showPrefs();
+  toast(prefs.sound ? "Sound on" : "Sound off");
+}
+
+function shortcutRows() {
+  const rows = [
+    ["N", "new game"], ["R", "restart the same deal"], ["U, Ctrl+Z", "undo"], ["Y, Ctrl+Y", "redo"],
+    ["H", "hint"], ["?, F1", "this help"], ["T", "change theme"], ["M", "sound on/off"],
+    ["Arrows", "move the cursor on the board"], ["Enter", "play the cell under the cursor"],
+    ["Space", "second action (mark, flag…)"],
+    ...info.shortcuts.map((s) => [s.keys, s.action]),
+  ];
+  return rows.map(([keys, action]) => `<tr><td><kbd>${escapeHtml(keys)}</kbd></td><td>${escapeHtml(action)}</td></tr>`).join("");
+}
+
+// -- the New game dialog ----------------------------------------------------------
+function newGameChoices() {
+  try { return JSON.parse(localStorage.getItem(`parlour.new.${GAME}`)) || {}; } catch { return {}; }
+}
+
+function openNewDialog() {
+  const saved = newGameChoices();
+  const params = { ...(view ? view.params : {}), ...(saved.params || {}) };
+  const seats = saved.seats || info.default_seats;
+  const fields = [];
+  const presets = Object.keys(info.presets);
+  if (info.parameters.length) {
+    fields.push(`<label for="f-preset">Preset</label><select id="f-preset">`
+      + presets.map((p) => `<option value="${escapeHtml(p)}">${escapeHtml(p)}</option>`).join("")
+      + `<option value="">custom</option></select>`);
+    for (const p of info.parameters) fields.push(paramField(p, params[p.name] ?? p.default));
+  }
+  if (info.seats.length > 1) {
+    info.seats.forEach((name, i) => fields.push(seatField(name, i, seats[i] || "human")));
+  }
+  fields.push(`<label for="f-id">Game id</label><input id="f-id" placeholder="optional: replay a deal, e.g. ${escapeHtml(view ? view.id : "")}" autocomplete="off">`);
+  $("new-fields").innerHTML = fields.join("");
+  $("new-error").textContent = "";
+  const preset = $("f-preset");
+  if (preset) {
+    preset.value = view && presets.includes(view.preset) ? view.preset : "";
+    preset.addEventListener("change", () => fillPreset(preset.value));
+  }
+  $("new-dialog").showModal();
+  $("new-start").focus();
+}
+
+function paramField(p, value) {
+  const id = `f-param-${p.name}`;
+  const label = `<label for="${id}" title="${escapeHtml(p.help)}">${escapeHtml(p.label)}</label>`;
+  if (p.kind === "choice") {
+    return label + `<select id="${id}" data-param="${p.name}">`
+      + p.choices.map((c) => `<option ${c === value ? "selected" : ""}>${escapeHtml(c)}</option>`).join("") + "</select>";
+  }
+  if (p.kind === "bool") return label + `<input type="checkbox" id="${id}" data-param="${p.name}" ${value ? "checked" : ""}>`;
+  return label + `<input type="number" id="${id}" data-param="${p.name}" value="${escapeHtml(value)}" min="${p.min ?? ""}" max="${p.max ?? ""}" required>`;
+}
+
+function seatField(name, index, kind) {
+  const options = [["human", "You"], ["open", "A friend, in another browser (invite link)"]];
+  for (const level of info.ai_levels) options.push([`ai:${level}`, `Computer: ${level}`]);
+  return `<label for="f-seat-${index}">${escapeHtml(name)}</label><select id="f-seat-${index}" data-seat="${index}">`
+    + options.map(([value, label]) => `<option value="${value}" ${value === kind ? "selected" : ""}>${escapeHtml(label)}</option>`).join("")
+    + "</select>";
+}
+
+function fillPreset(name) {
+  const values = info.presets[name];
+  if (!values) return;
+  for (const p of info.parameters) {
+    const input = document.querySelector(`[data-param="${p.name}"]`);
+    const value = values[p.name] ?? p.default;
+    if (p.kind === "bool") input.checked = Boolean(value); else input.value = value;
+  }
+}
+
+async function startNewGame(event) {
+  event.preventDefault();
+  if (event.submitter && event.submitter.value === "cancel") { $("new-dialog").close(); return; }
+  const params = {};
+  for (const input of document.querySelectorAll("[data-param]")) {
+    const p = info.parameters.find((q) => q.name === input.dataset.param);
+    params[p.name] = p.kind === "bool" ? input.checked : p.kind === "int" ? Number(input.value) : input.value;
+  }
+  const seats = [...document.querySelectorAll("[data-seat]")].map((select) => select.value);
+  const id = $("f-id").value.trim();
+  const choices = { ...(info.parameters.length ? { params } : {}), ...(seats.length ? { seats } : {}) };
+  try {
+    const sid = await createSession(id ? { id, ...(seats.length ? { seats } : {}) } : choices);
+    localStorage.setItem(`parlour.new.${GAME}`, JSON.stringify(choices));
+    $("new-dialog").close();
+    await openSession(sid);
+    if (seats.includes("open")) toast("Copy the invite link for your friend");
+  } catch (error) {
+    $("new-error").textContent = error.message;
+  }
+}
+
+async function newGameWithPreset(preset) {
+  const choices = { ...newGameChoices(), params: { ...info.presets[preset] } };
+  localStorage.setItem(`parlour.new.${GAME}`, JSON.stringify(choices));
+  try { await openSession(await createSession(choices)); } catch (error) { showNote(error.message, true); }
+}
+
+// -- pointer actions on the board ----------------------------------------------------
+function parseMove(element, name) {
+  try { return JSON.parse(element.getAttribute(name)); } catch { return null; }
+}
+
+function sendMove(move) {
+  if (move) send({ type: "move", move });
+}
+
+function activate(element, alternative = false) {
+  if (element.dataset.command) { COMMANDS[element.dataset.command]?.(); return; }
+  if (element.dataset.preset) { newGameWithPreset(element.dataset.preset); return; }
+  const attribute = alternative && element.hasAttribute("data-alt-move") ? "data-alt-move" : "data-move";
+  if (element.hasAttribute(attribute)) sendMove(parseMove(element, attribute));
+}
+
+function bindBoard() {
+  const board = $("board-wrap");
+  let suppressClick = false;
+  let pressTimer = 0;
+  board.addEventListener("click", (event) => {
+    if (suppressClick) { suppressClick = false; return; }
+    const target = event.target.closest("[data-move], [data-command], [data-preset]");
+    if (target && board.contains(target)) activate(target);
+  });
+  board.addEventListener("contextmenu", (event) => {
+    const target = event.target.closest("[data-alt-move]");
+    if (!target) return;
+    event.preventDefault();
+    if (!suppressClick) sendMove(parseMove(target, "data-alt-move"));
+  });
+  board.addEventListener("pointerdown", (event) => {
+    document.documentElement.classList.add("pressing");
+    const target = event.target.closest("[data-alt-move]");
+    if (target && event.pointerType !== "mouse") {
+      pressTimer = setTimeout(() => {
+        suppressClick = true;
+        navigator.vibrate?.(30);
+        sendMove(parseMove(target, "data-alt-move"));
+      }, LONG_PRESS_MS);
+    }
+    const draggable = event.target.closest("[data-drag]");
+    if (draggable && event.button === 0) startDrag(draggable, event);
+  });
+  const release = () => { document.documentElement.classList.remove("pressing"); clearTimeout(pressTimer); };
+  for (const type of ["pointerup", "pointercancel", "pointerleave"]) board.addEventListener(type, release);
+  board.addEventListener("pointermove", (event) => {
+    if (pressTimer && (Math.abs(event.movementX) + Math.abs(event.movementY) > 8)) clearTimeout(pressTimer);
+  });
+}
+
+// Drag and drop with pointer events (works with mouse, pen and touch alike).
+function startDrag(source, down) {
+  let ghost = null, over = null;
+  const move = (event) => {
+    if (!ghost) {
+      if (Math.hypot(event.clientX - down.clientX, event.clientY - down.clientY) < DRAG_THRESHOLD_PX) return;
+      ghost = source.cloneNode(true);
+      ghost.removeAttribute("id");
+      ghost.classList.add("drag-ghost");
+      const box = source.getBoundingClientRect();
+      ghost.style.width = `${box.width}px`; ghost.style.height = `${box.height}px`;
+      document.body.append(ghost);
+      source.classList.add("dragging");
+    }
+    ghost.style.left = `${event.clientX}px`; ghost.style.top = `${event.clientY}px`;
+    const target = document.elementFromPoint(event.clientX, event.clientY)?.closest("[data-drop]") || null;
+    if (target !== over) { over?.classList.remove("drop-target"); target?.classList.add("drop-target"); over = target; }
+  };
+  const up = () => {
+    document.removeEventListener("pointermove", move);
+    document.removeEventListener("pointerup", up);
+    document.removeEventListener("pointercancel", up);
+    source.classList.remove("dragging");
+    over?.classList.remove("drop-target");
+    if (!ghost) return;
+    const suppress = (event) => { event.stopPropagation(); event.preventDefault(); };
+    document.addEventListener("click", suppress, { capture: true, once: true });
+    setTimeout(() => document.removeEventListener("click", suppress, { capture: true }), 0);
+    if (over) { sendMove(parseMove(over, "data-drop")); ghost.remove(); return; }
+    const home = source.getBoundingClientRect();
+    ghost.classList.add("returning");
+    ghost.style.left = `${home.left + home.width / 2}px`; ghost.style.top = `${home.top + home.height / 2}px`;
+    play("error");
+    setTimeout(() => ghost.remove(), 450);
+  };
+  document.addEventListener("pointermove", move);
+  document.addEventListener("pointerup", up);
+  document.addEventListener("pointercancel", up);
+}
+
+// -- keyboard --------------------------------------------------------------------------
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+const GLOBAL_KEYS = { n: "new", r: "restart", u: "undo", y: "redo", h: "hint", "?": "help", F1: "help", t: "theme", m: "sound" };
+
+function onKey(event) {
+  if (document.querySelector("dialog[open]")) return;
+  if (event.target.closest("input, select, textarea")) return;
+  const key = event.key;
+  if ((event.ctrlKey || event.metaKey) && !event.altKey) {
+    const lower = key.toLowerCase();
+    if (lower === "z") { event.preventDefault(); COMMANDS[event.shiftKey ? "redo" : "undo"](); }
+    else if (lower === "y") { event.preventDefault(); COMMANDS.redo(); }
+    return;
+  }
+  if (event.altKey) return;
+  const board = $("board");
+  const focused = document.activeElement?.closest?.("[data-nav]");
+  const focusedKeys = focused && focused.dataset.keymoves ? parseMove(focused, "data-keymoves") : null;
+  if (focusedKeys && focusedKeys[key.toLowerCase()]) { event.preventDefault(); sendMove(focusedKeys[key.toLowerCase()]); return; }
+  const keyed = board.querySelector(`[data-key="${CSS.escape(key)}"]`) || board.querySelector(`[data-key="${CSS.escape(key.toLowerCase())}"]`);
+  if (keyed) { event.preventDefault(); activate(keyed); return; }
+  if (ARROWS[key]) { event.preventDefault(); moveCursor(...ARROWS[key]); return; }
+  if ((key === "Enter" || key === " ") && focused && board.contains(focused)) {
+    event.preventDefault(); activate(focused, key === " "); return;
+  }
+  const command = GLOBAL_KEYS[key] || GLOBAL_KEYS[key.toLowerCase()];
+  if (command && (command !== "hint" || info.has_hints)) { event.preventDefault(); COMMANDS[command](); }
+}
+
+function moveCursor(dx, dy) {
+  const cells = [...$("board").querySelectorAll("[data-nav]")];
+  if (!cells.length) return;
+  const current = document.activeElement?.closest?.("[data-nav]");
+  if (!current || !cells.includes(current)) { focusCell(cells.find((c) => c.hasAttribute("data-move")) || cells[0]); return; }
+  const from = centre(current);
+  let best = null, bestScore = Infinity;
+  for (const cell of cells) {
+    if (cell === current) continue;
+    const to = centre(cell);
+    const along = (to.x - from.x) * dx + (to.y - from.y) * dy;
+    const across = Math.abs((to.x - from.x) * dy) + Math.abs((to.y - from.y) * dx);
+    if (along <= 1 || across > along * 2) continue;
+    const score = along + across * 3;
+    if (score < bestScore) { best = cell; bestScore = score; }
+  }
+  if (best) focusCell(best);
+}
+
+function centre(element) {
+  const box = element.getBoundingClientRect();
+  return { x: box.left + box.width / 2, y: box.top + box.height / 2 };
+}
+
+function focusCell(cell) {
+  cell.focus({ preventScroll: false });
+}
+
+addEventListener("pageshow", () => applyPrefs());
+start();

@@ -1,0 +1,46 @@
+// Statistics per game, preset and mode; the server draws the charts.
+import { api, escapeHtml, formatTime, LOGO } from "/static/common.js";
+
+const $ = (id) => document.getElementById(id);
+
+function figure(value, label) {
+  return `<div class="figure"><b>${value}</b><span>${escapeHtml(label)}</span></div>`;
+}
+
+function groupCard(g) {
+  const rate = `${Math.round(g.win_rate * 100)}%`;
+  const best = g.best_time_ms === null ? "–" : formatTime(g.best_time_ms);
+  return `<section class="stat-card" data-game="${escapeHtml(g.game)}">
+    <h3>${escapeHtml(g.title)}</h3><p class="mode">${escapeHtml(g.preset)} · ${escapeHtml(g.mode)}</p>
+    <div class="figures">
+      ${figure(g.played, "played")}${figure(g.won, "won")}${figure(rate, "win rate")}
+      ${figure(g.current_streak, "current streak")}${figure(g.best_streak, "best streak")}${figure(best, "best time")}
+      ${figure(g.best_score ?? "–", "best score")}${figure(g.drawn, "drawn")}${figure(`${g.unassisted_won}/${g.unassisted_played}`, "won unassisted")}
+    </div>
+    ${g.chart_svg}
+    <div class="legend"><span><i style="background:var(--won)"></i>won</span><span><i style="background:var(--lost)"></i>lost</span><span><i style="background:var(--draw)"></i>draw</span><span>pale: assisted · height: time</span></div>
+  </section>`;
+}
+
+async function show() {
+  const game = $("game-filter").value;
+  const stats = await api("GET", `/api/stats${game ? `?game=${encodeURIComponent(game)}` : ""}`);
+  $("groups").innerHTML = stats.groups.length ? stats.groups.map(groupCard).join("")
+    : `<p class="empty">No finished games yet${game ? " of this game" : ""}. Play one and come back!</p>`;
+  document.body.dataset.ready = "1";
+}
+
+async function start() {
+  $("logo").innerHTML = LOGO;
+  const catalog = await api("GET", "/api/catalog");
+  const filter = $("game-filter");
+  filter.innerHTML += catalog.games.map((g) => `<option value="${escapeHtml(g.name)}">${escapeHtml(g.title)}</option>`).join("");
+  filter.value = new URLSearchParams(location.search).get("game") || "";
+  filter.addEventListener("change", () => {
+    history.replaceState(null, "", filter.value ? `/stats?game=${encodeURIComponent(filter.value)}` : "/stats");
+    show();
+  });
+  await show();
+}
+
+start();

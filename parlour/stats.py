@@ -1,0 +1,98 @@
+"""Statistics from finished games: per game, preset and mode, with small SVG charts."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from parlour.core.game import GameSpec
+from parlour.store import Result
+
+CHART_GAMES = 40  # the chart shows this many most recent games
+
+
+def statistics(results: Sequence[Result], games: Mapping[str, GameSpec]) -> dict[str, Any]:
+    groups: dict[tuple[str, str, str], list[Result]] = defaultdict(list)
+    for result in results:
+        groups[(result.game, result.preset, result.mode)].append(result)
+    return {
+        "groups": [
+            {
+                "game": game,
+                "title": games[game].game.title if game in games else game,
+                "preset": preset,
+                "mode": mode,
+                **summary(finished),
+                "chart_svg": chart(finished[-CHART_GAMES:]),
+            }
+            for (game, preset, mode), finished in sorted(groups.items())
+        ]
+    }
+
+
+def summary(results: Sequence[Result]) -> dict[str, Any]:
+    """Figures for one group, oldest result first."""
+    won = [r for r in results if r.outcome == "won"]
+    unassisted = [r for r in results if not r.assisted]
+    scores = [r.score for r in results if r.score is not None]
+    return {
+        "played": len(results),
+        "won": len(won),
+        "lost": sum(r.outcome == "lost" for r in results),
+        "drawn": sum(r.outcome == "draw" for r in results),
+        "win_rate": len(won) / len(results) if results else 0.0,
+        "current_streak": _current_streak(results),
+        "best_streak": _best_streak(results),
+        "best_time_ms": min((r.elapsed_ms for r in won), default=None),
+        "best_unassisted_time_ms": min(
+            (r.elapsed_ms for r in won if not r.assisted), default=None
+        ),
+        "best_score": max(scores, default=None),
+        "assisted": len(results) - len(unassisted),
+        "unassisted_played": len(unassisted),
+        "unassisted_won": sum(r.outcome == "won" for r in unassisted),
+    }
+
+
+def _current_streak(results: Sequence[Result]) -> int:
+    streak = 0
+    for result in reversed(results):
+        if result.outcome != "won":
+            break
+        streak += 1
+    return streak
+
+
+def _best_streak(results: Sequence[Result]) -> int:
+    best = run = 0
+    for result in results:
+        run = run + 1 if result.outcome == "won" else 0
+        best = max(best, run)
+    return best
+
+
+def chart(results: Sequence[Result]) -> str:
+    """One bar per game, newest on the right: height is the time taken, colour the outcome."""
+    width, height, gap = 320, 90, 2
+    if not results:
+        return ""
+    slot = width / max(len(results), 10)
+    longest = max(r.elapsed_ms for r in results) or 1
+    bars = []
+    for i, result in enumerate(results):
+        bar = max(4.0, (height - 14) * result.elapsed_ms / longest)
+        seconds = result.elapsed_ms / 1000
+        note = f"{result.outcome}, {seconds:.0f} s" + (", assisted" if result.assisted else "")
+        bars.append(
+            f'<rect class="bar {result.outcome}{" assisted" if result.assisted else ""}" '
+            f'x="{i * slot + gap / 2:.1f}" y="{height - bar:.1f}" width="{slot - gap:.1f}" '
+            f'height="{bar:.1f}" rx="2"><title>{note}</title></rect>'
+        )
+    return (
+        f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
+        f'aria-label="last {len(results)} games: bar height is time, colour is outcome">'
+        f'<line class="axis" x1="0" y1="{height}" x2="{width}" y2="{height}"/>'
+        + "".join(bars)
+        + "</svg>"
+    )
