@@ -32,6 +32,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def bind(host: str, port: int | None) -> socket.socket:
     """A listening socket: the port asked for, or the first free one from the default."""
     candidates = [port] if port is not None else range(DEFAULT_PORT, DEFAULT_PORT + 20)
+    # --port 0 asks the system for any free port (tests use it)
     for candidate in candidates:
         sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -1,0 +1,79 @@
+"""Helpers for tests and benchmarks: run a real Parlour server, launch Chromium."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+READY = re.compile(r"ready at (http://\S+?)/?\s")
+
+
+@dataclass
+class RunningServer:
+    process: subprocess.Popen[str]
+    url: str
+    db: Path
+
+    def kill(self) -> None:
+        """Kill hard, as a crash or a power cut would: no clean shutdown."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def start_server(db: Path, port: int = 0, timeout: float = 20.0) -> RunningServer:
+    """Start `python -m parlour` on 127.0.0.1 and wait until it prints its address."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "parlour", "--no-browser", "--port", str(port), "--db", str(db)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
+    assert process.stdout is not None
+    deadline = time.monotonic() + timeout
+    seen = []
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            break
+        seen.append(line)
+        match = READY.search(line)
+        if match:
+            return RunningServer(process, match.group(1), db)
+    process.kill()
+    raise RuntimeError("Parlour did not start:\n" + "".join(seen))
+
+
+def chromium_available() -> bool:
+    return Path(CHROMIUM).exists()
+
+
+def launch_chromium(playwright: Any, **options: Any) -> Any:
+    return playwright.chromium.launch(
+        executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True, **options
+    )

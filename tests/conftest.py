@@ -1,0 +1,51 @@
+"""Fixtures shared by the whole suite: an in-process API client, a real server, Chromium."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from parlour.devtools import RunningServer, chromium_available, launch_chromium, start_server
+from parlour.games import GAMES
+from parlour.server.app import create_app
+from parlour.store import Store
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    return Store(tmp_path / "parlour.sqlite3")
+
+
+@pytest.fixture
+def client(store: Store) -> Iterator[TestClient]:
+    """The app in-process, with AI replies at once (no display delay)."""
+    with TestClient(create_app(store, GAMES, ai_delay_scale=0)) as test_client:
+        yield test_client
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    """A real `parlour` process on a free port, shared by the browser tests."""
+    running = start_server(tmp_path_factory.mktemp("server") / "parlour.sqlite3")
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not chromium_available():
+        message = "Chromium is not installed at /usr/bin/chromium (apt-get install chromium)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = launch_chromium(playwright)
+        yield launched
+        launched.close()
