@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import errno
 import socket
 import webbrowser
@@ -68,10 +69,8 @@ def main(argv: list[str] | None = None) -> None:
                 webbrowser.open(address)
         await task
 
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(serve())
-    except KeyboardInterrupt:
-        pass
 
 
 if __name__ == "__main__":

@@ -226,7 +226,7 @@ class Store:
         return {
             token: json.loads(seats)
             for token, seats in self.db.execute(
-                "SELECT token, seats FROM tokens WHERE sid=?", (sid,)
+                "SELECT token, seats FROM tokens WHERE sid=? ORDER BY rowid", (sid,)
             )
         }
 
@@ -245,4 +245,11 @@ class Store:
             query += " WHERE game=?"
             args = (game,)
         rows = self.db.execute(query + " ORDER BY finished", args).fetchall()
-        return [Result(*row[:9], bool(row[9]), row[10]) for row in rows]
+        return [
+            Result(
+                sid=row[0], round=row[1], game=row[2], preset=row[3], mode=row[4],
+                outcome=row[5], score=row[6], elapsed_ms=row[7], moves=row[8],
+                assisted=bool(row[9]), finished=row[10],
+            )
+            for row in rows
+        ]

@@ -148,7 +148,7 @@ class Game(ABC, Generic[S, M]):
         self.check_params(clean)
         return clean
 
-    def check_params(self, params: Params) -> None:  # noqa: B027 - optional hook
+    def check_params(self, params: Params) -> None:
         """Checks between parameters (e.g. mines fit the board); raise BadParams."""
 
     def preset_of(self, params: Params) -> str | None:

@@ -132,14 +132,22 @@ class Session:
         self.hints.clear()
         return canonical
 
-    def undo(self, seats: Collection[int]) -> None:
-        """Go back to the last position where one of `seats` was to move."""
-        target = next(
+    def undo_target(self, seats: Collection[int]) -> int | None:
+        """The last earlier position where one of `seats` was to move, if any."""
+        return next(
             (k for k in range(self.cursor - 1, -1, -1) if self._to_move_at(k) in seats), None
         )
+
+    def can_undo(self, seats: Collection[int]) -> bool:
+        target = self.undo_target(seats)
+        return target is not None and UndoRule.FORBIDDEN not in self._undo_rules(target)
+
+    def undo(self, seats: Collection[int]) -> None:
+        """Go back to the last position where one of `seats` was to move."""
+        target = self.undo_target(seats)
         if target is None:
             raise GameError("nothing to undo")
-        rules = [self._undo_rule(k) for k in range(target, self.cursor)]
+        rules = self._undo_rules(target)
         if UndoRule.FORBIDDEN in rules:
             raise GameError("that move cannot be taken back")
         self.assisted |= UndoRule.ASSISTED in rules
@@ -201,6 +209,11 @@ class Session:
     def _to_move_at(self, ply: int) -> int | None:
         return self.game.to_move(self._states[ply])
 
-    def _undo_rule(self, ply: int) -> UndoRule:
-        move = self.game.parse_move(self._line[ply])
-        return self.game.undo_rule(self._states[ply], move, self._states[ply + 1])
+    def _undo_rules(self, target: int) -> list[UndoRule]:
+        """What each move from position `target` to the current one says about undo."""
+        return [
+            self.game.undo_rule(
+                self._states[ply], self.game.parse_move(self._line[ply]), self._states[ply + 1]
+            )
+            for ply in range(target, self.cursor)
+        ]

@@ -188,7 +188,8 @@ def create_app(store: Store, games: Mapping[str, GameSpec], ai_delay_scale: floa
             if found is not None:
                 await viewer.send({"type": "hint", "move": found.move, "note": found.note})
         except ValidationError as error:
-            await viewer.send({"type": "error", "error": f"bad message: {error.errors()[0]['msg']}"})
+            reason = error.errors()[0]["msg"]
+            await viewer.send({"type": "error", "error": f"bad message: {reason}"})
         except ApiError as error:
             await viewer.send({"type": "error", "error": error.message})
 

@@ -24,7 +24,7 @@ from parlour.core.game import (
     RenderContext,
     Status,
 )
-from parlour.core.gameid import GameId, new_seed, parse_game_id, params_text
+from parlour.core.gameid import GameId, new_seed, params_text, parse_game_id
 from parlour.core.session import AI_PREFIX, HUMAN, Session, seat_kind_error
 from parlour.store import Progress, Result, SessionRow, Store
 
@@ -346,7 +346,7 @@ class Hub:
             ],
             "you": sorted(seats),
             "can_move": can_move,
-            "can_undo": bool(seats) and not (held - set(seats)) and session.cursor > 0,
+            "can_undo": bool(seats) and not (held - set(seats)) and session.can_undo(seats),
             "can_redo": bool(seats) and session.cursor < len(session.line),
             "outcome": _outcome(session, set(seats)),
             "assisted": session.assisted,

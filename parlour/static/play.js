@@ -208,16 +208,19 @@ const COMMANDS = {
   hint: () => send({ type: "hint" }),
   help: () => $("help-dialog").showModal(),
   theme: () => cycleTheme(),
+  display: () => openDisplayDialog(),
   sound: () => toggleSound(),
 };
 
 function bindToolbar() {
-  for (const name of ["new", "restart", "undo", "redo", "hint", "help", "theme", "sound"]) {
+  for (const name of ["new", "restart", "undo", "redo", "hint", "help", "sound"]) {
     $(`btn-${name}`).addEventListener("click", () => COMMANDS[name]());
   }
+  $("btn-theme").addEventListener("click", () => COMMANDS.display());
   $("btn-copy").addEventListener("click", () => copy(dealLink(), "Link to this deal copied"));
   $("btn-invite").addEventListener("click", () => copy(inviteLink(), "Invite link copied: send it to a friend"));
   $("new-form").addEventListener("submit", startNewGame);
+  bindDisplayDialog();
 }
 
 function dealLink() { return `${location.origin}/play/${encodeURIComponent(GAME)}?id=${encodeURIComponent(view.id)}`; }
@@ -248,6 +251,25 @@ function toggleSound() {
   prefs.sound = !prefs.sound;
   savePrefs(prefs); showPrefs();
   toast(prefs.sound ? "Sound on" : "Sound off");
+}
+
+function openDisplayDialog() {
+  const prefs = loadPrefs();
+  const theme = $("pref-theme");
+  theme.innerHTML = THEMES.map(([key, label]) => `<option value="${key}">${label}</option>`).join("");
+  theme.value = prefs.theme;
+  $("pref-sound").checked = prefs.sound;
+  $("pref-animations").checked = prefs.animations;
+  $("display-dialog").showModal();
+}
+
+function bindDisplayDialog() {
+  const update = () => {
+    savePrefs({ ...loadPrefs(), theme: $("pref-theme").value, sound: $("pref-sound").checked,
+      animations: $("pref-animations").checked });
+    showPrefs();
+  };
+  for (const id of ["pref-theme", "pref-sound", "pref-animations"]) $(id).addEventListener("change", update);
 }
 
 function shortcutRows() {
@@ -281,7 +303,7 @@ function openNewDialog() {
   if (info.seats.length > 1) {
     info.seats.forEach((name, i) => fields.push(seatField(name, i, seats[i] || "human")));
   }
-  fields.push(`<label for="f-id">Game id</label><input id="f-id" placeholder="optional: replay a deal, e.g. ${escapeHtml(view ? view.id : "")}" autocomplete="off">`);
+  fields.push(`<label for="f-id">Game id</label><input id="f-id" placeholder="optional: the id of a deal to replay" autocomplete="off">`);
   $("new-fields").innerHTML = fields.join("");
   $("new-error").textContent = "";
   const preset = $("f-preset");
@@ -316,7 +338,7 @@ function fillPreset(name) {
   const values = info.presets[name];
   if (!values) return;
   for (const p of info.parameters) {
-    const input = document.querySelector(`[data-param="${p.name}"]`);
+    const input = $("new-fields").querySelector(`[data-param="${p.name}"]`);
     const value = values[p.name] ?? p.default;
     if (p.kind === "bool") input.checked = Boolean(value); else input.value = value;
   }
@@ -326,11 +348,11 @@ async function startNewGame(event) {
   event.preventDefault();
   if (event.submitter && event.submitter.value === "cancel") { $("new-dialog").close(); return; }
   const params = {};
-  for (const input of document.querySelectorAll("[data-param]")) {
+  for (const input of $("new-fields").querySelectorAll("[data-param]")) {
     const p = info.parameters.find((q) => q.name === input.dataset.param);
     params[p.name] = p.kind === "bool" ? input.checked : p.kind === "int" ? Number(input.value) : input.value;
   }
-  const seats = [...document.querySelectorAll("[data-seat]")].map((select) => select.value);
+  const seats = [...$("new-fields").querySelectorAll("[data-seat]")].map((select) => select.value);
   const id = $("f-id").value.trim();
   const choices = { ...(info.parameters.length ? { params } : {}), ...(seats.length ? { seats } : {}) };
   try {

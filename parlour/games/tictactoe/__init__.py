@@ -26,7 +26,6 @@ SPEC = GameSpec(
     hint=ai.hint,
     default_seats=("human", "ai:medium"),
     shortcuts=(
-        Shortcut("1 – 9", "claim a cell, in reading order from the top left"),
-        Shortcut("Arrows, Enter", "move the cursor, claim the cell under it"),
+        Shortcut("1 to 9", "claim a cell, in reading order from the top left"),
     ),
 )

@@ -63,7 +63,9 @@ def is_over(turn: Turn) -> bool:
 
 class CellMove(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    cell: tuple[int, int] = Field(description="[x, y]: column 0-2 from the left, row 0-2 from the top")
+    cell: tuple[int, int] = Field(
+        description="[x, y]: column 0-2 from the left, row 0-2 from the top"
+    )
 
 
 class TicTacToe(Game[Turn, Cell]):

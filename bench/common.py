@@ -1,0 +1,51 @@
+"""Shared helpers for the benchmarks: percentiles and a uniform way to print them."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+
+
+def percentile(samples: Sequence[float], pct: float) -> float:
+    """The `pct`th percentile (0-100) with linear interpolation between ranks."""
+    if not samples:
+        raise ValueError("no samples")
+    ordered = sorted(samples)
+    rank = (len(ordered) - 1) * pct / 100
+    low, high = math.floor(rank), math.ceil(rank)
+    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
+
+
+def summary(samples: Sequence[float]) -> dict[str, float]:
+    return {
+        "n": float(len(samples)),
+        "min": min(samples),
+        "p50": statistics.median(samples),
+        "p95": percentile(samples, 95),
+        "p99": percentile(samples, 99),
+        "max": max(samples),
+        "mean": statistics.fmean(samples),
+    }
+
+
+def report(label: str, samples: Sequence[float], unit: str = "ms") -> dict[str, float]:
+    """Print one line: count, min, p50, p95, p99, max and mean of `samples`."""
+    figures = summary(samples)
+    print(
+        f"{label:<44} n={len(samples):<5d} min={figures['min']:7.2f}  p50={figures['p50']:7.2f}"
+        f"  p95={figures['p95']:7.2f}  p99={figures['p99']:7.2f}  max={figures['max']:7.2f}"
+        f"  mean={figures['mean']:7.2f} {unit}"
+    )
+    return figures
+
+
+def share_under(samples: Sequence[float], limit: float) -> float:
+    """The fraction of samples strictly below `limit`."""
+    return sum(1 for sample in samples if sample < limit) / len(samples)
+
+
+def heading(text: str) -> None:
+    print()
+    print(text)
+    print("-" * len(text))
