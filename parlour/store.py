@@ -17,6 +17,7 @@ from pathlib import Path
 import platformdirs
 
 from parlour.core.game import JSON
+from parlour.uploads import Picture
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
@@ -64,6 +65,14 @@ CREATE TABLE IF NOT EXISTS results (
     PRIMARY KEY (sid, round)
 );
 CREATE INDEX IF NOT EXISTS results_by_game ON results (game, finished);
+CREATE TABLE IF NOT EXISTS uploads (
+    upload_id TEXT PRIMARY KEY,     -- the start of the SHA-256 of the data
+    media_type TEXT NOT NULL,
+    width INTEGER NOT NULL,
+    height INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    created REAL NOT NULL
+);
 """
 
 
@@ -236,6 +245,22 @@ class Store:
                 "INSERT INTO tokens (token, sid, seats) VALUES (?,?,?)",
                 (token, sid, json.dumps(seats)),
             )
+
+    # -- uploaded pictures ----------------------------------------------------------
+    def save_upload(self, picture: Picture, now: float) -> None:
+        with self._transaction() as db:
+            db.execute(
+                "INSERT OR IGNORE INTO uploads VALUES (?,?,?,?,?,?)",
+                (picture.upload_id, picture.media_type, picture.width, picture.height,
+                 picture.data, now),
+            )
+
+    def load_upload(self, upload_id: str) -> Picture | None:
+        found = self.db.execute(
+            "SELECT media_type, width, height, data FROM uploads WHERE upload_id=?",
+            (upload_id,),
+        ).fetchone()
+        return None if found is None else Picture(*found)
 
     # -- results --------------------------------------------------------------------
     def results(self, game: str | None = None) -> list[Result]:

@@ -9,6 +9,7 @@ a seat may see is `observe`, and everything shown to players is derived from tha
 from __future__ import annotations
 
 import random
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ JSON = Any
 """A value that `json.dumps` accepts."""
 
 Params = dict[str, int | str | bool]
+UPLOAD_ID = re.compile(r"^[0-9a-f]{16}$")
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -59,7 +61,7 @@ class Param:
 
     name: str
     label: str
-    kind: Literal["int", "choice", "bool"]
+    kind: Literal["int", "choice", "bool", "upload"]  # upload: an id from /api/uploads
     default: int | str | bool
     minimum: int | None = None
     maximum: int | None = None
@@ -78,6 +80,10 @@ class Param:
         if self.kind == "int":
             return self._coerce_int(value)
         text = str(value)
+        if self.kind == "upload":
+            if text and not UPLOAD_ID.match(text):
+                raise BadParams(f"{self.name} must be the id of an uploaded picture")
+            return text
         if text not in self.choices:
             raise BadParams(f"{self.name} must be one of {', '.join(self.choices)}")
         return text
@@ -192,6 +198,10 @@ class Game(ABC, Generic[S, M]):
 
     def undo_rule(self, before: S, move: M, after: S) -> UndoRule:
         return UndoRule.ALLOWED
+
+    def sound(self, before: S, move: M, after: S) -> str:
+        """The name of the sound a move makes (the client synthesises a set of them)."""
+        return "move"
 
     # -- what players see ---------------------------------------------------------
     @abstractmethod

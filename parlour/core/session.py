@@ -169,6 +169,14 @@ class Session:
         self.cursor = target
         self.hints.clear()
 
+    def last_move_sound(self) -> str:
+        """The sound of the move that led to the current position."""
+        if self.cursor == 0:
+            return "move"
+        ply = self.cursor - 1
+        move = self.game.parse_move(self._line[ply])
+        return self.game.sound(self._states[ply], move, self._states[ply + 1])
+
     def restart(self) -> None:
         """The same deal from the start; the clock and help used start afresh."""
         self._line.clear()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import AsyncIterator, Mapping
 from importlib import resources
 from pathlib import Path
@@ -25,14 +26,23 @@ from parlour.server.messages import (
     Joined,
     MoveRequest,
     NewGame,
+    Uploaded,
     describe_catalog,
 )
 from parlour.stats import statistics
 from parlour.store import Store
+from parlour.uploads import MAX_BYTES, BadUpload, check_picture
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 422)
+    code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 413, 422)
+}
+UPLOAD_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {t: {"schema": {"type": "string", "format": "binary"}}
+                    for t in ("image/png", "image/jpeg")},
+    }
 }
 
 
@@ -118,6 +128,32 @@ def create_app(store: Store, games: Mapping[str, GameSpec], ai_delay_scale: floa
         token, seats = hub.join(live)
         await hub.broadcast(live, "join")
         return Joined(token=token, seats=sorted(seats), view=hub.view(live, seats))
+
+    @app.post("/api/uploads", status_code=201, response_model=Uploaded, responses=ERRORS,
+              tags=["games"], openapi_extra=UPLOAD_BODY)
+    async def upload(request: Request) -> Uploaded:
+        """Upload a PNG or JPEG picture (the body is the image) for a game's picture option."""
+        data = bytearray()
+        async for chunk in request.stream():
+            data += chunk
+            if len(data) > MAX_BYTES:
+                raise ApiError(413, f"a picture may be at most {MAX_BYTES // 2**20} MiB")
+        try:
+            picture = check_picture(bytes(data))
+        except BadUpload as error:
+            raise ApiError(422, str(error)) from None
+        store.save_upload(picture, time.time())
+        return Uploaded(upload=picture.upload_id, width=picture.width, height=picture.height)
+
+    @app.get("/api/uploads/{upload_id}", responses=ERRORS, tags=["games"])
+    async def uploaded(upload_id: str) -> Response:
+        """An uploaded picture."""
+        picture = store.load_upload(upload_id)
+        if picture is None:
+            raise ApiError(404, f"no uploaded picture {upload_id!r}")
+        cache = "public, max-age=31536000, immutable"
+        return Response(picture.data, media_type=picture.media_type,
+                        headers={"Cache-Control": cache})
 
     @app.get("/api/sessions", tags=["games"])
     async def unfinished() -> list[dict[str, Any]]:

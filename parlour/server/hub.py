@@ -149,10 +149,16 @@ class Hub:
             if id_text is not None:
                 if params:
                     raise BadParams("give either an id or params, not both")
-                return parse_game_id(spec.game, id_text)
-            return GameId(spec.name, spec.game.validate(params or {}), new_seed())
+                game_id = parse_game_id(spec.game, id_text)
+            else:
+                game_id = GameId(spec.name, spec.game.validate(params or {}), new_seed())
         except BadParams as error:
             raise ApiError(422, str(error)) from None
+        for param in spec.game.parameters:
+            chosen = game_id.params[param.name]
+            if param.kind == "upload" and chosen and not self.store.load_upload(str(chosen)):
+                raise ApiError(422, f"{param.name}: no uploaded picture {chosen!r}")
+        return game_id
 
     def get(self, sid: str) -> Live:
         if sid in self.live:
@@ -397,6 +403,6 @@ def _outcome(session: Session, seats: Collection[int]) -> str | None:
 
 
 def _sound(action: Action, session: Session) -> str:
-    if action == "move" and session.status is not Status.PLAYING:
-        return "end"
-    return action
+    if action != "move":
+        return action
+    return "end" if session.status is not Status.PLAYING else session.last_move_sound()

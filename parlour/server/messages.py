@@ -62,6 +62,12 @@ class HintReply(BaseModel):
     view: dict[str, Any]
 
 
+class Uploaded(BaseModel):
+    upload: str = Field(description="the value to give a parameter of kind 'upload'")
+    width: int
+    height: int
+
+
 class ShortcutInfo(BaseModel):
     keys: str
     action: str

@@ -45,6 +45,14 @@ const SOUNDS = {
   win: () => [523, 659, 784, 1047].forEach((f, i) => tone(f, i * 0.11, 0.22, "triangle", 0.14)),
   lose: () => [392, 330, 262].forEach((f, i) => tone(f, i * 0.14, 0.25, "sawtooth", 0.05)),
   draw: () => { tone(440, 0, 0.18, "triangle"); tone(440, 0.2, 0.18, "triangle"); },
+  place: () => tone(560, 0, 0.09, "triangle"),
+  flip: () => { tone(700, 0, 0.05, "square", 0.04); tone(900, 0.04, 0.06, "square", 0.04); },
+  slide: () => tone(320, 0, 0.07, "sine", 0.1),
+  card: () => { tone(1200, 0, 0.03, "triangle", 0.05); tone(800, 0.02, 0.05, "triangle", 0.05); },
+  flag: () => tone(980, 0, 0.07, "square", 0.04),
+  reveal: () => tone(760, 0, 0.05, "sine", 0.08),
+  boom: () => { tone(90, 0, 0.5, "sawtooth", 0.18); tone(60, 0.05, 0.6, "square", 0.1); },
+  bell: () => { tone(1568, 0, 0.5, "sine", 0.1); tone(2093, 0, 0.35, "sine", 0.05); },
   error: () => { tone(220, 0, 0.16, "square", 0.05); tone(180, 0.05, 0.2, "square", 0.04); },
 };
 export function play(name) {

@@ -306,6 +306,9 @@ function openNewDialog() {
   fields.push(`<label for="f-id">Game id</label><input id="f-id" placeholder="optional: the id of a deal to replay" autocomplete="off">`);
   $("new-fields").innerHTML = fields.join("");
   $("new-error").textContent = "";
+  for (const input of $("new-fields").querySelectorAll("[data-upload]")) {
+    input.addEventListener("change", () => uploadPicture(input));
+  }
   const preset = $("f-preset");
   if (preset) {
     preset.value = view && presets.includes(view.preset) ? view.preset : "";
@@ -323,6 +326,9 @@ function paramField(p, value) {
       + p.choices.map((c) => `<option ${c === value ? "selected" : ""}>${escapeHtml(c)}</option>`).join("") + "</select>";
   }
   if (p.kind === "bool") return label + `<input type="checkbox" id="${id}" data-param="${p.name}" ${value ? "checked" : ""}>`;
+  if (p.kind === "upload") {
+    return label + `<input type="file" id="${id}" data-param="${p.name}" data-upload="${escapeHtml(value || "")}" accept="image/*">`;
+  }
   return label + `<input type="number" id="${id}" data-param="${p.name}" value="${escapeHtml(value)}" min="${p.min ?? ""}" max="${p.max ?? ""}" required>`;
 }
 
@@ -350,7 +356,8 @@ async function startNewGame(event) {
   const params = {};
   for (const input of $("new-fields").querySelectorAll("[data-param]")) {
     const p = info.parameters.find((q) => q.name === input.dataset.param);
-    params[p.name] = p.kind === "bool" ? input.checked : p.kind === "int" ? Number(input.value) : input.value;
+    params[p.name] = p.kind === "bool" ? input.checked : p.kind === "int" ? Number(input.value)
+      : p.kind === "upload" ? input.dataset.upload : input.value;
   }
   const seats = [...$("new-fields").querySelectorAll("[data-seat]")].map((select) => select.value);
   const id = $("f-id").value.trim();
@@ -363,6 +370,29 @@ async function startNewGame(event) {
     if (seats.includes("open")) toast("Copy the invite link for your friend");
   } catch (error) {
     $("new-error").textContent = error.message;
+  }
+}
+
+// A chosen picture is scaled down in the browser and sent as JPEG; the game gets its id.
+const UPLOAD_MAX_SIDE = 1200;
+async function uploadPicture(input) {
+  const file = input.files[0];
+  if (!file) return;
+  $("new-error").textContent = "Uploading the picture…";
+  try {
+    const bitmap = await createImageBitmap(file);
+    const scale = Math.min(1, UPLOAD_MAX_SIDE / Math.max(bitmap.width, bitmap.height));
+    const canvas = document.createElement("canvas");
+    canvas.width = Math.round(bitmap.width * scale); canvas.height = Math.round(bitmap.height * scale);
+    canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+    const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.9));
+    const response = await fetch("/api/uploads", { method: "POST", headers: { "Content-Type": "image/jpeg" }, body: blob });
+    const data = await response.json();
+    if (!response.ok) throw new Error(data.error);
+    input.dataset.upload = data.upload;
+    $("new-error").textContent = "";
+  } catch (error) {
+    $("new-error").textContent = `That picture cannot be used: ${error.message || "it could not be read"}`;
   }
 }
 
