@@ -52,7 +52,18 @@ def summary(results: Sequence[Result]) -> dict[str, Any]:
         "assisted": len(results) - len(unassisted),
         "unassisted_played": len(unassisted),
         "unassisted_won": sum(r.outcome == "won" for r in unassisted),
+        "figures": _figures(won),
     }
+
+
+def _figures(won: Sequence[Result]) -> dict[str, dict[str, float]]:
+    """Best (largest) and mean of each game-specific figure over the games won."""
+    names = sorted({name for result in won for name in result.figures})
+    summary = {}
+    for name in names:
+        values = [r.figures[name] for r in won if name in r.figures]
+        summary[name] = {"best": max(values), "mean": sum(values) / len(values)}
+    return summary
 
 
 def _current_streak(results: Sequence[Result]) -> int:

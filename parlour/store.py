@@ -11,7 +11,7 @@ import os
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import platformdirs
@@ -62,6 +62,7 @@ CREATE TABLE IF NOT EXISTS results (
     moves INTEGER NOT NULL,
     assisted INTEGER NOT NULL,
     finished REAL NOT NULL,
+    figures TEXT NOT NULL DEFAULT '{}',  -- JSON: the game's own figures, e.g. 3BV/s
     PRIMARY KEY (sid, round)
 );
 CREATE INDEX IF NOT EXISTS results_by_game ON results (game, finished);
@@ -131,6 +132,7 @@ class Result:
     moves: int
     assisted: bool
     finished: float
+    figures: dict[str, float] = field(default_factory=dict)
 
 
 class Store:
@@ -213,10 +215,10 @@ class Store:
                 )
             if result is not None:
                 db.execute(
-                    "INSERT OR REPLACE INTO results VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                    "INSERT OR REPLACE INTO results VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                     (result.sid, result.round, result.game, result.preset, result.mode,
                      result.outcome, result.score, result.elapsed_ms, result.moves,
-                     int(result.assisted), result.finished),
+                     int(result.assisted), result.finished, json.dumps(result.figures)),
                 )
 
     def unfinished(self, limit: int = 20) -> list[SessionRow]:
@@ -274,7 +276,7 @@ class Store:
             Result(
                 sid=row[0], round=row[1], game=row[2], preset=row[3], mode=row[4],
                 outcome=row[5], score=row[6], elapsed_ms=row[7], moves=row[8],
-                assisted=bool(row[9]), finished=row[10],
+                assisted=bool(row[9]), finished=row[10], figures=json.loads(row[11]),
             )
             for row in rows
         ]

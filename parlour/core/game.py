@@ -199,6 +199,10 @@ class Game(ABC, Generic[S, M]):
     def undo_rule(self, before: S, move: M, after: S) -> UndoRule:
         return UndoRule.ALLOWED
 
+    def figures(self, state: S, elapsed_ms: int, moves: int) -> dict[str, float]:
+        """Extra figures of a finished game for the statistics (e.g. Minesweeper's 3BV/s)."""
+        return {}
+
     def sound(self, before: S, move: M, after: S) -> str:
         """The name of the sound a move makes (the client synthesises a set of them)."""
         return "move"

@@ -278,6 +278,9 @@ class Hub:
             moves=session.cursor,
             assisted=session.assisted,
             finished=self.now(),
+            figures=session.game.figures(
+                session.state, session.clock.elapsed_ms, session.cursor
+            ),
         )
 
     # -- the computer's turns -----------------------------------------------------

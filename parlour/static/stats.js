@@ -3,6 +3,10 @@ import { api, escapeHtml, formatTime, LOGO } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
 
+function round(value) {
+  return Number.isInteger(value) ? String(value) : value.toFixed(2);
+}
+
 function figure(value, label) {
   return `<div class="figure"><b>${value}</b><span>${escapeHtml(label)}</span></div>`;
 }
@@ -17,6 +21,8 @@ function groupCard(g) {
       ${figure(g.current_streak, "current streak")}${figure(g.best_streak, "best streak")}${figure(best, "best time")}
       ${figure(g.best_score ?? "–", "best score")}${figure(g.drawn, "drawn")}${figure(`${g.unassisted_won}/${g.unassisted_played}`, "won unassisted")}
     </div>
+    ${Object.entries(g.figures).length ? `<div class="figures">${Object.entries(g.figures).map(([name, f]) =>
+      figure(`${round(f.best)} <small>/ ${round(f.mean)}</small>`, `${name}: best / mean`)).join("")}</div>` : ""}
     ${g.chart_svg}
     <div class="legend"><span><i style="background:var(--won)"></i>won</span><span><i style="background:var(--lost)"></i>lost</span><span><i style="background:var(--draw)"></i>draw</span><span>pale: assisted · height: time</span></div>
   </section>`;
