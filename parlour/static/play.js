@@ -196,7 +196,12 @@ function showNote(text, isError = false) {
 function tickClock() {
   if (!view) return;
   const running = view.clock_running ? performance.now() - viewAt : 0;
-  $("clock").textContent = view.moves || view.elapsed_ms ? `⏱ ${formatTime(view.elapsed_ms + running)}` : "";
+  const elapsed = view.elapsed_ms + running;
+  $("clock").textContent = view.moves || view.elapsed_ms ? `⏱ ${formatTime(elapsed)}` : "";
+  for (const clock of $("board").querySelectorAll("[data-clock=seconds]")) {
+    const seconds = String(Math.min(999, Math.floor(elapsed / 1000))).padStart(3, "0");
+    if (clock.textContent !== seconds) clock.textContent = seconds;
+  }
 }
 
 // -- toolbar, dialogs, preferences ---------------------------------------------------
@@ -207,6 +212,7 @@ const COMMANDS = {
   redo: () => send({ type: "redo" }),
   hint: () => send({ type: "hint" }),
   help: () => $("help-dialog").showModal(),
+  again: () => newGameLikeThis(),
   theme: () => cycleTheme(),
   display: () => openDisplayDialog(),
   sound: () => toggleSound(),
@@ -396,8 +402,14 @@ async function uploadPicture(input) {
   }
 }
 
+async function newGameLikeThis() {
+  const seats = view.seats.map((s) => (s.kind === "ai" ? `ai:${s.level}` : s.open ? "open" : "human"));
+  try { await openSession(await createSession({ params: view.params, seats })); } catch (error) { showNote(error.message, true); }
+}
+
 async function newGameWithPreset(preset) {
-  const choices = { ...newGameChoices(), params: { ...info.presets[preset] } };
+  const saved = newGameChoices();
+  const choices = { ...saved, params: { ...(saved.params || {}), ...info.presets[preset] } };
   localStorage.setItem(`parlour.new.${GAME}`, JSON.stringify(choices));
   try { await openSession(await createSession(choices)); } catch (error) { showNote(error.message, true); }
 }

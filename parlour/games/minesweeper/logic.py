@@ -1,0 +1,341 @@
+"""Minesweeper rules (seed 004) with chording, first-click options and no-guess boards.
+
+Cells are numbered row by row (`row * cols + col`). The mines are laid at the deal; the
+first click then makes the board fit the `first_click` option: `safe` moves a mine that
+was hit elsewhere (the seed's rule), `opening` clears the clicked cell and its
+neighbours, `no_guess` lays a board the solver proves can be cleared by logic alone.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from parlour.core.game import (
+    JSON,
+    BadParams,
+    Game,
+    IllegalMove,
+    Param,
+    Params,
+    Status,
+    UndoRule,
+)
+from parlour.games.minesweeper.grid import Cell, counts_of, neighbours
+
+HIDDEN, FLAG, QUESTION, OPEN = 0, 1, 2, 3
+NEXT_MARK = {HIDDEN: FLAG, FLAG: QUESTION, QUESTION: HIDDEN}
+
+Action = Literal["open", "mark", "chord"]
+Move = tuple[Action, int, int]  # (action, row, col)
+
+PRESETS: dict[str, Params] = {
+    "easy": {"rows": 7, "cols": 7, "mines": 10},
+    "medium": {"rows": 15, "cols": 15, "mines": 40},
+    "hard": {"rows": 15, "cols": 30, "mines": 99},
+    "beginner": {"rows": 9, "cols": 9, "mines": 10},
+    "intermediate": {"rows": 16, "cols": 16, "mines": 40},
+    "expert": {"rows": 16, "cols": 30, "mines": 99},
+}
+
+
+@dataclass(frozen=True)
+class Minefield:
+    rows: int
+    cols: int
+    mines: int
+    first_click: str
+    mined: frozenset[Cell]
+    counts: tuple[int, ...]
+    marks: tuple[int, ...]  # HIDDEN, FLAG, QUESTION or OPEN per cell
+    first_seed: int  # draws what the first click rearranges
+    started: bool = False
+    exploded: Cell | None = None
+    clicks: int = 0
+
+    @property
+    def size(self) -> int:
+        return self.rows * self.cols
+
+    def cell(self, row: int, col: int) -> Cell:
+        return row * self.cols + col
+
+    def won(self) -> bool:
+        opened = sum(mark == OPEN for mark in self.marks)
+        return self.exploded is None and opened == self.size - self.mines
+
+    def over(self) -> bool:
+        return self.exploded is not None or self.won()
+
+    def flags(self) -> int:
+        return sum(mark == FLAG for mark in self.marks)
+
+
+class MoveModel(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    open: tuple[int, int] | None = Field(None, description="[row, col] to open")
+    mark: tuple[int, int] | None = Field(None, description="[row, col]: flag, ?, none")
+    chord: tuple[int, int] | None = Field(None, description="[row, col] of an open number")
+
+    @model_validator(mode="after")
+    def one_action(self) -> MoveModel:
+        if sum(value is not None for value in (self.open, self.mark, self.chord)) != 1:
+            raise ValueError("a move is exactly one of open, mark or chord")
+        return self
+
+
+class Minesweeper(Game[Minefield, Move]):
+    name: ClassVar[str] = "minesweeper"
+    title: ClassVar[str] = "Minesweeper"
+    move_model: ClassVar[type[BaseModel]] = MoveModel
+    parameters: ClassVar[tuple[Param, ...]] = (
+        Param("rows", "Rows", "int", 7, minimum=2, maximum=40),
+        Param("cols", "Columns", "int", 7, minimum=2, maximum=60),
+        Param("mines", "Mines", "int", 10, minimum=1, maximum=2000),
+        Param(
+            "first_click", "First click", "choice", "safe",
+            choices=("safe", "opening", "no_guess"),
+            help="safe: never a mine; opening: opens an area; no_guess: solvable by logic",
+        ),
+    )
+    presets: ClassVar[dict[str, Params]] = PRESETS
+
+    def check_params(self, params: Params) -> None:
+        rows, cols, mines = int(params["rows"]), int(params["cols"]), int(params["mines"])
+        first_area = 1 if params["first_click"] == "safe" else 9
+        most = rows * cols - min(first_area, rows * cols) - 1
+        if mines > most:
+            raise BadParams(
+                f"{mines} mines do not fit a {rows}x{cols} board when the first click is "
+                f"{params['first_click']}: at most {max(most, 0)}"
+            )
+
+    # -- the rules ----------------------------------------------------------------
+    def deal(self, params: Params, rng: random.Random) -> Minefield:
+        rows, cols, mines = int(params["rows"]), int(params["cols"]), int(params["mines"])
+        mined = frozenset(rng.sample(range(rows * cols), mines))
+        return Minefield(
+            rows=rows,
+            cols=cols,
+            mines=mines,
+            first_click=str(params["first_click"]),
+            mined=mined,
+            counts=counts_of(rows, cols, mined),
+            marks=(HIDDEN,) * (rows * cols),
+            first_seed=rng.getrandbits(64),
+        )
+
+    def to_move(self, state: Minefield) -> int | None:
+        return None if state.over() else 0
+
+    def legal_moves(self, state: Minefield) -> Sequence[Move]:
+        if state.over():
+            return ()
+        moves: list[Move] = []
+        for cell, mark in enumerate(state.marks):
+            row, col = divmod(cell, state.cols)
+            if mark != OPEN:
+                moves.append(("mark", row, col))
+                if mark != FLAG:
+                    moves.append(("open", row, col))
+            elif _chord_targets(state, cell):
+                moves.append(("chord", row, col))
+        return moves
+
+    def apply(self, state: Minefield, move: Move) -> Minefield:
+        action, row, col = move
+        if state.over():
+            raise IllegalMove("the game is over")
+        if not (0 <= row < state.rows and 0 <= col < state.cols):
+            raise IllegalMove(
+                f"cell [{row}, {col}] is off the board ({state.rows} rows, {state.cols} columns)"
+            )
+        cell = state.cell(row, col)
+        if action == "mark":
+            return self._mark(state, cell)
+        if action == "open":
+            if state.marks[cell] == OPEN:
+                raise IllegalMove(f"cell [{row}, {col}] is already open")
+            if state.marks[cell] == FLAG:
+                raise IllegalMove(f"cell [{row}, {col}] is flagged: unflag it to open it")
+            if not state.started:
+                state = _first_click(state, cell)
+            return _open(state, [cell])
+        targets = _chord_targets(state, cell)
+        if not targets:
+            raise IllegalMove(
+                f"cell [{row}, {col}] cannot be chorded: it must be an open number with "
+                "as many flags around it, and closed cells left to open"
+            )
+        return _open(state, targets)
+
+    def _mark(self, state: Minefield, cell: Cell) -> Minefield:
+        if state.marks[cell] == OPEN:
+            raise IllegalMove("an open cell cannot be marked")
+        marks = list(state.marks)
+        marks[cell] = NEXT_MARK[marks[cell]]
+        return replace(state, marks=tuple(marks), clicks=state.clicks + 1)
+
+    def status(self, state: Minefield) -> Status:
+        if state.exploded is not None:
+            return Status.LOST
+        return Status.WON if state.won() else Status.PLAYING
+
+    def scores(self, state: Minefield) -> tuple[int, ...]:
+        return (sum(mark == OPEN for mark in state.marks),)
+
+    def undo_rule(self, before: Minefield, move: Move, after: Minefield) -> UndoRule:
+        """Taking back the fatal click is allowed, as in Tatham's Mines, but it is help."""
+        return UndoRule.ASSISTED if after.exploded is not None else UndoRule.ALLOWED
+
+    def sound(self, before: Minefield, move: Move, after: Minefield) -> str:
+        if move[0] == "mark":
+            return "flag"
+        opened = sum(m == OPEN for m in after.marks) - sum(m == OPEN for m in before.marks)
+        return "reveal" if opened > 1 else "move"
+
+    def figures(self, state: Minefield, elapsed_ms: int, moves: int) -> dict[str, float]:
+        bbbv = three_bv(state)
+        seconds = max(elapsed_ms / 1000, 1.0)
+        return {
+            "3BV": bbbv,
+            "3BV/s": round(bbbv / seconds, 3),
+            "efficiency": round(bbbv / max(state.clicks, 1), 3),
+        }
+
+    # -- what the player sees ---------------------------------------------------
+    def observe(self, state: Minefield, seat: int | None) -> JSON:
+        return {
+            "rows": state.rows,
+            "cols": state.cols,
+            "mines": state.mines,
+            "mines_left": state.mines - state.flags(),
+            "cells": [
+                "".join(_symbol(state, row * state.cols + col) for col in range(state.cols))
+                for row in range(state.rows)
+            ],
+            "status": self.status(state).value,
+            "started": state.started,
+            "first_click": state.first_click,
+            "preset": self.preset_of(
+                {"rows": state.rows, "cols": state.cols, "mines": state.mines,
+                 "first_click": state.first_click}
+            ),
+        }
+
+    def text(self, observation: JSON) -> str:
+        return "\n".join(observation["cells"])
+
+    def headline(self, observation: JSON) -> str:
+        status = observation["status"]
+        if status == "won":
+            return "Cleared!"
+        if status == "lost":
+            return "Boom!"
+        return "Minesweeper"
+
+    def move_from_model(self, model: MoveModel) -> Move:
+        for action in ("open", "mark", "chord"):
+            target = getattr(model, action)
+            if target is not None:
+                return (action, target[0], target[1])
+        raise IllegalMove("a move is exactly one of open, mark or chord")
+
+    def move_to_json(self, move: Move) -> JSON:
+        action, row, col = move
+        return {action: [row, col]}
+
+
+def _symbol(state: Minefield, cell: Cell) -> str:
+    """One character of the text rendering; mines show only once the game is over."""
+    mark = state.marks[cell]
+    if state.over() and cell in state.mined:
+        if cell == state.exploded:
+            return "X"
+        return "F" if mark == FLAG else "*"
+    if state.over() and mark == FLAG:
+        return "!"  # a flag on a cell without a mine
+    if mark == OPEN:
+        count = state.counts[cell]
+        return str(count) if count else "."
+    return {HIDDEN: "#", FLAG: "F", QUESTION: "?"}[mark]
+
+
+def _chord_targets(state: Minefield, cell: Cell) -> list[Cell]:
+    """The closed, unflagged cells a chord on `cell` opens (none if it may not chord)."""
+    if state.marks[cell] != OPEN or not state.counts[cell]:
+        return []
+    around = neighbours(state.rows, state.cols)[cell]
+    if sum(state.marks[n] == FLAG for n in around) != state.counts[cell]:
+        return []
+    return [n for n in around if state.marks[n] in (HIDDEN, QUESTION)]
+
+
+def _first_click(state: Minefield, cell: Cell) -> Minefield:
+    rng = random.Random(state.first_seed)
+    rows, cols = state.rows, state.cols
+    if state.first_click == "no_guess":
+        from parlour.games.minesweeper.solver import no_guess_layout
+
+        mined = no_guess_layout(rows, cols, state.mines, cell, rng)
+    else:
+        keep_clear = {cell}
+        if state.first_click == "opening":
+            keep_clear.update(neighbours(rows, cols)[cell])
+        mined = _move_mines_away(state.mined, keep_clear, state.size, rng)
+    return replace(state, mined=mined, counts=counts_of(rows, cols, mined), started=True)
+
+
+def _move_mines_away(
+    mined: frozenset[Cell], clear: set[Cell], size: int, rng: random.Random
+) -> frozenset[Cell]:
+    """Move each mine in `clear` to a random free cell outside it, as the seed does."""
+    moving = sorted(mined & clear)
+    if not moving:
+        return mined
+    free = [c for c in range(size) if c not in mined and c not in clear]
+    return (mined - clear) | frozenset(rng.sample(free, len(moving)))
+
+
+def _open(state: Minefield, cells: Iterable[Cell]) -> Minefield:
+    """Open `cells`; zeros open their neighbours (flood fill); a mine ends the game."""
+    marks = list(state.marks)
+    around = neighbours(state.rows, state.cols)
+    exploded = None
+    stack = list(cells)
+    while stack:
+        cell = stack.pop()
+        if marks[cell] in (OPEN, FLAG):
+            continue
+        marks[cell] = OPEN
+        if cell in state.mined:
+            exploded = cell if exploded is None else exploded
+        elif state.counts[cell] == 0:
+            stack.extend(n for n in around[cell] if marks[n] != OPEN)
+    return replace(state, marks=tuple(marks), exploded=exploded, clicks=state.clicks + 1)
+
+
+def three_bv(state: Minefield) -> int:
+    """The board's 3BV: the fewest clicks that clear it (each opening counts once)."""
+    around = neighbours(state.rows, state.cols)
+    seen: set[Cell] = set()
+    clicks = 0
+    for cell in range(state.size):
+        if cell in state.mined or cell in seen or state.counts[cell]:
+            continue
+        clicks += 1  # an opening, with its border of numbers
+        stack = [cell]
+        while stack:
+            current = stack.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            if state.counts[current] == 0:
+                stack.extend(n for n in around[current] if n not in seen)
+    return clicks + sum(
+        1 for cell in range(state.size) if cell not in state.mined and cell not in seen
+    )

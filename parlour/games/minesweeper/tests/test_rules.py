@@ -1,0 +1,225 @@
+"""Minesweeper rules from seed 004, and what Parlour adds (chording, first-click options)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from parlour.core.game import BadParams, IllegalMove, Status, UndoRule
+from parlour.games.minesweeper.grid import counts_of
+from parlour.games.minesweeper.logic import (
+    FLAG,
+    HIDDEN,
+    OPEN,
+    QUESTION,
+    Minefield,
+    Minesweeper,
+    three_bv,
+)
+
+GAME = Minesweeper()
+
+
+def field(picture: str, first_click: str = "safe", started: bool = True) -> Minefield:
+    """A started board from a picture: `*` is a mine, anything else is free."""
+    lines = picture.split()
+    rows, cols = len(lines), len(lines[0])
+    mined = frozenset(r * cols + c for r, line in enumerate(lines) for c, ch in enumerate(line)
+                      if ch == "*")
+    return Minefield(
+        rows=rows, cols=cols, mines=len(mined), first_click=first_click, mined=mined,
+        counts=counts_of(rows, cols, mined), marks=(HIDDEN,) * (rows * cols),
+        first_seed=7, started=started,
+    )
+
+
+def text(state: Minefield) -> str:
+    return GAME.text(GAME.observe(state, 0))
+
+
+def test_counts_are_the_mines_around_each_cell() -> None:
+    state = field("*.. .*. ...")
+    assert state.counts == (1, 2, 1, 2, 1, 1, 1, 1, 1)
+
+
+def test_opening_a_zero_floods_to_the_numbers_around_it() -> None:
+    state = field("..... ..... ..... ...** ...*.")
+    opened = GAME.apply(state, ("open", 0, 0))
+    assert text(opened) == "\n".join([".....", ".....", "..122", "..2##", "..2##"])
+    assert GAME.status(opened) is Status.PLAYING
+
+
+def test_opening_a_number_opens_only_that_cell() -> None:
+    state = GAME.apply(field("*.. ... ..."), ("open", 0, 1))
+    assert text(state) == "#1#\n###\n###"
+
+
+def test_flood_fill_stops_at_flags() -> None:
+    state = field("... ... ..*")
+    state = GAME.apply(state, ("mark", 0, 2))
+    state = GAME.apply(state, ("open", 0, 0))
+    assert text(state).splitlines()[0] == "..F"
+
+
+def test_mark_cycles_flag_question_none() -> None:
+    state = field("*.. ... ...")
+    marks = []
+    for _ in range(3):
+        state = GAME.apply(state, ("mark", 2, 2))
+        marks.append(state.marks[8])
+    assert marks == [FLAG, QUESTION, HIDDEN]
+
+
+def test_open_cells_ignore_marks_and_flagged_cells_do_not_open() -> None:
+    state = GAME.apply(field("*.. ... ..."), ("open", 0, 1))
+    with pytest.raises(IllegalMove, match="open cell"):
+        GAME.apply(state, ("mark", 0, 1))
+    with pytest.raises(IllegalMove, match="already open"):
+        GAME.apply(state, ("open", 0, 1))
+    state = GAME.apply(field("*.. ... ..."), ("mark", 0, 0))
+    with pytest.raises(IllegalMove, match="flagged"):
+        GAME.apply(state, ("open", 0, 0))
+
+
+def test_question_marked_cells_open() -> None:
+    state = field("*.. ... ...")
+    state = GAME.apply(GAME.apply(state, ("mark", 0, 1)), ("mark", 0, 1))
+    assert state.marks[1] == QUESTION
+    assert GAME.apply(state, ("open", 0, 1)).marks[1] == OPEN
+
+
+def test_win_when_every_free_cell_is_open() -> None:
+    state = GAME.apply(field("*.. ... ..."), ("open", 2, 2))
+    assert GAME.status(state) is Status.WON
+    assert GAME.to_move(state) is None
+    assert text(state) == "*1.\n11.\n..."
+    with pytest.raises(IllegalMove, match="over"):
+        GAME.apply(state, ("open", 0, 0))
+
+
+def test_loss_shows_every_mine_the_fatal_one_and_wrong_flags() -> None:
+    state = field("*.* ... ...")
+    state = GAME.apply(state, ("mark", 0, 2))  # right flag
+    state = GAME.apply(state, ("mark", 2, 2))  # wrong flag
+    assert text(state) == "##F\n###\n##F"  # nothing given away while playing
+    state = GAME.apply(state, ("open", 0, 0))
+    assert GAME.status(state) is Status.LOST
+    assert text(state) == "X#F\n###\n##!"
+    assert GAME.legal_moves(state) == ()
+
+
+def test_hidden_mines_never_appear_in_the_observation_while_playing() -> None:
+    state = GAME.apply(field("*.. ... ..*"), ("open", 0, 2))
+    assert "*" not in str(GAME.observe(state, 0))
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_first_click_is_never_a_mine(seed: int) -> None:
+    params = GAME.validate({"rows": 4, "cols": 4, "mines": 14})
+    state = GAME.deal(params, random.Random(seed))
+    clicked = sorted(state.mined)[0]  # click a cell that holds a mine
+    row, col = divmod(clicked, state.cols)
+    after = GAME.apply(state, ("open", row, col))
+    assert clicked not in after.mined
+    assert len(after.mined) == 14
+    assert GAME.status(after) is not Status.LOST
+    # the seed's rule: only the clicked mine moves
+    assert len(after.mined - state.mined) == 1
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_opening_first_click_clears_the_cell_and_its_neighbours(seed: int) -> None:
+    params = GAME.validate({"rows": 6, "cols": 6, "mines": 20, "first_click": "opening"})
+    state = GAME.deal(params, random.Random(seed))
+    after = GAME.apply(state, ("open", 2, 3))
+    area = {r * 6 + c for r in (1, 2, 3) for c in (2, 3, 4)}
+    assert not after.mined & area
+    assert len(after.mined) == 20
+    assert after.counts[2 * 6 + 3] == 0
+
+
+def test_first_click_rearranges_only_once() -> None:
+    state = GAME.deal(GAME.validate({"rows": 5, "cols": 5, "mines": 20}), random.Random(3))
+    safe = next(c for c in range(25) if c not in state.mined)
+    after_first = GAME.apply(state, ("open", *divmod(safe, 5)))
+    mine = sorted(after_first.mined)[0]
+    after_second = GAME.apply(after_first, ("open", *divmod(mine, 5)))
+    assert GAME.status(after_second) is Status.LOST
+
+
+def test_chord_opens_the_other_neighbours_when_flags_match() -> None:
+    state = GAME.apply(field("*.. ... ..."), ("open", 1, 1))
+    with pytest.raises(IllegalMove, match="chord"):
+        GAME.apply(state, ("chord", 1, 1))  # no flag yet
+    state = GAME.apply(state, ("mark", 0, 0))
+    state = GAME.apply(state, ("chord", 1, 1))
+    assert GAME.status(state) is Status.WON
+
+
+def test_chord_with_a_wrong_flag_hits_the_mine() -> None:
+    state = GAME.apply(field("*.. ... ..."), ("open", 1, 1))
+    state = GAME.apply(state, ("mark", 0, 1))
+    state = GAME.apply(state, ("chord", 1, 1))
+    assert GAME.status(state) is Status.LOST
+    assert state.exploded == 0
+    assert text(state).startswith("X!")
+
+
+def test_undo_of_the_fatal_click_is_assisted_and_other_undos_are_not() -> None:
+    state = field("*.. ... ...")
+    safe = GAME.apply(state, ("open", 2, 2))
+    assert GAME.undo_rule(state, ("open", 2, 2), safe) is UndoRule.ALLOWED
+    lost = GAME.apply(state, ("open", 0, 0))
+    assert GAME.undo_rule(state, ("open", 0, 0), lost) is UndoRule.ASSISTED
+
+
+@pytest.mark.parametrize(
+    ("preset", "size"),
+    [("easy", (7, 7, 10)), ("medium", (15, 15, 40)), ("hard", (15, 30, 99)),
+     ("beginner", (9, 9, 10)), ("intermediate", (16, 16, 40)), ("expert", (16, 30, 99))],
+)
+def test_presets(preset: str, size: tuple[int, int, int]) -> None:
+    params = GAME.validate(GAME.presets[preset])
+    state = GAME.deal(params, random.Random(1))
+    assert (state.rows, state.cols, state.mines) == size
+    assert len(state.mined) == size[2]
+    assert GAME.preset_of(params) == preset
+
+
+@pytest.mark.parametrize(
+    ("params", "reason"),
+    [
+        ({"rows": 3, "cols": 3, "mines": 8}, "at most 7"),
+        ({"rows": 4, "cols": 4, "mines": 7, "first_click": "opening"}, "at most 6"),
+        ({"rows": 1, "cols": 5, "mines": 1}, "at least 2"),
+        ({"rows": 5, "cols": 5, "mines": 0}, "at least 1"),
+        ({"rows": "many", "cols": 5, "mines": 1}, "whole number"),
+        ({"first_click": "lucky"}, "one of"),
+    ],
+)
+def test_custom_sizes_are_validated(params: dict[str, object], reason: str) -> None:
+    with pytest.raises(BadParams, match=reason):
+        GAME.validate(params)
+
+
+def test_moves_as_json() -> None:
+    for move in (("open", 1, 2), ("mark", 0, 0), ("chord", 3, 4)):
+        assert GAME.parse_move(GAME.move_to_json(move)) == move
+    for bad in ({}, {"open": [1]}, {"open": [1, 2], "mark": [1, 2]}, {"dig": [1, 2]}):
+        with pytest.raises(IllegalMove, match="malformed"):
+            GAME.parse_move(bad)
+    with pytest.raises(IllegalMove, match="off the board"):
+        GAME.apply(field("*.. ... ..."), ("open", 3, 0))
+
+
+def test_three_bv_counts_openings_and_lonely_numbers() -> None:
+    # one opening (with its border) plus the numbers not on any opening's border
+    assert three_bv(field("..... ..... ..... ...** ...*.")) == 1 + 1
+    assert three_bv(field("*.* ... *.*")) == 5
+
+
+def test_figures_report_3bv_speed_and_efficiency() -> None:
+    state = GAME.apply(field("*.. ... ..."), ("open", 2, 2))
+    figures = GAME.figures(state, elapsed_ms=2000, moves=1)
+    assert figures == {"3BV": 1, "3BV/s": 0.5, "efficiency": 1.0}

@@ -1,0 +1,119 @@
+"""Minesweeper as HTML: a toolbar (new games, mines left, seconds, face) and the grid."""
+
+from __future__ import annotations
+
+from parlour.core.game import JSON, RenderContext
+from parlour.core.markup import attr, classes, move_attr
+
+SEED_PRESETS = (("easy", "1"), ("medium", "2"), ("hard", "3"))
+CLASSIC_PRESETS = ("beginner", "intermediate", "expert")
+FACES = {"won": "😎", "lost": "😵"}
+LABELS = {"#": "closed", "F": "flagged", "?": "question mark", ".": "empty",
+          "*": "mine", "X": "exploded mine", "!": "wrong flag"}
+
+
+def render(observation: JSON, ctx: RenderContext) -> str:
+    rows, cols = observation["rows"], observation["cols"]
+    playing = observation["status"] == "playing" and ctx.can_move
+    hint = _hint_cell(ctx.hint)
+    cells = "".join(
+        _cell(row, col, symbol, playing, hint == (row, col))
+        for row, line in enumerate(observation["cells"])
+        for col, symbol in enumerate(line)
+    )
+    return (
+        f'<div class="ms" id="ms" style="--rows:{rows};--cols:{cols}">'
+        f"{_toolbar(observation)}"
+        f'<div class="ms-grid {observation["status"]}" id="ms-grid" role="grid" '
+        f'aria-label="{rows} by {cols} minefield">{cells}</div></div>'
+    )
+
+
+def _hint_cell(hint: JSON | None) -> tuple[int, int] | None:
+    if not hint:
+        return None
+    target = hint.get("open") or hint.get("chord") or hint.get("mark")
+    return (target[0], target[1]) if target else None
+
+
+def _toolbar(observation: JSON) -> str:
+    status = observation["status"]
+    current = observation["preset"]
+    buttons = "".join(
+        f'<button class="ms-preset{" current" if name == current else ""}" id="ms-new-{name}" '
+        f'data-preset="{name}" data-key="{key}" title="New {name} game (key {key})">'
+        f"{name.capitalize()}</button>"
+        for name, key in SEED_PRESETS
+    ) + "".join(
+        f'<button class="ms-preset classic{" current" if name == current else ""}" '
+        f'id="ms-new-{name}" data-preset="{name}" title="New {name} game">'
+        f"{name.capitalize()}</button>"
+        for name in CLASSIC_PRESETS
+    )
+    face = FACES.get(status, "")
+    face_html = (
+        f'<span class="face-end">{face}</span>'
+        if face
+        else '<span class="face-normal">🙂</span><span class="face-pressed">😮</span>'
+    )
+    return (
+        f'<div class="ms-bar" id="ms-bar"><div class="ms-presets" id="ms-presets">{buttons}</div>'
+        f'<div class="ms-status" id="ms-status">'
+        f'<span class="lcd" id="ms-mines" title="Mines left (mines − flags)" '
+        f'aria-label="mines left">{observation["mines_left"]:03d}</span>'
+        f'<button class="face" id="ms-face" data-command="again" '
+        f'title="New game of this size" aria-label="New game">{face_html}</button>'
+        f'<span class="lcd" id="ms-time" data-clock="seconds" title="Seconds" '
+        f'aria-label="seconds">000</span></div></div>'
+    )
+
+
+def _cell(row: int, col: int, symbol: str, playing: bool, hinted: bool) -> str:
+    where = [row, col]
+    actions = ""
+    if playing and symbol in "#?":
+        actions = move_attr("data-move", {"open": where}) + move_attr(
+            "data-alt-move", {"mark": where}
+        )
+    elif playing and symbol == "F":
+        actions = move_attr("data-alt-move", {"mark": where})
+    elif playing and symbol in "12345678":
+        chord = {"chord": where}
+        actions = move_attr("data-move", chord) + move_attr("data-keymoves", {"c": chord})
+    state = "open" if symbol in ".12345678" else "closed"
+    if symbol in "*X":
+        state = "open mine"
+    css = classes("ms-cell", state, f"n{symbol}" if symbol.isdigit() else None,
+                  {"F": "flag", "?": "question", "X": "exploded", "!": "wrong"}.get(symbol),
+                  "hint" if hinted else None)
+    label = LABELS.get(symbol, symbol)
+    return (
+        f'<div id="ms-{row}-{col}" class="{css}" data-nav tabindex="-1" role="gridcell" '
+        f'aria-label="{attr(f"row {row + 1}, column {col + 1}: {label}")}"{actions}>'
+        f"{_face_of(symbol)}</div>"
+    )
+
+
+def _face_of(symbol: str) -> str:
+    if symbol.isdigit():
+        return symbol
+    return {"F": "🚩", "?": "?", "*": "💣", "X": "💥", "!": "🚩"}.get(symbol, "")
+
+
+THUMBNAIL = (
+    '<svg viewBox="0 0 120 120" aria-hidden="true">'
+    '<g stroke="var(--line)" stroke-width="2">'
+    + "".join(
+        f'<rect x="{12 + 24 * c}" y="{12 + 24 * r}" width="22" height="22" rx="3" '
+        f'fill="{"var(--surface)" if (r, c) in {(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)} else "var(--line)"}" '  # noqa: E501
+        'opacity=".85"/>'
+        for r in range(4)
+        for c in range(4)
+    )
+    + '</g><text x="47" y="30" font-size="17" font-weight="700" fill="#1f5fbf" '
+    'text-anchor="middle">1</text><text x="23" y="78" font-size="17" font-weight="700" '
+    'fill="#2a8a2a" text-anchor="middle">2</text>'
+    '<text x="71" y="79" font-size="18" text-anchor="middle">🚩</text>'
+    '<circle cx="95" cy="95" r="7" fill="#222"/><path d="M95 84v22M84 95h22" '
+    'stroke="#222" stroke-width="3"/></svg>'
+)
