@@ -2,8 +2,9 @@
 
 Part 1 runs a real `parlour` process (parlour.devtools.start_server) on a temporary
 database and times each move over HTTP with a kept-alive connection, across many
-two-player Tic-Tac-Toe games (a new game or a restart whenever one ends). Part 2 drives
-parlour.server.hub.Hub in-process: Hub.act alone (rules, then the SQLite commit),
+two-player Tic-Tac-Toe games (a new game or a restart whenever one ends; those requests
+are timed too, as is GET /api/sessions, a request that does next to no work). Part 2
+drives parlour.server.hub.Hub in-process: Hub.act alone (rules, then the SQLite commit),
 Hub.view alone, and Hub.act on an in-memory database (to show what the disk costs).
 
 Run from the repository root:  .venv/bin/python -m bench.server_moves
@@ -29,10 +30,13 @@ from parlour.store import Store
 
 CELLS: list[tuple[int, int]] = [(x, y) for y in range(3) for x in range(3)]
 WARMUP = 100
+IDLE_REQUESTS = 100
+HTTP_BUDGET_S = 75.0  # stop timing moves over HTTP after this long, whatever the count
+NEW_GAME = {"game": "tictactoe", "seats": ["human", "human"]}
 
 
 class Board:
-    """The cells still free in the current game, chosen at random."""
+    """The cells still free in the current game, taken in a random order."""
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
@@ -48,45 +52,69 @@ class Board:
         return {"cell": [x, y]}
 
 
-def bench_http(moves: int, seed: int) -> tuple[list[float], int]:
-    """Milliseconds per acknowledged move over HTTP, and how many games it took."""
-    rng = random.Random(seed)
-    board = Board(rng)
-    samples: list[float] = []
+class TimedClient:
+    """An httpx client that records each request's round trip in milliseconds."""
+
+    def __init__(self, url: str) -> None:
+        self.http = httpx.Client(base_url=url, timeout=30)
+        self.samples: dict[str, list[float]] = {}
+
+    def request(self, kind: str, method: str, path: str, **options: Any) -> Any:
+        started = time.perf_counter()
+        reply = self.http.request(method, path, **options)
+        elapsed = (time.perf_counter() - started) * 1000
+        if reply.status_code >= 300:
+            raise RuntimeError(f"{method} {path} refused: {reply.status_code} {reply.text}")
+        self.samples.setdefault(kind, []).append(elapsed)
+        return reply.json()
+
+    def close(self) -> None:
+        self.http.close()
+
+
+def bench_http(
+    moves: int, seed: int, budget_s: float
+) -> tuple[dict[str, list[float]], int]:
+    """Milliseconds per request over HTTP by kind, and how many games the moves took."""
+    board = Board(random.Random(seed))
     games = 0
     with tempfile.TemporaryDirectory(prefix="parlour-bench-") as folder:
         server = start_server(Path(folder) / "bench.sqlite3")
+        client = TimedClient(server.url)
         try:
-            with httpx.Client(base_url=server.url, timeout=30) as http:
+            for _ in range(IDLE_REQUESTS):
+                client.request("idle", "GET", "/api/sessions")
 
-                def new_game() -> tuple[str, dict[str, str]]:
-                    reply = http.post(
-                        "/api/games", json={"game": "tictactoe", "seats": ["human", "human"]}
-                    )
-                    reply.raise_for_status()
-                    body = reply.json()
-                    return body["session"], {"Authorization": f"Bearer {body['token']}"}
+            def new_game() -> tuple[str, dict[str, str]]:
+                body = client.request("create", "POST", "/api/games", json=NEW_GAME)
+                return body["session"], {"Authorization": f"Bearer {body['token']}"}
 
-                sid, headers = new_game()
-                games = 1
-                while len(samples) < moves + WARMUP:
-                    body = {"move": board.next_move()}
-                    started = time.perf_counter()
-                    reply = http.post(f"/api/games/{sid}/moves", json=body, headers=headers)
-                    elapsed = (time.perf_counter() - started) * 1000
-                    if reply.status_code != 200:
-                        raise RuntimeError(f"move refused: {reply.status_code} {reply.text}")
-                    samples.append(elapsed)
-                    if reply.json()["status"] != "playing":
-                        board.reset()
-                        games += 1
-                        if games % 2:  # alternate: a new game, or the same one restarted
-                            sid, headers = new_game()
-                        else:
-                            http.post(f"/api/games/{sid}/restart", headers=headers)
+            sid, headers = new_game()
+            games = 1
+            deadline = time.monotonic() + budget_s
+            while (
+                len(client.samples.get("move", [])) < moves + WARMUP
+                and time.monotonic() < deadline
+            ):
+                view = client.request(
+                    "move", "POST", f"/api/games/{sid}/moves",
+                    json={"move": board.next_move()}, headers=headers,
+                )
+                if view["status"] != "playing":
+                    board.reset()
+                    games += 1
+                    if games % 2:  # alternate: a new game, or the same one restarted
+                        sid, headers = new_game()
+                    else:
+                        client.request(
+                            "restart", "POST", f"/api/games/{sid}/restart", headers=headers
+                        )
         finally:
+            client.close()
             server.stop()
-    return samples[WARMUP:], games
+    figures = dict(client.samples)
+    figures["move"] = figures["move"][WARMUP:]
+    return figures, games
 
 
 async def bench_hub(store: Store, moves: int, seed: int) -> dict[str, list[float]]:
@@ -118,28 +146,38 @@ async def bench_hub(store: Store, moves: int, seed: int) -> dict[str, list[float
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--moves", type=int, default=2000, help="moves to time (default 2000)")
+    parser = argparse.ArgumentParser(description="Time move handling in the Parlour server.")
+    parser.add_argument("--moves", type=int, default=2000,
+                        help="moves to time over HTTP (default 2000)")
+    parser.add_argument("--budget", type=float, default=HTTP_BUDGET_S,
+                        help=f"at most this many seconds of HTTP moves (default {HTTP_BUDGET_S:g})")
+    parser.add_argument("--hub-moves", type=int, default=2000,
+                        help="moves to time in-process (default 2000)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
-    heading(f"Real server (python -m parlour), HTTP POST /moves, {args.moves} moves")
-    samples, games = bench_http(args.moves, args.seed)
-    report("POST /api/games/SID/moves (request->response)", samples)
-    print(f"  ({games} games, {WARMUP} warm-up moves not counted, keep-alive connection)")
+    heading(f"Real server (python -m parlour), HTTP/1.1 keep-alive, {args.moves} moves")
+    figures, games = bench_http(args.moves, args.seed, args.budget)
+    report("POST /api/games/SID/moves (request->response)", figures["move"])
+    report("POST /api/games (new game)", figures["create"])
+    report("POST /api/games/SID/restart", figures["restart"])
+    report("GET /api/sessions (next to no work)", figures["idle"])
+    print(f"  ({games} games; the first {WARMUP} moves were warm-up, not counted)")
+    if len(figures["move"]) < args.moves:
+        print(f"  (stopped at {len(figures['move'])} moves: the {args.budget:g} s budget ran out)")
 
-    heading(f"In-process parlour.server.hub.Hub, {args.moves} moves")
+    heading(f"In-process parlour.server.hub.Hub, {args.hub_moves} moves")
     with tempfile.TemporaryDirectory(prefix="parlour-bench-") as folder:
         store = Store(Path(folder) / "bench.sqlite3")
         try:
-            on_disk = asyncio.run(bench_hub(store, args.moves, args.seed))
+            on_disk = asyncio.run(bench_hub(store, args.hub_moves, args.seed))
         finally:
             store.close()
     report("Hub.act move (SQLite file, WAL, sync=FULL)", on_disk["act"])
-    report("Hub.view (render the view after the move)", on_disk["view"])
+    report("Hub.view (the view after the move)", on_disk["view"])
     memory = Store(":memory:")
     try:
-        in_memory = asyncio.run(bench_hub(memory, args.moves, args.seed))
+        in_memory = asyncio.run(bench_hub(memory, args.hub_moves, args.seed))
     finally:
         memory.close()
     report("Hub.act move (SQLite :memory:, no disk)", in_memory["act"])

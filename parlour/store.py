@@ -165,10 +165,12 @@ class Store:
     ) -> None:
         with self._transaction() as db:
             db.execute(
-                "INSERT INTO sessions (sid, game, game_id, seats, mode, preset, status,"
-                " headline, created, updated) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                (row.sid, row.game, row.game_id, json.dumps(row.seats), row.mode,
-                 row.preset, row.status, row.headline, now, now),
+                "INSERT INTO sessions (sid, game, game_id, seats, mode, preset, cursor, round,"
+                " assisted, elapsed_ms, clock_last_at, status, headline, created, updated)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (row.sid, row.game, row.game_id, json.dumps(row.seats), row.mode, row.preset,
+                 row.cursor, row.round, int(row.assisted), row.elapsed_ms, row.clock_last_at,
+                 row.status, row.headline, now, row.updated),
             )
             db.executemany(
                 "INSERT INTO tokens (token, sid, seats) VALUES (?,?,?)",
@@ -213,6 +215,9 @@ class Store:
                         for i, move in enumerate(progress.new_moves)
                     ],
                 )
+            # the game's result, or none while it is (again, after an undo) in play
+            db.execute("DELETE FROM results WHERE sid=? AND round=?",
+                       (progress.sid, progress.round))
             if result is not None:
                 db.execute(
                     "INSERT OR REPLACE INTO results VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",

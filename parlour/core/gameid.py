@@ -52,7 +52,7 @@ def _value_text(value: int | str | bool) -> str:
 
 def parse_params(game: Game[Any, Any], text: str) -> Params:
     chosen: dict[str, object] = {}
-    for part in filter(None, text.split(",")):
+    for part in filter(None, (piece.strip() for piece in text.split(","))):
         name, equals, value = part.partition("=")
         if equals:
             chosen[name.strip()] = value.strip()

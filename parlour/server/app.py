@@ -77,6 +77,8 @@ def create_app(store: Store, games: Mapping[str, GameSpec], ai_delay_scale: floa
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, error: RequestValidationError) -> JSONResponse:
         first = error.errors()[0] if error.errors() else {"loc": (), "msg": "bad request"}
+        if first.get("type") == "json_invalid":
+            return JSONResponse({"error": "bad request: the body is not valid JSON"}, 422)
         where = ".".join(str(part) for part in first["loc"] if part != "body") or "body"
         return JSONResponse({"error": f"bad request: {where}: {first['msg']}"}, 422)
 

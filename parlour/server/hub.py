@@ -245,6 +245,7 @@ class Hub:
         if session.cursor == 0 and appended_from is None:
             appended_from = 0  # a restart clears the line
         status = session.status
+        result = self._result(live) if status is not Status.PLAYING else None
         self.store.save(
             Progress(
                 sid=live.sid,
@@ -259,12 +260,15 @@ class Hub:
                 new_moves_from=appended_from,
                 new_moves=session.line[appended_from:] if appended_from is not None else (),
             ),
-            self._result(live) if status is not Status.PLAYING else None,
+            result,
         )
 
-    def _result(self, live: Live) -> Result:
+    def _result(self, live: Live) -> Result | None:
+        """The finished game as the player who started it saw it (None if they hold no seat)."""
         session = live.session
-        owner = min(next(iter(live.holders.values()), frozenset()), default=0)
+        owner = min(next(iter(live.holders.values()), frozenset()), default=None)
+        if owner is None:
+            return None
         scores = session.game.scores(session.state)
         return Result(
             sid=live.sid,
@@ -356,7 +360,9 @@ class Hub:
             "you": sorted(seats),
             "can_move": can_move,
             "can_undo": bool(seats) and not (held - set(seats)) and session.can_undo(seats),
-            "can_redo": bool(seats) and session.cursor < len(session.line),
+            "can_restart": bool(seats) and not (held - set(seats)) and bool(session.line),
+            "can_redo": bool(seats) and not (held - set(seats))
+            and session.cursor < len(session.line),
             "outcome": _outcome(session, set(seats)),
             "assisted": session.assisted,
             "elapsed_ms": session.clock.reading_ms(self.now()),
@@ -396,8 +402,9 @@ class Hub:
 
 
 def _outcome(session: Session, seats: Collection[int]) -> str | None:
+    """Won, lost or draw for someone holding `seats`; None while playing or to watchers."""
     status = session.status
-    if status is Status.PLAYING:
+    if status is Status.PLAYING or not seats:
         return None
     if status is Status.DRAW:
         return "draw"

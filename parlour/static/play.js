@@ -136,11 +136,11 @@ function render(next, sound) {
   headline.className = `headline ${next.outcome || ""}`;
   $("seats").innerHTML = next.seats.length > 1 ? next.seats.map(seatChip).join("") : "";
   morphInto($("board"), next.html);
-  const holder = next.you.length > 0;
+  const holder = next.you.length > 0;  // holds a seat: not a spectator
   $("btn-undo").disabled = !next.can_undo;
   $("btn-redo").disabled = !next.can_redo;
   $("btn-hint").disabled = !next.can_move;
-  $("btn-restart").disabled = !holder || !next.can_undo && next.moves === 0;
+  $("btn-restart").disabled = !next.can_restart;
   $("game-id").textContent = next.id;
   $("btn-invite").hidden = !(holder && next.seats.some((s) => s.open));
   $("assisted").hidden = !next.assisted;
@@ -446,7 +446,8 @@ function bindBoard() {
     if (!suppressClick) sendMove(parseMove(target, "data-alt-move"));
   });
   board.addEventListener("pointerdown", (event) => {
-    document.documentElement.classList.add("pressing");
+    // "pressing" lets a game show it, e.g. Minesweeper's "uh-oh" face
+    if (event.target.closest("[data-move], [data-alt-move]")) document.documentElement.classList.add("pressing");
     const target = event.target.closest("[data-alt-move]");
     if (target && event.pointerType !== "mouse") {
       pressTimer = setTimeout(() => {
@@ -515,8 +516,8 @@ function onKey(event) {
   const key = event.key;
   if ((event.ctrlKey || event.metaKey) && !event.altKey) {
     const lower = key.toLowerCase();
-    if (lower === "z") { event.preventDefault(); COMMANDS[event.shiftKey ? "redo" : "undo"](); }
-    else if (lower === "y") { event.preventDefault(); COMMANDS.redo(); }
+    if (lower === "z") { event.preventDefault(); runCommand(event.shiftKey ? "redo" : "undo"); }
+    else if (lower === "y") { event.preventDefault(); runCommand("redo"); }
     return;
   }
   if (event.altKey) return;
@@ -531,7 +532,14 @@ function onKey(event) {
     event.preventDefault(); activate(focused, key === " "); return;
   }
   const command = GLOBAL_KEYS[key] || GLOBAL_KEYS[key.toLowerCase()];
-  if (command && (command !== "hint" || info.has_hints)) { event.preventDefault(); COMMANDS[command](); }
+  if (command) { event.preventDefault(); runCommand(command); }
+}
+
+// A shortcut does what its button does, and nothing while the button is disabled.
+function runCommand(name) {
+  const button = $(`btn-${name}`);
+  if (button && (button.disabled || button.hidden)) return;
+  COMMANDS[name]();
 }
 
 function moveCursor(dx, dy) {

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
 
 from parlour.core.game import (
     JSON,
@@ -77,9 +77,9 @@ class Minefield:
 
 class MoveModel(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    open: tuple[int, int] | None = Field(None, description="[row, col] to open")
-    mark: tuple[int, int] | None = Field(None, description="[row, col]: flag, ?, none")
-    chord: tuple[int, int] | None = Field(None, description="[row, col] of an open number")
+    open: tuple[StrictInt, StrictInt] | None = Field(None, description="[row, col] to open")
+    mark: tuple[StrictInt, StrictInt] | None = Field(None, description="[row, col]: flag, ?, none")
+    chord: tuple[StrictInt, StrictInt] | None = Field(None, description="[row, col] of an open number")
 
     @model_validator(mode="after")
     def one_action(self) -> MoveModel:
@@ -209,13 +209,16 @@ class Minesweeper(Game[Minefield, Move]):
 
     # -- what the player sees ---------------------------------------------------
     def observe(self, state: Minefield, seat: int | None) -> JSON:
+        over = state.over()
         return {
             "rows": state.rows,
             "cols": state.cols,
             "mines": state.mines,
             "mines_left": state.mines - state.flags(),
             "cells": [
-                "".join(_symbol(state, row * state.cols + col) for col in range(state.cols))
+                "".join(
+                    _symbol(state, row * state.cols + col, over) for col in range(state.cols)
+                )
                 for row in range(state.rows)
             ],
             "status": self.status(state).value,
@@ -250,14 +253,14 @@ class Minesweeper(Game[Minefield, Move]):
         return {action: [row, col]}
 
 
-def _symbol(state: Minefield, cell: Cell) -> str:
+def _symbol(state: Minefield, cell: Cell, over: bool) -> str:
     """One character of the text rendering; mines show only once the game is over."""
     mark = state.marks[cell]
-    if state.over() and cell in state.mined:
+    if over and cell in state.mined:
         if cell == state.exploded:
             return "X"
         return "F" if mark == FLAG else "*"
-    if state.over() and mark == FLAG:
+    if over and mark == FLAG:
         return "!"  # a flag on a cell without a mine
     if mark == OPEN:
         count = state.counts[cell]

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from parlour.core.game import JSON, Game, IllegalMove, Params, Status
 
@@ -63,7 +63,7 @@ def is_over(turn: Turn) -> bool:
 
 class CellMove(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    cell: tuple[int, int] = Field(
+    cell: tuple[StrictInt, StrictInt] = Field(
         description="[x, y]: column 0-2 from the left, row 0-2 from the top"
     )
 

@@ -67,13 +67,18 @@ def play(cells: Iterable[Cell]) -> Turn:
     return turn
 
 
+@cache
+def board(turn: Turn) -> dict[Cell, int | None]:
+    """The board read through the observation, not through the state's own helpers."""
+    owners = GAME.observe(turn, None)["owners"]
+    return {(x, y): owners[y][x] for (x, y) in ALL_CELLS}
+
+
 def owner_of(turn: Turn, cell: Cell) -> int | None:
-    """Read the board through the observation, not through the state's own helpers."""
-    x, y = cell
-    owner: int | None = GAME.observe(turn, None)["owners"][y][x]
-    return owner
+    return board(turn)[cell]
 
 
+@cache
 def hand_winner(turn: Turn) -> int | None:
     for line in HAND_WRITTEN_LINES:
         owners = {owner_of(turn, cell) for cell in line}
@@ -128,7 +133,7 @@ class Branch(random.Random):
         self.index = index
         self.options = 1
 
-    def choice(self, seq: Sequence[Any]) -> Any:
+    def choice(self, seq: Any) -> Any:
         self.options = len(seq)
         return seq[self.index % len(seq)]
 
@@ -371,6 +376,16 @@ def test_move_json_round_trip() -> None:
 def test_malformed_moves_are_refused(data: object) -> None:
     with pytest.raises(IllegalMove, match="malformed move"):
         GAME.parse_move(data)
+
+
+def test_session_keeps_moves_in_canonical_json() -> None:
+    played = session(["human", "human"])
+    assert played.play({"cell": (2, 1)}, CROSS) == {"cell": [2, 1]}
+    assert played.line == [{"cell": [2, 1]}]
+    for loose in (("2", 1), (2.0, 1), (True, 0)):  # coordinates are whole numbers, not text
+        with pytest.raises(IllegalMove, match="malformed"):
+            played.play({"cell": loose}, CIRCLE)
+    assert owner_of(played.state, (2, 1)) == CROSS
 
 
 def test_malformed_move_in_a_session_changes_nothing() -> None:

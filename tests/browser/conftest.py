@@ -1,0 +1,137 @@
+"""Helpers for the browser tests: fresh browser contexts, pages that wait for views, REST set-up.
+
+Every browser context made here is closed when the test ends, and an uncaught script error
+in any of its pages fails the test. Waits use short timeouts (`TIMEOUT_MS`): a page that
+does not update fails fast instead of hanging the suite.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page
+
+from parlour.devtools import RunningServer
+
+TIMEOUT_MS = 5_000
+
+NewContext = Callable[..., BrowserContext]
+OpenPage = Callable[..., Page]
+NextView = Callable[..., AbstractContextManager[None]]
+WaitViews = Callable[[Page, int], int]
+CreateGame = Callable[..., dict[str, Any]]
+
+# Runs before the page's own scripts: adds the given tokens to the ones the page keeps.
+_TOKENS_SCRIPT = """
+(() => {
+  if (!location.protocol.startsWith("http")) return;  // about:blank has no localStorage
+  const given = %s;
+  const kept = JSON.parse(localStorage.getItem("parlour.tokens") || "{}");
+  localStorage.setItem("parlour.tokens", JSON.stringify({ ...kept, ...given }));
+})();
+"""
+
+
+def view_count(page: Page) -> int:
+    """How many server views the page has applied since it loaded."""
+    return int(page.evaluate("Number(document.body.dataset.views || 0)"))
+
+
+def wait_for_views(page: Page, at_least: int) -> int:
+    """Wait until the page has applied `at_least` views in all; returns the count."""
+    page.wait_for_function(
+        "n => Number(document.body.dataset.views || 0) >= n", arg=at_least, timeout=TIMEOUT_MS
+    )
+    return view_count(page)
+
+
+@contextmanager
+def expect_views(page: Page, count: int = 1) -> Iterator[None]:
+    """`with expect_views(page): ...` waits, after the block, for `count` more views."""
+    before = view_count(page)
+    yield
+    wait_for_views(page, before + count)
+
+
+@pytest.fixture
+def base_url(server: RunningServer) -> str:
+    return server.url
+
+
+@pytest.fixture
+def new_context(browser: Browser, server: RunningServer) -> Iterator[NewContext]:
+    """A factory of fresh browser contexts (own localStorage: another person, in effect).
+
+    `new_context(tokens={sid: token})` starts with those seat tokens in localStorage.
+    """
+    contexts: list[BrowserContext] = []
+    errors: list[str] = []
+
+    def make(*, tokens: Mapping[str, str] | None = None) -> BrowserContext:
+        context = browser.new_context(base_url=server.url)
+        context.set_default_timeout(TIMEOUT_MS)
+        context.on("weberror", lambda error: errors.append(str(error.error)))
+        if tokens:
+            context.add_init_script(_TOKENS_SCRIPT % json.dumps(dict(tokens)))
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert not errors, f"uncaught errors in the page: {errors}"
+
+
+@pytest.fixture
+def open_page(new_context: NewContext) -> OpenPage:
+    """Open `path` in a new page and wait for its first view.
+
+    `open_page("/play/tictactoe?session=...", context=..., tokens=...)`: without a
+    context, a new one is made (with `tokens` in its localStorage, if given).
+    """
+
+    def open_(
+        path: str = "/play/tictactoe",
+        *,
+        context: BrowserContext | None = None,
+        tokens: Mapping[str, str] | None = None,
+    ) -> Page:
+        page = (context or new_context(tokens=tokens)).new_page()
+        page.goto(path)
+        wait_for_views(page, 1)
+        return page
+
+    return open_
+
+
+@pytest.fixture
+def next_view() -> NextView:
+    """`with next_view(page[, count]): <action>` waits for the views the action causes."""
+    return expect_views
+
+
+@pytest.fixture
+def wait_views() -> WaitViews:
+    """`wait_views(page, n)` waits until the page has applied n views since it loaded."""
+    return wait_for_views
+
+
+@pytest.fixture
+def create_game(server: RunningServer) -> CreateGame:
+    """Create a session through the REST API: `create_game("tictactoe", seats=[...])`.
+
+    Returns the API's answer: {"session", "token", "seats", "view", ...}.
+    """
+
+    def create(game: str, **options: Any) -> dict[str, Any]:
+        response = httpx.post(f"{server.url}/api/games", json={"game": game, **options})
+        assert response.status_code == 201, response.text
+        created: dict[str, Any] = response.json()
+        return created
+
+    return create

@@ -1,0 +1,473 @@
+"""Tic-Tac-Toe in a real Chromium against a real server: mouse, keyboard, AI, friends, reload.
+
+Boards are compared as text, one row per "/" from the top, "X" a cross, "O" a circle, "." an
+empty cell: "X../.O./..." is a cross top left and a circle in the middle.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import re
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+import httpx
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Locator, Page, expect
+
+pytestmark = pytest.mark.browser
+
+NextView = Callable[..., AbstractContextManager[None]]
+OpenPage = Callable[..., Page]
+CreateGame = Callable[..., dict[str, Any]]
+WaitViews = Callable[[Page, int], int]
+Cell = tuple[int, int]
+
+EMPTY = ".../.../..."
+QUIET_MS = 300  # how long to watch for a change that must not happen
+
+BOARD_JS = """() => [0, 1, 2].map((y) => [0, 1, 2].map((x) => {
+  const mark = document.getElementById(`ttt-m-${x}-${y}`);
+  if (!mark) return ".";
+  return mark.classList.contains("cross") ? "X" : mark.classList.contains("circle") ? "O" : "?";
+}).join("")).join("/")"""
+
+
+class TicTacToePage:
+    """One browser tab on the Tic-Tac-Toe page, with the moves and reads the tests need."""
+
+    def __init__(self, page: Page, next_view: NextView) -> None:
+        self.page = page
+        self.next_view = next_view
+        self.headline = page.locator("#headline")
+        self.message = page.locator("#message")
+
+    # -- reading ------------------------------------------------------------------
+    def cell(self, x: int, y: int) -> Locator:
+        return self.page.locator(f"#ttt-{x}-{y}")
+
+    def board(self) -> str:
+        return str(self.page.evaluate(BOARD_JS))
+
+    def wait_board(self, expected: str) -> None:
+        """Wait (briefly) until the board shows `expected`, then check it does."""
+        with contextlib.suppress(PlaywrightError):  # the assertion says what is there instead
+            self.page.wait_for_function(f"(want) => ({BOARD_JS})() === want", arg=expected)
+        assert self.board() == expected
+
+    def playable(self) -> list[Cell]:
+        """Cells the page offers to play, in reading order."""
+        ids = self.page.eval_on_selector_all(
+            "#ttt-board .cell.playable[data-move]", "cells => cells.map((c) => c.id)"
+        )
+        cells = [(int(x), int(y)) for _, x, y in (name.split("-") for name in ids)]
+        return sorted(cells, key=lambda cell: (cell[1], cell[0]))
+
+    def session(self) -> str:
+        return parse_qs(urlparse(self.page.url).query)["session"][0]
+
+    def game_id(self) -> str:
+        return self.page.locator("#game-id").inner_text()
+
+    def views(self) -> int:
+        return int(self.page.evaluate("Number(document.body.dataset.views || 0)"))
+
+    def focused(self) -> str | None:
+        found: str | None = self.page.evaluate(
+            "document.activeElement && document.activeElement.id"
+        )
+        return found
+
+    # -- acting -------------------------------------------------------------------
+    def click(self, x: int, y: int, views: int = 1) -> None:
+        """Click a cell and wait for the views it brings (2 when the computer answers)."""
+        with self.next_view(self.page, views):
+            self.cell(x, y).click()
+
+    def play(self, moves: Iterable[Cell]) -> None:
+        for x, y in moves:
+            self.click(x, y)
+
+    def open_new_dialog(self) -> None:
+        self.page.click("#btn-new")
+        expect(self.page.locator("#new-dialog")).to_be_visible()
+
+    def start_from_dialog(self) -> str:
+        """Press Start in the open New dialog; returns the new session id."""
+        before = self.session()
+        with self.next_view(self.page):
+            self.page.click("#new-start")
+        expect(self.page.locator("#new-dialog")).to_be_hidden()
+        assert self.session() != before, "Start did not open a new session"
+        self.wait_board(EMPTY)
+        return self.session()
+
+    def new_game(self, cross: str, circle: str) -> str:
+        """Start a game from the New dialog with these seats; returns the session id."""
+        self.open_new_dialog()
+        self.page.select_option("#f-seat-0", cross)
+        self.page.select_option("#f-seat-1", circle)
+        return self.start_from_dialog()
+
+
+OpenGame = Callable[..., TicTacToePage]
+
+
+@pytest.fixture
+def ttt(open_page: OpenPage, next_view: NextView) -> OpenGame:
+    """Open the Tic-Tac-Toe page (or `path`) in a new browser context."""
+
+    def open_game(path: str = "/play/tictactoe", **options: Any) -> TicTacToePage:
+        return TicTacToePage(open_page(path, **options), next_view)
+
+    return open_game
+
+
+@pytest.fixture
+def server_view(base_url: str) -> Callable[[str], dict[str, Any]]:
+    """What the server holds for a session (a spectator's view, through the REST API)."""
+
+    def fetch(sid: str) -> dict[str, Any]:
+        response = httpx.get(f"{base_url}/api/games/{sid}")
+        assert response.status_code == 200, response.text
+        found: dict[str, Any] = response.json()
+        return found
+
+    return fetch
+
+
+def test_cross_wins_and_the_board_locks(
+    ttt: OpenGame, server_view: Callable[[str], dict[str, Any]]
+) -> None:
+    game = ttt()
+    sid = game.new_game("human", "human")
+    expect(game.headline).to_have_text("Tic Tac Toe")
+    assert len(game.playable()) == 9
+
+    game.play([(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)])
+
+    game.wait_board("XXX/OO./...")
+    expect(game.headline).to_have_text("Cross wins")
+    win = game.page.locator("#ttt-win")
+    expect(win).to_be_attached()  # (a level line has no height: Playwright's "visible" fails)
+    style = win.evaluate(
+        "(line) => { const s = getComputedStyle(line);"
+        " return { display: s.display, visibility: s.visibility, stroke: s.stroke,"
+        " opacity: s.opacity }; }"
+    )
+    assert style["display"] != "none" and style["visibility"] == "visible"
+    assert style["stroke"] != "none" and float(style["opacity"]) > 0.5
+    ends = [float(win.get_attribute(name) or "nan") for name in ("x1", "y1", "x2", "y2")]
+    assert ends == [50, 50, 250, 50], "the winning line should cross the top row"
+    assert game.playable() == []
+    expect(game.page.locator("#ttt-board [data-move]")).to_have_count(0)
+    expect(game.message).to_contain_text("Well played")
+
+    # Neither a click nor a key plays on a finished board.
+    game.cell(2, 2).click()
+    game.page.keyboard.press("9")
+    game.page.wait_for_timeout(QUIET_MS)
+    assert game.board() == "XXX/OO./..."
+    assert server_view(sid)["moves"] == 5
+
+
+def test_draw_game(ttt: OpenGame) -> None:
+    game = ttt()
+    game.new_game("human", "human")
+
+    game.play([(0, 0), (1, 0), (2, 0), (1, 1), (1, 2), (2, 1), (0, 1), (0, 2), (2, 2)])
+
+    game.wait_board("XOX/XOO/OXX")
+    expect(game.headline).to_have_text("Draw Game")
+    expect(game.page.locator("#ttt-win")).to_have_count(0)
+    assert game.playable() == []
+    expect(game.message).to_contain_text("A draw")
+
+
+def test_undo_and_redo(ttt: OpenGame) -> None:
+    game = ttt()
+    game.new_game("human", "human")
+    undo, redo = game.page.locator("#btn-undo"), game.page.locator("#btn-redo")
+    expect(undo).to_be_disabled()
+    expect(redo).to_be_disabled()
+
+    # Undo at the start changes nothing: the move after it is the only change seen.
+    before = game.views()
+    game.page.keyboard.press("u")
+    game.click(0, 0)
+    game.wait_board("X../.../...")
+    assert game.views() == before + 1
+
+    game.click(1, 1)
+    game.wait_board("X../.O./...")
+    expect(undo).to_be_enabled()
+
+    with game.next_view(game.page):
+        undo.click()
+    game.wait_board("X../.../...")
+    expect(game.page.locator("#ttt-m-1-1")).to_have_count(0)
+    assert (1, 1) in game.playable()
+    expect(redo).to_be_enabled()
+
+    with game.next_view(game.page):
+        undo.click()
+    game.wait_board(EMPTY)
+    assert len(game.playable()) == 9
+    expect(undo).to_be_disabled()
+
+    with game.next_view(game.page):
+        redo.click()
+    game.wait_board("X../.../...")
+    expect(redo).to_be_enabled()  # the circle can still be redone
+
+    game.click(2, 2)  # a different move drops the redo line
+    game.wait_board("X../.../..O")
+    expect(redo).to_be_disabled()
+
+
+def test_restart_keeps_the_game_id(ttt: OpenGame) -> None:
+    game = ttt()
+    sid = game.new_game("human", "human")
+    game_id = game.game_id()
+    restart = game.page.locator("#btn-restart")
+    expect(restart).to_be_disabled()
+
+    game.play([(1, 1), (0, 0), (2, 2)])
+    game.wait_board("O../.X./..X")
+    expect(restart).to_be_enabled()
+    with game.next_view(game.page):
+        restart.click()
+
+    game.wait_board(EMPTY)
+    assert len(game.playable()) == 9
+    expect(game.headline).to_have_text("Tic Tac Toe")
+    assert game.game_id() == game_id
+    assert game.session() == sid
+    expect(restart).to_be_disabled()
+    expect(game.page.locator("#btn-undo")).to_be_disabled()
+    expect(game.page.locator("#btn-redo")).to_be_disabled()
+
+    # After a finished game, R restarts it too.
+    game.play([(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)])
+    expect(game.headline).to_have_text("Cross wins")
+    with game.next_view(game.page):
+        game.page.keyboard.press("r")
+    game.wait_board(EMPTY)
+    expect(game.headline).to_have_text("Tic Tac Toe")
+    expect(game.page.locator("#ttt-win")).to_have_count(0)
+    assert game.game_id() == game_id
+    assert game.session() == sid
+
+
+def test_the_computer_answers_and_undo_takes_both_back(ttt: OpenGame) -> None:
+    game = ttt()  # a fresh browser: the default game, you as Cross against the computer
+    expect(game.page.locator("#seats")).to_contain_text("Computer (medium)")
+    game.wait_board(EMPTY)
+
+    game.click(1, 1, views=2)  # your move, then the computer's
+
+    expect(game.page.locator("#ttt-m-1-1.cross")).to_have_count(1)
+    expect(game.page.locator("#ttt-board .mark.circle")).to_have_count(1)
+    assert game.board().count("X") == 1
+    assert len(game.playable()) == 7
+    expect(game.message).to_have_text("Your turn")
+
+    with game.next_view(game.page):
+        game.page.click("#btn-undo")
+    game.wait_board(EMPTY)
+    assert len(game.playable()) == 9
+
+
+WAIT_FOR_REPLY = """([crosses]) => {
+  const board = document.getElementById("ttt-board");
+  if (document.getElementById("headline").textContent !== "Tic Tac Toe") return true;
+  return board.querySelectorAll(".mark.cross").length === crosses
+    && board.querySelectorAll(".mark.circle").length === crosses
+    && board.querySelectorAll(".playable").length > 0;
+}"""
+
+
+def test_perfect_computer_never_loses(ttt: OpenGame) -> None:
+    game = ttt()
+    rng = random.Random(20240601)
+    endings = []
+    for round_ in range(3):
+        if round_ == 0:
+            game.new_game("human", "ai:perfect")
+        else:  # the dialog remembers the last choice of seats
+            game.open_new_dialog()
+            expect(game.page.locator("#f-seat-1")).to_have_value("ai:perfect")
+            game.start_from_dialog()
+        expect(game.headline).to_have_text("Tic Tac Toe")
+        crosses = 0
+        while game.headline.inner_text() == "Tic Tac Toe":
+            free = game.playable()
+            assert free, f"no playable cell on an unfinished board {game.board()}"
+            x, y = rng.choice(free)
+            crosses += 1
+            game.cell(x, y).click()
+            game.page.wait_for_function(WAIT_FOR_REPLY, arg=[crosses])
+        assert crosses >= 3, "nobody wins before Cross's third move"
+        endings.append(game.headline.inner_text())
+        assert endings[-1] in ("Circle wins", "Draw Game"), game.board()
+        expect(game.page.locator("#ttt-board [data-move]")).to_have_count(0)
+    assert len(endings) == 3
+
+
+def test_keyboard_only(ttt: OpenGame, create_game: CreateGame) -> None:
+    created = create_game("tictactoe", seats=["human", "human"])
+    sid = created["session"]
+    game = ttt(f"/play/tictactoe?session={sid}", tokens={sid: created["token"]})
+    assert game.session() == sid
+    assert len(game.playable()) == 9
+    keys = game.page.keyboard
+
+    def press(key: str, expected: str) -> None:
+        with game.next_view(game.page):
+            keys.press(key)
+        game.wait_board(expected)
+
+    press("5", ".../.X./...")
+    press("1", "O../.X./...")
+
+    keys.press("ArrowRight")  # the cursor appears on the first free cell
+    assert game.focused() == "ttt-1-0"
+    keys.press("ArrowRight")
+    assert game.focused() == "ttt-2-0"
+    press("Enter", "O.X/.X./...")
+    assert game.focused() == "ttt-2-0"
+    keys.press("ArrowDown")
+    keys.press("ArrowDown")
+    keys.press("ArrowLeft")
+    assert game.focused() == "ttt-1-2"
+    press("Enter", "O.X/.X./.O.")
+
+    press("7", "O.X/.X./XO.")
+    expect(game.headline).to_have_text("Cross wins")
+    expect(game.page.locator("#ttt-win")).to_have_count(1)
+
+    press("u", "O.X/.X./.O.")
+    expect(game.headline).to_have_text("Tic Tac Toe")
+    press("Control+z", "O.X/.X./...")
+    press("y", "O.X/.X./.O.")
+
+
+def test_two_browsers_play_each_other_and_a_third_watches(
+    ttt: OpenGame, server_view: Callable[[str], dict[str, Any]]
+) -> None:
+    a = ttt()
+    sid = a.new_game("human", "open")
+    invite = a.page.locator("#btn-invite")
+    expect(invite).to_be_visible()
+    expect(a.page.locator("#seats")).to_contain_text("Open seat")
+    a.click(1, 1)
+    assert a.playable() == []
+    expect(a.message).to_contain_text("Waiting for a friend")
+
+    b = ttt(f"/play/tictactoe?session={sid}")
+    assert b.session() == sid
+    b.wait_board(".../.X./...")
+    assert sid in b.page.evaluate("JSON.parse(localStorage.getItem('parlour.tokens') || '{}')")
+    assert len(b.playable()) == 8
+    expect(invite).to_be_hidden()  # the seat is taken now
+    expect(a.page.locator("#seats")).not_to_contain_text("Open seat")
+
+    b.click(0, 0)
+    a.wait_board("O../.X./...")
+    assert len(a.playable()) == 7
+    assert b.playable() == []
+
+    c = ttt(f"/play/tictactoe?session={sid}")  # every seat is taken: a spectator
+    c.wait_board("O../.X./...")
+    assert c.playable() == []
+    expect(c.message).to_contain_text("You are watching")
+    tokens = c.page.evaluate("JSON.parse(localStorage.getItem('parlour.tokens') || '{}')")
+    assert sid not in tokens
+
+    a.click(2, 0)
+    for page in (a, b, c):
+        page.wait_board("O.X/.X./...")
+
+    # The spectator's clicks and keys change nothing: its Undo is disabled, so is the key.
+    expect(c.page.locator("#btn-undo")).to_be_disabled()
+    c.cell(0, 2).click()
+    c.page.keyboard.press("7")
+    c.page.keyboard.press("u")
+    c.page.wait_for_timeout(QUIET_MS)
+    expect(c.message).to_contain_text("You are watching")
+    for page in (a, b, c):
+        assert page.board() == "O.X/.X./..."
+    expect(a.page.locator("#btn-undo")).to_be_disabled()  # off while a friend shares the game
+
+    b.click(1, 0)
+    for page in (a, b, c):
+        page.wait_board("OOX/.X./...")
+    a.click(0, 2)
+    for page in (a, b, c):
+        page.wait_board("OOX/.X./X..")
+        expect(page.headline).to_have_text("Cross wins")
+    expect(a.message).to_contain_text("You won")
+    expect(b.message).to_contain_text("You lost")
+    assert server_view(sid)["moves"] == 5
+
+
+def test_reload_resumes_the_same_game(ttt: OpenGame, wait_views: WaitViews) -> None:
+    game = ttt()
+    sid = game.new_game("human", "human")
+    game_id = game.game_id()
+    game.play([(0, 0), (1, 1), (2, 2)])
+    game.wait_board("X../.O./..X")
+
+    game.page.reload()
+    wait_views(game.page, 1)
+    assert game.session() == sid
+    game.wait_board("X../.O./..X")
+    assert game.game_id() == game_id
+    assert len(game.playable()) == 6  # still ours to play: the token was kept
+    expect(game.page.locator("#btn-undo")).to_be_enabled()
+    game.click(0, 2)
+    game.wait_board("X../.O./O.X")
+
+    # The plain address brings back the last unfinished game too.
+    game.page.goto("/play/tictactoe")
+    wait_views(game.page, 1)
+    assert game.session() == sid
+    game.wait_board("X../.O./O.X")
+
+
+def test_server_errors_show_under_the_board(ttt: OpenGame) -> None:
+    game = ttt()
+    game.new_game("human", "human")
+    game.click(0, 0)
+    game.wait_board("X../.../...")
+    error = re.compile(r"\berror\b")
+
+    def tamper(x: int, y: int, move: object) -> None:
+        """Give a cell a move the server must refuse, as a stale or edited page might."""
+        game.page.eval_on_selector(
+            f"#ttt-{x}-{y}",
+            "(cell, move) => cell.setAttribute('data-move', move)",
+            json.dumps(move),
+        )
+        game.cell(x, y).click()
+
+    tamper(0, 0, {"cell": [0, 0]})
+    expect(game.message).to_have_text("cell [0, 0] is taken")
+    expect(game.message).to_have_class(error)
+
+    tamper(1, 1, {"cell": [5, 5]})
+    expect(game.message).to_contain_text("off the board")
+
+    tamper(2, 1, {"cell": "middle"})
+    expect(game.message).to_contain_text("malformed move")
+    assert game.board() == "X../.../..."
+
+    game.click(2, 2)  # an accepted move clears the error
+    game.wait_board("X../.../..O")
+    expect(game.message).not_to_have_class(error)
+    expect(game.message).to_have_text("Cross to play")

@@ -1,0 +1,836 @@
+"""The REST API and the WebSocket, in-process, with AI replies at once.
+
+Every refused request must answer 4xx with `{"error": "..."}` saying what is wrong, and
+change nothing: the view and the stored session are compared before and after.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from parlour.games import GAMES
+from parlour.server.app import create_app
+from parlour.store import Store
+
+View = dict[str, Any]
+Cell = tuple[int, int]
+
+VIEW_KEYS = {"game", "id", "status", "to_move", "scores", "moves", "text"}
+
+
+# -- helpers ----------------------------------------------------------------------------
+def auth(token: str | None) -> dict[str, str]:
+    return {} if token is None else {"Authorization": f"Bearer {token}"}
+
+
+def new_game(client: TestClient, **fields: Any) -> dict[str, Any]:
+    response = client.post("/api/games", json={"game": "tictactoe", **fields})
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+def get_view(client: TestClient, sid: str, token: str | None = None) -> View:
+    response = client.get(f"/api/games/{sid}", headers=auth(token))
+    assert response.status_code == 200, response.text
+    view: View = response.json()
+    return view
+
+
+def stable(view: View) -> View:
+    """A view without the running clock, which moves on by itself."""
+    return {key: value for key, value in view.items() if key != "elapsed_ms"}
+
+
+def move(client: TestClient, sid: str, token: str | None, cell: Cell) -> View:
+    response = client.post(
+        f"/api/games/{sid}/moves", json={"move": {"cell": list(cell)}}, headers=auth(token)
+    )
+    assert response.status_code == 200, response.text
+    view: View = response.json()
+    return view
+
+
+def empty_cells(view: View) -> list[Cell]:
+    rows = view["text"].split("\n")
+    return [(x, y) for y, row in enumerate(rows) for x, mark in enumerate(row) if mark == "."]
+
+
+def error_of(response: Any, status: int) -> str:
+    assert response.status_code == status, (response.status_code, response.text)
+    body = response.json()
+    assert set(body) == {"error"}, body
+    assert isinstance(body["error"], str) and body["error"]
+    message: str = body["error"]
+    return message
+
+
+def session_count(store: Store) -> int:
+    count: int = store.db.execute("SELECT count(*) FROM sessions").fetchone()[0]
+    return count
+
+
+class Unchanged:
+    """Checks that a refused request left the game exactly as it was."""
+
+    def __init__(self, client: TestClient, store: Store, sid: str, token: str | None) -> None:
+        self.client, self.store, self.sid, self.token = client, store, sid, token
+        self.view = stable(get_view(client, sid, token))
+        self.stored = store.load_session(sid)
+        self.results = store.results()
+
+    def check(self) -> None:
+        assert stable(get_view(self.client, self.sid, self.token)) == self.view
+        assert self.store.load_session(self.sid) == self.stored
+        assert self.store.results() == self.results
+
+
+def two_humans(client: TestClient) -> tuple[str, str]:
+    """A game where the creator holds both seats."""
+    created = new_game(client, seats=["human", "human"])
+    assert created["seats"] == [0, 1]
+    return created["session"], created["token"]
+
+
+def play_out(client: TestClient, sid: str, token: str, cells: list[Cell]) -> View:
+    view: View = {}
+    for cell in cells:
+        view = move(client, sid, token, cell)
+    return view
+
+
+CROSS_WINS: list[Cell] = [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)]
+CIRCLE_WINS: list[Cell] = [(0, 0), (0, 1), (1, 0), (1, 1), (2, 2), (2, 1)]
+DRAW: list[Cell] = [(0, 0), (1, 0), (2, 0), (1, 1), (0, 1), (2, 1), (1, 2), (0, 2), (2, 2)]
+
+
+# -- the catalog --------------------------------------------------------------------------
+def test_catalog_lists_tictactoe(client: TestClient) -> None:
+    response = client.get("/api/catalog")
+    assert response.status_code == 200
+    games = {game["name"]: game for game in response.json()["games"]}
+    assert set(games) == set(GAMES)
+    ttt = games["tictactoe"]
+    assert ttt["title"] == "Tic-Tac-Toe"
+    assert ttt["seats"] == ["Cross", "Circle"]
+    assert ttt["presets"] == {"standard": {}}
+    assert set(ttt["ai_levels"]) == {"random", "medium", "perfect"}
+    assert ttt["default_seats"] == ["human", "ai:medium"]
+    assert ttt["has_hints"] is True
+    assert ttt["parameters"] == []
+    assert ttt["rules_html"] and ttt["thumbnail_svg"].startswith("<svg")
+
+
+# -- creating and replaying -----------------------------------------------------------
+def test_create_a_game(client: TestClient) -> None:
+    created = new_game(client)
+    assert {"session", "id", "token", "view", "seats"} <= set(created)
+    assert re.fullmatch(r"tictactoe:standard#[0-9a-z]{10}", created["id"])
+    assert created["seats"] == [0]  # the default: human against ai:medium
+    view = created["view"]
+    assert set(view) >= VIEW_KEYS
+    assert view["game"] == "tictactoe"
+    assert view["id"] == created["id"]
+    assert view["session"] == created["session"]
+    assert view["status"] == "playing"
+    assert view["to_move"] == 0
+    assert view["scores"] == [0, 0]
+    assert view["moves"] == 0
+    assert view["text"] == "...\n...\n..."
+    assert view["headline"] == "Tic Tac Toe"
+    assert view["can_move"] is True
+    assert view["you"] == [0]
+    assert [seat["kind"] for seat in view["seats"]] == ["human", "ai"]
+    assert view["seats"][1]["level"] == "medium"
+    assert stable(get_view(client, created["session"], created["token"])) == stable(view)
+
+
+def test_spectator_view_has_no_seat(client: TestClient) -> None:
+    created = new_game(client)
+    view = get_view(client, created["session"])
+    assert view["you"] == []
+    assert view["can_move"] is False
+    assert view["can_undo"] is False
+
+
+def test_two_games_get_different_sessions_ids_and_tokens(client: TestClient) -> None:
+    first, second = new_game(client), new_game(client)
+    assert first["session"] != second["session"]
+    assert first["token"] != second["token"]
+    assert first["id"] != second["id"]
+
+
+def test_replay_by_id(client: TestClient) -> None:
+    first = new_game(client, seats=["human", "ai:random"])
+    again = new_game(client, id=first["id"], seats=["human", "ai:random"])
+    assert again["id"] == first["id"]
+    assert again["session"] != first["session"]
+    # the same deal: the same human moves get the same replies from the seeded AI
+    views = []
+    for created in (first, again):
+        view = move(client, created["session"], created["token"], (1, 1))
+        cell = empty_cells(view)[0]
+        views.append(move(client, created["session"], created["token"], cell))
+    assert views[0]["text"] == views[1]["text"]
+    assert new_game(client, id="tictactoe:standard#my-seed_1")["id"] == (
+        "tictactoe:standard#my-seed_1"
+    )
+    assert new_game(client, id="tictactoe:#abc")["id"] == "tictactoe:standard#abc"
+
+
+def test_ai_as_cross_moves_first(client: TestClient) -> None:
+    created = new_game(client, seats=["ai:perfect", "human"])
+    assert created["seats"] == [1]
+    view = created["view"]
+    assert view["moves"] == 1
+    assert view["to_move"] == 1
+    assert len(empty_cells(view)) == 8
+
+
+@pytest.mark.parametrize("human", [0, 1])
+def test_random_human_never_beats_perfect(client: TestClient, human: int) -> None:
+    rng = random.Random(human)
+    outcomes = set()
+    for _ in range(6):
+        seats = ["human", "ai:perfect"] if human == 0 else ["ai:perfect", "human"]
+        created = new_game(client, seats=seats)
+        sid, token, view = created["session"], created["token"], created["view"]
+        while view["status"] == "playing":
+            assert view["to_move"] == human
+            view = move(client, sid, token, rng.choice(empty_cells(view)))
+        assert view["status"] in ("draw", "won")
+        assert view["outcome"] in ("draw", "lost")
+        assert view["to_move"] is None
+        assert view["can_move"] is False
+        if view["outcome"] == "lost":
+            assert view["winners"] == [1 - human]
+            assert view["headline"] == ("Cross wins" if human == 1 else "Circle wins")
+        else:
+            assert view["headline"] == "Draw Game"
+        outcomes.add(view["outcome"])
+    assert outcomes
+
+
+def test_a_game_between_two_humans_on_one_screen(client: TestClient) -> None:
+    sid, token = two_humans(client)
+    view = play_out(client, sid, token, CROSS_WINS)
+    assert view["status"] == "won"
+    assert view["winners"] == [0]
+    assert view["scores"] == [1, 0]
+    assert view["outcome"] == "won"  # the token holds both seats: the result counts for seat 0
+    assert view["text"] == "XXX\nOO.\n..."
+    assert view["moves"] == 5
+
+
+def test_a_game_between_two_computers_plays_itself_out(client: TestClient) -> None:
+    created = new_game(client, seats=["ai:perfect", "ai:random"])
+    view = created["view"]
+    assert created["seats"] == []
+    assert view["status"] in ("won", "draw")
+    assert 5 <= view["moves"] <= 9
+    assert view["you"] == [] and view["can_move"] is False
+
+
+def test_a_spectator_neither_wins_nor_loses(client: TestClient) -> None:
+    sid, token = two_humans(client)
+    play_out(client, sid, token, CROSS_WINS)
+    assert get_view(client, sid, token)["outcome"] == "won"
+    watching = get_view(client, sid)
+    assert watching["you"] == []
+    assert watching["status"] == "won"
+    assert watching["outcome"] is None, "a spectator's view says they lost"
+
+
+# -- refused requests to create a game ----------------------------------------------------
+@pytest.mark.parametrize(
+    ("body", "status", "fragments"),
+    [
+        ({}, 422, ["game", "required"]),
+        ({"id": "tictactoe:standard#abc"}, 422, ["game", "required"]),
+        ({"game": "tictactoe", "colour": "red"}, 422, ["colour", "Extra inputs"]),
+        ({"game": 5}, 422, ["game"]),
+        ({"game": "chess"}, 404, ["unknown game 'chess'"]),
+        ({"game": "tictactoe", "id": "tictactoe:standard"}, 422, ["'#'"]),
+        ({"game": "tictactoe", "id": "tictactoe:standard#a b"}, 422, ["'#'"]),
+        ({"game": "tictactoe", "id": "chess:standard#abc"}, 422, ["'tictactoe:'"]),
+        ({"game": "tictactoe", "id": "tictactoe:expert#abc"}, 422, ["unknown preset 'expert'"]),
+        ({"game": "tictactoe", "id": "tictactoe:rows=4#abc"}, 422, ["unknown parameter 'rows'"]),
+        ({"game": "tictactoe", "params": {"size": 4}}, 422, ["unknown parameter 'size'"]),
+        ({"game": "tictactoe", "params": "big"}, 422, ["params"]),
+        (
+            {"game": "tictactoe", "id": "tictactoe:standard#abc", "params": {"size": 4}},
+            422,
+            ["either an id or params"],
+        ),
+        ({"game": "tictactoe", "seats": ["human"]}, 422, ["2 seats", "Cross, Circle"]),
+        ({"game": "tictactoe", "seats": ["human"] * 3}, 422, ["2 seats"]),
+        ({"game": "tictactoe", "seats": []}, 422, ["2 seats"]),
+        ({"game": "tictactoe", "seats": ["human", "robot"]}, 422, ["bad seat 'robot'", "ai:"]),
+        ({"game": "tictactoe", "seats": ["human", "ai:godlike"]}, 422, ["bad seat 'ai:godlike'"]),
+        ({"game": "tictactoe", "seats": "human"}, 422, ["seats"]),
+        ([], 422, ["bad request"]),
+    ],
+)
+def test_bad_new_game_requests(
+    client: TestClient, store: Store, body: Any, status: int, fragments: list[str]
+) -> None:
+    response = client.post("/api/games", json=body)
+    message = error_of(response, status)
+    for fragment in fragments:
+        assert fragment in message
+    assert session_count(store) == 0
+
+
+@pytest.mark.parametrize("text", ["{not json", '{"game": "tictactoe",}', "", "null"])
+def test_malformed_json_body(client: TestClient, store: Store, text: str) -> None:
+    response = client.post(
+        "/api/games", content=text, headers={"Content-Type": "application/json"}
+    )
+    assert error_of(response, 422).startswith("bad request")
+    assert session_count(store) == 0
+
+
+def test_unknown_session(client: TestClient) -> None:
+    assert "no game session 'nope'" in error_of(client.get("/api/games/nope"), 404)
+    created = new_game(client)
+    token = created["token"]
+    for path in ("moves", "undo", "redo", "restart", "hint", "join"):
+        body = {"move": {"cell": [0, 0]}} if path == "moves" else None
+        response = client.post(f"/api/games/nope/{path}", json=body, headers=auth(token))
+        assert "no game session" in error_of(response, 404), path
+
+
+# -- refused moves ------------------------------------------------------------------------
+def test_illegal_moves_change_nothing(client: TestClient, store: Store) -> None:
+    sid, token = two_humans(client)
+    move(client, sid, token, (1, 1))
+    unchanged = Unchanged(client, store, sid, token)
+    url, headers = f"/api/games/{sid}/moves", auth(token)
+    cases: list[tuple[Any, list[str]]] = [
+        ({"cell": [1, 1]}, ["taken"]),
+        ({"cell": [3, 0]}, ["off the board"]),
+        ({"cell": [-1, 2]}, ["off the board"]),
+        ({"cell": "b2"}, ["malformed move"]),
+        ({"cell": [1]}, ["malformed move"]),
+        ({"cell": [0, 0], "mark": "O"}, ["malformed move", "mark"]),
+        ({"row": 1}, ["malformed move"]),
+        (None, ["malformed move"]),
+        ([0, 0], ["malformed move"]),
+    ]
+    for bad, fragments in cases:
+        message = error_of(client.post(url, json={"move": bad}, headers=headers), 409)
+        for fragment in fragments:
+            assert fragment in message, (bad, message)
+        unchanged.check()
+
+
+@pytest.mark.parametrize(
+    ("body", "fragment"),
+    [
+        ({}, "move"),
+        ({"cell": [0, 0]}, "move"),
+        ({"move": {"cell": [0, 0]}, "seat": 1}, "seat"),
+    ],
+)
+def test_bad_move_requests(client: TestClient, store: Store, body: Any, fragment: str) -> None:
+    sid, token = two_humans(client)
+    move(client, sid, token, (1, 1))
+    unchanged = Unchanged(client, store, sid, token)
+    response = client.post(f"/api/games/{sid}/moves", json=body, headers=auth(token))
+    assert fragment in error_of(response, 422)
+    unchanged.check()
+
+
+def test_malformed_json_move(client: TestClient, store: Store) -> None:
+    sid, token = two_humans(client)
+    unchanged = Unchanged(client, store, sid, token)
+    response = client.post(
+        f"/api/games/{sid}/moves", content='{"move": {"cell": [0, 0]}',
+        headers={**auth(token), "Content-Type": "application/json"},
+    )
+    assert error_of(response, 422).startswith("bad request")
+    unchanged.check()
+
+
+def test_move_after_the_end(client: TestClient, store: Store) -> None:
+    sid, token = two_humans(client)
+    play_out(client, sid, token, CROSS_WINS)
+    unchanged = Unchanged(client, store, sid, token)
+    response = client.post(
+        f"/api/games/{sid}/moves", json={"move": {"cell": [2, 2]}}, headers=auth(token)
+    )
+    assert "the game is over" in error_of(response, 409)
+    unchanged.check()
+
+
+def test_move_out_of_turn(client: TestClient, store: Store) -> None:
+    created = new_game(client, seats=["human", "open"])
+    sid, token = created["session"], created["token"]
+    assert created["seats"] == [0]
+    move(client, sid, token, (1, 1))
+    unchanged = Unchanged(client, store, sid, token)
+    response = client.post(
+        f"/api/games/{sid}/moves", json={"move": {"cell": [0, 0]}}, headers=auth(token)
+    )
+    assert "it is not your turn" in error_of(response, 409)
+    unchanged.check()
+
+
+def test_move_without_a_token(client: TestClient, store: Store) -> None:
+    created = new_game(client)
+    sid = created["session"]
+    unchanged = Unchanged(client, store, sid, created["token"])
+    for path, body in (("moves", {"move": {"cell": [0, 0]}}), ("undo", None), ("hint", None)):
+        response = client.post(f"/api/games/{sid}/{path}", json=body)
+        assert "you hold no seat" in error_of(response, 403)
+        unchanged.check()
+
+
+@pytest.mark.parametrize(
+    "header", ["Basic dXNlcjpwYXNz", "Bearer", "Bearer    ", "Token abc", "abc"]
+)
+def test_bad_authorization_header(client: TestClient, store: Store, header: str) -> None:
+    created = new_game(client)
+    sid = created["session"]
+    unchanged = Unchanged(client, store, sid, created["token"])
+    response = client.post(
+        f"/api/games/{sid}/moves", json={"move": {"cell": [0, 0]}},
+        headers={"Authorization": header},
+    )
+    assert "Bearer <token>" in error_of(response, 401)
+    assert "Bearer <token>" in error_of(
+        client.get(f"/api/games/{sid}", headers={"Authorization": header}), 401
+    )
+    unchanged.check()
+
+
+def test_token_of_another_session(client: TestClient, store: Store) -> None:
+    mine, other = new_game(client), new_game(client)
+    sid = mine["session"]
+    unchanged = Unchanged(client, store, sid, mine["token"])
+    for token in (other["token"], "made-up-token"):
+        response = client.post(
+            f"/api/games/{sid}/moves", json={"move": {"cell": [0, 0]}}, headers=auth(token)
+        )
+        assert "you hold no seat" in error_of(response, 403)
+        assert get_view(client, sid, token)["you"] == []
+    unchanged.check()
+
+
+# -- joining ------------------------------------------------------------------------------
+def test_join_gives_the_open_seat_exactly_once(client: TestClient) -> None:
+    created = new_game(client, seats=["human", "open"])
+    sid, mine = created["session"], created["token"]
+    assert created["view"]["seats"][1]["open"] is True
+    joined = client.post(f"/api/games/{sid}/join")
+    assert joined.status_code == 200, joined.text
+    first = joined.json()
+    assert first["seats"] == [1]
+    assert isinstance(first["token"], str) and first["token"] != mine
+    assert first["view"]["you"] == [1]
+    assert first["view"]["seats"][1]["open"] is False
+    assert first["view"]["seats"][1]["held"] is True
+
+    second = client.post(f"/api/games/{sid}/join").json()
+    assert second["token"] is None
+    assert second["seats"] == []
+    assert second["view"]["you"] == []
+
+    theirs = first["token"]
+    move(client, sid, mine, (1, 1))
+    # the creator's token cannot move for seat 1; the joined token can
+    response = client.post(
+        f"/api/games/{sid}/moves", json={"move": {"cell": [0, 0]}}, headers=auth(mine)
+    )
+    assert "it is not your turn" in error_of(response, 409)
+    view = move(client, sid, theirs, (0, 0))
+    assert view["text"] == "O..\n.X.\n..."
+    assert view["you"] == [1]
+    response = client.post(
+        f"/api/games/{sid}/moves", json={"move": {"cell": [2, 2]}}, headers=auth(theirs)
+    )
+    assert "it is not your turn" in error_of(response, 409)
+
+
+def test_spectator_join_when_no_seat_is_free(client: TestClient, store: Store) -> None:
+    created = new_game(client, seats=["human", "ai:perfect"])
+    sid = created["session"]
+    unchanged = Unchanged(client, store, sid, created["token"])
+    response = client.post(f"/api/games/{sid}/join")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["token"] is None
+    assert body["seats"] == []
+    assert body["view"]["can_move"] is False
+    assert store.tokens(sid) == {created["token"]: [0]}
+    unchanged.check()
+
+
+# -- undo, redo, restart, hint ------------------------------------------------------------
+def post(client: TestClient, sid: str, action: str, token: str | None) -> Any:
+    return client.post(f"/api/games/{sid}/{action}", headers=auth(token))
+
+
+def test_undo_redo_restart_against_the_ai(client: TestClient) -> None:
+    created = new_game(client, seats=["human", "ai:perfect"])
+    sid, token = created["session"], created["token"]
+    after_one = move(client, sid, token, (0, 0))
+    assert after_one["moves"] == 2
+    cell = empty_cells(after_one)[0]
+    after_two = move(client, sid, token, cell)
+    assert after_two["moves"] == 4
+    assert after_two["can_undo"] is True
+
+    undone = post(client, sid, "undo", token)
+    assert undone.status_code == 200, undone.text
+    view = undone.json()
+    assert view["moves"] == 2
+    assert view["line_length"] == 4
+    assert view["text"] == after_one["text"]
+    assert view["to_move"] == 0
+    assert view["can_redo"] is True
+
+    view = post(client, sid, "undo", token).json()
+    assert view["moves"] == 0
+    assert view["text"] == "...\n...\n..."
+    assert view["can_undo"] is False
+
+    view = post(client, sid, "redo", token).json()
+    assert view["moves"] == 2
+    assert view["text"] == after_one["text"]
+    view = post(client, sid, "redo", token).json()
+    assert view["moves"] == 4
+    assert view["text"] == after_two["text"]
+    assert view["can_redo"] is False
+
+    view = post(client, sid, "restart", token).json()
+    assert view["moves"] == 0
+    assert view["line_length"] == 0
+    assert view["text"] == "...\n...\n..."
+    assert view["id"] == created["id"]
+    assert view["assisted"] is False
+
+
+def test_undo_then_a_new_move_drops_the_redo_line(client: TestClient) -> None:
+    sid, token = two_humans(client)
+    play_out(client, sid, token, [(0, 0), (1, 1), (2, 2)])
+    view = post(client, sid, "undo", token).json()
+    assert view["moves"] == 2 and view["line_length"] == 3
+    view = move(client, sid, token, (0, 2))
+    assert view["moves"] == 3 and view["line_length"] == 3
+    assert view["text"] == "X..\n.O.\nX.."
+    assert "nothing to redo" in error_of(post(client, sid, "redo", token), 409)
+
+
+def test_restart_when_the_ai_is_cross(client: TestClient) -> None:
+    created = new_game(client, seats=["ai:perfect", "human"])
+    sid, token = created["session"], created["token"]
+    assert "nothing to undo" in error_of(post(client, sid, "undo", token), 409)
+    view = move(client, sid, token, empty_cells(created["view"])[0])
+    assert view["moves"] == 3
+    view = post(client, sid, "undo", token).json()
+    assert view["moves"] == 1
+    view = post(client, sid, "restart", token).json()
+    assert view["moves"] == 1  # the AI has moved again
+    assert view["line_length"] == 1
+    assert view["to_move"] == 1
+
+
+def test_undo_at_the_start_is_refused(client: TestClient, store: Store) -> None:
+    created = new_game(client, seats=["human", "ai:perfect"])
+    sid, token = created["session"], created["token"]
+    unchanged = Unchanged(client, store, sid, token)
+    assert "nothing to undo" in error_of(post(client, sid, "undo", token), 409)
+    unchanged.check()
+    assert "nothing to redo" in error_of(post(client, sid, "redo", token), 409)
+    unchanged.check()
+
+
+def test_undo_is_refused_while_another_player_shares_the_game(
+    client: TestClient, store: Store
+) -> None:
+    created = new_game(client, seats=["human", "open"])
+    sid, mine = created["session"], created["token"]
+    move(client, sid, mine, (1, 1))
+    view = post(client, sid, "undo", mine).json()  # alone in the game: allowed
+    assert view["moves"] == 0
+    move(client, sid, mine, (1, 1))
+    theirs = client.post(f"/api/games/{sid}/join").json()["token"]
+    move(client, sid, theirs, (0, 0))
+    assert get_view(client, sid, mine)["can_undo"] is False
+    for token in (mine, theirs):
+        unchanged = Unchanged(client, store, sid, token)
+        for action in ("undo", "redo", "restart"):
+            message = error_of(post(client, sid, action, token), 409)
+            assert f"{action} is off while another player shares this game" in message
+            unchanged.check()
+
+
+def test_can_undo_matches_what_undo_does(client: TestClient) -> None:
+    created = new_game(client, seats=["ai:perfect", "human"])
+    sid, token = created["session"], created["token"]
+    assert created["view"]["can_undo"] is False  # only the AI has moved
+    assert "nothing to undo" in error_of(post(client, sid, "undo", token), 409)
+    view = move(client, sid, token, empty_cells(created["view"])[0])
+    assert view["can_undo"] is True
+    assert post(client, sid, "undo", token).status_code == 200
+
+
+def test_can_redo_is_off_while_another_player_shares_the_game(client: TestClient) -> None:
+    """The Redo button follows `can_redo`: it must not offer what the server refuses."""
+    created = new_game(client, seats=["human", "open"])
+    sid, mine = created["session"], created["token"]
+    move(client, sid, mine, (1, 1))
+    view = post(client, sid, "undo", mine).json()
+    assert view["can_redo"] is True  # alone in the game: redo works
+    client.post(f"/api/games/{sid}/join")
+    view = get_view(client, sid, mine)
+    refused = post(client, sid, "redo", mine)
+    assert "redo is off while another player shares this game" in error_of(refused, 409)
+    assert view["can_undo"] is False
+    assert view["can_redo"] is False, "can_redo offers a redo the server refuses"
+
+
+def test_hint_marks_the_view_assisted(client: TestClient) -> None:
+    created = new_game(client, seats=["human", "ai:perfect"])
+    sid, token = created["session"], created["token"]
+    assert created["view"]["assisted"] is False
+    response = post(client, sid, "hint", token)
+    assert response.status_code == 200, response.text
+    hint = response.json()
+    assert hint["move"] == {"cell": [1, 1]}
+    assert hint["note"] == "Best play draws"
+    assert hint["view"]["assisted"] is True
+    assert hint["view"]["hint"] == {"move": {"cell": [1, 1]}, "note": "Best play draws"}
+    assert 'class="cell playable hint"' in hint["view"]["html"]
+    assert hint["view"]["moves"] == 0
+    view = get_view(client, sid, token)
+    assert view["assisted"] is True
+    view = move(client, sid, token, (1, 1))
+    assert view["hint"] is None
+    assert view["assisted"] is True
+
+
+def test_hint_refused_when_not_to_move_or_over(client: TestClient, store: Store) -> None:
+    created = new_game(client, seats=["human", "open"])
+    sid, mine = created["session"], created["token"]
+    theirs = client.post(f"/api/games/{sid}/join").json()["token"]
+    unchanged = Unchanged(client, store, sid, theirs)
+    assert "player to move" in error_of(post(client, sid, "hint", theirs), 409)
+    unchanged.check()
+    sid, token = two_humans(client)
+    play_out(client, sid, token, DRAW)
+    unchanged = Unchanged(client, store, sid, token)
+    error_of(post(client, sid, "hint", token), 409)
+    unchanged.check()
+    assert get_view(client, sid, token)["assisted"] is False
+    del mine
+
+
+def test_a_saved_game_is_served_again_after_a_restart(client: TestClient, store: Store) -> None:
+    sid, token = two_humans(client)
+    play_out(client, sid, token, [(0, 0), (1, 1), (2, 2)])
+    before = post(client, sid, "undo", token).json()
+    with TestClient(create_app(Store(store.path), GAMES, ai_delay_scale=0)) as again:
+        view = get_view(again, sid, token)
+        for key in ("id", "moves", "line_length", "text", "to_move", "can_redo", "status"):
+            assert view[key] == before[key], key
+        redone = again.post(f"/api/games/{sid}/redo", headers=auth(token))
+        assert redone.json()["text"] == "X..\n.O.\n..X"
+
+
+# -- the WebSocket ------------------------------------------------------------------------
+def test_websocket_views_moves_and_errors(client: TestClient) -> None:
+    created = new_game(client, seats=["human", "open"])
+    sid, token = created["session"], created["token"]
+    with (
+        client.websocket_connect(f"/ws/{sid}?token={token}") as player,
+        client.websocket_connect(f"/ws/{sid}") as spectator,
+    ):
+        first = player.receive_json()
+        assert first["type"] == "view"
+        assert first["view"]["you"] == [0] and first["view"]["can_move"] is True
+        watching = spectator.receive_json()
+        assert watching["type"] == "view"
+        assert watching["view"]["you"] == [] and watching["view"]["can_move"] is False
+
+        player.send_json({"type": "move", "move": {"cell": [1, 1]}})
+        for socket in (player, spectator):
+            message = socket.receive_json()
+            assert message["type"] == "view"
+            assert message["view"]["moves"] == 1
+            assert message["view"]["text"] == "...\n.X.\n..."
+            assert message["view"]["sound"] == "move"
+
+        bad_messages: list[tuple[str, str]] = [
+            ("hello", "bad message"),
+            ('{"type": "dance"}', "bad message"),
+            ('{"type": "move", "move": {"cell": [0, 0]}, "extra": 1}', "bad message"),
+            ('{"type": "move", "move": {"cell": [0, 0]}}', "it is not your turn"),
+        ]
+        for text, fragment in bad_messages:
+            player.send_text(text)
+            reply = player.receive_json()
+            assert reply["type"] == "error", reply
+            assert fragment in reply["error"]
+
+        spectator.send_json({"type": "move", "move": {"cell": [0, 0]}})
+        reply = spectator.receive_json()
+        assert reply["type"] == "error" and "you hold no seat" in reply["error"]
+
+        # a move over REST by the joined player reaches both sockets
+        theirs = client.post(f"/api/games/{sid}/join").json()["token"]
+        for socket in (player, spectator):
+            assert socket.receive_json()["view"]["sound"] == "join"
+        move(client, sid, theirs, (0, 0))
+        for socket in (player, spectator):
+            assert socket.receive_json()["view"]["text"] == "O..\n.X.\n..."
+
+        # the socket is still open after the errors
+        player.send_json({"type": "move", "move": {"cell": [0, 0]}})
+        reply = player.receive_json()
+        assert reply["type"] == "error" and "taken" in reply["error"]
+        player.send_json({"type": "move", "move": {"cell": [2, 2]}})
+        for socket in (player, spectator):
+            view = socket.receive_json()["view"]
+            assert view["text"] == "O..\n.X.\n..X"
+    assert get_view(client, sid)["moves"] == 3
+
+
+def test_websocket_against_the_ai_and_hint(client: TestClient) -> None:
+    created = new_game(client, seats=["human", "ai:perfect"])
+    sid, token = created["session"], created["token"]
+    with client.websocket_connect(f"/ws/{sid}?token={token}") as player:
+        assert player.receive_json()["type"] == "view"
+        player.send_json({"type": "hint"})
+        view = player.receive_json()
+        assert view["type"] == "view" and view["view"]["assisted"] is True
+        hint = player.receive_json()
+        assert hint == {"type": "hint", "move": {"cell": [1, 1]}, "note": "Best play draws"}
+        player.send_json({"type": "move", "move": {"cell": [0, 0]}})
+        mine = player.receive_json()["view"]
+        assert mine["moves"] == 1
+        reply = player.receive_json()["view"]
+        assert reply["moves"] == 2
+        assert reply["text"] == "X..\n.O.\n..."  # the only reply to a corner that does not lose
+        player.send_json({"type": "undo"})
+        assert player.receive_json()["view"]["moves"] == 0
+
+
+def test_websocket_unknown_session(client: TestClient) -> None:
+    with client.websocket_connect("/ws/nope") as socket:
+        message = socket.receive_json()
+        assert message["type"] == "error"
+        assert "no game session 'nope'" in message["error"]
+
+
+# -- unfinished games and statistics ------------------------------------------------------
+def test_sessions_lists_unfinished_games_with_moves(client: TestClient) -> None:
+    started = new_game(client, seats=["human", "ai:perfect"])
+    move(client, started["session"], started["token"], (1, 1))
+    new_game(client)  # no moves yet: not listed
+    sid, token = two_humans(client)
+    play_out(client, sid, token, CROSS_WINS)  # finished: not listed
+    response = client.get("/api/sessions")
+    assert response.status_code == 200
+    listed = response.json()
+    assert [item["session"] for item in listed] == [started["session"]]
+    item = listed[0]
+    assert item["game"] == "tictactoe"
+    assert item["title"] == "Tic-Tac-Toe"
+    assert item["id"] == started["id"]
+    assert item["moves"] == 2
+    assert item["mode"] == "vs AI (perfect)"
+    assert item["headline"] == "Tic Tac Toe"
+
+
+def finish(client: TestClient, cells: list[Cell], hint: bool = False) -> str:
+    sid, token = two_humans(client)
+    if hint:
+        assert post(client, sid, "hint", token).status_code == 200
+    view = play_out(client, sid, token, cells)
+    assert view["status"] != "playing"
+    return sid
+
+
+def test_stats_after_finished_games(client: TestClient, store: Store) -> None:
+    assert client.get("/api/stats").json() == {"groups": []}
+    finish(client, CROSS_WINS)
+    finish(client, CROSS_WINS, hint=True)
+    finish(client, CIRCLE_WINS)
+    finish(client, DRAW)
+    finish(client, CROSS_WINS)
+    response = client.get("/api/stats")
+    assert response.status_code == 200
+    groups = response.json()["groups"]
+    assert len(groups) == 1
+    group = groups[0]
+    assert (group["game"], group["preset"], group["mode"]) == (
+        "tictactoe", "standard", "two players",
+    )
+    assert group["title"] == "Tic-Tac-Toe"
+    assert group["played"] == 5
+    assert group["won"] == 3
+    assert group["lost"] == 1
+    assert group["drawn"] == 1
+    assert group["win_rate"] == pytest.approx(0.6)
+    assert group["current_streak"] == 1
+    assert group["best_streak"] == 2
+    assert group["assisted"] == 1
+    assert group["unassisted_won"] == 2
+    assert isinstance(group["best_time_ms"], int) and group["best_time_ms"] >= 0
+    assert group["chart_svg"].startswith("<svg")
+    assert group["chart_svg"].count("<rect") == 5
+    assert client.get("/api/stats", params={"game": "tictactoe"}).json()["groups"] == groups
+    assert len(store.results()) == 5
+
+
+def test_stats_group_by_mode_and_count_rounds(client: TestClient) -> None:
+    created = new_game(client, seats=["human", "ai:perfect"])
+    sid, token, view = created["session"], created["token"], created["view"]
+    rng = random.Random(3)
+    for _ in range(2):
+        while view["status"] == "playing":
+            view = move(client, sid, token, rng.choice(empty_cells(view)))
+        view = post(client, sid, "restart", token).json()
+    groups = client.get("/api/stats").json()["groups"]
+    assert [g["mode"] for g in groups] == ["vs AI (perfect)"]
+    assert groups[0]["played"] == 2  # one result per round of the session
+    assert groups[0]["won"] == 0
+
+
+def test_undoing_a_finished_game_and_finishing_again_counts_once(client: TestClient) -> None:
+    sid, token = two_humans(client)
+    play_out(client, sid, token, CROSS_WINS)
+    view = post(client, sid, "undo", token).json()
+    assert view["status"] == "playing" and view["to_move"] == 0
+    view = play_out(client, sid, token, [(2, 2), (2, 1)])  # now Circle wins the middle row
+    assert view["winners"] == [1]
+    groups = client.get("/api/stats").json()["groups"]
+    assert len(groups) == 1
+    assert (groups[0]["played"], groups[0]["won"], groups[0]["lost"]) == (1, 0, 1)
+
+
+def test_stats_for_an_unknown_game(client: TestClient) -> None:
+    assert "unknown game 'chess'" in error_of(client.get("/api/stats?game=chess"), 404)
+
+
+# -- documentation ------------------------------------------------------------------------
+def test_docs_and_openapi(client: TestClient) -> None:
+    docs = client.get("/docs")
+    assert docs.status_code == 200
+    assert "swagger" in docs.text.lower()
+    schema = client.get("/openapi.json")
+    assert schema.status_code == 200
+    paths = schema.json()["paths"]
+    for path in (
+        "/api/catalog", "/api/games", "/api/games/{sid}", "/api/games/{sid}/moves",
+        "/api/games/{sid}/undo", "/api/games/{sid}/redo", "/api/games/{sid}/restart",
+        "/api/games/{sid}/hint", "/api/games/{sid}/join", "/api/sessions", "/api/stats",
+    ):
+        assert path in paths, path

@@ -1,0 +1,720 @@
+"""Properties every game must keep, checked on thousands of random games of each.
+
+The games are every one registered in `parlour.games.GAMES` (a new game is covered as
+soon as it is registered), plus `Pick`, a tiny test double with a random deal, parameters,
+presets and every undo rule, so the session's replay and undo logic meets what
+Tic-Tac-Toe alone would not exercise. Game ids (`core/gameid.py`) are tested at the end.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import string
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pydantic import BaseModel, ConfigDict
+
+from parlour.core.game import (
+    JSON,
+    BadParams,
+    Game,
+    GameError,
+    GameSpec,
+    IllegalMove,
+    Param,
+    Params,
+    RenderContext,
+    Status,
+    UndoRule,
+)
+from parlour.core.gameid import GameId, new_seed, parse_game_id
+from parlour.core.session import Session
+from parlour.games import GAMES
+
+MAX_PLIES = 400  # a random game longer than this is cut short
+MOVES_CHECKED = 30  # per position: at most this many legal moves are applied and checked
+FULL_CHECKS = 10  # per game: positions given every check (all of a Tic-Tac-Toe game)
+REFERENCE_WEIGHT = 40  # `weight` of a game as big as Tic-Tac-Toe or a little bigger
+
+
+# -- a test double: a solitaire with a random deal -------------------------------------
+@dataclass(frozen=True)
+class PickState:
+    remaining: tuple[int, ...]
+    taken: tuple[int, ...] = ()
+
+
+class PickMove(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    take: int
+
+
+class Pick(Game[PickState, int]):
+    """Take the dealt numbers one at a time; won if the last one taken is the largest.
+
+    Taking a number below 10 cannot be taken back; below 20 it makes the game assisted.
+    """
+
+    name: ClassVar[str] = "pick"
+    title: ClassVar[str] = "Pick"
+    parameters: ClassVar[tuple[Param, ...]] = (
+        Param("count", "Numbers", "int", 6, minimum=1, maximum=30),
+        Param("colour", "Colour", "choice", "red", choices=("red", "blue")),
+        Param("lucky", "Lucky", "bool", False),
+    )
+    presets: ClassVar[Mapping[str, Params]] = {
+        "standard": {},
+        "long": {"count": 20},
+        "blue": {"colour": "blue", "lucky": True},
+    }
+    move_model: ClassVar[type[BaseModel]] = PickMove
+
+    def check_params(self, params: Params) -> None:
+        if params["lucky"] and int(params["count"]) < 2:
+            raise BadParams("lucky needs at least 2 numbers")
+
+    def deal(self, params: Params, rng: random.Random) -> PickState:
+        return PickState(tuple(rng.randrange(100) for _ in range(int(params["count"]))))
+
+    def to_move(self, state: PickState) -> int | None:
+        return 0 if state.remaining else None
+
+    def legal_moves(self, state: PickState) -> Sequence[int]:
+        return tuple(range(len(state.remaining)))
+
+    def apply(self, state: PickState, move: int) -> PickState:
+        if not 0 <= move < len(state.remaining):
+            raise IllegalMove(f"there is no number {move}")
+        rest = state.remaining[:move] + state.remaining[move + 1 :]
+        return PickState(rest, (*state.taken, state.remaining[move]))
+
+    def status(self, state: PickState) -> Status:
+        if state.remaining:
+            return Status.PLAYING
+        return Status.WON if state.taken[-1] == max(state.taken) else Status.LOST
+
+    def scores(self, state: PickState) -> tuple[int, ...]:
+        return (sum(state.taken),)
+
+    def undo_rule(self, before: PickState, move: int, after: PickState) -> UndoRule:
+        value = before.remaining[move]
+        if value < 10:
+            return UndoRule.FORBIDDEN
+        return UndoRule.ASSISTED if value < 20 else UndoRule.ALLOWED
+
+    def observe(self, state: PickState, seat: int | None) -> JSON:
+        return {"remaining": list(state.remaining), "taken": list(state.taken)}
+
+    def text(self, observation: JSON) -> str:
+        return " ".join(map(str, observation["remaining"])) + " |" + "".join(
+            f" {n}" for n in observation["taken"]
+        )
+
+    def headline(self, observation: JSON) -> str:
+        return "Pick" if observation["remaining"] else "Done"
+
+    def move_from_model(self, model: Any) -> int:
+        take: int = model.take
+        return take
+
+    def move_to_json(self, move: int) -> JSON:
+        return {"take": move}
+
+
+def _render_pick(observation: JSON, ctx: RenderContext) -> str:
+    return f"<p>{observation['remaining']}</p>"
+
+
+def _first(state: PickState, rng: random.Random) -> int:
+    return 0
+
+
+PICK = Pick()
+PICK_SPEC = GameSpec(
+    game=PICK, render=_render_pick, rules_html="<p>Pick</p>", thumbnail_svg="<svg/>",
+    ai_levels={"first": _first},
+)
+
+SPECS = [pytest.param(spec, id=name) for name, spec in GAMES.items()] + [
+    pytest.param(PICK_SPEC, id="pick-test-double")
+]
+
+SEED_ALPHABET = string.ascii_letters + string.digits + "-_"
+seeds = st.text(alphabet=SEED_ALPHABET, min_size=1, max_size=40)
+rng_seeds = st.integers(min_value=0, max_value=2**32 - 1)
+
+
+# -- helpers ----------------------------------------------------------------------------
+def game_id_for(spec: GameSpec, preset_index: int, seed: str) -> GameId:
+    """An id from a preset of the game, read back through the id parser."""
+    presets = list(spec.game.presets)
+    preset = presets[preset_index % len(presets)]
+    return parse_game_id(spec.game, f"{spec.name}:{preset}#{seed}")
+
+
+def seat_count(spec: GameSpec, game_id: GameId) -> int:
+    return len(spec.game.seat_names(game_id.params))
+
+
+def humans(spec: GameSpec, game_id: GameId) -> list[str]:
+    return ["human"] * seat_count(spec, game_id)
+
+
+def canonical(game: Game[Any, Any], move: Any) -> str:
+    return json.dumps(game.move_to_json(move), sort_keys=True)
+
+
+def replay(spec: GameSpec, game_id: GameId, moves: Sequence[JSON]) -> Any:
+    """The position after `moves`, from the rules alone (no Session)."""
+    game = spec.game
+    state = game.deal(game_id.params, game_id.rng(game))
+    for move in moves:
+        state = game.apply(state, game.parse_move(move))
+    return state
+
+
+def weight(spec: GameSpec) -> int:
+    """How big a game's positions are: legal moves plus text, over its presets' deals."""
+    game = spec.game
+    sizes = []
+    for preset in game.presets:
+        game_id = parse_game_id(game, f"{spec.name}:{preset}#weight")
+        state = game.deal(game_id.params, game_id.rng(game))
+        sizes.append(len(game.legal_moves(state)) + len(game.text(game.observe(state, None))))
+    return max(1, sum(sizes) // len(sizes))
+
+
+def budget(spec: GameSpec, examples: int) -> settings:
+    """`examples` random games of Tic-Tac-Toe's size; fewer of a game with big positions,
+    so that a newly registered game is covered without the suite taking minutes."""
+    scaled = examples * REFERENCE_WEIGHT // max(weight(spec), REFERENCE_WEIGHT)
+    return settings(
+        max_examples=max(examples // 20, scaled),
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+
+
+def check_basics(game: Game[Any, Any], params: Params, state: Any) -> list[Any]:
+    """The cheap invariants, checked at every position; returns the legal moves."""
+    seats = len(game.seat_names(params))
+    status = game.status(state)
+    to_move = game.to_move(state)
+    legal = list(game.legal_moves(state))
+    assert isinstance(status, Status)
+    assert (status is Status.PLAYING) == (to_move is not None) == bool(legal), (
+        status, to_move, len(legal),
+    )
+    assert to_move is None or 0 <= to_move < seats
+    return legal
+
+
+def check_position(spec: GameSpec, params: Params, state: Any, rng: random.Random) -> None:
+    """Every invariant of one position; applies a sample of its legal moves."""
+    game = spec.game
+    seats = len(game.seat_names(params))
+    legal = check_basics(game, params, state)
+    status, to_move = game.status(state), game.to_move(state)
+    scores = game.scores(state)
+    assert len(scores) == seats
+    assert all(isinstance(score, int) for score in scores)
+    winners = game.winners(state)
+    assert set(winners) <= set(range(seats))
+    if status in (Status.PLAYING, Status.DRAW):
+        assert winners == ()
+    if status is Status.WON:
+        assert winners != ()
+
+    for seat in [None, *range(seats)]:
+        observation = game.observe(state, seat)
+        plain = json.loads(json.dumps(observation))  # raises if not JSON data
+        text = game.text(observation)
+        assert isinstance(text, str)
+        assert game.text(plain) == text
+        headline = game.headline(observation)
+        assert isinstance(headline, str) and headline
+        assert game.headline(plain) == headline
+        html = spec.render(observation, RenderContext(seat, seat is not None and seat == to_move))
+        assert isinstance(html, str) and html
+
+    assert len({canonical(game, move) for move in legal}) == len(legal), "duplicate moves"
+    sample = legal if len(legal) <= MOVES_CHECKED else rng.sample(legal, MOVES_CHECKED)
+    snapshot = copy.deepcopy(state)
+    seen_before = json.dumps(game.observe(state, None), sort_keys=True)
+    for move in sample:
+        data = game.move_to_json(move)
+        assert game.parse_move(data) == move
+        assert game.parse_move(json.loads(json.dumps(data))) == move
+        game.apply(state, move)  # every legal move applies
+        assert state == snapshot, "apply changed the old state"
+    assert json.dumps(game.observe(state, None), sort_keys=True) == seen_before
+
+
+def random_line(
+    spec: GameSpec, game_id: GameId, rng: random.Random, plies: int
+) -> tuple[list[Any], list[Any]]:
+    """The states and moves of a random game of at most `plies` moves, from the deal."""
+    game = spec.game
+    states = [game.deal(game_id.params, game_id.rng(game))]
+    moves: list[Any] = []
+    while len(moves) < plies:
+        legal = list(game.legal_moves(states[-1]))
+        if not legal:
+            break
+        moves.append(rng.choice(legal))
+        states.append(game.apply(states[-1], moves[-1]))
+    return states, moves
+
+
+def play_random(session: Session, rng: random.Random, plies: int) -> None:
+    for _ in range(plies):
+        legal = list(session.game.legal_moves(session.state))
+        if not legal:
+            return
+        seat = session.to_move
+        assert seat is not None
+        session.play(session.game.move_to_json(rng.choice(legal)), seat)
+
+
+def seat_subset(bits: int, seats: int) -> frozenset[int]:
+    return frozenset(seat for seat in range(seats) if bits >> seat & 1)
+
+
+# -- the rules ---------------------------------------------------------------------------
+def test_games_are_registered_under_their_names() -> None:
+    assert GAMES, "no games registered"
+    assert "tictactoe" in GAMES
+    for name, spec in GAMES.items():
+        assert spec.name == name
+        assert spec.game.presets, f"{name} has no presets"
+        assert set(spec.default_seats) <= {"human", *(f"ai:{lv}" for lv in spec.ai_levels)}
+
+
+def test_budget_keeps_thousands_of_tictactoe_games() -> None:
+    assert budget(GAMES["tictactoe"], 600).max_examples == 600
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_random_games_keep_the_invariants(spec: GameSpec) -> None:
+    game = spec.game
+
+    @budget(spec, 600)
+    @given(preset=st.integers(0, 50), seed=seeds, move_seed=rng_seeds)
+    def run(preset: int, seed: str, move_seed: int) -> None:
+        game_id = game_id_for(spec, preset, seed)
+        rng = random.Random(move_seed)
+        states, _ = random_line(spec, game_id, rng, MAX_PLIES)
+        for state in states:
+            check_basics(game, game_id.params, state)
+        # every position of a short game, a sample of a long one (always the first and last)
+        chosen: Sequence[int] = range(len(states))
+        if len(states) > FULL_CHECKS:
+            chosen = sorted({0, len(states) - 1, *rng.sample(range(len(states)), FULL_CHECKS)})
+        for ply in chosen:
+            check_position(spec, game_id.params, states[ply], rng)
+
+    run()
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_ai_and_hints_only_suggest_legal_moves(spec: GameSpec) -> None:
+    if not spec.ai_levels:
+        pytest.skip(f"{spec.name} has no AI")
+    game = spec.game
+    names = list(spec.ai_levels)
+
+    @budget(spec, 200)
+    @given(preset=st.integers(0, 50), seed=seeds, levels=st.lists(st.integers(0, 20), min_size=1))
+    def run(preset: int, seed: str, levels: list[int]) -> None:
+        game_id = game_id_for(spec, preset, seed)
+        seats = [f"ai:{names[levels[s % len(levels)] % len(names)]}"
+                 for s in range(seat_count(spec, game_id))]
+        session = Session(spec, game_id, seats)
+        for _ in range(MAX_PLIES):
+            seat = session.to_move
+            if seat is None:
+                break
+            legal = {canonical(game, move) for move in game.legal_moves(session.state)}
+            if spec.hint is not None:
+                found = spec.hint(session.state, seat)
+                assert found is None or canonical(game, game.parse_move(found.move)) in legal
+            move = session.choose_ai_move()
+            assert move == session.choose_ai_move(), "the AI's choice is not reproducible"
+            assert json.dumps(move, sort_keys=True) in legal
+            session.play(move, seat)
+
+    run()
+
+
+# -- undo and redo -------------------------------------------------------------------------
+@pytest.mark.parametrize("spec", SPECS)
+def test_undo_all_then_redo_all_returns_the_same_game(spec: GameSpec) -> None:
+    game = spec.game
+
+    @budget(spec, 400)
+    @given(preset=st.integers(0, 50), seed=seeds, move_seed=rng_seeds, plies=st.integers(0, 60))
+    def run(preset: int, seed: str, move_seed: int, plies: int) -> None:
+        game_id = game_id_for(spec, preset, seed)
+        everyone = range(seat_count(spec, game_id))
+        session = Session(spec, game_id, humans(spec, game_id))
+        play_random(session, random.Random(move_seed), plies)
+        final, line = session.state, session.line
+        states = [replay(spec, game_id, line[:k]) for k in range(len(line) + 1)]
+        assert session.cursor == len(line) and session.moves == line
+
+        while True:
+            cursor = session.cursor
+            try:
+                session.undo(everyone)
+            except GameError as error:
+                if cursor == 0:
+                    assert "nothing to undo" in str(error)
+                else:
+                    before, after = states[cursor - 1], states[cursor]
+                    move = game.parse_move(line[cursor - 1])
+                    assert game.undo_rule(before, move, after) is UndoRule.FORBIDDEN, str(error)
+                assert session.cursor == cursor
+                break
+            assert session.cursor == cursor - 1  # every seat moves: one ply back
+            assert session.state == states[session.cursor]
+            assert session.line == line
+        stopped = session.cursor
+
+        while session.cursor < len(line):
+            cursor = session.cursor
+            session.redo(everyone)
+            assert session.cursor == cursor + 1
+            assert session.state == states[session.cursor]
+        with pytest.raises(GameError, match="nothing to redo"):
+            session.redo(everyone)
+        assert session.state == final
+        assert session.line == line
+        assert session.moves == line
+        if stopped == 0:
+            assert all(
+                game.undo_rule(states[k], game.parse_move(line[k]), states[k + 1])
+                is not UndoRule.FORBIDDEN
+                for k in range(len(line))
+            )
+
+    run()
+
+
+operations = st.lists(
+    st.tuples(st.sampled_from(["play", "play", "play", "undo", "redo", "restart"]), rng_seeds),
+    max_size=80,
+)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_play_undo_redo_interleavings_match_a_replay(spec: GameSpec) -> None:
+    """A model of the line and cursor is kept beside the session; after every action the
+    session's position is the one its moves lead to from a fresh session of the same id."""
+    game = spec.game
+
+    @budget(spec, 400)
+    @given(preset=st.integers(0, 50), seed=seeds, ops=operations)
+    def run(preset: int, seed: str, ops: list[tuple[str, int]]) -> None:
+        game_id = game_id_for(spec, preset, seed)
+        seats = humans(spec, game_id)
+        session = Session(spec, game_id, seats)
+        line: list[JSON] = []
+        cursor = 0
+        assisted = False
+
+        def to_move_at(ply: int) -> int | None:
+            return game.to_move(replay(spec, game_id, line[:ply]))
+
+        def rule_at(ply: int) -> UndoRule:
+            before = replay(spec, game_id, line[:ply])
+            move = game.parse_move(line[ply])
+            return game.undo_rule(before, move, game.apply(before, move))
+
+        for action, value in ops:
+            rng = random.Random(value)
+            chosen = seat_subset(value, len(seats))
+            before = (session.state, session.line, session.cursor, session.assisted)
+            expect_error = False
+            if action == "play":
+                legal = list(game.legal_moves(session.state))
+                if not legal:
+                    with pytest.raises(GameError, match="over"):
+                        session.play({}, 0)
+                    expect_error = True
+                else:
+                    move = game.move_to_json(rng.choice(legal))
+                    seat = session.to_move
+                    assert seat is not None
+                    assert session.play(move, seat) == move
+                    line = [*line[:cursor], move]
+                    cursor += 1
+            elif action == "undo":
+                target = next(
+                    (k for k in range(cursor - 1, -1, -1) if to_move_at(k) in chosen), None
+                )
+                rules = [] if target is None else [rule_at(k) for k in range(target, cursor)]
+                possible = target is not None and UndoRule.FORBIDDEN not in rules
+                assert session.can_undo(chosen) == possible
+                if not possible:
+                    with pytest.raises(GameError):
+                        session.undo(chosen)
+                    expect_error = True
+                else:
+                    assert target is not None
+                    session.undo(chosen)
+                    assisted |= UndoRule.ASSISTED in rules
+                    cursor = target
+            elif action == "redo":
+                if cursor == len(line):
+                    with pytest.raises(GameError, match="nothing to redo"):
+                        session.redo(chosen)
+                    expect_error = True
+                else:
+                    session.redo(chosen)
+                    cursor = next(
+                        (k for k in range(cursor + 1, len(line) + 1)
+                         if to_move_at(k) in chosen or to_move_at(k) is None),
+                        len(line),
+                    )
+            else:
+                session.restart()
+                line, cursor, assisted = [], 0, False
+
+            if expect_error:
+                assert (session.state, session.line, session.cursor, session.assisted) == before
+            assert session.line == line
+            assert session.cursor == cursor
+            assert session.moves == line[:cursor]
+            assert session.assisted == assisted
+            fresh = Session(spec, game_id, seats, moves=session.moves)
+            assert fresh.state == session.state
+            assert session.state == replay(spec, game_id, session.moves)
+            restored = Session(spec, game_id, seats, moves=session.line, cursor=session.cursor)
+            assert restored.state == session.state  # how the server reloads a saved game
+
+    run()
+
+
+# -- replay from the id --------------------------------------------------------------------
+@pytest.mark.parametrize("spec", SPECS)
+def test_id_and_moves_replay_the_game(spec: GameSpec) -> None:
+    game = spec.game
+
+    @budget(spec, 400)
+    @given(preset=st.integers(0, 50), seed=seeds, move_seed=rng_seeds, plies=st.integers(0, 80))
+    def run(preset: int, seed: str, move_seed: int, plies: int) -> None:
+        game_id = game_id_for(spec, preset, seed)
+        seats = humans(spec, game_id)
+        session = Session(spec, game_id, seats)
+        play_random(session, random.Random(move_seed), plies)
+
+        text = session.id_text
+        assert text == game_id.text(game)
+        assert text.startswith(f"{spec.name}:") and text.endswith(f"#{seed}")
+        reread = parse_game_id(game, text)
+        assert reread == game_id
+        assert reread.text(game) == text
+        stored_moves = json.loads(json.dumps(session.moves))  # as the store keeps them
+        again = Session(spec, reread, seats, moves=stored_moves)
+        assert again.state == session.state
+        assert again.moves == session.moves
+        assert again.id_text == text
+        assert game.observe(again.state, None) == game.observe(session.state, None)
+
+    run()
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_random_lines_replay_from_moves(spec: GameSpec) -> None:
+    """Replaying the canonical JSON of a line's moves retraces every position."""
+    game = spec.game
+
+    @budget(spec, 200)
+    @given(preset=st.integers(0, 50), seed=seeds, move_seed=rng_seeds)
+    def run(preset: int, seed: str, move_seed: int) -> None:
+        game_id = game_id_for(spec, preset, seed)
+        states, moves = random_line(spec, game_id, random.Random(move_seed), MAX_PLIES)
+        session = Session(spec, game_id, humans(spec, game_id))
+        assert session.state == states[0]
+        for move, state in zip(moves, states[1:], strict=True):
+            seat = session.to_move
+            assert seat is not None
+            session.play(json.loads(json.dumps(game.move_to_json(move))), seat)
+            assert session.state == state
+
+    run()
+
+
+def test_session_refusals() -> None:
+    game_id = parse_game_id(PICK, "pick:standard#abc")
+    with pytest.raises(ValueError, match="cursor"):
+        Session(PICK_SPEC, game_id, ["human"], moves=[{"take": 0}], cursor=2)
+    with pytest.raises(ValueError, match="cursor"):
+        Session(PICK_SPEC, game_id, ["human"], cursor=-1)
+    session = Session(PICK_SPEC, game_id, ["human"])
+    with pytest.raises(GameError, match="Pick has no hints"):
+        session.hint(0)
+    with pytest.raises(GameError, match="no AI is to move"):
+        session.choose_ai_move()
+    with pytest.raises(IllegalMove, match="there is no number 99"):
+        session.play({"take": 99}, 0)
+    assert session.assisted is False and session.line == []
+    with pytest.raises(IllegalMove, match="malformed move"):
+        Session(PICK_SPEC, game_id, ["human"], moves=[{"take": "first"}])
+
+
+# -- game ids ------------------------------------------------------------------------------
+PICK_DEFAULTS: Params = {"count": 6, "colour": "red", "lucky": False}
+
+
+def test_preset_ids() -> None:
+    assert parse_game_id(PICK, "pick:standard#abc") == GameId("pick", PICK_DEFAULTS, "abc")
+    long = parse_game_id(PICK, "pick:long#k3f9a2")
+    assert long.params == {"count": 20, "colour": "red", "lucky": False}
+    assert long.seed == "k3f9a2"
+    assert long.text(PICK) == "pick:long#k3f9a2"
+    blue = parse_game_id(PICK, "pick:blue#x")
+    assert blue.params == {"count": 6, "colour": "blue", "lucky": True}
+    assert blue.text(PICK) == "pick:blue#x"
+
+
+def test_empty_params_are_the_defaults() -> None:
+    game_id = parse_game_id(PICK, "pick:#s")
+    assert game_id.params == PICK_DEFAULTS
+    assert game_id.text(PICK) == "pick:standard#s"
+
+
+def test_name_value_params() -> None:
+    game_id = parse_game_id(PICK, "pick:count=7,colour=blue#s1")
+    assert game_id.params == {"count": 7, "colour": "blue", "lucky": False}
+    assert game_id.text(PICK) == "pick:count=7,colour=blue,lucky=false#s1"
+    assert parse_game_id(PICK, game_id.text(PICK)) == game_id
+    lucky = parse_game_id(PICK, "pick:lucky=true, count = 3#s")
+    assert lucky.params == {"count": 3, "colour": "red", "lucky": True}
+    assert lucky.text(PICK) == "pick:count=3,colour=red,lucky=true#s"
+
+
+def test_params_equal_to_a_preset_are_named_by_it() -> None:
+    assert parse_game_id(PICK, "pick:count=20#x").text(PICK) == "pick:long#x"
+    assert parse_game_id(PICK, "pick:count=6#x").text(PICK) == "pick:standard#x"
+
+
+def test_preset_with_overrides() -> None:
+    game_id = parse_game_id(PICK, "pick:long,colour=blue#s")
+    assert game_id.params == {"count": 20, "colour": "blue", "lucky": False}
+    assert game_id.text(PICK) == "pick:count=20,colour=blue,lucky=false#s"
+    assert parse_game_id(PICK, "pick:blue,lucky=false#s").params == {
+        "count": 6, "colour": "blue", "lucky": False,
+    }
+
+
+def test_spaces_around_presets_are_ignored_like_around_values() -> None:
+    """`name = value` parts are stripped, so a preset written with spaces must be too."""
+    assert parse_game_id(PICK, "pick:long, colour = blue#s").params["colour"] == "blue"
+    expected = parse_game_id(PICK, "pick:long,colour=blue#s")
+    assert parse_game_id(PICK, "pick:colour=blue, long#s") == expected
+
+
+def test_tictactoe_ids() -> None:
+    game = GAMES["tictactoe"].game
+    game_id = parse_game_id(game, "tictactoe:standard#abc")
+    assert game_id == GameId("tictactoe", {}, "abc")
+    assert game_id.text(game) == "tictactoe:standard#abc"
+    assert parse_game_id(game, " tictactoe:#abc ").text(game) == "tictactoe:standard#abc"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("pick:standard", "ends with '#'"),
+        ("pick:standard#", "ends with '#'"),
+        ("pick:standard#a b", "ends with '#'"),
+        ("pick:standard#a/b", "ends with '#'"),
+        ("pick:standard#caf\u00e9", "ends with '#'"),
+        ("pick:standard#a#b", "ends with '#'"),
+        ("pick:standard#" + "a" * 41, "ends with '#'"),
+        ("pick#abc", "starts with 'pick:'"),
+        ("tictactoe:standard#abc", "starts with 'pick:'"),
+        ("Pick:standard#abc", "starts with 'pick:'"),
+        ("", "starts with 'pick:'"),
+        ("pick:huge#abc", "unknown preset 'huge' for pick"),
+        ("pick:standard,expert#abc", "unknown preset 'expert' for pick"),
+        ("pick:size=3#abc", "unknown parameter 'size' for pick"),
+        ("pick:long,size=3#abc", "unknown parameter 'size' for pick"),
+        ("pick:count=abc#x", "count must be a whole number"),
+        ("pick:count=2.5#x", "count must be a whole number"),
+        ("pick:count=0#x", "count must be at least 1"),
+        ("pick:count=31#x", "count must be at most 30"),
+        ("pick:colour=green#x", "colour must be one of red, blue"),
+        ("pick:lucky=maybe#x", "lucky must be true or false"),
+        ("pick:count=1,lucky=true#x", "lucky needs at least 2 numbers"),
+    ],
+)
+def test_bad_ids_say_what_is_wrong(text: str, message: str) -> None:
+    with pytest.raises(BadParams) as raised:
+        parse_game_id(PICK, text)
+    assert message in str(raised.value)
+
+
+def test_bad_tictactoe_ids() -> None:
+    game = GAMES["tictactoe"].game
+    with pytest.raises(BadParams, match="unknown parameter 'rows' for tictactoe"):
+        parse_game_id(game, "tictactoe:rows=4#abc")
+    with pytest.raises(BadParams, match="unknown preset 'expert' for tictactoe"):
+        parse_game_id(game, "tictactoe:expert#abc")
+    with pytest.raises(BadParams, match="starts with 'tictactoe:'"):
+        parse_game_id(game, "minesweeper:expert#abc")
+
+
+def test_new_seeds_are_valid_and_differ() -> None:
+    made = {new_seed() for _ in range(200)}
+    assert len(made) == 200
+    for seed in made:
+        assert len(seed) == 10
+        assert parse_game_id(PICK, f"pick:standard#{seed}").seed == seed
+
+
+def deal_of(text: str) -> PickState:
+    game_id = parse_game_id(PICK, text)
+    state: PickState = Session(PICK_SPEC, game_id, ["human"]).state
+    return state
+
+
+def test_same_id_same_deal() -> None:
+    first = deal_of("pick:long#k3f9a2")
+    assert first == deal_of("pick:long#k3f9a2")
+    assert first == deal_of("pick:count=20#k3f9a2")  # the same id written out
+    assert len(set(first.remaining)) > 5  # really random numbers
+
+
+def test_different_seeds_give_different_deals() -> None:
+    deals = {deal_of(f"pick:long#seed{i}").remaining for i in range(50)}
+    assert len(deals) == 50
+
+
+def test_params_are_part_of_the_deal() -> None:
+    assert deal_of("pick:long#s").remaining != deal_of("pick:long,colour=blue#s").remaining
+
+
+@settings(max_examples=200, deadline=None)
+@given(first=seeds, second=seeds)
+def test_deal_depends_on_the_seed_only_through_the_id(first: str, second: str) -> None:
+    one = deal_of(f"pick:long#{first}")
+    assert one == deal_of(f"pick:long#{first}")
+    if first != second:
+        assert one != deal_of(f"pick:long#{second}")
+
+
+def test_rng_is_a_function_of_the_id() -> None:
+    game_id = parse_game_id(PICK, "pick:long#abc")
+    draws = [game_id.rng(PICK).random() for _ in range(3)]
+    assert draws[0] == draws[1] == draws[2]
+    other = parse_game_id(PICK, "pick:long#abd")
+    assert other.rng(PICK).random() != draws[0]
