@@ -1,8 +1,8 @@
 """1 000 simultaneous WebSocket players on one server process: no errors, no lost moves.
 
 Each pair of players shares a Tic-Tac-Toe game: one creates it with the second seat
-open, the other joins through the API, both keep a WebSocket open, and each plays a
-cell whenever its view says it is its turn. At the end every game is read back over
+open, the other joins through the API, all sockets connect, and then every player plays
+a random free cell whenever its view says it is its turn, until its game ends. At the end every game is read back over
 REST and its move count compared with the moves the players saw acknowledged.
 
 Run: .venv/bin/python -m bench.websocket_players [--players 1000]
@@ -25,6 +25,8 @@ import websockets
 
 from bench.common import heading, report
 from parlour.devtools import start_server
+
+RECEIVE_TIMEOUT_S = 60.0  # a player that hears nothing for this long counts as failed
 
 
 @dataclass
@@ -49,14 +51,14 @@ async def create_pair(api: httpx.AsyncClient, index: int) -> tuple[Player, Playe
     )
 
 
-async def play(base_ws: str, player: Player, games: int, start: asyncio.Event) -> None:
-    """Play `games` games (restarting after each end) through one WebSocket."""
+async def play(base_ws: str, player: Player, start: asyncio.Event) -> None:
+    """Play the pair's game to its end through one WebSocket."""
     url = f"{base_ws}/ws/{player.session}?token={player.token}"
     async with websockets.connect(url, max_size=2**22) as socket:
         await start.wait()
-        finished, sent_at = 0, 0.0
-        while finished < games:
-            message = json.loads(await socket.recv())
+        sent_at = 0.0
+        while True:
+            message = json.loads(await asyncio.wait_for(socket.recv(), RECEIVE_TIMEOUT_S))
             if message["type"] == "error":
                 player.errors.append(message["error"])
                 continue
@@ -66,10 +68,7 @@ async def play(base_ws: str, player: Player, games: int, start: asyncio.Event) -
                 sent_at = 0.0
             player.acknowledged = view["moves"]
             if view["status"] != "playing":
-                finished += 1
-                if player.seat == 0 and finished < games:
-                    await socket.send(json.dumps({"type": "restart"}))
-                continue
+                return
             if view["to_move"] == player.seat:
                 free = [
                     [x, y]
@@ -82,16 +81,16 @@ async def play(base_ws: str, player: Player, games: int, start: asyncio.Event) -
                 await socket.send(json.dumps({"type": "move", "move": {"cell": cell}}))
 
 
-async def run(players: int, games: int) -> None:
+async def run(players: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         server = start_server(Path(folder) / "bench.sqlite3")
         try:
-            await measure(server.url, players, games)
+            await measure(server.url, players)
         finally:
             server.stop()
 
 
-async def measure(url: str, players: int, games: int) -> None:
+async def measure(url: str, players: int) -> None:
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30) as api:
         pairs = await asyncio.gather(*(create_pair(api, i) for i in range(players // 2)))
@@ -99,7 +98,7 @@ async def measure(url: str, players: int, games: int) -> None:
         start = asyncio.Event()
         base_ws = url.replace("http://", "ws://")
         began = time.perf_counter()
-        tasks = [asyncio.create_task(play(base_ws, p, games, start)) for p in everyone]
+        tasks = [asyncio.create_task(play(base_ws, p, start)) for p in everyone]
         await asyncio.sleep(2)  # let every socket connect before the first move
         connected_at = time.perf_counter()
         start.set()
@@ -109,7 +108,7 @@ async def measure(url: str, players: int, games: int) -> None:
         lost = await count_lost_moves(api, pairs)
     latencies = [ms for p in everyone for ms in p.latencies_ms]
     errors = [e for p in everyone for e in p.errors]
-    heading(f"{len(everyone)} WebSocket players, {len(pairs)} shared games, {games} games each")
+    heading(f"{len(everyone)} WebSocket players at once, in {len(pairs)} shared games")
     print(f"connected and played in {time.perf_counter() - began:.1f} s "
           f"({elapsed:.1f} s of play)")
     print(f"moves played: {len(latencies)}  ({len(latencies) / elapsed:.0f} per second)")
@@ -131,9 +130,8 @@ async def count_lost_moves(api: httpx.AsyncClient, pairs: list[tuple[Player, Pla
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=1000)
-    parser.add_argument("--games", type=int, default=3, help="games each pair plays")
     args = parser.parse_args()
-    asyncio.run(run(args.players, args.games))
+    asyncio.run(run(args.players))
 
 
 if __name__ == "__main__":

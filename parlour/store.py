@@ -1,15 +1,19 @@
 """SQLite store: sessions, their moves, seat tokens and finished-game results.
 
-One file, in WAL mode with synchronous=FULL: a move is on disk when `save` returns,
-which the server waits for before it acknowledges the move.
+One file, in WAL mode with synchronous=FULL: a move is on disk when `commit` (or
+`write`) returns, which the server waits for before it acknowledges the move.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import queue
 import sqlite3
-from collections.abc import Iterator, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -135,19 +139,124 @@ class Result:
     figures: dict[str, float] = field(default_factory=dict)
 
 
+Change = Callable[[sqlite3.Connection], None]
+"""A write to the store, run inside a transaction."""
+
+
+def session_created(row: SessionRow, tokens: dict[str, list[int]], now: float) -> Change:
+    def write(db: sqlite3.Connection) -> None:
+        db.execute(
+            "INSERT INTO sessions (sid, game, game_id, seats, mode, preset, cursor, round,"
+            " assisted, elapsed_ms, clock_last_at, status, headline, created, updated)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (row.sid, row.game, row.game_id, json.dumps(row.seats), row.mode, row.preset,
+             row.cursor, row.round, int(row.assisted), row.elapsed_ms, row.clock_last_at,
+             row.status, row.headline, now, row.updated),
+        )
+        db.executemany(
+            "INSERT INTO tokens (token, sid, seats) VALUES (?,?,?)",
+            [(token, row.sid, json.dumps(seats)) for token, seats in tokens.items()],
+        )
+
+    return write
+
+
+def progress_saved(progress: Progress, result: Result | None = None) -> Change:
+    def write(db: sqlite3.Connection) -> None:
+        db.execute(
+            "UPDATE sessions SET cursor=?, round=?, assisted=?, elapsed_ms=?,"
+            " clock_last_at=?, status=?, headline=?, updated=? WHERE sid=?",
+            (progress.cursor, progress.round, int(progress.assisted), progress.elapsed_ms,
+             progress.clock_last_at, progress.status, progress.headline, progress.now,
+             progress.sid),
+        )
+        if progress.new_moves_from is not None:
+            start = progress.new_moves_from
+            db.execute("DELETE FROM moves WHERE sid=? AND ply>=?", (progress.sid, start))
+            db.executemany(
+                "INSERT INTO moves (sid, ply, move) VALUES (?,?,?)",
+                [
+                    (progress.sid, start + i, json.dumps(move))
+                    for i, move in enumerate(progress.new_moves)
+                ],
+            )
+        # the game's result, or none while it is (again, after an undo) in play
+        db.execute(
+            "DELETE FROM results WHERE sid=? AND round=?", (progress.sid, progress.round)
+        )
+        if result is not None:
+            db.execute(
+                "INSERT INTO results VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                (result.sid, result.round, result.game, result.preset, result.mode,
+                 result.outcome, result.score, result.elapsed_ms, result.moves,
+                 int(result.assisted), result.finished, json.dumps(result.figures)),
+            )
+
+    return write
+
+
+def token_added(sid: str, token: str, seats: list[int]) -> Change:
+    def write(db: sqlite3.Connection) -> None:
+        db.execute(
+            "INSERT INTO tokens (token, sid, seats) VALUES (?,?,?)",
+            (token, sid, json.dumps(seats)),
+        )
+
+    return write
+
+
+def upload_saved(picture: Picture, now: float) -> Change:
+    def write(db: sqlite3.Connection) -> None:
+        db.execute(
+            "INSERT OR IGNORE INTO uploads VALUES (?,?,?,?,?,?)",
+            (picture.upload_id, picture.media_type, picture.width, picture.height,
+             picture.data, now),
+        )
+
+    return write
+
+
+def connect(path: Path | str) -> sqlite3.Connection:
+    db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=FULL")
+    db.execute("PRAGMA busy_timeout=10000")
+    db.execute("PRAGMA foreign_keys=ON")
+    return db
+
+
 class Store:
+    """Reads on the caller's thread; writes either at once (`write`) or through a writer
+    thread that commits every change waiting in one transaction (`commit`), so that many
+    players' moves share one disk flush and the event loop never waits on the disk."""
+
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
-        if str(path) != ":memory:":
+        self.in_memory = str(path) == ":memory:"
+        if not self.in_memory:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=FULL")
-        self.db.execute("PRAGMA foreign_keys=ON")
+        self.db = connect(path)
         self.db.executescript(SCHEMA)
+        self._writer: GroupCommitter | None = None
 
     def close(self) -> None:
+        if self._writer is not None:
+            self._writer.stop()
         self.db.close()
+
+    def write(self, change: Change) -> None:
+        """Make `change` durable now, in its own transaction."""
+        with self._transaction() as db:
+            change(db)
+
+    async def commit(self, change: Change) -> None:
+        """Make `change` durable; returns once it is on disk. Raises what it raised."""
+        if self.in_memory:
+            self.write(change)
+            return
+        if self._writer is None:
+            self._writer = GroupCommitter(self.path)
+        await asyncio.wrap_future(self._writer.submit(change))
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -163,19 +272,7 @@ class Store:
     def create_session(
         self, row: SessionRow, tokens: dict[str, list[int]], now: float
     ) -> None:
-        with self._transaction() as db:
-            db.execute(
-                "INSERT INTO sessions (sid, game, game_id, seats, mode, preset, cursor, round,"
-                " assisted, elapsed_ms, clock_last_at, status, headline, created, updated)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (row.sid, row.game, row.game_id, json.dumps(row.seats), row.mode, row.preset,
-                 row.cursor, row.round, int(row.assisted), row.elapsed_ms, row.clock_last_at,
-                 row.status, row.headline, now, row.updated),
-            )
-            db.executemany(
-                "INSERT INTO tokens (token, sid, seats) VALUES (?,?,?)",
-                [(token, row.sid, json.dumps(seats)) for token, seats in tokens.items()],
-            )
+        self.write(session_created(row, tokens, now))
 
     def load_session(self, sid: str) -> tuple[SessionRow, list[JSON]] | None:
         found = self.db.execute(
@@ -197,34 +294,7 @@ class Store:
         return SessionRow(*values), moves
 
     def save(self, progress: Progress, result: Result | None = None) -> None:
-        with self._transaction() as db:
-            db.execute(
-                "UPDATE sessions SET cursor=?, round=?, assisted=?, elapsed_ms=?,"
-                " clock_last_at=?, status=?, headline=?, updated=? WHERE sid=?",
-                (progress.cursor, progress.round, int(progress.assisted), progress.elapsed_ms,
-                 progress.clock_last_at, progress.status, progress.headline, progress.now,
-                 progress.sid),
-            )
-            if progress.new_moves_from is not None:
-                start = progress.new_moves_from
-                db.execute("DELETE FROM moves WHERE sid=? AND ply>=?", (progress.sid, start))
-                db.executemany(
-                    "INSERT INTO moves (sid, ply, move) VALUES (?,?,?)",
-                    [
-                        (progress.sid, start + i, json.dumps(move))
-                        for i, move in enumerate(progress.new_moves)
-                    ],
-                )
-            # the game's result, or none while it is (again, after an undo) in play
-            db.execute("DELETE FROM results WHERE sid=? AND round=?",
-                       (progress.sid, progress.round))
-            if result is not None:
-                db.execute(
-                    "INSERT OR REPLACE INTO results VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (result.sid, result.round, result.game, result.preset, result.mode,
-                     result.outcome, result.score, result.elapsed_ms, result.moves,
-                     int(result.assisted), result.finished, json.dumps(result.figures)),
-                )
+        self.write(progress_saved(progress, result))
 
     def unfinished(self, limit: int = 20) -> list[SessionRow]:
         sids = [
@@ -247,20 +317,11 @@ class Store:
         }
 
     def add_token(self, sid: str, token: str, seats: list[int]) -> None:
-        with self._transaction() as db:
-            db.execute(
-                "INSERT INTO tokens (token, sid, seats) VALUES (?,?,?)",
-                (token, sid, json.dumps(seats)),
-            )
+        self.write(token_added(sid, token, seats))
 
     # -- uploaded pictures ----------------------------------------------------------
     def save_upload(self, picture: Picture, now: float) -> None:
-        with self._transaction() as db:
-            db.execute(
-                "INSERT OR IGNORE INTO uploads VALUES (?,?,?,?,?,?)",
-                (picture.upload_id, picture.media_type, picture.width, picture.height,
-                 picture.data, now),
-            )
+        self.write(upload_saved(picture, now))
 
     def load_upload(self, upload_id: str) -> Picture | None:
         found = self.db.execute(
@@ -285,3 +346,72 @@ class Store:
             )
             for row in rows
         ]
+
+
+class GroupCommitter:
+    """A thread with its own connection that commits waiting changes in batches.
+
+    Each change runs in a savepoint, so one that fails is undone alone and reported to
+    its caller; the batch then commits with one flush to disk for all the others.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self._queue: queue.SimpleQueue[tuple[Change, Future[None]] | None] = (
+            queue.SimpleQueue()
+        )
+        self._thread = threading.Thread(
+            target=self._run, args=(path,), name="parlour-store-writer", daemon=True
+        )
+        self._thread.start()
+
+    def submit(self, change: Change) -> Future[None]:
+        done: Future[None] = Future()
+        self._queue.put((change, done))
+        return done
+
+    def stop(self) -> None:
+        self._queue.put(None)
+        self._thread.join(timeout=30)
+
+    def _run(self, path: Path) -> None:
+        db = connect(path)
+        try:
+            while (first := self._queue.get()) is not None:
+                batch = [first]
+                stopping = False
+                while not self._queue.empty():
+                    waiting = self._queue.get()
+                    if waiting is None:
+                        stopping = True
+                        break
+                    batch.append(waiting)
+                self._commit(db, batch)
+                if stopping:
+                    break
+        finally:
+            db.close()
+
+    @staticmethod
+    def _commit(db: sqlite3.Connection, batch: list[tuple[Change, Future[None]]]) -> None:
+        errors: list[BaseException | None] = []
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            for change, _ in batch:
+                db.execute("SAVEPOINT change")
+                try:
+                    change(db)
+                    errors.append(None)
+                except Exception as error:
+                    db.execute("ROLLBACK TO change")
+                    errors.append(error)
+                db.execute("RELEASE change")
+            db.execute("COMMIT")
+        except Exception as failure:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            errors = [failure] * len(batch)
+        for (_, done), outcome in zip(batch, errors, strict=True):
+            if outcome is None:
+                done.set_result(None)
+            else:
+                done.set_exception(outcome)

@@ -30,12 +30,12 @@ from parlour.server.messages import (
     describe_catalog,
 )
 from parlour.stats import statistics
-from parlour.store import Store
+from parlour.store import Store, upload_saved
 from parlour.uploads import MAX_BYTES, BadUpload, check_picture
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 413, 422)
+    code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 413, 422, 500)
 }
 UPLOAD_BODY: dict[str, Any] = {
     "requestBody": {
@@ -127,7 +127,7 @@ def create_app(store: Store, games: Mapping[str, GameSpec], ai_delay_scale: floa
     async def join(sid: str) -> Joined:
         """Take the first open seat of a shared game; with none left, you may watch."""
         live = hub.get(sid)
-        token, seats = hub.join(live)
+        token, seats = await hub.join(live)
         await hub.broadcast(live, "join")
         return Joined(token=token, seats=sorted(seats), view=hub.view(live, seats))
 
@@ -144,7 +144,7 @@ def create_app(store: Store, games: Mapping[str, GameSpec], ai_delay_scale: floa
             picture = check_picture(bytes(data))
         except BadUpload as error:
             raise ApiError(422, str(error)) from None
-        store.save_upload(picture, time.time())
+        await store.commit(upload_saved(picture, time.time()))
         return Uploaded(upload=picture.upload_id, width=picture.width, height=picture.height)
 
     @app.get("/api/uploads/{upload_id}", responses=ERRORS, tags=["games"])

@@ -26,7 +26,15 @@ from parlour.core.game import (
 )
 from parlour.core.gameid import GameId, new_seed, params_text, parse_game_id
 from parlour.core.session import AI_PREFIX, HUMAN, Session, seat_kind_error
-from parlour.store import Progress, Result, SessionRow, Store
+from parlour.store import (
+    Progress,
+    Result,
+    SessionRow,
+    Store,
+    progress_saved,
+    session_created,
+    token_added,
+)
 
 OPEN = "open"  # a human seat kept free for whoever opens the invite link
 Action = Literal["move", "undo", "redo", "restart", "hint"]
@@ -137,7 +145,7 @@ class Hub:
             sid, game, session.id_text, kinds, live.mode, live.preset, 0, 1, False, 0,
             None, Status.PLAYING.value, self._headline(live), self.now(),
         )
-        self.store.create_session(row, {token: mine}, self.now())
+        await self.store.commit(session_created(row, {token: mine}, self.now()))
         self.live[sid] = live
         self._kick_ai(live)
         return live, token
@@ -178,13 +186,13 @@ class Hub:
         self._kick_ai(live)
         return live
 
-    def join(self, live: Live) -> tuple[str | None, frozenset[int]]:
+    async def join(self, live: Live) -> tuple[str | None, frozenset[int]]:
         """Give the caller the first open seat, or nothing: they may still watch."""
         free = live.open_seats()
         if not free:
             return None, frozenset()
         token = secrets.token_urlsafe(18)
-        self.store.add_token(live.sid, token, free[:1])
+        await self.store.commit(token_added(live.sid, token, free[:1]))
         live.holders[token] = frozenset(free[:1])
         return token, live.holders[token]
 
@@ -197,7 +205,9 @@ class Hub:
         if not seats:
             raise ApiError(403, "you hold no seat in this game: you can only watch")
         async with live.lock:
+            before = live.session.cursor
             hint = self._change(live, seats, action, move)
+            await self._save(live, appended_from=before if action == "move" else None)
         await self.broadcast(live, _sound(action, live.session))
         self._kick_ai(live)
         return hint
@@ -206,7 +216,6 @@ class Hub:
         self, live: Live, seats: frozenset[int], action: Action, move: JSON
     ) -> Hint | None:
         session = live.session
-        before = session.cursor
         try:
             if action == "move":
                 seat = session.to_move
@@ -228,25 +237,23 @@ class Hub:
                 live.round += 1
         except GameError as error:
             raise ApiError(409, str(error)) from None
-        self._save(live, appended_from=before if action == "move" else None)
         return None
 
     def _hint(self, live: Live, seats: frozenset[int]) -> Hint:
         seat = live.session.to_move
         if seat not in seats:
             raise GameError("a hint is for the player to move")
-        hint = live.session.hint(seat)
-        self._save(live)
-        return hint
+        return live.session.hint(seat)
 
-    def _save(self, live: Live, appended_from: int | None = None) -> None:
+    async def _save(self, live: Live, appended_from: int | None = None) -> None:
+        """Commit the session's new state; if that fails, forget the unsaved state."""
         session, now = live.session, self.now()
         session.clock.record(now, session.clock_running())
         if session.cursor == 0 and appended_from is None:
             appended_from = 0  # a restart clears the line
         status = session.status
         result = self._result(live) if status is not Status.PLAYING else None
-        self.store.save(
+        change = progress_saved(
             Progress(
                 sid=live.sid,
                 cursor=session.cursor,
@@ -262,6 +269,11 @@ class Hub:
             ),
             result,
         )
+        try:
+            await self.store.commit(change)
+        except Exception as error:
+            self.live.pop(live.sid, None)  # the next request reloads what is on disk
+            raise ApiError(500, f"the game could not be saved ({error}): try again") from None
 
     def _result(self, live: Live) -> Result | None:
         """The finished game as the player who started it saw it (None if they hold no seat)."""
@@ -310,7 +322,7 @@ class Hub:
                 if session.cursor != before:
                     continue
                 session.play(move, session.to_move or 0)
-                self._save(live, appended_from=before)
+                await self._save(live, appended_from=before)
             await self.broadcast(live, _sound("move", live.session))
 
     async def settle(self, live: Live) -> None:

@@ -75,11 +75,14 @@ class Minefield:
         return sum(mark == FLAG for mark in self.marks)
 
 
+Where = tuple[StrictInt, StrictInt]
+
+
 class MoveModel(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    open: tuple[StrictInt, StrictInt] | None = Field(None, description="[row, col] to open")
-    mark: tuple[StrictInt, StrictInt] | None = Field(None, description="[row, col]: flag, ?, none")
-    chord: tuple[StrictInt, StrictInt] | None = Field(None, description="[row, col] of an open number")
+    open: Where | None = Field(None, description="[row, col] to open")
+    mark: Where | None = Field(None, description="[row, col] to mark: flag, ?, none")
+    chord: Where | None = Field(None, description="[row, col] of an open number to chord")
 
     @model_validator(mode="after")
     def one_action(self) -> MoveModel:
