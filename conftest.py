@@ -1,4 +1,5 @@
-"""Fixtures shared by the whole suite: an in-process API client, a real server, Chromium."""
+"""Fixtures for every test folder (tests/ and each game's tests/): an in-process API
+client, a real server process, and Chromium."""
 
 from __future__ import annotations
 
