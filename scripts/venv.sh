@@ -17,7 +17,7 @@ ensure_venv() {  # ensure_venv EXTRAS  (e.g. "" or "dev")
   if [ ! -f "$stamp" ] || [ "$ROOT/pyproject.toml" -nt "$stamp" ]; then
     echo "Installing Parlour${extras:+ with its $extras tools} …" >&2
     "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
-      -e "$ROOT${extras:+[$extras]}" >&2
+      --config-settings editable_mode=compat -e "$ROOT${extras:+[$extras]}" >&2
     touch "$stamp"
   fi
 }
