@@ -39,7 +39,8 @@ CREATE TABLE IF NOT EXISTS sessions (
     status TEXT NOT NULL DEFAULT 'playing',
     headline TEXT NOT NULL DEFAULT '',
     created REAL NOT NULL,
-    updated REAL NOT NULL
+    updated REAL NOT NULL,
+    assist INTEGER NOT NULL DEFAULT 0   -- the game's assist switch (e.g. Ishido's) is on
 );
 CREATE INDEX IF NOT EXISTS sessions_by_status ON sessions (status, updated);
 CREATE TABLE IF NOT EXISTS moves (
@@ -104,6 +105,7 @@ class SessionRow:
     status: str
     headline: str
     updated: float
+    assist: bool = False
 
 
 @dataclass(frozen=True)
@@ -119,6 +121,7 @@ class Progress:
     status: str
     headline: str
     now: float
+    assist: bool = False
     new_moves_from: int | None = None  # the line is cut here and `new_moves` appended
     new_moves: Sequence[JSON] = ()
 
@@ -165,10 +168,10 @@ def progress_saved(progress: Progress, result: Result | None = None) -> Change:
     def write(db: sqlite3.Connection) -> None:
         db.execute(
             "UPDATE sessions SET cursor=?, round=?, assisted=?, elapsed_ms=?,"
-            " clock_last_at=?, status=?, headline=?, updated=? WHERE sid=?",
+            " clock_last_at=?, status=?, headline=?, updated=?, assist=? WHERE sid=?",
             (progress.cursor, progress.round, int(progress.assisted), progress.elapsed_ms,
              progress.clock_last_at, progress.status, progress.headline, progress.now,
-             progress.sid),
+             int(progress.assist), progress.sid),
         )
         if progress.new_moves_from is not None:
             start = progress.new_moves_from
@@ -277,7 +280,8 @@ class Store:
     def load_session(self, sid: str) -> tuple[SessionRow, list[JSON]] | None:
         found = self.db.execute(
             "SELECT sid, game, game_id, seats, mode, preset, cursor, round, assisted,"
-            " elapsed_ms, clock_last_at, status, headline, updated FROM sessions WHERE sid=?",
+            " elapsed_ms, clock_last_at, status, headline, updated, assist FROM sessions"
+            " WHERE sid=?",
             (sid,),
         ).fetchone()
         if found is None:
@@ -285,6 +289,7 @@ class Store:
         values = list(found)
         values[3] = json.loads(values[3])
         values[8] = bool(values[8])
+        values[14] = bool(values[14])
         moves = [
             json.loads(text)
             for (text,) in self.db.execute(

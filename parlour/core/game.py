@@ -129,6 +129,7 @@ class RenderContext:
     seat: int | None  # None for a spectator
     can_move: bool  # the viewer holds the seat to move and the game is on
     hint: JSON | None = None  # the move a hint suggested, to highlight
+    assist: bool = False  # the game's assist switch is on (e.g. show every valid cell)
 
 
 class Game(ABC, Generic[S, M]):
@@ -266,6 +267,10 @@ class GameSpec:
     default_seats: tuple[str, ...] = ("human",)
     shortcuts: tuple[Shortcut, ...] = ()
     ai_delay_seconds: float = 0.4
+    has_assist: bool = False  # offers an assist switch; turning it on counts as help
+    display_options: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Choices the client keeps per player and sets on the board as `data-opt-<name>`
+    (e.g. Ishido's tile sets); the first is the default. Pure display: no rules."""
 
     @property
     def name(self) -> str:

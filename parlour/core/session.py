@@ -67,6 +67,7 @@ class Session:
         self.game_id = game_id
         self.seats = tuple(seats)
         self.assisted = False
+        self.assist = False
         self.clock = Clock()
         self.hints: dict[int, Hint] = {}
         self._start = self.game.deal(game_id.params, game_id.rng(self.game))
@@ -182,7 +183,7 @@ class Session:
         self._line.clear()
         del self._states[1:]
         self.cursor = 0
-        self.assisted = False
+        self.assisted = self.assist  # a switch left on helps from the start
         self.clock = Clock()
         self.hints.clear()
 
@@ -197,6 +198,13 @@ class Session:
         self.assisted = True
         self.hints[seat] = found
         return found
+
+    def set_assist(self, on: bool) -> None:
+        """The game's assist switch; turning it on counts as help for the statistics."""
+        if not self.spec.has_assist:
+            raise GameError(f"{self.game.title} has no assist switch")
+        self.assist = on
+        self.assisted |= on
 
     def choose_ai_move(self) -> JSON:
         """The AI's move for the seat to move (which must be an AI seat)."""

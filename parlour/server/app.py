@@ -18,6 +18,7 @@ from pydantic import ValidationError
 from parlour.core.game import GameSpec
 from parlour.server.hub import Action, ApiError, Hub, Live, Viewer
 from parlour.server.messages import (
+    AssistRequest,
     Catalog,
     ClientMessage,
     Created,
@@ -123,6 +124,13 @@ def create_app(store: Store, games: Mapping[str, GameSpec], ai_delay_scale: floa
         return HintReply(move=found.move, note=found.note,
                          view=hub.view(live, live.seats_of(token)))
 
+    @app.post("/api/games/{sid}/assist", responses=ERRORS, tags=["play"])
+    async def assist(
+        sid: str, body: AssistRequest, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """Turn the game's assist switch on or off (on counts as help in the statistics)."""
+        return await _act(sid, "assist", authorization, body.on)
+
     @app.post("/api/games/{sid}/join", response_model=Joined, responses=ERRORS, tags=["play"])
     async def join(sid: str) -> Joined:
         """Take the first open seat of a shared game; with none left, you may watch."""
@@ -222,7 +230,8 @@ def create_app(store: Store, games: Mapping[str, GameSpec], ai_delay_scale: floa
         try:
             message = ClientMessage.model_validate_json(text)
             viewer.seats = live.seats_of(token)
-            found = await hub.act(live, token, message.type, message.move)
+            payload = message.on if message.type == "assist" else message.move
+            found = await hub.act(live, token, message.type, payload)
             if found is not None:
                 await viewer.send({"type": "hint", "move": found.move, "note": found.note})
         except ValidationError as error:

@@ -37,7 +37,7 @@ from parlour.store import (
 )
 
 OPEN = "open"  # a human seat kept free for whoever opens the invite link
-Action = Literal["move", "undo", "redo", "restart", "hint"]
+Action = Literal["move", "undo", "redo", "restart", "hint", "assist"]
 Send = Callable[[JSON], Awaitable[None]]
 
 
@@ -178,7 +178,7 @@ class Hub:
         spec = self.spec(row.game)
         game_id = parse_game_id(spec.game, row.game_id)
         session = Session(spec, game_id, row.seats, line, row.cursor)
-        session.assisted = row.assisted
+        session.assisted, session.assist = row.assisted, row.assist
         session.clock.elapsed_ms, session.clock.last_at = row.elapsed_ms, row.clock_last_at
         holders = {t: frozenset(s) for t, s in self.store.tokens(sid).items()}
         live = Live(sid, session, row.mode, row.preset, row.round, holders)
@@ -226,6 +226,8 @@ class Hub:
                 session.play(move, seat)
             elif action == "hint":
                 return self._hint(live, seats)
+            elif action == "assist":
+                session.set_assist(bool(move))
             elif live.held() - seats:
                 raise GameError(f"{action} is off while another player shares this game")
             elif action == "undo":
@@ -264,6 +266,7 @@ class Hub:
                 status=status.value,
                 headline=self._headline(live),
                 now=now,
+                assist=session.assist,
                 new_moves_from=appended_from,
                 new_moves=session.line[appended_from:] if appended_from is not None else (),
             ),
@@ -338,7 +341,9 @@ class Hub:
         observation = game.observe(session.state, perspective)
         can_move = to_move is not None and to_move in seats
         hint = session.hints.get(perspective) if perspective is not None else None
-        context = RenderContext(perspective, can_move, hint.move if hint else None)
+        context = RenderContext(
+            perspective, can_move, hint.move if hint else None, session.assist
+        )
         names = game.seat_names(session.game_id.params)
         scores = game.scores(session.state)
         winners = game.winners(session.state)
@@ -377,6 +382,7 @@ class Hub:
             and session.cursor < len(session.line),
             "outcome": _outcome(session, set(seats)),
             "assisted": session.assisted,
+            "assist": session.assist,
             "elapsed_ms": session.clock.reading_ms(self.now()),
             "clock_running": session.clock_running(),
             "hint": {"move": hint.move, "note": hint.note} if hint else None,

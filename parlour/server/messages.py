@@ -34,8 +34,13 @@ class MoveRequest(Strict):
 class ClientMessage(Strict):
     """What a browser sends on the WebSocket."""
 
-    type: Literal["move", "undo", "redo", "restart", "hint"]
+    type: Literal["move", "undo", "redo", "restart", "hint", "assist"]
     move: Any = None
+    on: bool = False  # for "assist": the switch's new position
+
+
+class AssistRequest(Strict):
+    on: bool = Field(description="turn the game's assist switch on or off")
 
 
 class ErrorBody(BaseModel):
@@ -82,6 +87,8 @@ class GameInfo(BaseModel):
     ai_levels: list[str]
     default_seats: list[str]
     has_hints: bool
+    has_assist: bool
+    display_options: dict[str, list[str]]
     shortcuts: list[ShortcutInfo]
     rules_html: str
     thumbnail_svg: str
@@ -103,6 +110,8 @@ def describe_catalog(games: Mapping[str, GameSpec]) -> Catalog:
                 ai_levels=list(spec.ai_levels),
                 default_seats=list(spec.default_seats),
                 has_hints=spec.hint is not None,
+                has_assist=spec.has_assist,
+                display_options={k: list(v) for k, v in spec.display_options.items()},
                 shortcuts=[ShortcutInfo(keys=s.keys, action=s.action) for s in spec.shortcuts],
                 rules_html=spec.rules_html,
                 thumbnail_svg=spec.thumbnail_svg,

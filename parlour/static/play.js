@@ -33,6 +33,8 @@ async function start() {
   $("rules").innerHTML = info.rules_html;
   $("keys").innerHTML = shortcutRows();
   $("btn-hint").hidden = !info.has_hints;
+  $("btn-assist").hidden = !info.has_assist;
+  applyGameOptions();
   bindToolbar();
   bindBoard();
   document.addEventListener("keydown", onKey);
@@ -117,10 +119,12 @@ function receive(message) {
     const first = view === null;
     note = ""; noteIsError = false;
     render(message.view, first ? null : message.view.sound);
+    settleDrop(true);
   } else if (message.type === "hint") {
     play("hint");
     showNote(`Hint: ${message.note || "try the highlighted move"}`);
   } else if (message.type === "error") {
+    settleDrop(false);
     play("error");
     showNote(message.error, true);
   }
@@ -140,6 +144,8 @@ function render(next, sound) {
   $("btn-undo").disabled = !next.can_undo;
   $("btn-redo").disabled = !next.can_redo;
   $("btn-hint").disabled = !next.can_move;
+  $("btn-assist").setAttribute("aria-pressed", String(next.assist));
+  $("btn-assist").disabled = !holder;
   $("btn-restart").disabled = !next.can_restart;
   $("game-id").textContent = next.id;
   $("btn-invite").hidden = !(holder && next.seats.some((s) => s.open));
@@ -211,6 +217,7 @@ const COMMANDS = {
   undo: () => send({ type: "undo" }),
   redo: () => send({ type: "redo" }),
   hint: () => send({ type: "hint" }),
+  assist: () => send({ type: "assist", on: !view.assist }),
   help: () => $("help-dialog").showModal(),
   again: () => newGameLikeThis(),
   theme: () => cycleTheme(),
@@ -219,7 +226,7 @@ const COMMANDS = {
 };
 
 function bindToolbar() {
-  for (const name of ["new", "restart", "undo", "redo", "hint", "help", "sound"]) {
+  for (const name of ["new", "restart", "undo", "redo", "hint", "assist", "help", "sound"]) {
     $(`btn-${name}`).addEventListener("click", () => COMMANDS[name]());
   }
   $("btn-theme").addEventListener("click", () => COMMANDS.display());
@@ -259,8 +266,38 @@ function toggleSound() {
   toast(prefs.sound ? "Sound on" : "Sound off");
 }
 
+// -- the game's own display options (e.g. Ishido's tile sets): data-opt-* on the board --
+function gameOptions() {
+  let saved = {};
+  try { saved = JSON.parse(localStorage.getItem(`parlour.display.${GAME}`)) || {}; } catch { /* defaults */ }
+  const chosen = {};
+  for (const [name, choices] of Object.entries(info.display_options)) {
+    chosen[name] = choices.includes(saved[name]) ? saved[name] : choices[0];
+  }
+  return chosen;
+}
+
+function applyGameOptions() {
+  for (const [name, value] of Object.entries(gameOptions())) $("board").dataset[`opt${name[0].toUpperCase()}${name.slice(1)}`] = value;
+}
+
+function gameOptionFields() {
+  const chosen = gameOptions();
+  return Object.entries(info.display_options).map(([name, choices]) =>
+    `<label for="opt-${name}">${escapeHtml(name[0].toUpperCase() + name.slice(1))}</label><select id="opt-${name}" data-option="${escapeHtml(name)}">`
+    + choices.map((c) => `<option ${c === chosen[name] ? "selected" : ""}>${escapeHtml(c)}</option>`).join("") + "</select>").join("");
+}
+
 function openDisplayDialog() {
   const prefs = loadPrefs();
+  $("game-options").innerHTML = gameOptionFields();
+  for (const select of $("display-dialog").querySelectorAll("[data-option]")) {
+    select.addEventListener("change", () => {
+      const chosen = { ...gameOptions(), [select.dataset.option]: select.value };
+      localStorage.setItem(`parlour.display.${GAME}`, JSON.stringify(chosen));
+      applyGameOptions();
+    });
+  }
   const theme = $("pref-theme");
   theme.innerHTML = THEMES.map(([key, label]) => `<option value="${key}">${label}</option>`).join("");
   theme.value = prefs.theme;
@@ -281,7 +318,7 @@ function bindDisplayDialog() {
 function shortcutRows() {
   const rows = [
     ["N", "new game"], ["R", "restart the same deal"], ["U, Ctrl+Z", "undo"], ["Y, Ctrl+Y", "redo"],
-    ["H", "hint"], ["?, F1", "this help"], ["T", "change theme"], ["M", "sound on/off"],
+    ["H", "hint"], ...(info.has_assist ? [["A", "assist on/off (counts as help)"]] : []), ["?, F1", "this help"], ["T", "change theme"], ["M", "sound on/off"],
     ["Arrows", "move the cursor on the board"], ["Enter", "play the cell under the cursor"],
     ["Space", "second action (mark, flag…)"],
     ...info.shortcuts.map((s) => [s.keys, s.action]),
@@ -467,6 +504,20 @@ function bindBoard() {
 }
 
 // Drag and drop with pointer events (works with mouse, pen and touch alike).
+let droppedGhost = null;
+
+function settleDrop(accepted) {
+  if (!droppedGhost) return;
+  if (accepted) droppedGhost.ghost.remove(); else sendGhostHome(droppedGhost);
+  droppedGhost = null;
+}
+
+function sendGhostHome({ ghost, home }) {
+  ghost.classList.add("returning");
+  ghost.style.left = `${home.left + home.width / 2}px`; ghost.style.top = `${home.top + home.height / 2}px`;
+  setTimeout(() => ghost.remove(), 450);
+}
+
 function startDrag(source, down) {
   let ghost = null, over = null;
   const move = (event) => {
@@ -494,12 +545,14 @@ function startDrag(source, down) {
     const suppress = (event) => { event.stopPropagation(); event.preventDefault(); };
     document.addEventListener("click", suppress, { capture: true, once: true });
     setTimeout(() => document.removeEventListener("click", suppress, { capture: true }), 0);
-    if (over) { sendMove(parseMove(over, "data-drop")); ghost.remove(); return; }
     const home = source.getBoundingClientRect();
-    ghost.classList.add("returning");
-    ghost.style.left = `${home.left + home.width / 2}px`; ghost.style.top = `${home.top + home.height / 2}px`;
+    if (over) {  // the ghost waits where it was dropped: the answer places it or sends it back
+      droppedGhost = { ghost, home };
+      sendMove(parseMove(over, "data-drop"));
+      return;
+    }
+    sendGhostHome({ ghost, home });
     play("error");
-    setTimeout(() => ghost.remove(), 450);
   };
   document.addEventListener("pointermove", move);
   document.addEventListener("pointerup", up);
@@ -508,7 +561,7 @@ function startDrag(source, down) {
 
 // -- keyboard --------------------------------------------------------------------------
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
-const GLOBAL_KEYS = { n: "new", r: "restart", u: "undo", y: "redo", h: "hint", "?": "help", F1: "help", t: "theme", m: "sound" };
+const GLOBAL_KEYS = { n: "new", r: "restart", u: "undo", y: "redo", h: "hint", a: "assist", "?": "help", F1: "help", t: "theme", m: "sound" };
 
 function onKey(event) {
   if (document.querySelector("dialog[open]")) return;

@@ -1,0 +1,38 @@
+"""Ishido (seed 000): place all 72 tiles; the seed's rules or the original 1990 rules."""
+
+from parlour.core.game import GameSpec, Shortcut
+from parlour.games.ishido.logic import Ishido
+from parlour.games.ishido.view import THUMBNAIL, TILE_SETS, render
+
+RULES_HTML = """
+<p>Place all 72 tiles on the 12 × 8 board. There are six colours and six birds, and two of
+each combination. Six tiles, all of different colours and birds, start on the board.</p>
+<p>Drag the <b>next tile</b> (shown beside the board with the number left) onto an empty
+cell, or click the cell, or move the cursor with the arrow keys and press Enter. The cell
+must touch at least one tile, and every tile it touches must match it in <b>colour</b> or
+in <b>bird</b>. A drop where it does not fit sends the tile back.</p>
+<p>A tile scores 1, 2, 4 or 8 points for 1, 2, 3 or 4 neighbours. The game ends when the
+pouch is empty (you win) or the next tile fits nowhere.</p>
+<p><b>1990 rules</b> (choose them in New game): with two neighbours the tile must match one
+by colour and the other by bird; with three, two by one and the third by the other; with
+four (a <b>4-way</b>), two by colour and two by bird. Tiles on the outer ring score
+nothing; each 4-way earns a bonus (25, 50, 100, 200, 400, 600, 800, 1000, 5000, 10000,
+25000, 50000) and doubles the points of every later tile. Ending with 0, 1 or 2 tiles left
+earns 1000, 500 or 100.</p>
+<p>The <b>Assist</b> switch shows every cell where the next tile fits, with its points; a
+game where it was used counts as assisted. Tile sets (birds, shapes and letters for
+colour-blind play, symbols) are in Display.</p>
+"""
+
+SPEC = GameSpec(
+    game=Ishido(),
+    render=render,
+    rules_html=RULES_HTML,
+    thumbnail_svg=THUMBNAIL,
+    has_assist=True,
+    display_options={"tiles": TILE_SETS},
+    shortcuts=(
+        Shortcut("Arrows, Enter", "move the cursor, place the next tile there"),
+        Shortcut("A", "assist: show where the tile fits"),
+    ),
+)

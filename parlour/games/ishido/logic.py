@@ -1,0 +1,257 @@
+"""Ishido rules: the seed's (000) and the original 1990 rules (`classic`).
+
+Tiles are numbered `colour * 6 + glyph`; two of each make the 72-tile pouch. The board
+is 12 columns by 8 rows, cells numbered `row * 12 + col`. The pouch order is hidden
+information: players see the next tile and how many are left.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+from parlour.core.game import JSON, Game, IllegalMove, Param, Params, Status
+
+COLS, ROWS = 12, 8
+KINDS = 6  # colours, and glyphs
+TILES = KINDS * KINDS * 2
+OPENING_CELLS = ((0, 0), (11, 0), (5, 3), (6, 4), (0, 7), (11, 7))  # (col, row)
+FOUR_WAY_BONUS = (25, 50, 100, 200, 400, 600, 800, 1000, 5000, 10000, 25000, 50000)
+END_BONUS = {0: 1000, 1: 500, 2: 100}  # classic: by tiles left in the pouch
+
+Tile = int
+Cell = int
+Move = tuple[int, int]  # (col, row)
+
+
+def colour(tile: Tile) -> int:
+    return tile // KINDS
+
+
+def glyph(tile: Tile) -> int:
+    return tile % KINDS
+
+
+def _neighbour_table() -> tuple[tuple[Cell, ...], ...]:
+    table = []
+    for cell in range(COLS * ROWS):
+        row, col = divmod(cell, COLS)
+        around = [(col - 1, row), (col + 1, row), (col, row - 1), (col, row + 1)]
+        table.append(tuple(r * COLS + c for c, r in around if 0 <= c < COLS and 0 <= r < ROWS))
+    return tuple(table)
+
+
+NEIGHBOURS = _neighbour_table()
+OUTER_RING = frozenset(
+    cell for cell in range(COLS * ROWS)
+    if cell % COLS in (0, COLS - 1) or cell // COLS in (0, ROWS - 1)
+)
+
+
+@dataclass(frozen=True)
+class Board:
+    rules: str  # "seed" or "classic"
+    cells: tuple[Tile | None, ...]
+    pouch: tuple[Tile, ...]  # pouch[0] is the next tile; the order is secret
+    score: int = 0
+    four_ways: int = 0
+
+    @property
+    def next_tile(self) -> Tile | None:
+        return self.pouch[0] if self.pouch else None
+
+    @property
+    def placed(self) -> int:
+        return TILES - len(self.pouch)
+
+
+def fits(cells: Sequence[Tile | None], cell: Cell, tile: Tile, rules: str) -> int:
+    """How many neighbours `tile` has on `cell` if it may go there, else 0.
+
+    Seed rules: every neighbour matches in colour or glyph. Classic rules add the 1990
+    pairing: with 2 neighbours one matches by colour and one by glyph; with 3, two by
+    one attribute and one by the other; with 4, two by colour and two by glyph.
+    """
+    if cells[cell] is not None:
+        return 0
+    around = [t for n in NEIGHBOURS[cell] if (t := cells[n]) is not None]
+    if not around:
+        return 0
+    by_colour = [colour(t) == colour(tile) for t in around]
+    by_glyph = [glyph(t) == glyph(tile) for t in around]
+    if not all(c or g for c, g in zip(by_colour, by_glyph, strict=True)):
+        return 0
+    if rules == "classic" and not _pairing_holds(by_colour, by_glyph):
+        return 0
+    return len(around)
+
+
+def _pairing_holds(by_colour: list[bool], by_glyph: list[bool]) -> bool:
+    """Can the neighbours be split into colour matches and glyph matches as required?"""
+    count = len(by_colour)
+    needed = {1: [(1, 0), (0, 1)], 2: [(1, 1)], 3: [(2, 1), (1, 2)], 4: [(2, 2)]}[count]
+    # a neighbour identical to the tile may count as either
+    only_colour = sum(c and not g for c, g in zip(by_colour, by_glyph, strict=True))
+    only_glyph = sum(g and not c for c, g in zip(by_colour, by_glyph, strict=True))
+    return any(only_colour <= want_colour and only_glyph <= want_glyph
+               for want_colour, want_glyph in needed)
+
+
+def placement_score(board: Board, cell: Cell, neighbours: int) -> int:
+    """Points for placing a tile with `neighbours` neighbours on `cell` (before bonuses)."""
+    base = 1 << (neighbours - 1)  # 1, 2, 4, 8
+    if board.rules == "seed":
+        return base
+    if cell in OUTER_RING:
+        return 0
+    return base << board.four_ways  # the schedule doubles after each 4-way
+
+
+def valid_cells(board: Board, tile: Tile | None = None) -> dict[Cell, int]:
+    """Each cell where `tile` (default: the next one) may go, with its neighbour count."""
+    tile = board.next_tile if tile is None else tile
+    if tile is None:
+        return {}
+    found = {}
+    for cell in range(COLS * ROWS):
+        neighbours = fits(board.cells, cell, tile, board.rules)
+        if neighbours:
+            found[cell] = neighbours
+    return found
+
+
+def deal_pouch(rng: random.Random) -> tuple[Tile, ...]:
+    """The pouch: six tiles of six different colours and glyphs first, then the rest."""
+    colours = list(range(KINDS))
+    glyphs = list(range(KINDS))
+    rng.shuffle(colours)
+    rng.shuffle(glyphs)
+    opening = [c * KINDS + g for c, g in zip(colours, glyphs, strict=True)]
+    rest = [tile for tile in range(KINDS * KINDS) for _ in range(2)]
+    for tile in opening:
+        rest.remove(tile)
+    rng.shuffle(rest)
+    return tuple(opening + rest)
+
+
+class PlaceModel(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    place: tuple[StrictInt, StrictInt] = Field(
+        description="[col, row]: column 0-11 from the left, row 0-7 from the top"
+    )
+
+
+class Ishido(Game[Board, Move]):
+    name: ClassVar[str] = "ishido"
+    title: ClassVar[str] = "Ishido"
+    move_model: ClassVar[type[BaseModel]] = PlaceModel
+    parameters: ClassVar[tuple[Param, ...]] = (
+        Param("rules", "Rules", "choice", "seed", choices=("seed", "classic"),
+              help="seed: 1, 2, 4, 8 points; classic: the 1990 game's pairing and bonuses"),
+    )
+    presets: ClassVar[dict[str, Params]] = {"seed": {"rules": "seed"},
+                                           "classic": {"rules": "classic"}}
+
+    def deal(self, params: Params, rng: random.Random) -> Board:
+        pouch = deal_pouch(rng)
+        cells: list[Tile | None] = [None] * (COLS * ROWS)
+        for (col, row), tile in zip(OPENING_CELLS, pouch, strict=False):
+            cells[row * COLS + col] = tile
+        return Board(rules=str(params["rules"]), cells=tuple(cells), pouch=pouch[6:])
+
+    def to_move(self, state: Board) -> int | None:
+        return 0 if self.status(state) is Status.PLAYING else None
+
+    def legal_moves(self, state: Board) -> Sequence[Move]:
+        if state.next_tile is None:
+            return ()
+        return [(cell % COLS, cell // COLS) for cell in valid_cells(state)]
+
+    def apply(self, state: Board, move: Move) -> Board:
+        col, row = move
+        tile = state.next_tile
+        if tile is None or not valid_cells(state):
+            raise IllegalMove("the game is over")
+        if not (0 <= col < COLS and 0 <= row < ROWS):
+            raise IllegalMove(f"cell [{col}, {row}] is off the board (12 columns, 8 rows)")
+        cell = row * COLS + col
+        if state.cells[cell] is not None:
+            raise IllegalMove(f"cell [{col}, {row}] is taken")
+        neighbours = fits(state.cells, cell, tile, state.rules)
+        if not neighbours:
+            raise IllegalMove(f"the tile does not fit at [{col}, {row}]")
+        return self._placed(state, cell, tile, neighbours)
+
+    def _placed(self, state: Board, cell: Cell, tile: Tile, neighbours: int) -> Board:
+        cells = list(state.cells)
+        cells[cell] = tile
+        score = state.score + placement_score(state, cell, neighbours)
+        four_ways = state.four_ways
+        if neighbours == 4:
+            if state.rules == "classic":
+                score += FOUR_WAY_BONUS[min(four_ways, len(FOUR_WAY_BONUS) - 1)]
+            four_ways += 1
+        after = Board(state.rules, tuple(cells), state.pouch[1:], score, four_ways)
+        if state.rules == "classic" and self.status(after) is not Status.PLAYING:
+            after = Board(after.rules, after.cells, after.pouch,
+                          after.score + END_BONUS.get(len(after.pouch), 0), four_ways)
+        return after
+
+    def status(self, state: Board) -> Status:
+        if state.next_tile is None:
+            return Status.WON
+        return Status.PLAYING if valid_cells(state) else Status.LOST
+
+    def scores(self, state: Board) -> tuple[int, ...]:
+        return (state.score,)
+
+    def sound(self, before: Board, move: Move, after: Board) -> str:
+        return "bell" if after.four_ways > before.four_ways else "place"
+
+    def figures(self, state: Board, elapsed_ms: int, moves: int) -> dict[str, float]:
+        return {"tiles placed": state.placed, "4-ways": state.four_ways}
+
+    # -- what the player sees ---------------------------------------------------
+    def observe(self, state: Board, seat: int | None) -> JSON:
+        """The board, the next tile and the pouch's size, never its order."""
+        return {
+            "rules": state.rules,
+            "cells": list(state.cells),
+            "next": state.next_tile,
+            "left": len(state.pouch),
+            "score": state.score,
+            "four_ways": state.four_ways,
+            "placed": state.placed,
+            "status": self.status(state).value,
+            # not secret (anyone can work it out), shown only with the assist switch on
+            "valid": {str(cell): placement_score(state, cell, n)
+                      for cell, n in valid_cells(state).items()},
+        }
+
+    def text(self, observation: JSON) -> str:
+        lines = [
+            "".join(_tile_text(observation["cells"][row * COLS + col]) for col in range(COLS))
+            for row in range(ROWS)
+        ]
+        following = observation["next"]
+        lines.append(f"next: {_tile_text(following) if following is not None else 'none'}")
+        return "\n".join(lines)
+
+    def headline(self, observation: JSON) -> str:
+        return {"won": "Game Over. You Win!", "lost": "Game Over"}.get(
+            observation["status"], "Ishido"
+        )
+
+    def move_from_model(self, model: PlaceModel) -> Move:
+        return model.place
+
+    def move_to_json(self, move: Move) -> JSON:
+        return {"place": list(move)}
+
+
+def _tile_text(tile: Tile | None) -> str:
+    return ".." if tile is None else f"{'abcdef'[colour(tile)]}{glyph(tile) + 1}"

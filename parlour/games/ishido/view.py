@@ -1,0 +1,125 @@
+"""Ishido as SVG: the board scales to the space it has; the next tile is dragged onto it.
+
+Every tile carries its three looks (birds, shapes and letters, symbols); the player's
+tile set, a display option, picks one with CSS, so switching never asks the server.
+"""
+
+from __future__ import annotations
+
+from parlour.core.game import JSON, RenderContext
+from parlour.core.markup import attr, classes, move_attr
+from parlour.games.ishido.logic import COLS, KINDS, ROWS, colour, glyph
+
+CELL = 100
+BIRDS = ("\U0001f99a", "\U0001f99c", "\U0001f9a9", "\U0001f989", "\U0001f986", "\U0001f985")
+LETTERS = ("A", "B", "C", "D", "E", "F")
+SYMBOLS = ("♠", "♥", "♦", "♣", "★", "☾")
+COLOUR_NAMES = ("blue", "cyan", "green", "yellow", "red", "purple")
+BIRD_NAMES = ("peacock", "parrot", "flamingo", "owl", "duck", "eagle")
+# for the shapes tile set: each colour is also a shape, so colour is never needed
+SHAPES = (
+    '<circle class="cshape" cx="50" cy="50" r="36"/>',
+    '<path class="cshape" d="M50 12L88 80H12Z"/>',
+    '<rect class="cshape" x="17" y="17" width="66" height="66"/>',
+    '<path class="cshape" d="M50 10L90 50L50 90L10 50Z"/>',
+    '<path class="cshape" d="M30 14H70L90 50L70 86H30L10 50Z"/>',
+    '<path class="cshape" d="M50 10L61 38L90 38L66 56L75 86L50 68L25 86L34 56L10 38L39 38Z"/>',
+)
+TILE_SETS = ("birds", "shapes", "symbols")
+
+
+def tile_svg(tile: int) -> str:
+    """One tile in a 100 × 100 box, with every tile set's look."""
+    c, g = colour(tile), glyph(tile)
+    return (
+        f'<rect class="face" x="4" y="4" width="92" height="92" rx="14"/>{SHAPES[c]}'
+        f'<text class="glyph birds" x="50" y="54">{BIRDS[g]}</text>'
+        f'<text class="glyph letters" x="50" y="54">{LETTERS[g]}</text>'
+        f'<text class="glyph symbols" x="50" y="54">{SYMBOLS[g]}</text>'
+    )
+
+
+def tile_name(tile: int) -> str:
+    return f"{COLOUR_NAMES[colour(tile)]} {BIRD_NAMES[glyph(tile)]}"
+
+
+def render(observation: JSON, ctx: RenderContext) -> str:
+    playing = observation["status"] == "playing" and ctx.can_move
+    valid = observation["valid"] if ctx.assist else {}
+    hint = tuple(ctx.hint["place"]) if ctx.hint else None
+    cells = "".join(
+        _cell(col, row, observation["cells"][row * COLS + col], playing,
+              valid.get(str(row * COLS + col)), hint == (col, row))
+        for row in range(ROWS)
+        for col in range(COLS)
+    )
+    width, height = COLS * CELL, ROWS * CELL
+    lines = "".join(
+        f'<line class="ring" x1="{CELL}" y1="{y}" x2="{width - CELL}" y2="{y}"/>'
+        for y in (CELL, height - CELL)
+    ) + "".join(
+        f'<line class="ring" x1="{x}" y1="{CELL}" x2="{x}" y2="{height - CELL}"/>'
+        for x in (CELL, width - CELL)
+    )
+    board = (
+        f'<svg class="ish-board" id="ish-board" viewBox="-6 -6 {width + 12} {height + 12}" '
+        f'role="grid" aria-label="Ishido board, 12 by 8">'
+        f'<rect class="felt" x="-6" y="-6" width="{width + 12}" height="{height + 12}" rx="18"/>'
+        f"{lines}{cells}</svg>"
+    )
+    return f'<div class="ish" id="ish">{board}{_side(observation, playing)}</div>'
+
+
+def _cell(col: int, row: int, tile: int | None, playing: bool, score: int | None,
+          hinted: bool) -> str:
+    x, y = col * CELL, row * CELL
+    place = {"place": [col, row]}
+    if tile is not None:
+        return (
+            f'<g id="ish-{col}-{row}" class="cell tile c{colour(tile)} g{glyph(tile)}" '
+            f'transform="translate({x} {y})" data-nav tabindex="-1" role="gridcell" '
+            f'aria-label="{attr(f"column {col + 1}, row {row + 1}: {tile_name(tile)}")}">'
+            f"{tile_svg(tile)}</g>"
+        )
+    actions = move_attr("data-move", place) + move_attr("data-drop", place) if playing else ""
+    css = classes("cell", "empty", "valid" if score is not None else None,
+                  "hint" if hinted else None)
+    points = f'<text class="points" x="50" y="58">{score}</text>' if score is not None else ""
+    return (
+        f'<g id="ish-{col}-{row}" class="{css}" transform="translate({x} {y})" data-nav '
+        f'tabindex="-1" role="gridcell" aria-label="column {col + 1}, row {row + 1}: empty"'
+        f'{actions}><rect class="slot" x="3" y="3" width="94" height="94" rx="12"/>{points}</g>'
+    )
+
+
+def _side(observation: JSON, playing: bool) -> str:
+    following = observation["next"]
+    if following is None:
+        next_tile = '<div class="ish-next-empty">Pouch empty</div>'
+    else:
+        drag = " data-drag" if playing else ""
+        next_tile = (
+            f'<svg class="ish-next tile c{colour(following)} g{glyph(following)}" id="ish-next" '
+            f'viewBox="0 0 100 100"{drag} role="img" '
+            f'aria-label="next tile: {attr(tile_name(following))}">{tile_svg(following)}</svg>'
+        )
+    return (
+        f'<aside class="ish-side" id="ish-side"><div class="ish-label">Next</div>{next_tile}'
+        f'<dl class="ish-figures"><dt>Left</dt><dd id="ish-left">{observation["left"]}</dd>'
+        f'<dt>Score</dt><dd id="ish-score">{observation["score"]}</dd>'
+        f'<dt>4-ways</dt><dd id="ish-fourways">{observation["four_ways"]}</dd></dl>'
+        f'<div class="ish-rules">{"1990 rules" if observation["rules"] == "classic" else ""}'
+        "</div></aside>"
+    )
+
+
+THUMBNAIL = (
+    '<svg viewBox="0 0 120 120" aria-hidden="true" class="ish-thumb">'
+    + "".join(
+        f'<g transform="translate({8 + 36 * (i % 3)} {8 + 36 * (i // 3)}) scale(.32)" '
+        f'class="tile c{c} g{g}">{tile_svg(c * KINDS + g)}</g>'
+        for i, (c, g) in enumerate([(0, 0), (0, 3), (2, 3), (4, 1), (4, 4), (2, 4), (5, 5), (1, 5),
+                                    (1, 2)])
+    )
+    + "</svg>"
+)
