@@ -169,7 +169,7 @@ class Ishido(Game[Board, Move]):
     def legal_moves(self, state: Board) -> Sequence[Move]:
         if state.next_tile is None:
             return ()
-        return [(cell % COLS, cell // COLS) for cell in valid_cells(state)]
+        return tuple((cell % COLS, cell // COLS) for cell in valid_cells(state))
 
     def apply(self, state: Board, move: Move) -> Board:
         col, row = move

@@ -1,0 +1,212 @@
+"""Ishido rules: the seed's (000) and the 1990 original's, on hand-made boards."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from parlour.core.game import IllegalMove, Status
+from parlour.games.ishido.logic import (
+    COLS,
+    END_BONUS,
+    FOUR_WAY_BONUS,
+    KINDS,
+    OPENING_CELLS,
+    ROWS,
+    Board,
+    Ishido,
+    colour,
+    fits,
+    glyph,
+    valid_cells,
+)
+
+GAME = Ishido()
+
+
+def tile(c: int, g: int) -> int:
+    return c * KINDS + g
+
+
+def board(placed: dict[tuple[int, int], int], pouch: list[int], rules: str = "seed",
+          **extra: int) -> Board:
+    cells: list[int | None] = [None] * (COLS * ROWS)
+    for (col, row), t in placed.items():
+        cells[row * COLS + col] = t
+    return Board(rules=rules, cells=tuple(cells), pouch=tuple(pouch), **extra)
+
+
+def at(col: int, row: int) -> int:
+    return row * COLS + col
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_deal_opening_six_have_distinct_colours_and_glyphs(seed: int) -> None:
+    for rules in ("seed", "classic"):
+        state = GAME.deal(GAME.validate({"rules": rules}), random.Random(seed))
+        opening = [state.cells[at(col, row)] for col, row in OPENING_CELLS]
+        assert None not in opening
+        assert sorted(colour(t) for t in opening if t is not None) == list(range(6))
+        assert sorted(glyph(t) for t in opening if t is not None) == list(range(6))
+        assert sum(t is not None for t in state.cells) == 6
+        everything = Counter([t for t in state.cells if t is not None] + list(state.pouch))
+        assert everything == Counter({t: 2 for t in range(36)})
+        assert len(state.pouch) == 66
+
+
+def test_deals_differ_by_seed_and_repeat_by_seed() -> None:
+    params = GAME.validate({})
+    assert GAME.deal(params, random.Random(1)) == GAME.deal(params, random.Random(1))
+    assert GAME.deal(params, random.Random(1)) != GAME.deal(params, random.Random(2))
+
+
+def test_a_tile_must_touch_another_tile() -> None:
+    state = board({(5, 3): tile(0, 0)}, [tile(0, 1)])
+    assert fits(state.cells, at(0, 0), tile(0, 1), "seed") == 0
+    assert fits(state.cells, at(5, 4), tile(0, 1), "seed") == 1
+    assert fits(state.cells, at(6, 4), tile(0, 1), "seed") == 0  # diagonal is not touching
+    with pytest.raises(IllegalMove, match="does not fit"):
+        GAME.apply(state, (0, 0))
+
+
+def test_every_neighbour_must_match_in_colour_or_glyph() -> None:
+    placed = {(4, 3): tile(0, 0), (6, 3): tile(1, 1)}
+    state = board(placed, [tile(0, 1), tile(2, 2)])
+    assert fits(state.cells, at(5, 3), tile(0, 1), "seed") == 2  # colour, glyph
+    assert fits(state.cells, at(5, 3), tile(2, 2), "seed") == 0
+    assert fits(state.cells, at(5, 3), tile(0, 5), "seed") == 0  # second does not match
+
+
+@pytest.mark.parametrize(("neighbours", "points"), [(1, 1), (2, 2), (3, 4), (4, 8)])
+def test_seed_scores_1_2_4_8(neighbours: int, points: int) -> None:
+    around = [(5, 2), (5, 4), (4, 3), (6, 3)][:neighbours]
+    state = board({cell: tile(0, i) for i, cell in enumerate(around)}, [tile(0, 5), tile(1, 1)])
+    after = GAME.apply(state, (5, 3))
+    assert after.score == points
+    assert after.cells[at(5, 3)] == tile(0, 5)
+    assert after.pouch == (tile(1, 1),)
+
+
+def test_game_is_won_when_the_pouch_is_empty() -> None:
+    state = board({(5, 3): tile(0, 0)}, [tile(0, 1)])
+    after = GAME.apply(state, (5, 4))
+    assert GAME.status(after) is Status.WON
+    assert GAME.headline(GAME.observe(after, 0)) == "Game Over. You Win!"
+    assert GAME.to_move(after) is None
+
+
+def test_game_is_over_when_the_next_tile_fits_nowhere() -> None:
+    state = board({(5, 3): tile(0, 0)}, [tile(0, 1), tile(3, 3)])
+    after = GAME.apply(state, (5, 4))
+    assert GAME.status(after) is Status.LOST
+    assert GAME.headline(GAME.observe(after, 0)) == "Game Over"
+    assert GAME.legal_moves(after) == ()
+    with pytest.raises(IllegalMove, match="over"):
+        GAME.apply(after, (0, 0))
+
+
+def test_taken_and_off_board_cells_are_refused() -> None:
+    state = board({(5, 3): tile(0, 0)}, [tile(0, 1)])
+    with pytest.raises(IllegalMove, match="taken"):
+        GAME.apply(state, (5, 3))
+    with pytest.raises(IllegalMove, match="off the board"):
+        GAME.apply(state, (12, 0))
+
+
+# -- the 1990 rules ---------------------------------------------------------------------
+def test_classic_two_neighbours_need_one_colour_and_one_glyph_match() -> None:
+    two_colours = {(4, 3): tile(0, 1), (6, 3): tile(0, 2)}
+    one_each = {(4, 3): tile(0, 1), (6, 3): tile(3, 5)}
+    placing = tile(0, 5)
+    assert fits(board(two_colours, []).cells, at(5, 3), placing, "seed") == 2
+    assert fits(board(two_colours, []).cells, at(5, 3), placing, "classic") == 0
+    assert fits(board(one_each, []).cells, at(5, 3), placing, "classic") == 2
+
+
+def test_classic_three_neighbours_need_two_and_one() -> None:
+    placing = tile(0, 0)
+    two_colour_one_glyph = {(4, 3): tile(0, 1), (6, 3): tile(0, 2), (5, 2): tile(4, 0)}
+    three_colour = {(4, 3): tile(0, 1), (6, 3): tile(0, 2), (5, 2): tile(0, 3)}
+    one_colour_two_glyph = {(4, 3): tile(0, 1), (6, 3): tile(2, 0), (5, 2): tile(4, 0)}
+    for placed, expected in ((two_colour_one_glyph, 3), (three_colour, 0),
+                             (one_colour_two_glyph, 3)):
+        assert fits(board(placed, []).cells, at(5, 3), placing, "classic") == expected
+
+
+def test_classic_four_way_needs_two_colours_and_two_glyphs() -> None:
+    placing = tile(0, 0)
+    good = {(4, 3): tile(0, 1), (6, 3): tile(0, 2), (5, 2): tile(4, 0), (5, 4): tile(3, 0)}
+    three_colours = {(4, 3): tile(0, 1), (6, 3): tile(0, 2), (5, 2): tile(0, 3),
+                     (5, 4): tile(3, 0)}
+    with_twin = {(4, 3): tile(0, 0), (6, 3): tile(0, 2), (5, 2): tile(0, 3), (5, 4): tile(3, 0)}
+    assert fits(board(good, []).cells, at(5, 3), placing, "classic") == 4
+    assert fits(board(three_colours, []).cells, at(5, 3), placing, "classic") == 0
+    # an identical tile matches both ways, so it can stand in for a glyph match
+    assert fits(board(with_twin, []).cells, at(5, 3), placing, "classic") == 4
+
+
+def test_classic_outer_ring_scores_nothing() -> None:
+    state = board({(0, 3): tile(0, 0)}, [tile(0, 1), tile(0, 2)], rules="classic")
+    assert GAME.apply(state, (0, 4)).score == 0
+    assert GAME.apply(state, (1, 3)).score == 1
+
+
+def test_classic_four_way_bonus_and_doubling() -> None:
+    around = {(4, 3): tile(0, 1), (6, 3): tile(0, 2), (5, 2): tile(4, 0), (5, 4): tile(3, 0)}
+    state = board(around, [tile(0, 0), tile(0, 1), tile(0, 3)], rules="classic")
+    after = GAME.apply(state, (5, 3))
+    assert after.four_ways == 1
+    assert after.score == 8 + FOUR_WAY_BONUS[0]
+    # the next tile's points double after a 4-way: one neighbour now scores 2
+    assert GAME.apply(after, (3, 3)).score == after.score + 2
+    third = board(around, [tile(0, 0), tile(0, 4)], rules="classic", four_ways=2, score=100)
+    assert GAME.apply(third, (5, 3)).score == 100 + (8 << 2) + FOUR_WAY_BONUS[2]
+
+
+@pytest.mark.parametrize("left", [0, 1, 2, 3])
+def test_classic_end_bonus_by_tiles_left(left: int) -> None:
+    stuck = [tile(5, 5)] * left  # tiles that fit nowhere
+    state = board({(5, 3): tile(0, 0)}, [tile(0, 1), *stuck], rules="classic")
+    after = GAME.apply(state, (5, 4))
+    assert GAME.status(after) is not Status.PLAYING
+    assert after.score == 1 + END_BONUS.get(left, 0)
+
+
+def test_seed_rules_have_no_bonuses() -> None:
+    around = {(4, 3): tile(0, 1), (6, 3): tile(0, 2), (5, 2): tile(4, 0), (5, 4): tile(3, 0)}
+    after = GAME.apply(board(around, [tile(0, 0)]), (5, 3))
+    assert (after.score, after.four_ways) == (8, 1)
+
+
+def test_text_is_eight_lines_of_twelve_cells_then_next() -> None:
+    state = board({(0, 0): tile(0, 0), (11, 7): tile(5, 5)}, [tile(2, 3)])
+    lines = GAME.text(GAME.observe(state, 0)).splitlines()
+    assert len(lines) == 9
+    assert lines[0] == "a1" + ".." * 11
+    assert lines[7] == ".." * 11 + "f6"
+    assert lines[8] == "next: c4"
+    done = GAME.text(GAME.observe(board({(5, 3): tile(0, 0)}, []), 0))
+    assert done.splitlines()[-1] == "next: none"
+
+
+def test_observation_never_reveals_the_pouch_order() -> None:
+    first = board({(5, 3): tile(0, 0)}, [tile(0, 1), tile(1, 1), tile(2, 2)])
+    second = board({(5, 3): tile(0, 0)}, [tile(0, 1), tile(2, 2), tile(1, 1)])
+    assert GAME.observe(first, 0) == GAME.observe(second, 0)
+
+
+def test_legal_moves_are_exactly_the_valid_cells() -> None:
+    state = GAME.deal(GAME.validate({"rules": "classic"}), random.Random(5))
+    moves = {(col, row) for col, row in GAME.legal_moves(state)}
+    assert moves == {(c % COLS, c // COLS) for c in valid_cells(state)}
+    assert moves  # the opening guarantees a place for the first tile
+
+
+def test_moves_as_json() -> None:
+    assert GAME.parse_move({"place": [3, 4]}) == (3, 4)
+    assert GAME.move_to_json((3, 4)) == {"place": [3, 4]}
+    for bad in ({"place": [3]}, {"place": ["3", 4]}, {"put": [1, 1]}, {}):
+        with pytest.raises(IllegalMove, match="malformed"):
+            GAME.parse_move(bad)
