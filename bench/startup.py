@@ -23,7 +23,7 @@ from typing import Any
 from playwright.sync_api import sync_playwright
 
 from bench.common import heading, report
-from parlour.devtools import READY, launch_chromium
+from parlour.devtools import launch_chromium, wait_until_ready
 
 TIMEOUT_S = 30.0
 
@@ -38,22 +38,6 @@ def spawn(db: Path) -> subprocess.Popen[str]:
     )
 
 
-def wait_ready(process: subprocess.Popen[str]) -> str:
-    """The URL from the "ready at" line (raises if the server exits or says nothing)."""
-    assert process.stdout is not None
-    seen: list[str] = []
-    deadline = time.monotonic() + TIMEOUT_S
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if not line:
-            break
-        seen.append(line)
-        match = READY.search(line)
-        if match:
-            return match.group(1)
-    raise RuntimeError("Parlour did not start:\n" + "".join(seen))
-
-
 def one_run(browser: Any, folder: Path, index: int) -> tuple[float, float]:
     """Milliseconds from spawn to the ready line, and from spawn to a playable page."""
     context = browser.new_context()
@@ -63,7 +47,7 @@ def one_run(browser: Any, folder: Path, index: int) -> tuple[float, float]:
     started = time.perf_counter()
     process = spawn(folder / f"run-{index}.sqlite3")
     try:
-        url = wait_ready(process)
+        url = wait_until_ready(process, TIMEOUT_S)
         ready = time.perf_counter()
         page.goto(f"{url}/play/tictactoe")
         page.wait_for_function(

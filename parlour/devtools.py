@@ -54,6 +54,15 @@ def start_server(db: Path, port: int = 0, timeout: float = 20.0) -> RunningServe
         text=True,
         env=env,
     )
+    try:
+        return RunningServer(process, wait_until_ready(process, timeout), db)
+    except RuntimeError:
+        process.kill()
+        raise
+
+
+def wait_until_ready(process: subprocess.Popen[str], timeout: float = 20.0) -> str:
+    """The address from the server's "ready at" line; RuntimeError if it never comes."""
     assert process.stdout is not None
     deadline = time.monotonic() + timeout
     seen = []
@@ -64,8 +73,7 @@ def start_server(db: Path, port: int = 0, timeout: float = 20.0) -> RunningServe
         seen.append(line)
         match = READY.search(line)
         if match:
-            return RunningServer(process, match.group(1), db)
-    process.kill()
+            return match.group(1)
     raise RuntimeError("Parlour did not start:\n" + "".join(seen))
 
 
