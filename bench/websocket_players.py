@@ -2,8 +2,9 @@
 
 Each pair of players shares a Tic-Tac-Toe game: one creates it with the second seat
 open, the other joins through the API, all sockets connect, and then every player plays
-a random free cell whenever its view says it is its turn, until its game ends. At the end every game is read back over
-REST and its move count compared with the moves the players saw acknowledged.
+a random free cell whenever its view says it is its turn, until its game ends. At the
+end every game is read back over REST and its move count compared with the moves the
+players saw acknowledged.
 
 Run: .venv/bin/python -m bench.websocket_players [--players 1000]
 """
