@@ -494,7 +494,10 @@ function bindBoard() {
       }, LONG_PRESS_MS);
     }
     const draggable = event.target.closest("[data-drag]");
-    if (draggable && event.button === 0) startDrag(draggable, event);
+    if (draggable && event.button === 0) {
+      event.preventDefault();  // no text selection, which would start a native drag next time
+      startDrag(draggable, event);
+    }
   });
   const release = () => { document.documentElement.classList.remove("pressing"); clearTimeout(pressTimer); };
   for (const type of ["pointerup", "pointercancel", "pointerleave"]) board.addEventListener(type, release);

@@ -1,0 +1,630 @@
+"""Ishido in a real Chromium against a real server: drag and drop, clicks, keys, assist,
+tile sets, window sizes, a whole game, reload.
+
+Boards are compared as the server's text: 8 lines of 12 cells, each cell a colour letter
+a-f and a glyph digit 1-6 ("c4"), or ".." when empty, then "next: c4" (or "next: none").
+The test reads the same text off the page (the classes of `#ish-{col}-{row}` and of
+`#ish-next`), and works out where the next tile fits with the game's own rules
+(`logic.fits`), so it never needs the assist switch (which marks a game as assisted).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import statistics
+import time
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+import httpx
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Locator, Page, expect
+
+from parlour.core.game import Status
+from parlour.core.gameid import parse_game_id
+from parlour.games.ishido.logic import COLS, KINDS, NEIGHBOURS, ROWS, Ishido, fits, valid_cells
+from parlour.games.ishido.view import LETTERS, SYMBOLS
+
+pytestmark = pytest.mark.browser
+
+NextView = Callable[..., AbstractContextManager[None]]
+OpenPage = Callable[..., Page]
+CreateGame = Callable[..., dict[str, Any]]
+WaitViews = Callable[[Page, int], int]
+ServerView = Callable[[str], dict[str, Any]]
+Cell = tuple[int, int]  # (col, row)
+
+DRAG_DEAL = "ishido:seed#d1"  # a fixed deal, so that a drag test fails the same way each run
+QUIET_MS = 300  # how long to watch for a change that must not happen
+CLICK_BUDGET_MS = 100  # from a click to the view it brings, measured in the page (median)
+TURN_BUDGET_S = 0.4  # a whole turn of the test: REST read, click, view (wall clock, generous)
+
+# The board as the page shows it, in the server's text format.
+BOARD_JS = """() => {
+  const text = (element) => {
+    const kind = (prefix) => [...element.classList].find((k) => k.length === 2 && k[0] === prefix);
+    const c = kind("c"), g = kind("g");
+    return c && g ? "abcdef"[Number(c[1])] + String(Number(g[1]) + 1) : "??";
+  };
+  const lines = [];
+  for (let row = 0; row < 8; row++) {
+    let line = "";
+    for (let col = 0; col < 12; col++) {
+      const cell = document.getElementById(`ish-${col}-${row}`);
+      line += !cell ? "??" : cell.classList.contains("tile") ? text(cell) : "..";
+    }
+    lines.push(line);
+  }
+  const next = document.getElementById("ish-next");
+  lines.push(`next: ${next ? text(next) : "none"}`);
+  return lines.join("\\n");
+}"""
+
+# Which looks of a tile are drawn (not `display: none`).
+# Records, in the page, how long each click takes to bring its view.
+LATENCY_JS = """() => {
+  window.clickToView = [];
+  let clickedAt = null;
+  document.addEventListener("click", () => { clickedAt = performance.now(); }, true);
+  new MutationObserver(() => {
+    if (clickedAt === null) return;
+    window.clickToView.push(performance.now() - clickedAt);
+    clickedAt = null;
+  }).observe(document.body, { attributes: true, attributeFilter: ["data-views"] });
+}"""
+
+GLYPHS_JS = """(tile) => {
+  const shown = (selector) => getComputedStyle(tile.querySelector(selector)).display !== "none";
+  return { birds: shown(".glyph.birds"), letters: shown(".glyph.letters"),
+           symbols: shown(".glyph.symbols"), shape: shown(".cshape") };
+}"""
+
+
+# -- the rules, worked out in the test from the text the server gives -----------------
+def parse_text(text: str) -> tuple[list[int | None], int | None]:
+    """The cells (tile numbers, `row * 12 + col`) and the next tile of a board text."""
+    *rows, following = text.splitlines()
+    assert len(rows) == ROWS and all(len(row) == 2 * COLS for row in rows), text
+
+    def tile(code: str) -> int | None:
+        if code in ("..", "none"):
+            return None
+        return "abcdef".index(code[0]) * KINDS + int(code[1]) - 1
+
+    cells = [tile(row[2 * col : 2 * col + 2]) for row in rows for col in range(COLS)]
+    return cells, tile(following.removeprefix("next: "))
+
+
+def fitting(text: str, rules: str = "seed") -> dict[Cell, int]:
+    """Each cell where the next tile fits, with its number of neighbours."""
+    cells, tile = parse_text(text)
+    if tile is None:
+        return {}
+    found = {}
+    for index in range(COLS * ROWS):
+        neighbours = fits(cells, index, tile, rules)
+        if neighbours:
+            found[(index % COLS, index // COLS)] = neighbours
+    return found
+
+
+def misfits(text: str, rules: str = "seed") -> list[Cell]:
+    """Empty cells beside a tile where the next tile does not fit (a plausible mistake)."""
+    cells, tile = parse_text(text)
+    assert tile is not None
+    return [
+        (index % COLS, index // COLS)
+        for index in range(COLS * ROWS)
+        if cells[index] is None
+        and any(cells[n] is not None for n in NEIGHBOURS[index])
+        and not fits(cells, index, tile, rules)
+    ]
+
+
+def best(valid: dict[Cell, int]) -> Cell:
+    """The cell with the most neighbours, the first in reading order among equals."""
+    return max(valid, key=lambda cell: (valid[cell], -(cell[1] * COLS + cell[0])))
+
+
+def placed(text: str, cell: Cell) -> str:
+    """The code ("c4") of the tile on `cell`, ".." when empty."""
+    col, row = cell
+    return text.splitlines()[row][2 * col : 2 * col + 2]
+
+
+def next_code(text: str) -> str:
+    return text.splitlines()[-1].removeprefix("next: ")
+
+
+# -- the page ------------------------------------------------------------------------
+class IshidoPage:
+    """One browser tab on the Ishido page, with the moves and reads the tests need."""
+
+    def __init__(self, page: Page, next_view: NextView) -> None:
+        self.page = page
+        self.next_view = next_view
+        self.headline = page.locator("#headline")
+        self.message = page.locator("#message")
+        self.left = page.locator("#ish-left")
+        self.next_tile = page.locator("#ish-next")
+
+    # -- reading ------------------------------------------------------------------
+    def cell(self, cell: Cell) -> Locator:
+        col, row = cell
+        return self.page.locator(f"#ish-{col}-{row}")
+
+    def board(self) -> str:
+        return str(self.page.evaluate(BOARD_JS))
+
+    def wait_board(self, expected: str) -> None:
+        """Wait (briefly) until the page shows `expected`, then check it does."""
+        with contextlib.suppress(PlaywrightError):  # the assertion says what is there instead
+            self.page.wait_for_function(f"(want) => ({BOARD_JS})() === want", arg=expected)
+        assert self.board() == expected
+
+    def tiles_left(self) -> int:
+        return int(self.left.inner_text())
+
+    def session(self) -> str:
+        return parse_qs(urlparse(self.page.url).query)["session"][0]
+
+    def views(self) -> int:
+        return int(self.page.evaluate("Number(document.body.dataset.views || 0)"))
+
+    def focused(self) -> str | None:
+        found: str | None = self.page.evaluate(
+            "document.activeElement && document.activeElement.id"
+        )
+        return found
+
+    def centre(self, locator: Locator) -> tuple[float, float]:
+        box = locator.bounding_box()
+        assert box is not None, "not on screen"
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    # -- acting -------------------------------------------------------------------
+    def click(self, cell: Cell) -> None:
+        with self.next_view(self.page):
+            self.cell(cell).click()
+
+    def drag_next_to(self, cell: Cell) -> None:
+        """Drag the next tile with the mouse and drop it on `cell`; checks the drag shows."""
+        mouse = self.page.mouse
+        mouse.move(*self.centre(self.next_tile))
+        mouse.down()
+        mouse.move(*self.centre(self.cell(cell)), steps=12)
+        # during the drag: a ghost under the pointer, the tile dimmed, the cell lit
+        expect(self.page.locator(".drag-ghost")).to_have_count(1)
+        expect(self.next_tile, "the drag stopped before the drop (pointercancel?)").to_have_class(
+            re.compile(r"\bdragging\b")
+        )
+        expect(self.cell(cell)).to_have_class(re.compile(r"\bdrop-target\b"))
+        expect(self.page.locator(".drop-target")).to_have_count(1)
+        mouse.up()
+
+
+OpenGame = Callable[..., IshidoPage]
+
+
+@pytest.fixture
+def server_view(base_url: str) -> ServerView:
+    """What the server holds for a session (a spectator's view, through the REST API)."""
+
+    def fetch(sid: str) -> dict[str, Any]:
+        response = httpx.get(f"{base_url}/api/games/{sid}")
+        assert response.status_code == 200, response.text
+        found: dict[str, Any] = response.json()
+        return found
+
+    return fetch
+
+
+@pytest.fixture
+def ishido(open_page: OpenPage, next_view: NextView, create_game: CreateGame) -> OpenGame:
+    """A new Ishido game made over REST (`id` replays a deal), open in a new browser."""
+
+    def open_game(**options: Any) -> IshidoPage:
+        created = create_game("ishido", **options)
+        sid = created["session"]
+        page = open_page(f"/play/ishido?session={sid}", tokens={sid: created["token"]})
+        game = IshidoPage(page, next_view)
+        assert game.session() == sid
+        game.wait_board(created["view"]["text"])
+        return game
+
+    return open_game
+
+
+def test_drag_the_next_tile_onto_a_cell_where_it_fits(
+    ishido: OpenGame, server_view: ServerView
+) -> None:
+    game = ishido(id=DRAG_DEAL)
+    sid = game.session()
+    before = game.board()
+    assert game.tiles_left() == 66
+    target = best(fitting(before))
+    tile = next_code(before)
+
+    with game.next_view(game.page):
+        game.drag_next_to(target)
+
+    expect(game.cell(target)).to_have_class(re.compile(r"\btile\b"))
+    after = game.board()
+    assert placed(after, target) == tile, "the dragged tile is not where it was dropped"
+    assert after.splitlines()[:-1] == [
+        line if row != target[1] else line[: 2 * target[0]] + tile + line[2 * target[0] + 2 :]
+        for row, line in enumerate(before.splitlines()[:-1])
+    ], "only the target cell should change"
+    expect(game.left).to_have_text("65")
+    expect(game.page.locator(".drag-ghost")).to_have_count(0)
+    expect(game.page.locator(".drop-target")).to_have_count(0)
+    expect(game.next_tile).not_to_have_class(re.compile(r"\bdragging\b"))
+    expect(game.message).to_have_text("Your turn")
+    expect(game.page.locator("#ish-score")).to_have_text(str(1 << (fitting(before)[target] - 1)))
+
+    # the drop is one move: no click slips through to the cell under the pointer
+    views = game.views()
+    game.page.wait_for_timeout(QUIET_MS)
+    assert game.views() == views
+    seen = server_view(sid)
+    assert seen["moves"] == 1 and seen["text"] == after
+
+    # and each next tile can be dragged in its turn
+    for left in (64, 63):
+        before = game.board()
+        target = best(fitting(before))
+        with game.next_view(game.page):
+            game.drag_next_to(target)
+        assert placed(game.board(), target) == next_code(before)
+        expect(game.left).to_have_text(str(left))
+        expect(game.page.locator(".drag-ghost")).to_have_count(0)
+
+
+def test_a_drop_where_the_tile_does_not_fit_sends_it_back(
+    ishido: OpenGame, server_view: ServerView
+) -> None:
+    game = ishido(id=DRAG_DEAL)
+    sid = game.session()
+    before = game.board()
+    wrong = misfits(before)[0]
+    views = game.views()
+
+    game.drag_next_to(wrong)
+
+    expect(game.message).to_have_text(f"the tile does not fit at [{wrong[0]}, {wrong[1]}]")
+    expect(game.message).to_have_class(re.compile(r"\berror\b"))
+    # the ghost flies back to the next tile's place, then goes
+    home = game.page.wait_for_function(
+        """() => { const ghost = document.querySelector(".drag-ghost.returning");
+          return ghost && [parseFloat(ghost.style.left), parseFloat(ghost.style.top)]; }"""
+    ).json_value()
+    x, y = game.centre(game.next_tile)
+    assert abs(home[0] - x) < 2 and abs(home[1] - y) < 2, f"the ghost went to {home}, not home"
+    expect(game.page.locator(".drag-ghost")).to_have_count(0)
+    expect(game.page.locator(".drop-target")).to_have_count(0)
+    expect(game.next_tile).not_to_have_class(re.compile(r"\bdragging\b"))
+    expect(game.next_tile).to_have_attribute("data-drag", "")
+
+    assert game.board() == before
+    assert game.tiles_left() == 66
+    assert game.views() == views
+    expect(game.cell(wrong)).not_to_have_class(re.compile(r"\btile\b"))
+    assert server_view(sid)["moves"] == 0
+
+    # the tile is back where it can be dragged again: this time to a good cell
+    target = best(fitting(before))
+    with game.next_view(game.page):
+        game.drag_next_to(target)
+    assert placed(game.board(), target) == next_code(before)
+    expect(game.left).to_have_text("65")
+    expect(game.message).not_to_have_class(re.compile(r"\berror\b"))
+
+
+def test_click_a_cell_to_place_the_tile(ishido: OpenGame, server_view: ServerView) -> None:
+    game = ishido()
+    before = game.board()
+    valid = fitting(before)
+    assert game.page.locator("#ish-board [data-move]").count() == 96 - 6
+
+    game.click(target := best(valid))
+
+    after = game.board()
+    assert placed(after, target) == next_code(before)
+    expect(game.left).to_have_text("65")
+    expect(game.cell(target)).not_to_have_attribute("data-move", re.compile(".*"))
+    assert server_view(game.session())["text"] == after
+    assert game.page.locator("#ish-board [data-move]").count() == 96 - 7
+    # a cell where the new tile does not fit: the click is refused, nothing moves
+    wrong = misfits(after)[0]
+    game.cell(wrong).click()
+    expect(game.message).to_contain_text("does not fit")
+    assert game.board() == after
+    expect(game.left).to_have_text("65")
+
+
+def test_keyboard_placement(ishido: OpenGame, server_view: ServerView) -> None:
+    game = ishido()
+    before = game.board()
+    target = best(fitting(before))
+    keys = game.page.keyboard
+
+    wrap = game.page.locator("#board-wrap")
+    wrap.click(position={"x": 4, "y": 4})  # the margin round the board
+    assert game.focused() == "board-wrap"
+
+    keys.press("ArrowRight")  # the cursor appears on the first free cell
+    assert game.focused() == "ish-1-0"
+    col, row = 1, 0
+    while (col, row) != target:
+        if col != target[0]:
+            step = 1 if target[0] > col else -1
+            keys.press("ArrowRight" if step > 0 else "ArrowLeft")
+            col += step
+        else:
+            keys.press("ArrowDown")
+            row += 1
+        assert game.focused() == f"ish-{col}-{row}"
+    with game.next_view(game.page):
+        keys.press("Enter")
+
+    after = game.board()
+    assert placed(after, target) == next_code(before)
+    expect(game.left).to_have_text("65")
+    assert server_view(game.session())["text"] == after
+
+    # Enter on a cell where the next tile does not fit changes nothing
+    wrong = misfits(after)[0]
+    game.cell(wrong).focus()
+    assert game.focused() == f"ish-{wrong[0]}-{wrong[1]}"
+    keys.press("Enter")
+    expect(game.message).to_contain_text("does not fit")
+    assert game.board() == after
+
+
+def test_assist_shows_where_the_tile_fits(ishido: OpenGame, server_view: ServerView) -> None:
+    game = ishido()
+    sid = game.session()
+    assist = game.page.locator("#btn-assist")
+    badge = game.page.locator("#assisted")
+    expect(assist).to_be_visible()
+    expect(assist).to_have_attribute("aria-pressed", "false")
+    expect(badge).to_be_hidden()
+    expect(game.page.locator("#ish-board .valid")).to_have_count(0)
+
+    def check_marks() -> None:
+        valid = fitting(game.board())
+        marked = game.page.eval_on_selector_all(
+            "#ish-board .cell.valid",
+            "cells => cells.map((c) => [c.id, c.querySelector('text.points')?.textContent])",
+        )
+        expected = {f"ish-{c}-{r}": str(1 << (n - 1)) for (c, r), n in valid.items()}
+        assert dict(marked) == expected
+        expect(game.page.locator("#ish-board text.points").first).to_be_visible()
+        expect(game.page.locator("#ish-board text.points")).to_have_count(len(valid))
+
+    with game.next_view(game.page):
+        assist.click()
+    expect(assist).to_have_attribute("aria-pressed", "true")
+    expect(badge).to_be_visible()
+    check_marks()
+    assert server_view(sid)["assisted"] is True
+
+    game.click(best(fitting(game.board())))  # the marks follow the next tile
+    check_marks()
+
+    with game.next_view(game.page):
+        game.page.keyboard.press("a")
+    expect(assist).to_have_attribute("aria-pressed", "false")
+    expect(game.page.locator("#ish-board .valid")).to_have_count(0)
+    expect(game.page.locator("#ish-board text.points")).to_have_count(0)
+    expect(badge).to_be_visible()  # a game helped once stays assisted
+    seen = server_view(sid)
+    assert seen["assisted"] is True and seen["assist"] is False
+
+
+def test_tile_sets_switch_mid_game(ishido: OpenGame, server_view: ServerView) -> None:
+    game = ishido()
+    sid = game.session()
+    game.click(best(fitting(game.board())))
+    before = game.board()
+    views = game.views()
+    board = game.page.locator("#board")
+    expect(board).to_have_attribute("data-opt-tiles", "birds")
+    tile = game.cell((0, 0))
+    glyph = parse_text(before)[0][0]
+    assert glyph is not None
+    glyph %= KINDS
+    assert tile.evaluate(GLYPHS_JS) == {
+        "birds": True, "letters": False, "symbols": False, "shape": False
+    }
+    looks = {"birds": tile.screenshot(animations="disabled")}
+
+    game.page.click("#btn-theme")
+    dialog = game.page.locator("#display-dialog")
+    expect(dialog).to_be_visible()
+    tiles = game.page.locator("#opt-tiles")
+    expect(tiles).to_have_value("birds")
+
+    tiles.select_option("shapes")
+    expect(board).to_have_attribute("data-opt-tiles", "shapes")
+    assert tile.evaluate(GLYPHS_JS) == {
+        "birds": False, "letters": True, "symbols": False, "shape": True
+    }
+    assert tile.locator(".glyph.letters").text_content() == LETTERS[glyph]
+    assert game.next_tile.evaluate(GLYPHS_JS)["letters"] is True
+    looks["shapes"] = tile.screenshot(animations="disabled")
+
+    tiles.select_option("symbols")
+    expect(board).to_have_attribute("data-opt-tiles", "symbols")
+    assert tile.evaluate(GLYPHS_JS) == {
+        "birds": False, "letters": False, "symbols": True, "shape": False
+    }
+    assert tile.locator(".glyph.symbols").text_content() == SYMBOLS[glyph]
+    looks["symbols"] = tile.screenshot(animations="disabled")
+    assert len(set(looks.values())) == 3, "the tile looks the same in two tile sets"
+
+    game.page.locator("#display-dialog button", has_text="Done").click()
+    expect(dialog).to_be_hidden()
+    # switching is the page's own business: the board and the game are as they were
+    assert game.board() == before
+    assert game.views() == views
+    assert server_view(sid)["text"] == before
+    assert game.page.evaluate("localStorage.getItem('parlour.display.ishido')") == (
+        '{"tiles":"symbols"}'
+    )
+    game.click(best(fitting(before)))  # and play goes on in the new look
+    expect(game.left).to_have_text("64")
+    expect(board).to_have_attribute("data-opt-tiles", "symbols")
+
+
+def test_the_board_fits_the_window(ishido: OpenGame) -> None:
+    game = ishido()
+    page = game.page
+    widths = []
+    for width, height in ((1280, 800), (700, 900), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => done(null)))")
+        felt = page.locator("#ish-board .felt").bounding_box()  # the board as drawn
+        svg = page.locator("#ish-board").bounding_box()
+        assert felt is not None and svg is not None
+        for box, what in ((felt, "board"), (svg, "board svg")):
+            assert box["x"] >= -0.5, f"{what} starts left of the window at {width}x{height}"
+            assert box["x"] + box["width"] <= width + 0.5, (
+                f"{what} overflows the window at {width}x{height}: {box}"
+            )
+        assert abs(felt["width"] / felt["height"] - 1212 / 812) < 0.02, "the board is distorted"
+        assert felt["width"] > width * 0.5, f"the board is tiny at {width}x{height}: {felt}"
+        scroll = page.evaluate("document.documentElement.scrollWidth")
+        assert scroll <= width, f"the page scrolls sideways at {width}x{height}"
+        cell = page.locator("#ish-0-0").bounding_box()
+        assert cell is not None and cell["width"] >= 24, "cells too small to hit"
+        side = page.locator("#ish-side").bounding_box()
+        assert side is not None and side["x"] + side["width"] <= width + 0.5
+        widths.append(felt["width"])
+    assert widths[0] > widths[1] > widths[2], f"the board does not follow the window: {widths}"
+
+    # still playable at phone size
+    page.set_viewport_size({"width": 390, "height": 844})
+    game.click(best(fitting(game.board())))
+    expect(game.left).to_have_text("65")
+
+
+def greedy_outcome(game_id: str) -> tuple[str, int]:
+    """The end of `game_id`'s deal played by `best`, worked out from its id."""
+    rules = Ishido()
+    parsed = parse_game_id(rules, game_id)
+    board = rules.deal(parsed.params, parsed.rng(rules))
+    moves = 0
+    while rules.status(board) is Status.PLAYING:
+        valid = {(c % COLS, c // COLS): n for c, n in valid_cells(board).items()}
+        board = rules.apply(board, best(valid))
+        moves += 1
+    return rules.status(board).value, moves
+
+
+@pytest.mark.parametrize(
+    ("game_id", "status", "headline"),
+    [("ishido:seed#b3", "won", "Game Over. You Win!"), ("ishido:seed#b17", "lost", "Game Over")],
+)
+def test_play_to_the_end_with_clicks(
+    ishido: OpenGame, server_view: ServerView, game_id: str, status: str, headline: str
+) -> None:
+    expected_status, expected_moves = greedy_outcome(game_id)
+    assert expected_status == status  # the deal is fixed: so is how it ends
+    game = ishido(id=game_id)
+    sid = game.session()
+    expect(game.headline).to_have_text("Ishido")
+    game.page.evaluate(LATENCY_JS)
+    centres: dict[str, tuple[float, float]] = game.page.eval_on_selector_all(
+        "#ish-board .cell",
+        """cells => Object.fromEntries(cells.map((cell) => {
+          const box = cell.getBoundingClientRect();
+          return [cell.id, [box.left + box.width / 2, box.top + box.height / 2]];
+        }))""",
+    )
+    moves = 0
+    start = time.perf_counter()
+    seen = server_view(sid)
+    while seen["status"] == "playing":
+        valid = fitting(seen["text"])
+        assert valid, f"the server says playing, yet the tile fits nowhere:\n{seen['text']}"
+        target = best(valid)
+        with game.next_view(game.page):  # a real mouse click, without re-measuring the cell
+            game.page.mouse.click(*centres[f"ish-{target[0]}-{target[1]}"])
+        moves += 1
+        assert moves <= 66
+        seen = server_view(sid)
+        assert placed(seen["text"], target) != ".."
+
+    assert seen["status"] == status
+    assert moves == expected_moves == seen["moves"]
+    game.wait_board(seen["text"])
+    expect(game.headline).to_have_text(headline)
+    expect(game.left).to_have_text(str(66 - moves))
+    expect(game.page.locator("#ish-board [data-move]")).to_have_count(0)
+    expect(game.page.locator("#ish-board [data-drop]")).to_have_count(0)
+    if status == "won":
+        expect(game.next_tile).to_have_count(0)
+        expect(game.page.locator(".ish-next-empty")).to_have_text("Pouch empty")
+        expect(game.message).to_contain_text("Well played")
+    else:
+        expect(game.next_tile).not_to_have_attribute("data-drag", re.compile(".*"))
+        expect(game.message).to_contain_text("Game over")
+    took = time.perf_counter() - start
+    latencies: list[float] = game.page.evaluate("window.clickToView")
+    assert len(latencies) == moves
+    print(f"{moves} turns in {took:.2f} s; click to view: mean "
+          f"{sum(latencies) / moves:.0f} ms, max {max(latencies):.0f} ms")
+    # (the first click may be slower: the page starts its sound then)
+    assert statistics.median(latencies) < CLICK_BUDGET_MS, f"click to view, ms: {latencies}"
+    assert statistics.mean(latencies) < CLICK_BUDGET_MS, f"click to view, ms: {latencies}"
+    assert max(latencies) < 10 * CLICK_BUDGET_MS, f"click to view, ms: {latencies}"
+    assert took < moves * TURN_BUDGET_S, f"{moves} turns took {took:.1f} s"
+
+    # a finished board ignores clicks and keys
+    views = game.views()
+    free = next(
+        (c, r) for r in range(ROWS) for c in range(COLS) if placed(seen["text"], (c, r)) == ".."
+    )
+    game.cell(free).click()
+    game.page.keyboard.press("Enter")
+    game.page.wait_for_timeout(QUIET_MS)
+    assert game.views() == views
+    assert server_view(sid)["moves"] == moves
+
+
+def test_reload_resumes_the_game(
+    ishido: OpenGame, server_view: ServerView, wait_views: WaitViews
+) -> None:
+    game = ishido()
+    sid = game.session()
+    game_id = game.page.locator("#game-id").inner_text()
+    assert game_id.startswith("ishido:seed#")
+    for _ in range(3):
+        game.click(best(fitting(game.board())))
+    before = game.board()
+    expect(game.left).to_have_text("63")
+    score = game.page.locator("#ish-score").inner_text()
+
+    game.page.reload()
+    wait_views(game.page, 1)
+    assert game.session() == sid
+    game.wait_board(before)
+    assert server_view(sid)["text"] == before
+    expect(game.page.locator("#game-id")).to_have_text(game_id)
+    expect(game.left).to_have_text("63")
+    expect(game.page.locator("#ish-score")).to_have_text(score)
+    expect(game.next_tile).to_have_attribute("data-drag", "")  # still ours to play
+    game.click(target := best(fitting(before)))
+    assert placed(game.board(), target) == next_code(before)
+
+    # the plain address brings back the last unfinished game too
+    after = game.board()
+    game.page.goto("/play/ishido")
+    wait_views(game.page, 1)
+    assert game.session() == sid
+    game.wait_board(after)
