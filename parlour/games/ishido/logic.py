@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
@@ -116,12 +117,19 @@ def valid_cells(board: Board, tile: Tile | None = None) -> dict[Cell, int]:
     tile = board.next_tile if tile is None else tile
     if tile is None:
         return {}
-    found = {}
+    return dict(_valid_cells(board.cells, tile, board.rules))
+
+
+@lru_cache(maxsize=256)  # status, legal moves and the view all ask about the same board
+def _valid_cells(
+    cells: tuple[Tile | None, ...], tile: Tile, rules: str
+) -> tuple[tuple[Cell, int], ...]:
+    found = []
     for cell in range(COLS * ROWS):
-        neighbours = fits(board.cells, cell, tile, board.rules)
+        neighbours = fits(cells, cell, tile, rules)
         if neighbours:
-            found[cell] = neighbours
-    return found
+            found.append((cell, neighbours))
+    return tuple(found)
 
 
 def deal_pouch(rng: random.Random) -> tuple[Tile, ...]:

@@ -6,6 +6,8 @@ tile set, a display option, picks one with CSS, so switching never asks the serv
 
 from __future__ import annotations
 
+from functools import cache
+
 from parlour.core.game import JSON, RenderContext
 from parlour.core.markup import attr, classes, move_attr
 from parlour.games.ishido.logic import COLS, KINDS, ROWS, colour, glyph
@@ -28,6 +30,7 @@ SHAPES = (
 TILE_SETS = ("birds", "shapes", "symbols")
 
 
+@cache
 def tile_svg(tile: int) -> str:
     """One tile in a 100 × 100 box, with every tile set's look."""
     c, g = colour(tile), glyph(tile)
@@ -73,7 +76,6 @@ def render(observation: JSON, ctx: RenderContext) -> str:
 def _cell(col: int, row: int, tile: int | None, playing: bool, score: int | None,
           hinted: bool) -> str:
     x, y = col * CELL, row * CELL
-    place = {"place": [col, row]}
     if tile is not None:
         return (
             f'<g id="ish-{col}-{row}" class="cell tile c{colour(tile)} g{glyph(tile)}" '
@@ -81,7 +83,7 @@ def _cell(col: int, row: int, tile: int | None, playing: bool, score: int | None
             f'aria-label="{attr(f"column {col + 1}, row {row + 1}: {tile_name(tile)}")}">'
             f"{tile_svg(tile)}</g>"
         )
-    actions = move_attr("data-move", place) + move_attr("data-drop", place) if playing else ""
+    actions = _place_actions(col, row) if playing else ""
     css = classes("cell", "empty", "valid" if score is not None else None,
                   "hint" if hinted else None)
     points = f'<text class="points" x="50" y="58">{score}</text>' if score is not None else ""
@@ -90,6 +92,12 @@ def _cell(col: int, row: int, tile: int | None, playing: bool, score: int | None
         f'tabindex="-1" role="gridcell" aria-label="column {col + 1}, row {row + 1}: empty"'
         f'{actions}><rect class="slot" x="3" y="3" width="94" height="94" rx="12"/>{points}</g>'
     )
+
+
+@cache
+def _place_actions(col: int, row: int) -> str:
+    place = {"place": [col, row]}
+    return move_attr("data-move", place) + move_attr("data-drop", place)
 
 
 def _side(observation: JSON, playing: bool) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache, lru_cache
+
 from parlour.core.game import JSON, RenderContext
 from parlour.core.markup import attr, classes, move_attr
 
@@ -68,18 +70,9 @@ def _toolbar(observation: JSON) -> str:
     )
 
 
+@lru_cache(maxsize=65536)  # a cell's markup depends on these alone; boards repeat most
 def _cell(row: int, col: int, symbol: str, playing: bool, hinted: bool) -> str:
-    where = [row, col]
-    actions = ""
-    if playing and symbol in "#?":
-        actions = move_attr("data-move", {"open": where}) + move_attr(
-            "data-alt-move", {"mark": where}
-        )
-    elif playing and symbol == "F":
-        actions = move_attr("data-alt-move", {"mark": where})
-    elif playing and symbol in "12345678":
-        chord = {"chord": where}
-        actions = move_attr("data-move", chord) + move_attr("data-keymoves", {"c": chord})
+    actions = _actions(row, col, symbol) if playing else ""
     state = "open" if symbol in ".12345678" else "closed"
     if symbol in "*X":
         state = "open mine"
@@ -92,6 +85,22 @@ def _cell(row: int, col: int, symbol: str, playing: bool, hinted: bool) -> str:
         f'aria-label="{attr(f"row {row + 1}, column {col + 1}: {label}")}"{actions}>'
         f"{_face_of(symbol)}</div>"
     )
+
+
+@cache
+def _actions(row: int, col: int, symbol: str) -> str:
+    """What a cell does: open and mark when closed, unmark when flagged, chord a number."""
+    where = [row, col]
+    if symbol in "#?":
+        return move_attr("data-move", {"open": where}) + move_attr(
+            "data-alt-move", {"mark": where}
+        )
+    if symbol == "F":
+        return move_attr("data-alt-move", {"mark": where})
+    if symbol in "12345678":
+        chord = {"chord": where}
+        return move_attr("data-move", chord) + move_attr("data-keymoves", {"c": chord})
+    return ""
 
 
 def _face_of(symbol: str) -> str:
