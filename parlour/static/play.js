@@ -469,8 +469,9 @@ function activate(element, alternative = false) {
 
 function bindBoard() {
   const board = $("board-wrap");
-  let suppressClick = false;
+  let suppressClick = false;  // the click that ends a long press is not a click
   let pressTimer = 0;
+  let pointerKind = "mouse";
   board.addEventListener("click", (event) => {
     if (suppressClick) { suppressClick = false; return; }
     const target = event.target.closest("[data-move], [data-command], [data-preset]");
@@ -480,9 +481,12 @@ function bindBoard() {
     const target = event.target.closest("[data-alt-move]");
     if (!target) return;
     event.preventDefault();
-    if (!suppressClick) sendMove(parseMove(target, "data-alt-move"));
+    // on touch the long-press timer sends the move; a menu event as well would send it twice
+    if (pointerKind === "mouse" && !suppressClick) sendMove(parseMove(target, "data-alt-move"));
   });
   board.addEventListener("pointerdown", (event) => {
+    suppressClick = false;
+    pointerKind = event.pointerType;
     // "pressing" lets a game show it, e.g. Minesweeper's "uh-oh" face
     if (event.target.closest("[data-move], [data-alt-move]")) document.documentElement.classList.add("pressing");
     const target = event.target.closest("[data-alt-move]");
