@@ -1,0 +1,63 @@
+"""Minesweeper (seed 004): chording, first-click options, no-guess boards, solver hints."""
+
+from parlour.core.game import GameSpec, Hint, Shortcut
+from parlour.games.minesweeper.logic import FLAG, OPEN, Minefield, Minesweeper
+from parlour.games.minesweeper.solver import suggest
+from parlour.games.minesweeper.view import THUMBNAIL, render
+
+RULES_HTML = """
+<p>Some cells hide mines. Open every cell that does not.</p>
+<p><b>Click</b> (or tap, or Enter) opens a cell. An open cell shows how many of its eight
+neighbours hold a mine; a cell with none opens its neighbours by itself. Opening a mine
+loses the game. Your first click is never a mine.</p>
+<p><b>Right click</b> (or a long press, or Space) cycles a closed cell through a
+<b>flag</b> 🚩, a question mark and nothing. Flagged cells will not open. The counter on
+the left shows the mines left (mines minus flags); the one on the right, the seconds
+since your first click.</p>
+<p><b>Chording</b>: clicking an open number (or pressing C on it) whose flags around it
+match its number opens all its other neighbours — if a flag is wrong, that can hit a
+mine.</p>
+<p>Options: the first click can be just <i>safe</i> (as in the original), open an area
+(<i>opening</i>), or start a <i>no-guess</i> board that can always be cleared by logic
+alone. After a loss, Undo takes back the fatal click (the game then counts as assisted).
+Hint shows a safe cell, or when none can be proven, the safest one with its odds.</p>
+<p>Presets: Easy 7×7 with 10 mines, Medium 15×15 with 40, Hard 15×30 with 99 (keys 1, 2,
+3), and the classic Beginner 9×9/10, Intermediate 16×16/40 and Expert 16×30/99.</p>
+"""
+
+
+def hint(state: Minefield, seat: int) -> Hint | None:
+    """The solver's move, from what the player can see (open cells) only."""
+    if state.over():
+        return None
+    known = [
+        state.counts[cell] if mark == OPEN else -1 for cell, mark in enumerate(state.marks)
+    ]
+    found = suggest(state.rows, state.cols, state.mines, known)
+    row, col = divmod(found.cell, state.cols)
+    if state.marks[found.cell] == FLAG:
+        return Hint(move={"mark": [row, col]}, note=f"row {row + 1}, column {col + 1}: "
+                    f"{'this flag is wrong' if found.certain else 'look under this flag'}")
+    if found.certain:
+        note = f"row {row + 1}, column {col + 1} is certainly safe"
+    else:
+        note = (
+            f"no cell is certainly safe; row {row + 1}, column {col + 1} is the safest "
+            f"({found.mine_probability:.0%} chance of a mine)"
+        )
+    return Hint(move={"open": [row, col]}, note=note)
+
+
+SPEC = GameSpec(
+    game=Minesweeper(),
+    render=render,
+    rules_html=RULES_HTML,
+    thumbnail_svg=THUMBNAIL,
+    hint=hint,
+    shortcuts=(
+        Shortcut("1, 2, 3", "new Easy, Medium or Hard game"),
+        Shortcut("Enter", "open the cell under the cursor"),
+        Shortcut("Space", "flag, question mark, clear"),
+        Shortcut("C", "chord: open the neighbours of a number whose flags are all placed"),
+    ),
+)

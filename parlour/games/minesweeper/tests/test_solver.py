@@ -1,0 +1,420 @@
+"""The Minesweeper solver: deductions, exact probabilities, hints and no-guess boards.
+
+Positions are drawn as text: `#` a closed cell, `*` a closed cell holding a mine (only
+used to compute the numbers; the solver sees it closed), `o` an open cell whose number
+is computed from the mines, or a digit for an open cell given directly. Probabilities
+are checked against brute force: every placement of the mines on the closed cells,
+kept when it fits all the numbers and the mine count.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections.abc import Sequence
+
+import pytest
+
+from parlour.core.game import Status
+from parlour.games.minesweeper import solver
+from parlour.games.minesweeper.grid import counts_of, neighbours
+from parlour.games.minesweeper.logic import Minefield, Minesweeper
+from parlour.games.minesweeper.solver import (
+    UNKNOWN,
+    Contradiction,
+    Field,
+    Player,
+    analyse,
+    first_click,
+    no_guess_layout,
+    solves_without_guessing,
+    suggest,
+)
+
+GAME = Minesweeper()
+
+
+def position(picture: str) -> tuple[int, int, int, list[int]]:
+    """(rows, cols, mines, known) from a picture (see the module docstring)."""
+    lines = picture.split()
+    rows, cols = len(lines), len(lines[0])
+    mined = frozenset(
+        r * cols + c for r, line in enumerate(lines) for c, ch in enumerate(line) if ch == "*"
+    )
+    counts = counts_of(rows, cols, mined)
+    known = []
+    for r, line in enumerate(lines):
+        for c, ch in enumerate(line):
+            if ch in "#*":
+                known.append(UNKNOWN)
+            elif ch == "o":
+                known.append(counts[r * cols + c])
+            else:
+                known.append(int(ch))
+    return rows, cols, len(mined), known
+
+
+def cells(cols: int, *coords: tuple[int, int]) -> set[int]:
+    return {r * cols + c for r, c in coords}
+
+
+def brute_force(rows: int, cols: int, mines: int, known: Sequence[int]) -> dict[int, float]:
+    """Mine probability of each closed cell, over every layout that fits."""
+    around = neighbours(rows, cols)
+    closed = [c for c, v in enumerate(known) if v == UNKNOWN]
+    numbers = [(c, v) for c, v in enumerate(known) if v != UNKNOWN]
+    hits = dict.fromkeys(closed, 0)
+    fits = 0
+    for layout in itertools.combinations(closed, mines):
+        mined = set(layout)
+        if all(sum(n in mined for n in around[c]) == v for c, v in numbers):
+            fits += 1
+            for cell in layout:
+                hits[cell] += 1
+    assert fits, "the picture has no layout"
+    return {cell: hits[cell] / fits for cell in closed}
+
+
+# -- deductions -------------------------------------------------------------------------
+
+
+def test_a_one_touching_a_single_closed_cell_marks_it_a_mine() -> None:
+    rows, cols, mines, known = position(
+        """
+        *o####
+        oo####
+        oo####
+        """
+    )
+    mines += 3  # more mines in the closed area on the right: the count alone cannot tell
+    result = analyse(rows, cols, mines, known)
+    assert 0 in result.mined
+    assert result.probability[0] == 1.0
+    assert cells(cols, (0, 2), (1, 2), (2, 2)) <= result.safe  # the 1s are satisfied
+
+
+def test_one_two_one_along_a_wall() -> None:
+    # the 1-2-1 sits under a wall of closed cells; the cells beside it are closed too,
+    # and the closed area on the right holds two more mines, so the count decides nothing
+    rows, cols, mines, known = position(
+        """
+        #*#*##*##
+        #121###*#
+        """
+    )
+    result = analyse(rows, cols, mines, known)
+    assert cells(cols, (0, 1), (0, 3)) == set(result.mined)
+    assert cells(cols, (0, 0), (0, 2), (0, 4), (1, 0), (1, 4)) == set(result.safe)
+
+
+def test_one_two_two_one_along_a_wall() -> None:
+    rows, cols, mines, known = position(
+        """
+        ##**###*##
+        #1221####*
+        """
+    )
+    result = analyse(rows, cols, mines, known)
+    assert cells(cols, (0, 2), (0, 3)) == set(result.mined)
+    assert cells(cols, (0, 0), (0, 1), (0, 4), (0, 5), (1, 0), (1, 5)) == set(result.safe)
+
+
+def test_subset_rule() -> None:
+    # the 1 on the left sees two closed cells, the 1 next to it those two and two more:
+    # the two more are safe
+    rows, cols, mines, known = position(
+        """
+        #*#*
+        11##
+        """
+    )
+    result = analyse(rows, cols, mines, known)
+    assert cells(cols, (0, 2), (1, 2)) == set(result.safe)
+    assert not result.mined
+    assert result.probability[cols * 0 + 0] == pytest.approx(0.5)
+
+
+def test_only_the_mine_count_decides() -> None:
+    # one mine in all: it is next to the 1, so every cell away from it is safe; the
+    # numbers alone (the cheap rules) prove nothing
+    rows, cols, mines, known = position(
+        """
+        *####
+        1####
+        """
+    )
+    around = set(neighbours(rows, cols)[cols])
+    far = {c for c, v in enumerate(known) if v == UNKNOWN} - around
+    result = analyse(rows, cols, mines, known)
+    assert far == set(result.safe)
+    assert not result.mined
+    for cell in around:
+        assert result.probability[cell] == pytest.approx(1 / 3)
+    know = solver._Knowledge(rows, cols, mines, known)
+    _, safe, mine = solver._simple(know.constraints())
+    assert safe == mine == 0
+
+
+def test_the_mine_count_can_place_every_mine() -> None:
+    # three mines: the 1s hold one, so the two closed cells on the right are both mines
+    rows, cols, mines, known = position(
+        """
+        *o#*
+        oo#*
+        """
+    )
+    result = analyse(rows, cols, mines, known)
+    assert cells(cols, (0, 0), (0, 3), (1, 3)) == set(result.mined)
+    assert cells(cols, (0, 2), (1, 2)) == set(result.safe)
+
+
+def test_inconsistent_positions_are_refused() -> None:
+    with pytest.raises(Contradiction):
+        analyse(2, 2, 1, [3, UNKNOWN, UNKNOWN, UNKNOWN])  # a 3 with 3 closed cells, 1 mine
+    with pytest.raises(Contradiction):
+        analyse(1, 3, 1, [UNKNOWN, 2, UNKNOWN])  # a 2 needs two mines
+    with pytest.raises(ValueError):
+        analyse(2, 2, 1, [UNKNOWN] * 3)
+
+
+# -- exact probabilities ----------------------------------------------------------------
+
+
+def random_positions(count: int, seed: int) -> list[tuple[int, int, int, list[int]]]:
+    """Small boards with some cells opened by the rules (zeros flood), small enough for
+    brute force."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        rows, cols = rng.randint(2, 5), rng.randint(2, 6)
+        size = rows * cols
+        mines = rng.randint(1, max(1, size // 3))
+        field = Field(rows, cols, rng.sample(range(size), mines))
+        known = [UNKNOWN] * size
+        free = [c for c in range(size) if not field.mine_flags[c]]
+        for cell in rng.sample(free, rng.randint(1, len(free))):
+            for opened, value in field.open(cell):
+                known[opened] = value
+        if UNKNOWN in known and math.comb(known.count(UNKNOWN), mines) <= 30_000:
+            out.append((rows, cols, mines, known))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_probabilities_match_brute_force(seed: int) -> None:
+    for rows, cols, mines, known in random_positions(60, seed):
+        expected = brute_force(rows, cols, mines, known)
+        result = analyse(rows, cols, mines, known)
+        assert set(result.probability) == set(expected)
+        for cell, p in expected.items():
+            assert result.probability[cell] == pytest.approx(p, abs=1e-12)
+            assert (cell in result.safe) == (p == 0)
+            assert (cell in result.mined) == (p == 1)
+
+
+def test_probabilities_of_a_hand_made_board() -> None:
+    # a 1 in a corner touching three closed cells, six more closed cells, three mines
+    rows, cols, _, known = position(
+        """
+        1####
+        #####
+        """
+    )
+    mines = 3
+    expected = brute_force(rows, cols, mines, known)
+    result = analyse(rows, cols, mines, known)
+    for cell, p in expected.items():
+        assert result.probability[cell] == pytest.approx(p, abs=1e-12)
+    assert result.probability[1] == pytest.approx(1 / 3)
+
+
+def test_the_approximate_fallback_stays_close(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no budget for exact counts every component is approximated: the figures
+    stay close, and only the cheap rules still prove cells."""
+    monkeypatch.setattr(solver, "WORK_LIMIT", 0)
+    errors = []
+    for rows, cols, mines, known in random_positions(60, 9):
+        expected = brute_force(rows, cols, mines, known)
+        result = analyse(rows, cols, mines, known)
+        assert set(result.probability) == set(expected)
+        assert all(0.0 <= p <= 1.0 for p in result.probability.values())
+        assert all(expected[c] == 0 for c in result.safe)
+        assert all(expected[c] == 1 for c in result.mined)
+        errors += [abs(p - result.probability[c]) for c, p in expected.items()]
+    assert sum(errors) / len(errors) < 0.03
+
+
+# -- hints ------------------------------------------------------------------------------
+
+
+def test_suggest_returns_a_proven_safe_cell_when_there_is_one() -> None:
+    for rows, cols, mines, known in random_positions(80, 11):
+        result = analyse(rows, cols, mines, known)
+        if set(result.probability) == result.mined:  # only mines left: nothing to open
+            with pytest.raises(ValueError):
+                suggest(rows, cols, mines, known)
+            continue
+        hint = suggest(rows, cols, mines, known)
+        if result.safe:
+            assert hint.certain and hint.cell in result.safe
+            assert hint.mine_probability == 0.0
+        else:
+            assert not hint.certain
+            assert known[hint.cell] == UNKNOWN and hint.cell not in result.mined
+            assert hint.mine_probability == pytest.approx(result.probability[hint.cell])
+        assert suggest(rows, cols, mines, known) == hint  # deterministic
+
+
+def test_a_guess_looks_further_than_the_safest_cell() -> None:
+    # two mines: one under the left pair, one among the three cells on the right. The
+    # three on the right (1/3 each) are dead: whatever they show is known in advance.
+    # The left pair is a 50/50, but its top cell tells where the right mine is: playing
+    # it first wins 1/2 * (1/3 + 2/3 * 1/2) = 1/3, the safest cell first only 1/6.
+    rows, cols, mines, known = position(
+        """
+        01##1
+        01###
+        """
+    )
+    mines = 2
+    hint = suggest(rows, cols, mines, known)
+    assert (hint.cell, hint.mine_probability) == (2, pytest.approx(0.5))
+    know = solver._Knowledge(rows, cols, mines, known)
+    know.deduce()
+    end = solver._Endgame(know)
+    assert end.solve(end.all) == (pytest.approx(1 / 3), end.cells.index(2))
+
+
+def test_suggest_on_an_empty_board_picks_a_corner() -> None:
+    hint = suggest(16, 30, 99, [UNKNOWN] * 480)
+    assert hint.cell in (0, 29, 450, 479)
+    assert hint.mine_probability == pytest.approx(99 / 480)
+    assert not hint.certain
+    assert first_click(16, 30, 99, "safe") == 0
+    assert first_click(16, 30, 99, "opening") == 2 * 30 + 2
+
+
+def test_suggest_refuses_a_finished_board() -> None:
+    rows, cols, mines, known = position("*o\noo")
+    with pytest.raises(ValueError):
+        suggest(rows, cols, mines, known)
+
+
+def test_the_end_game_search_plays_two_independent_fifty_fifties() -> None:
+    # two separate pairs, each a 1 next to two closed cells that no other number sees:
+    # whatever is played, the game is won a quarter of the time
+    rows, cols, _, known = position(
+        """
+        *ooooo*
+        #ooooo#
+        """
+    )
+    know = solver._Knowledge(rows, cols, 2, known)
+    assert not know.deduce()
+    end = solver._Endgame(know)
+    assert len(end.layouts) == 4
+    assert end.solve(end.all)[0] == pytest.approx(0.25)
+
+
+# -- the fast board and the real rules --------------------------------------------------
+
+
+def known_of(state: Minefield) -> list[int]:
+    text = "".join(GAME.observe(state, 0)["cells"])
+    return [UNKNOWN if ch in "#F?" else 0 if ch == "." else int(ch) for ch in text]
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "mines", "rule", "games"),
+    [
+        (9, 9, 10, "safe", 150),
+        (16, 16, 40, "safe", 50),
+        (16, 30, 99, "safe", 25),
+        (16, 30, 99, "opening", 25),
+    ],
+)
+def test_the_fast_board_plays_as_the_rules_do(
+    rows: int, cols: int, mines: int, rule: str, games: int
+) -> None:
+    """Games dealt by the real rules, played move by move on both boards."""
+    params = GAME.validate({"rows": rows, "cols": cols, "mines": mines, "first_click": rule})
+    for seed in range(games):
+        state = GAME.deal(params, random.Random(seed))
+        first = first_click(rows, cols, mines, rule)
+        state = GAME.apply(state, GAME.parse_move({"open": list(divmod(first, cols))}))
+        field = Field(rows, cols, state.mined)
+        player = Player(rows, cols, mines)
+        for cell, value in field.open(first):
+            player.reveal(cell, value)
+        while GAME.status(state) is Status.PLAYING:
+            assert known_of(state) == player.know.known
+            assert not field.exploded and not field.cleared
+            moves, _ = player.move()
+            for cell in moves:
+                if field.opened[cell]:
+                    continue
+                state = GAME.apply(state, GAME.parse_move({"open": list(divmod(cell, cols))}))
+                for opened, value in field.open(cell):
+                    player.reveal(opened, value)
+                if field.exploded:
+                    break
+        assert (GAME.status(state) is Status.WON) == field.cleared
+        assert (GAME.status(state) is Status.LOST) == field.exploded
+
+
+# -- boards that need no guess ----------------------------------------------------------
+
+
+def test_solves_without_guessing() -> None:
+    # a 50/50 in the last column: the opening from the corner cannot tell the two apart
+    assert not solves_without_guessing(2, 5, frozenset({4}), 0)
+    # a third row: the zero at the bottom right opens the cell below the mine
+    assert solves_without_guessing(3, 5, frozenset({4}), 0)
+    with pytest.raises(ValueError):
+        solves_without_guessing(3, 5, frozenset({0}), 0)
+
+
+def check_no_guess(rows: int, cols: int, mines: int, seed: int) -> None:
+    rng = random.Random(seed)
+    first = rng.randrange(rows * cols)
+    layout = no_guess_layout(rows, cols, mines, first, rng)
+    assert len(layout) == mines
+    assert first not in layout and not set(neighbours(rows, cols)[first]) & layout
+    assert solves_without_guessing(rows, cols, layout, first)
+    # and the player, from scratch, never has to guess
+    field = Field(rows, cols, layout)
+    player = Player(rows, cols, mines)
+    for cell, value in field.open(first):
+        player.reveal(cell, value)
+    while not field.cleared:
+        moves, certain = player.move()
+        assert certain
+        for cell in moves:
+            for opened, value in field.open(cell):
+                player.reveal(opened, value)
+
+
+@pytest.mark.parametrize("seed", range(50))
+def test_no_guess_intermediate(seed: int) -> None:
+    check_no_guess(16, 16, 40, seed)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_no_guess_expert(seed: int) -> None:
+    check_no_guess(16, 30, 99, seed)
+
+
+@pytest.mark.parametrize(("rows", "cols", "mines"), [(9, 9, 71), (16, 30, 300), (2, 40, 60)])
+def test_no_guess_dense_and_narrow_boards(rows: int, cols: int, mines: int) -> None:
+    check_no_guess(rows, cols, mines, 1)
+
+
+def test_no_guess_is_deterministic_and_checks_its_mine_count() -> None:
+    one = no_guess_layout(16, 30, 99, 77, random.Random(5))
+    two = no_guess_layout(16, 30, 99, 77, random.Random(5))
+    other = no_guess_layout(16, 30, 99, 77, random.Random(6))
+    assert one == two
+    assert one != other
+    with pytest.raises(ValueError):
+        no_guess_layout(4, 4, 8, 5, random.Random(0))  # 16 cells, 9 kept clear

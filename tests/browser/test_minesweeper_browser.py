@@ -1,0 +1,742 @@
+"""Minesweeper in a real Chromium against a real server: clicks, right clicks, a long press
+on a touch screen, chording, keys only, the face and the counters, presets, reload.
+
+Each game is made over REST from a fixed id (`minesweeper:rows=..#seed`), and the test
+replays the same deal in Python (`Minesweeper.deal`, then the same first click, which may
+move a mine), so it knows where the mines are. Seeds are picked by `find_deal`: the first
+seed whose board suits the test, so a test plays the same board on every run.
+
+Boards are compared as the server's text (`Minesweeper.text`): one line per row, a cell
+`#` closed, `F` flag, `?` question mark, `.` empty, `1`-`8` a number, and once the game is
+over `*` a mine, `X` the exploded mine, `!` a wrong flag. The page's board is read back
+into the same text from the classes of `#ms-{row}-{col}`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from itertools import count
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+from playwright.sync_api import Error as PlaywrightError
+
+from parlour.core.gameid import parse_game_id
+from parlour.devtools import RunningServer
+from parlour.games.minesweeper.grid import neighbours
+from parlour.games.minesweeper.logic import HIDDEN, OPEN, Minefield, Minesweeper
+
+pytestmark = pytest.mark.browser
+
+NextView = Callable[..., AbstractContextManager[None]]
+OpenPage = Callable[..., Page]
+CreateGame = Callable[..., dict[str, Any]]
+WaitViews = Callable[[Page, int], int]
+ServerView = Callable[[str], dict[str, Any]]
+Where = tuple[int, int]  # (row, col)
+
+TIMEOUT_MS = 5_000
+QUIET_MS = 300  # how long to watch for a change that must not happen
+LONG_PRESS_MS = 700  # longer than the page's 450 ms
+RULES = Minesweeper()
+
+# The board as the page shows it, in the server's text format ("~" for a missing cell).
+BOARD_JS = """([rows, cols]) => {
+  const symbol = (cell) => {
+    if (!cell) return "~";
+    const k = cell.classList;
+    if (k.contains("exploded")) return "X";
+    if (k.contains("wrong")) return "!";
+    if (k.contains("mine")) return "*";
+    if (k.contains("flag")) return "F";
+    if (k.contains("question")) return "?";
+    if (k.contains("closed")) return "#";
+    if (!k.contains("open")) return "~";
+    const number = [...k].find((name) => /^n[1-8]$/.test(name));
+    return number ? number[1] : ".";
+  };
+  const lines = [];
+  for (let row = 0; row < rows; row++) {
+    let line = "";
+    for (let col = 0; col < cols; col++) {
+      line += symbol(document.getElementById(`ms-${row}-${col}`));
+    }
+    lines.push(line);
+  }
+  return lines.join("\\n");
+}"""
+
+SHOWN_JS = "(element) => getComputedStyle(element).display !== 'none'"
+
+
+# -- the deal, replayed in Python ------------------------------------------------------
+@dataclass(frozen=True)
+class Deal:
+    game_id: str
+    first: Where  # the first click
+    start: Minefield  # the board after the first click: the mines are where they stay
+
+    @property
+    def rows(self) -> int:
+        return self.start.rows
+
+    @property
+    def cols(self) -> int:
+        return self.start.cols
+
+
+def deal_of(game_id: str, first: Where) -> Deal:
+    """Replay `game_id`'s deal and its first click."""
+    parsed = parse_game_id(RULES, game_id)
+    dealt = RULES.deal(parsed.params, parsed.rng(RULES))
+    return Deal(game_id, first, RULES.apply(dealt, ("open", *first)))
+
+
+def find_deal(
+    rows: int, cols: int, mines: int, first: Where, accept: Callable[[Minefield], bool]
+) -> Deal:
+    """The first seed (t0, t1, ...) whose board, after the first click, suits a test."""
+    params = f"rows={rows},cols={cols},mines={mines},first_click=safe"
+    for n in count():
+        deal = deal_of(f"minesweeper:{params}#t{n}", first)
+        if accept(deal.start):
+            return deal
+        assert n < 10_000, "no deal suits the test"
+    raise AssertionError("unreachable")
+
+
+def replay(game_id: str, moves: list[tuple[str, int, int]]) -> Minefield:
+    """The board after `moves` (in their order) on `game_id`'s deal."""
+    parsed = parse_game_id(RULES, game_id)
+    state = RULES.deal(parsed.params, parsed.rng(RULES))
+    for action, row, col in moves:
+        assert action in ("open", "mark", "chord")
+        state = RULES.apply(state, (action, row, col))  # type: ignore[arg-type]
+    return state
+
+
+def text(state: Minefield) -> str:
+    """The board as the server shows it to the player."""
+    return RULES.text(RULES.observe(state, 0))
+
+
+def where(state: Minefield, cell: int) -> Where:
+    row, col = divmod(cell, state.cols)
+    return row, col
+
+
+def around(state: Minefield, cell: int) -> tuple[int, ...]:
+    return neighbours(state.rows, state.cols)[cell]
+
+
+def closed_safe(state: Minefield) -> list[int]:
+    """The closed cells without a mine, in reading order."""
+    return [c for c in range(state.size) if state.marks[c] == HIDDEN and c not in state.mined]
+
+
+def chordable(state: Minefield) -> int | None:
+    """An open number with closed safe cells around it (to open by chording), if any."""
+    for cell in range(state.size):
+        if state.marks[cell] != OPEN or not state.counts[cell]:
+            continue
+        if any(state.marks[n] == HIDDEN and n not in state.mined for n in around(state, cell)):
+            return cell
+    return None
+
+
+# -- the page --------------------------------------------------------------------------
+class MinesweeperPage:
+    """One tab on the Minesweeper page, with the reads and moves the tests need."""
+
+    def __init__(self, page: Page, next_view: NextView, rows: int, cols: int) -> None:
+        self.page = page
+        self.next_view = next_view
+        self.rows, self.cols = rows, cols
+        self.headline = page.locator("#headline")
+        self.message = page.locator("#message")
+        self.mines_left = page.locator("#ms-mines")
+        self.time = page.locator("#ms-time")
+        self.face = page.locator("#ms-face")
+        self.grid = page.locator("#ms-grid")
+
+    def cell(self, at: Where) -> Locator:
+        return self.page.locator(f"#ms-{at[0]}-{at[1]}")
+
+    def board(self) -> str:
+        return str(self.page.evaluate(BOARD_JS, [self.rows, self.cols]))
+
+    def wait_board(self, expected: str) -> None:
+        """Wait (briefly) until the page shows `expected`, then check it does."""
+        with contextlib.suppress(PlaywrightError):  # the assertion says what is there instead
+            self.page.wait_for_function(
+                f"([size, want]) => ({BOARD_JS})(size) === want",
+                arg=[[self.rows, self.cols], expected],
+                timeout=TIMEOUT_MS,
+            )
+        assert self.board() == expected
+
+    def views(self) -> int:
+        return int(self.page.evaluate("Number(document.body.dataset.views || 0)"))
+
+    def session(self) -> str:
+        return parse_qs(urlparse(self.page.url).query)["session"][0]
+
+    def focused(self) -> str | None:
+        found: str | None = self.page.evaluate(
+            "document.activeElement && document.activeElement.id"
+        )
+        return found
+
+    def seconds(self) -> int:
+        return int(self.time.inner_text())
+
+    def wait_seconds(self, at_least: int, timeout: int = 2_500) -> int:
+        """Wait until #ms-time reads at least `at_least` (checked every frame); its reading."""
+        with contextlib.suppress(PlaywrightError):  # the caller's assertion says what it read
+            self.page.wait_for_function(
+                "n => Number(document.getElementById('ms-time').textContent) >= n",
+                arg=at_least,
+                timeout=timeout,
+            )
+        return self.seconds()
+
+    def shown(self, selector: str) -> bool:
+        return bool(self.page.locator(selector).evaluate(SHOWN_JS))
+
+    def centre(self, at: Where) -> tuple[float, float]:
+        box = self.cell(at).bounding_box()
+        assert box is not None, f"cell {at} is not on screen"
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    def click(self, at: Where) -> None:
+        with self.next_view(self.page):
+            self.cell(at).click()
+
+    def right_click(self, at: Where) -> None:
+        with self.next_view(self.page):
+            self.cell(at).click(button="right")
+
+    def nothing_happens(self, action: Callable[[], None]) -> None:
+        """Do `action` and check that no view follows it."""
+        views = self.views()
+        action()
+        self.page.wait_for_timeout(QUIET_MS)
+        assert self.views() == views, "the page got a new view"
+
+
+OpenGame = Callable[[Deal], MinesweeperPage]
+
+
+@pytest.fixture
+def server_view(base_url: str) -> ServerView:
+    """What the server holds for a session (a spectator's view, through the REST API)."""
+
+    def fetch(sid: str) -> dict[str, Any]:
+        response = httpx.get(f"{base_url}/api/games/{sid}")
+        assert response.status_code == 200, response.text
+        found: dict[str, Any] = response.json()
+        return found
+
+    return fetch
+
+
+@pytest.fixture
+def minesweeper(open_page: OpenPage, next_view: NextView, create_game: CreateGame) -> OpenGame:
+    """The deal's game, made over REST, open in a new browser that holds its seat."""
+
+    def open_game(deal: Deal) -> MinesweeperPage:
+        created = create_game("minesweeper", id=deal.game_id)
+        assert parse_game_id(RULES, created["id"]) == parse_game_id(RULES, deal.game_id)
+        sid = created["session"]
+        page = open_page(f"/play/minesweeper?session={sid}", tokens={sid: created["token"]})
+        game = MinesweeperPage(page, next_view, deal.rows, deal.cols)
+        assert game.session() == sid
+        game.wait_board("\n".join("#" * deal.cols for _ in range(deal.rows)))
+        return game
+
+    return open_game
+
+
+# Runs before the page's scripts: puts the seat tokens where the page keeps them.
+TOKENS_JS = """(() => {
+  if (!location.protocol.startsWith("http")) return;
+  const kept = JSON.parse(localStorage.getItem("parlour.tokens") || "{}");
+  localStorage.setItem("parlour.tokens", JSON.stringify({ ...kept, ...%s }));
+})();"""
+
+
+@pytest.fixture
+def touch_context(
+    browser: Browser, server: RunningServer
+) -> Iterator[Callable[..., BrowserContext]]:
+    """Contexts of a phone: a touch screen, a small window. Closed after the test."""
+    contexts: list[BrowserContext] = []
+    errors: list[str] = []
+
+    def make(tokens: Mapping[str, str]) -> BrowserContext:
+        context = browser.new_context(
+            base_url=server.url,
+            has_touch=True,
+            is_mobile=True,
+            viewport={"width": 390, "height": 844},
+        )
+        context.set_default_timeout(TIMEOUT_MS)
+        context.on("weberror", lambda error: errors.append(str(error.error)))
+        context.add_init_script(TOKENS_JS % json.dumps(dict(tokens)))
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert not errors, f"uncaught errors in the page: {errors}"
+
+
+def long_press(page: Page, x: float, y: float) -> None:
+    """A finger held down for LONG_PRESS_MS, as the browser's own touch input (CDP)."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        cdp.send(
+            "Input.synthesizeTapGesture",
+            {"x": x, "y": y, "duration": LONG_PRESS_MS, "gestureSourceType": "touch"},
+        )
+    finally:
+        cdp.detach()
+
+
+def tap(page: Page, x: float, y: float) -> None:
+    """A short tap (touch start, touch end: the browser follows it with a click)."""
+    page.touchscreen.tap(x, y)
+
+
+# -- the tests -------------------------------------------------------------------------
+def test_win_a_small_board_by_clicking(minesweeper: OpenGame, server_view: ServerView) -> None:
+    deal = find_deal(5, 5, 3, (0, 0), lambda s: len(closed_safe(s)) >= 3)
+    game = minesweeper(deal)
+    expect(game.headline).to_have_text("Minesweeper")
+    expect(game.mines_left).to_have_text("003")
+
+    game.click(deal.first)
+    state = deal.start
+    game.wait_board(text(state))
+    while closed_safe(state):
+        cell = closed_safe(state)[0]
+        expect(game.headline).to_have_text("Minesweeper")
+        game.click(where(state, cell))
+        state = RULES.apply(state, ("open", *where(state, cell)))
+        game.wait_board(text(state))
+
+    assert state.won()
+    expect(game.headline).to_have_text("Cleared!")
+    expect(game.face.locator(".face-end")).to_have_text("😎")
+    expect(game.face.locator(".face-normal")).to_have_count(0)
+    expect(game.grid).to_have_class(re.compile(r"\bwon\b"))
+    expect(game.page.locator("#ms-grid [data-move]")).to_have_count(0)
+    expect(game.page.locator("#ms-grid [data-alt-move]")).to_have_count(0)
+    # the mines are shown, where the replayed deal put them
+    shown = {
+        tuple(int(n) for n in cell_id.split("-")[1:])
+        for cell_id in game.page.eval_on_selector_all(
+            "#ms-grid .ms-cell.mine", "cells => cells.map((c) => c.id)"
+        )
+    }
+    assert shown == {where(state, c) for c in state.mined}
+    seen = server_view(game.session())
+    assert seen["status"] == "won" and seen["text"] == text(state)
+
+
+def test_lose_and_see_the_mines_then_undo(minesweeper: OpenGame, server_view: ServerView) -> None:
+    deal = find_deal(5, 5, 3, (0, 0), lambda s: len(closed_safe(s)) >= 2)
+    game = minesweeper(deal)
+    game.click(deal.first)
+    state = deal.start
+    game.wait_board(text(state))
+
+    wrong = where(state, closed_safe(state)[0])  # a flag where there is no mine
+    game.right_click(wrong)
+    state = RULES.apply(state, ("mark", *wrong))
+    game.wait_board(text(state))
+    expect(game.mines_left).to_have_text("002")
+    before = state
+
+    fatal = where(state, min(state.mined))
+    game.click(fatal)
+    state = RULES.apply(state, ("open", *fatal))
+    assert state.exploded is not None
+
+    game.wait_board(text(state))
+    expect(game.headline).to_have_text("Boom!")
+    expect(game.cell(fatal)).to_have_class(re.compile(r"\bexploded\b"))
+    expect(game.cell(fatal)).to_have_text("💥")
+    others = [where(state, c) for c in sorted(state.mined) if where(state, c) != fatal]
+    for mine in others:
+        expect(game.cell(mine)).to_have_class(re.compile(r"\bmine\b"))
+        expect(game.cell(mine)).to_have_text("💣")
+    expect(game.page.locator("#ms-grid .mine:not(.exploded)")).to_have_count(len(others))
+    expect(game.cell(wrong)).to_have_class(re.compile(r"\bwrong\b"))
+    expect(game.cell(wrong)).to_have_text("🚩")
+    expect(game.page.locator("#ms-grid .wrong")).to_have_count(1)
+    expect(game.face.locator(".face-end")).to_have_text("😵")
+    expect(game.grid).to_have_class(re.compile(r"\blost\b"))
+    expect(game.page.locator("#ms-grid [data-move]")).to_have_count(0)
+    expect(game.page.locator("#ms-grid [data-alt-move]")).to_have_count(0)
+    expect(game.page.locator("#assisted")).to_be_hidden()
+
+    # the board takes no more clicks
+    sid = game.session()
+    moves = server_view(sid)["moves"]
+    safe = where(state, closed_safe(state)[0])
+    game.nothing_happens(lambda: game.cell(safe).click())
+    game.nothing_happens(lambda: game.cell(safe).click(button="right"))
+    assert game.board() == text(state)
+    assert server_view(sid)["moves"] == moves
+
+    # Undo takes back the fatal click; the game is then assisted
+    with game.next_view(game.page):
+        game.page.locator("#btn-undo").click()
+    game.wait_board(text(before))
+    expect(game.headline).to_have_text("Minesweeper")
+    expect(game.cell(fatal)).to_have_class(re.compile(r"\bclosed\b"))
+    expect(game.cell(wrong)).to_have_class(re.compile(r"\bflag\b"))
+    expect(game.page.locator("#assisted")).to_be_visible()
+    expect(game.page.locator("#assisted")).to_have_text("assisted")
+    assert game.shown("#ms-face .face-normal")
+    expect(game.mines_left).to_have_text("002")
+    seen = server_view(sid)
+    assert seen["status"] == "playing" and seen["assisted"] is True
+    assert seen["moves"] == moves - 1
+
+
+def test_flag_with_right_clicks(minesweeper: OpenGame, server_view: ServerView) -> None:
+    deal = find_deal(7, 7, 10, (0, 0), lambda s: len(closed_safe(s)) >= 2)
+    game = minesweeper(deal)
+    at = (3, 4)
+    cell = game.cell(at)
+    expect(game.mines_left).to_have_text("010")
+    expect(cell).to_have_attribute(
+        "data-move", json.dumps({"open": list(at)}, separators=(",", ":"))
+    )
+
+    game.right_click(at)
+    expect(cell).to_have_class(re.compile(r"\bflag\b"))
+    expect(cell).to_have_text("🚩")
+    expect(cell).to_have_class(re.compile(r"\bclosed\b"))
+    expect(game.mines_left).to_have_text("009")
+    expect(cell).not_to_have_attribute("data-move", re.compile(".*"))  # a flag does not open
+    game.nothing_happens(lambda: cell.click())
+    expect(cell).to_have_class(re.compile(r"\bflag\b"))
+
+    game.right_click(at)
+    expect(cell).to_have_class(re.compile(r"\bquestion\b"))
+    expect(cell).not_to_have_class(re.compile(r"\bflag\b"))
+    expect(cell).to_have_text("?")
+    expect(game.mines_left).to_have_text("010")
+
+    game.right_click(at)
+    expect(cell).to_have_class("ms-cell closed")
+    expect(cell).to_have_text("")
+    expect(game.mines_left).to_have_text("010")
+    assert server_view(game.session())["moves"] == 3
+    expect(game.page.locator("#ms-grid .open")).to_have_count(0)  # no click opened a cell
+
+
+def test_flag_with_a_long_press_on_a_touch_screen(
+    touch_context: Callable[..., BrowserContext],
+    create_game: CreateGame,
+    next_view: NextView,
+    wait_views: WaitViews,
+    server_view: ServerView,
+) -> None:
+    deal = find_deal(5, 5, 3, (0, 0), lambda s: len(closed_safe(s)) >= 2)
+    created = create_game("minesweeper", id=deal.game_id)
+    sid = created["session"]
+    page = touch_context({sid: created["token"]}).new_page()
+    page.goto(f"/play/minesweeper?session={sid}")
+    wait_views(page, 1)
+    game = MinesweeperPage(page, next_view, deal.rows, deal.cols)
+    at = (2, 2)
+    assert page.evaluate("matchMedia('(pointer: coarse)').matches"), "not a touch screen"
+
+    with next_view(page):
+        long_press(page, *game.centre(at))
+    expect(game.cell(at)).to_have_class(re.compile(r"\bflag\b"))
+    expect(game.cell(at)).to_have_text("🚩")
+    expect(game.mines_left).to_have_text("002")
+    # the finger's release neither opens the cell nor marks it again
+    page.wait_for_timeout(QUIET_MS)
+    assert game.views() == 2
+    expect(game.cell(at)).to_have_class(re.compile(r"\bclosed\b"))
+    expect(page.locator("html")).not_to_have_class(re.compile(r"\bpressing\b"))
+    seen = server_view(sid)
+    assert seen["moves"] == 1 and seen["line_length"] == 1
+    assert seen["text"].splitlines()[2][2] == "F"
+
+    # a long press on the flag takes it off again (flag -> question mark)
+    with next_view(page):
+        long_press(page, *game.centre(at))
+    expect(game.cell(at)).to_have_class(re.compile(r"\bquestion\b"))
+    expect(game.mines_left).to_have_text("003")
+    assert server_view(sid)["moves"] == 2
+
+
+def test_a_tap_after_a_long_press_opens_a_cell(
+    touch_context: Callable[..., BrowserContext],
+    create_game: CreateGame,
+    next_view: NextView,
+    wait_views: WaitViews,
+    server_view: ServerView,
+) -> None:
+    """After a long press (which the browser does not follow with a click), the next
+    tap is a tap like any other: it opens the cell."""
+    deal = find_deal(5, 5, 3, (0, 0), lambda s: len(closed_safe(s)) >= 2)
+    created = create_game("minesweeper", id=deal.game_id)
+    sid = created["session"]
+    page = touch_context({sid: created["token"]}).new_page()
+    page.goto(f"/play/minesweeper?session={sid}")
+    wait_views(page, 1)
+    game = MinesweeperPage(page, next_view, deal.rows, deal.cols)
+    flagged = (4, 4) if deal.first != (4, 4) else (4, 3)
+    with next_view(page):
+        long_press(page, *game.centre(flagged))
+    expect(game.cell(flagged)).to_have_class(re.compile(r"\bflag\b"))
+
+    tap(page, *game.centre(deal.first))
+    state = replay(deal.game_id, [("mark", *flagged), ("open", *deal.first)])
+    with contextlib.suppress(PlaywrightError):
+        page.wait_for_function("Number(document.body.dataset.views) >= 3", timeout=1_500)
+    assert game.views() == 3, (
+        "the tap after a long press was swallowed: the page sent no move "
+        f"(server moves: {server_view(sid)['moves']})"
+    )
+    game.wait_board(text(state))
+    expect(game.cell(deal.first)).to_have_class(re.compile(r"\bopen\b"))
+
+
+def test_chording_opens_the_neighbours_of_a_number(
+    minesweeper: OpenGame, server_view: ServerView
+) -> None:
+    deal = find_deal(6, 6, 5, (0, 0), lambda s: chordable(s) is not None and not s.won())
+    game = minesweeper(deal)
+    game.click(deal.first)
+    state = deal.start
+    game.wait_board(text(state))
+    number = chordable(state)
+    assert number is not None
+    at = where(state, number)
+    expect(game.cell(at)).to_have_class(re.compile(rf"\bn{state.counts[number]}\b"))
+    mines = [n for n in around(state, number) if n in state.mined]
+    to_open = [n for n in around(state, number) if state.marks[n] == HIDDEN and n not in mines]
+    assert to_open and mines
+
+    # too few flags: the number does not chord
+    game.nothing_happens(lambda: game.cell(at).click())
+    expect(game.message).to_contain_text("cannot be chorded")
+    game.wait_board(text(state))
+
+    for mine in mines:
+        game.right_click(where(state, mine))
+        state = RULES.apply(state, ("mark", *where(state, mine)))
+    game.wait_board(text(state))
+    for cell in to_open:
+        expect(game.cell(where(state, cell))).to_have_class(re.compile(r"\bclosed\b"))
+
+    game.click(at)
+    state = RULES.apply(state, ("chord", *at))
+    game.wait_board(text(state))
+    for cell in to_open:
+        expect(game.cell(where(state, cell))).to_have_class(re.compile(r"\bopen\b"))
+    for mine in mines:
+        expect(game.cell(where(state, mine))).to_have_class(re.compile(r"\bflag\b"))
+    assert state.exploded is None
+    assert server_view(game.session())["text"] == text(state)
+
+
+def test_a_whole_game_with_the_keyboard_only(
+    minesweeper: OpenGame, server_view: ServerView
+) -> None:
+    deal = find_deal(5, 5, 3, (0, 0), lambda s: chordable(s) is not None and not s.won())
+    game = minesweeper(deal)
+    page = game.page
+    keys = page.keyboard
+    position: list[Where] = []
+
+    def go(to: Where) -> None:
+        """Walk the cursor to `to` with the arrows, checking each step."""
+        row, col = position[0]
+        while (row, col) != to:
+            if col != to[1]:
+                step = 1 if to[1] > col else -1
+                keys.press("ArrowRight" if step > 0 else "ArrowLeft")
+                col += step
+            else:
+                step = 1 if to[0] > row else -1
+                keys.press("ArrowDown" if step > 0 else "ArrowUp")
+                row += step
+            assert game.focused() == f"ms-{row}-{col}"
+        position[0] = to
+
+    def press(key: str) -> None:
+        with game.next_view(page):
+            keys.press(key)
+
+    assert not (game.focused() or "").startswith("ms-")
+    keys.press("ArrowRight")  # the cursor appears on the first cell
+    assert game.focused() == "ms-0-0"
+    position.append((0, 0))
+    go(deal.first)
+    press("Enter")
+    state = deal.start
+    game.wait_board(text(state))
+
+    # Space flags the mines round a number, C on the number opens its other neighbours
+    number = chordable(state)
+    assert number is not None
+    for mine in [n for n in around(state, number) if n in state.mined]:
+        go(where(state, mine))
+        press("Space")
+        state = RULES.apply(state, ("mark", *where(state, mine)))
+        game.wait_board(text(state))
+        expect(game.cell(where(state, mine))).to_have_class(re.compile(r"\bflag\b"))
+    go(where(state, number))
+    press("c")
+    state = RULES.apply(state, ("chord", *where(state, number)))
+    game.wait_board(text(state))
+    assert game.focused() == "ms-{}-{}".format(*where(state, number))  # the cursor stays
+
+    # Enter opens the rest
+    while closed_safe(state):
+        target = where(state, closed_safe(state)[0])
+        go(target)
+        press("Enter")
+        state = RULES.apply(state, ("open", *target))
+        game.wait_board(text(state))
+
+    assert state.won()
+    expect(game.headline).to_have_text("Cleared!")
+    expect(game.face.locator(".face-end")).to_have_text("😎")
+    seen = server_view(game.session())
+    assert seen["status"] == "won" and seen["text"] == text(state)
+
+
+def test_the_face_and_the_counters(minesweeper: OpenGame, server_view: ServerView) -> None:
+    deal = find_deal(5, 5, 3, (2, 2), lambda s: not s.won())
+    game = minesweeper(deal)
+    page = game.page
+    expect(game.mines_left).to_have_text("003")
+    expect(game.time).to_have_text("000")
+    assert game.shown("#ms-face .face-normal") and not game.shown("#ms-face .face-pressed")
+    expect(game.face).to_have_text("🙂😮")
+    page.wait_for_timeout(1_100)
+    expect(game.time).to_have_text("000")  # no clock before the first click
+
+    # the mouse button held down on a closed cell: the face is worried
+    page.mouse.move(*game.centre(deal.first))
+    page.mouse.down()
+    expect(page.locator("html")).to_have_class(re.compile(r"\bpressing\b"))
+    assert game.shown("#ms-face .face-pressed"), "no 😮 while the button is down"
+    assert not game.shown("#ms-face .face-normal")
+    assert page.locator("#ms-face").inner_text().strip() == "😮"
+    with game.next_view(page):
+        page.mouse.up()  # the release is the click that opens the cell
+    game.wait_board(text(deal.start))
+    expect(page.locator("html")).not_to_have_class(re.compile(r"\bpressing\b"))
+    assert game.shown("#ms-face .face-normal") and not game.shown("#ms-face .face-pressed")
+    assert page.locator("#ms-face").inner_text().strip() == "🙂"
+
+    # the seconds count from the first click
+    assert game.seconds() == 0
+    assert game.wait_seconds(1) == 1, "the clock does not tick to 001"
+    expect(game.time).to_have_text("001")
+    assert game.wait_seconds(2) == 2, "the clock does not tick on to 002"
+    expect(game.mines_left).to_have_text("003")
+
+    # the face starts a new game of the same size
+    sid = game.session()
+    with game.next_view(page):
+        game.face.click()
+    assert game.session() != sid
+    game.wait_board("\n".join("#" * 5 for _ in range(5)))
+    expect(game.time).to_have_text("000")
+    expect(game.mines_left).to_have_text("003")
+    seen = server_view(game.session())
+    assert seen["params"]["rows"] == 5 and seen["params"]["cols"] == 5
+    assert seen["params"]["mines"] == 3 and seen["moves"] == 0
+
+
+@pytest.mark.parametrize(
+    ("key", "preset", "rows", "cols", "mines"),
+    [("1", "easy", 7, 7, 10), ("2", "medium", 15, 15, 40), ("3", "hard", 15, 30, 99)],
+)
+def test_keys_start_preset_games(
+    minesweeper: OpenGame,
+    server_view: ServerView,
+    key: str,
+    preset: str,
+    rows: int,
+    cols: int,
+    mines: int,
+) -> None:
+    game = minesweeper(find_deal(5, 5, 3, (0, 0), lambda s: True))
+    sid = game.session()
+    with game.next_view(game.page):
+        game.page.keyboard.press(key)
+    assert game.session() != sid
+    cells = game.page.locator("#ms-grid .ms-cell")
+    expect(cells).to_have_count(rows * cols)
+    expect(game.page.locator("#ms-grid .ms-cell.closed")).to_have_count(rows * cols)
+    expect(game.page.locator(f"#ms-{rows - 1}-{cols - 1}")).to_have_count(1)
+    drawn = game.grid.evaluate("(g) => getComputedStyle(g).gridTemplateColumns.split(' ').length")
+    assert drawn == cols, f"{drawn} columns drawn"
+    expect(game.mines_left).to_have_text(f"{mines:03d}")
+    expect(game.time).to_have_text("000")
+    expect(game.page.locator(f"#ms-new-{preset}")).to_have_class(re.compile(r"\bcurrent\b"))
+    expect(game.page.locator(".ms-preset.current")).to_have_count(1)
+    seen = server_view(game.session())
+    assert seen["preset"] == preset
+    assert (seen["params"]["rows"], seen["params"]["cols"], seen["params"]["mines"]) == (
+        rows,
+        cols,
+        mines,
+    )
+
+
+def test_reload_resumes_the_game_and_its_clock(
+    minesweeper: OpenGame, server_view: ServerView, wait_views: WaitViews
+) -> None:
+    deal = find_deal(5, 5, 3, (0, 0), lambda s: len(closed_safe(s)) >= 2)
+    game = minesweeper(deal)
+    sid = game.session()
+    game.click(deal.first)
+    state = deal.start
+    mine = where(state, min(state.mined))
+    game.right_click(mine)
+    state = RULES.apply(state, ("mark", *mine))
+    game.wait_board(text(state))
+    assert game.wait_seconds(2, timeout=3_000) == 2
+    before = game.board()
+    assert before == text(state)
+
+    game.page.reload()
+    wait_views(game.page, 1)
+    assert game.session() == sid
+    assert game.board() == before
+    seconds = game.seconds()
+    assert seconds >= 2, f"the clock restarted: {seconds:03d} after reloading at 002"
+    expect(game.mines_left).to_have_text("002")
+    expect(game.cell(mine)).to_have_text("🚩")
+    assert game.wait_seconds(seconds + 1) == seconds + 1, "the clock stopped"  # it runs on
+
+    # and the game goes on where it was
+    target = where(state, closed_safe(state)[0])
+    game.click(target)
+    state = RULES.apply(state, ("open", *target))
+    game.wait_board(text(state))
+    assert server_view(sid)["text"] == text(state)
