@@ -2,6 +2,7 @@
 
 from parlour.core.game import GameSpec, Shortcut
 from parlour.games.ishido.logic import Ishido
+from parlour.games.ishido.solver import hint
 from parlour.games.ishido.view import THUMBNAIL, TILE_SETS, render
 
 RULES_HTML = """
@@ -19,6 +20,8 @@ four (a <b>4-way</b>), two by colour and two by bird. Tiles on the outer ring sc
 nothing; each 4-way earns a bonus (25, 50, 100, 200, 400, 600, 800, 1000, 5000, 10000,
 25000, 50000) and doubles the points of every later tile. Ending with 0, 1 or 2 tiles left
 earns 1000, 500 or 100.</p>
+<p><b>Hint</b> asks the solver, which looks ahead using only what you know (the board,
+the next tile and which tiles are still in the pouch, not their order).</p>
 <p>The <b>Assist</b> switch shows every cell where the next tile fits, with its points; a
 game where it was used counts as assisted. Tile sets (birds, shapes and letters for
 colour-blind play, symbols) are in Display.</p>
@@ -29,6 +32,7 @@ SPEC = GameSpec(
     render=render,
     rules_html=RULES_HTML,
     thumbnail_svg=THUMBNAIL,
+    hint=hint,
     has_assist=True,
     display_options={"tiles": TILE_SETS},
     shortcuts=(
