@@ -34,12 +34,12 @@ from parlour.devtools import launch_chromium, start_server
 FRAME_MS = 16.0
 WARMUP = 20
 
-# Click `selector` (or the first playable cell when it is null) and time the new view.
+# Click `selector` (or a random cell among those `pool` selects) and time the new view.
 MEASURE = """
-async ([selector, pick]) => {
+async ([selector, pick, pool]) => {
   let target = selector ? document.querySelector(selector) : null;
   if (!target) {
-    const playable = [...document.querySelectorAll("#board [data-move]")];
+    const playable = [...document.querySelectorAll(pool)];
     if (playable.length === 0) return null;
     target = playable[Math.floor(pick * playable.length)];
   }
@@ -124,8 +124,10 @@ def open_game(browser: Any, url: str, errors: list[str], game: str = "tictactoe"
     return page
 
 
-def measure(page: Page, selector: str | None, pick: float) -> dict[str, Any] | None:
-    result: dict[str, Any] | None = page.evaluate(MEASURE, [selector, pick])
+def measure(page: Page, selector: str | None, pick: float,
+            pool: str = "#board [data-move]") -> dict[str, Any] | None:
+    """Click `selector`, or else the cell at `pick` (0-1) among those `pool` selects."""
+    result: dict[str, Any] | None = page.evaluate(MEASURE, [selector, pick, pool])
     return result
 
 
@@ -183,7 +185,7 @@ def minesweeper(browser: Any, url: str, errors: list[str], samples: int,
         assert first is not None
         figures["expert first click"].append(first["frame"])
         for _ in range(40):  # random closed cells until the game ends
-            clicked = measure(page, None, rng.random())
+            clicked = measure(page, None, rng.random(), "#board .closed[data-move]")
             if clicked is None:
                 break
             figures["expert click"].append(clicked["frame"])

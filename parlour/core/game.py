@@ -14,6 +14,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -159,10 +160,11 @@ class Game(ABC, Generic[S, M]):
         """Checks between parameters (e.g. mines fit the board); raise BadParams."""
 
     def preset_of(self, params: Params) -> str | None:
-        for name, preset in self.presets.items():
-            if self.validate(preset) == params:
-                return name
-        return None
+        return next((name for name, full in self._full_presets.items() if full == params), None)
+
+    @cached_property
+    def _full_presets(self) -> dict[str, Params]:
+        return {name: self.validate(preset) for name, preset in self.presets.items()}
 
     # -- seats --------------------------------------------------------------------
     def seat_names(self, params: Params) -> tuple[str, ...]:

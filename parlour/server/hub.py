@@ -67,6 +67,17 @@ class Live:
     viewers: set[Viewer] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     ai_task: asyncio.Task[None] | None = None
+    # the last observation per seat, with the state it was made from: every viewer and
+    # the saved headline need the same one after each change
+    observed: dict[int | None, tuple[Any, JSON]] = field(default_factory=dict)
+
+    def observe(self, seat: int | None) -> JSON:
+        state = self.session.state
+        cached = self.observed.get(seat)
+        if cached is None or cached[0] is not state:
+            cached = (state, self.session.game.observe(state, seat))
+            self.observed[seat] = cached
+        return cached[1]
 
     def seats_of(self, token: str | None) -> frozenset[int]:
         return self.holders.get(token or "", frozenset())
@@ -338,7 +349,7 @@ class Hub:
         session, game = live.session, live.session.game
         to_move = session.to_move
         perspective = to_move if to_move in seats else min(seats, default=None)
-        observation = game.observe(session.state, perspective)
+        observation = live.observe(perspective)
         can_move = to_move is not None and to_move in seats
         hint = session.hints.get(perspective) if perspective is not None else None
         context = RenderContext(
@@ -400,8 +411,7 @@ class Hub:
                 live.viewers.discard(viewer)
 
     def _headline(self, live: Live) -> str:
-        session = live.session
-        return session.game.headline(session.game.observe(session.state, None))
+        return live.session.game.headline(live.observe(None))
 
     def unfinished(self) -> list[dict[str, Any]]:
         return [

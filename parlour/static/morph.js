@@ -22,7 +22,7 @@ function morphChildren(target, source) {
     if (match) {
       if (match !== cursor) target.insertBefore(match, cursor);
       else cursor = cursor.nextSibling;
-      morphNode(match, incoming);
+      if (!match.isEqualNode(incoming)) morphNode(match, incoming);  // most cells stay as they are
     } else {
       target.insertBefore(incoming, cursor);
     }

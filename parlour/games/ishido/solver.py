@@ -2,25 +2,33 @@
 
 The solver knows what the player knows: the board, the next tile and the multiset of
 tiles still to come (every tile exists twice, so the player can count what has been
-played). It never reads the pouch's order.
+played: `remaining_after_next`). It never reads the pouch's order.
 
-Each placement of the next tile is judged by a heuristic over the board it leaves, then
-the best few are searched one draw deeper: the tile after is drawn from the remaining
-multiset, each kind with its share, and placed at its own best cell (expectimax, depth 1).
+Every placement of the next tile is judged by a heuristic over the board it leaves; the
+best `WIDTH` are then searched one draw deeper: the tile after is drawn from the
+multiset still to come, each kind with its share, and put at its own best cell
+(expectimax of depth 1; a draw that fits nowhere is worth `Weights.loss`).
 
-The heuristic, for the tiles still to come:
+The heuristic (`evaluate`), for the tiles still to come:
 
-* a tile kind with nowhere to go loses the game if it is drawn next; few places for the
-  copies left is a risk too (`_RISK`, weighted by how many copies remain);
-* a cell that touches tiles but fits none of the tiles to come is lost space ("dead"):
-  there are 24 spare cells in a game, and every dead one eats one;
-* under the classic rules, a cell surrounded on four sides where a tile to come still
-  fits is a 4-way waiting, and a cell with three neighbours may become one; the outer
-  ring scores nothing.
+* risk: a kind with nowhere to go loses the game if it is drawn next, and few places
+  for the copies left are a risk too (weighted by the number of copies to come);
+* dead cells: an empty cell next to tiles that fits none of the tiles to come is lost
+  space (a game leaves 24 cells empty, so it can afford some);
+* 4-ways: a cell closed on four sides where a tile to come fits is a 4-way waiting
+  (counted once per tile to come that can fill it); an inner cell with three
+  neighbours may become one, worth more the more tiles to come would close it into a
+  live 4-way (`_completions`); making a 4-way is worth more than one waiting;
+* under the classic rules a tile's points count too, in 4-ways (the outer ring scores
+  nothing; each 4-way doubles later points), and the last tile takes the most points.
 
-Rules are evaluated on a fast board (`Position`): per-cell masks of the 36 tile kinds
-that fit there, kept up to date incrementally, and per-kind counts of places. The masks
-follow `logic.fits` exactly (tests check it on many random boards).
+The weights (`SEED`, `CLASSIC`) were tuned by playing thousands of deals; see
+`bench/ishido_solver.py` for the figures.
+
+The rules run on a fast board (`Position`): per-cell masks of the 36 kinds that fit,
+updated incrementally as tiles are placed and taken back, and bit-sliced per-kind
+counts of places. `fit_mask` follows `logic.fits` exactly (the tests check it on many
+random boards).
 """
 
 from __future__ import annotations
@@ -52,7 +60,6 @@ _GLYPH_MASK = tuple(
     sum(1 << u for u in range(TYPES) if u % KINDS == t % KINDS) for t in range(TYPES)
 )
 _INTERIOR = tuple(cell not in OUTER_RING for cell in range(CELLS))
-
 
 
 # -- the rules, fast --------------------------------------------------------------------
@@ -264,14 +271,15 @@ class Weights:
     three_live: float = 0.0
     three_live_cap: int = 4
     points: float = 0.0  # classic: weight of a tile's points, in 4-ways
+    loss: float = 60.0  # the value of a draw that fits nowhere
 
     @property
     def scores_ways(self) -> bool:
         return bool(self.four_way_open or self.three_live or any(self.three_open))
 
 
-SEED = Weights()
-CLASSIC = Weights(four_way=8, four_way_open=5, three_open=(0.3, 0.6, 0.8), three_live=2)
+SEED = Weights(four_way=4, four_way_open=3, three_open=(0.2, 0.4, 0.5), three_live=1)
+CLASSIC = Weights(four_way=8, four_way_open=5, three_open=(0.3, 0.6, 0.8), three_live=2, points=1)
 
 
 def risk_of(pos: Position, stock: Stock, risk: Sequence[float]) -> float:
@@ -339,14 +347,29 @@ def _completions(pos: Position, cell: int, stock: Stock, alive: int) -> int:
         else:
             around.append(t)
     fit = pos.masks[side] & alive
+    if not fit:
+        return 0
+    around.sort()
+    key = (pos.classic, *around)
+    fourths = _FOURTHS.get(key)
+    if fourths is None:
+        fourths = _FOURTHS[key] = tuple(
+            fit_mask([*around, kind], pos.classic) for kind in range(TYPES)
+        )
     found = 0
+    left = stock.left
     while fit:
         low = fit & -fit
         kind = low.bit_length() - 1
         fit ^= low
-        if fit_mask([*around, kind], pos.classic) & alive:
-            found += stock.left[kind]
+        if fourths[kind] & alive:
+            found += left[kind]
     return found
+
+
+_FOURTHS: dict[tuple[int, ...], tuple[int, ...]] = {}
+"""For three neighbours (sorted, after the rules flag): the kinds that fit once each
+kind of tile is the fourth."""
 
 
 def _matched(spots: list[int], left: list[int]) -> int:
@@ -371,9 +394,6 @@ def _matched(spots: list[int], left: list[int]) -> int:
 
 
 # -- search ------------------------------------------------------------------------------
-
-LOSS = 60.0
-
 
 def _points(pos: Position, cell: int, four_ways: int) -> int:
     """What `logic.placement_score` and the 4-way bonus give for the next tile on `cell`."""
@@ -429,7 +449,7 @@ def _deep(
         if not copies:
             continue
         stock.take(kind)
-        best = -LOSS
+        best = -w.loss
         found = False
         for other in pos.cells_for(kind):
             value = _shallow(pos, other, kind, stock, w, after)

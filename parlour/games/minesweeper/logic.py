@@ -56,6 +56,7 @@ class Minefield:
     started: bool = False
     exploded: Cell | None = None
     clicks: int = 0
+    opened: int = 0  # open cells, kept so that asking "won?" costs nothing
 
     @property
     def size(self) -> int:
@@ -65,8 +66,7 @@ class Minefield:
         return row * self.cols + col
 
     def won(self) -> bool:
-        opened = sum(mark == OPEN for mark in self.marks)
-        return self.exploded is None and opened == self.size - self.mines
+        return self.exploded is None and self.opened == self.size - self.mines
 
     def over(self) -> bool:
         return self.exploded is not None or self.won()
@@ -189,7 +189,7 @@ class Minesweeper(Game[Minefield, Move]):
         return Status.WON if state.won() else Status.PLAYING
 
     def scores(self, state: Minefield) -> tuple[int, ...]:
-        return (sum(mark == OPEN for mark in state.marks),)
+        return (state.opened,)
 
     def undo_rule(self, before: Minefield, move: Move, after: Minefield) -> UndoRule:
         """Taking back the fatal click is allowed, as in Tatham's Mines, but it is help."""
@@ -198,8 +198,7 @@ class Minesweeper(Game[Minefield, Move]):
     def sound(self, before: Minefield, move: Move, after: Minefield) -> str:
         if move[0] == "mark":
             return "flag"
-        opened = sum(m == OPEN for m in after.marks) - sum(m == OPEN for m in before.marks)
-        return "reveal" if opened > 1 else "move"
+        return "reveal" if after.opened - before.opened > 1 else "move"
 
     def figures(self, state: Minefield, elapsed_ms: int, moves: int) -> dict[str, float]:
         bbbv = three_bv(state)
@@ -312,17 +311,21 @@ def _open(state: Minefield, cells: Iterable[Cell]) -> Minefield:
     marks = list(state.marks)
     around = neighbours(state.rows, state.cols)
     exploded = None
+    opened = state.opened
     stack = list(cells)
     while stack:
         cell = stack.pop()
         if marks[cell] in (OPEN, FLAG):
             continue
         marks[cell] = OPEN
+        opened += 1
         if cell in state.mined:
             exploded = cell if exploded is None else exploded
         elif state.counts[cell] == 0:
             stack.extend(n for n in around[cell] if marks[n] != OPEN)
-    return replace(state, marks=tuple(marks), exploded=exploded, clicks=state.clicks + 1)
+    return replace(
+        state, marks=tuple(marks), exploded=exploded, clicks=state.clicks + 1, opened=opened
+    )
 
 
 def three_bv(state: Minefield) -> int:
