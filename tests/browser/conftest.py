@@ -135,3 +135,19 @@ def create_game(server: RunningServer) -> CreateGame:
         return created
 
     return create
+
+
+ServerView = Callable[[str], dict[str, Any]]
+
+
+@pytest.fixture
+def server_view(base_url: str) -> ServerView:
+    """What the server holds for a session (a spectator's view, through the REST API)."""
+
+    def fetch(sid: str) -> dict[str, Any]:
+        response = httpx.get(f"{base_url}/api/games/{sid}")
+        assert response.status_code == 200, response.text
+        found: dict[str, Any] = response.json()
+        return found
+
+    return fetch

@@ -19,7 +19,6 @@ from contextlib import AbstractContextManager
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
-import httpx
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, expect
@@ -34,8 +33,8 @@ pytestmark = pytest.mark.browser
 NextView = Callable[..., AbstractContextManager[None]]
 OpenPage = Callable[..., Page]
 CreateGame = Callable[..., dict[str, Any]]
-WaitViews = Callable[[Page, int], int]
 ServerView = Callable[[str], dict[str, Any]]
+WaitViews = Callable[[Page, int], int]
 Cell = tuple[int, int]  # (col, row)
 
 DRAG_DEAL = "ishido:seed#d1"  # a fixed deal, so that a drag test fails the same way each run
@@ -208,19 +207,6 @@ class IshidoPage:
 
 
 OpenGame = Callable[..., IshidoPage]
-
-
-@pytest.fixture
-def server_view(base_url: str) -> ServerView:
-    """What the server holds for a session (a spectator's view, through the REST API)."""
-
-    def fetch(sid: str) -> dict[str, Any]:
-        response = httpx.get(f"{base_url}/api/games/{sid}")
-        assert response.status_code == 200, response.text
-        found: dict[str, Any] = response.json()
-        return found
-
-    return fetch
 
 
 @pytest.fixture

@@ -24,7 +24,6 @@ from itertools import count
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 from playwright.sync_api import Error as PlaywrightError
@@ -39,8 +38,8 @@ pytestmark = pytest.mark.browser
 NextView = Callable[..., AbstractContextManager[None]]
 OpenPage = Callable[..., Page]
 CreateGame = Callable[..., dict[str, Any]]
-WaitViews = Callable[[Page, int], int]
 ServerView = Callable[[str], dict[str, Any]]
+WaitViews = Callable[[Page, int], int]
 Where = tuple[int, int]  # (row, col)
 
 TIMEOUT_MS = 5_000
@@ -233,19 +232,6 @@ class MinesweeperPage:
 
 
 OpenGame = Callable[[Deal], MinesweeperPage]
-
-
-@pytest.fixture
-def server_view(base_url: str) -> ServerView:
-    """What the server holds for a session (a spectator's view, through the REST API)."""
-
-    def fetch(sid: str) -> dict[str, Any]:
-        response = httpx.get(f"{base_url}/api/games/{sid}")
-        assert response.status_code == 200, response.text
-        found: dict[str, Any] = response.json()
-        return found
-
-    return fetch
 
 
 @pytest.fixture
