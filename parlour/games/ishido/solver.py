@@ -16,7 +16,7 @@ The heuristic (`evaluate`), for the tiles still to come:
 * dead cells: an empty cell next to tiles that fits none of the tiles to come is lost
   space (a game leaves 24 cells empty, so it can afford some);
 * 4-ways: a cell closed on four sides where a tile to come fits is a 4-way waiting
-  (counted once per tile to come that can fill it); an inner cell with three
+  (each needs its own tile to come); an inner cell with three
   neighbours may become one, worth more the more tiles to come would close it into a
   live 4-way (`_completions`); making a 4-way is worth more than one waiting;
 * under the classic rules a tile's points count too, in 4-ways (the outer ring scores
@@ -217,26 +217,20 @@ class Stock:
         self.total = sum(left)
 
     def take(self, kind: int) -> None:
-        bit = 1 << kind
         copies = self.left[kind]
         self.left[kind] = copies - 1
         self.total -= 1
+        self.one ^= 1 << kind  # 2 -> 1 gains the bit, 1 -> 0 loses it
         if copies == 2:
-            self.two ^= bit
-            self.one ^= bit
-        else:
-            self.one ^= bit
+            self.two ^= 1 << kind
 
     def put(self, kind: int) -> None:
-        bit = 1 << kind
         copies = self.left[kind]
         self.left[kind] = copies + 1
         self.total += 1
+        self.one ^= 1 << kind
         if copies == 1:
-            self.two ^= bit
-            self.one ^= bit
-        else:
-            self.one ^= bit
+            self.two ^= 1 << kind
 
     def copies(self, kinds: int) -> int:
         """How many tiles to come are of the kinds in `kinds`."""
@@ -262,16 +256,20 @@ def remaining_after_next(board: Board) -> list[int]:
 
 @dataclass(frozen=True)
 class Weights:
-    risk: tuple[float, ...] = (10.0, 3.0, 1.2, 0.5, 0.2, 0.08, 0.03, 0.0)  # by places 0-7+
-    dead: float = 1.0
-    neighbours: float = 0.2
+    """The heuristic's terms; a position's value is their sum (higher is better)."""
+
+    # minus, per tile to come, by how many places its kind has: 0, 1, ... 6, 7 or more
+    risk: tuple[float, ...] = (10.0, 3.0, 1.2, 0.5, 0.2, 0.08, 0.03, 0.0)
+    dead: float = 1.0  # minus, per empty cell next to tiles where no tile to come fits
+    neighbours: float = 0.2  # per neighbour of the tile placed
     four_way: float = 0.0  # a 4-way made
-    four_way_open: float = 0.0  # a 4-way waiting for a tile to come
-    three_open: tuple[float, float, float] = (0.0, 0.0, 0.0)  # by 1, 2, 3+ fillers
-    three_live: float = 0.0
-    three_live_cap: int = 4
-    points: float = 0.0  # classic: weight of a tile's points, in 4-ways
-    loss: float = 60.0  # the value of a draw that fits nowhere
+    four_way_open: float = 0.0  # a 4-way waiting, with its own tile to come
+    # an inner cell with 3 neighbours, by how many tiles to come fit it: 1, 2, 3 or more
+    three_open: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    three_live: float = 0.0  # ... when `three_live_cap` tiles to come would close it
+    three_live_cap: int = 4  # into a 4-way for a tile to come (pro rata below)
+    points: float = 0.0  # classic: a tile's points, counted in 4-ways (see `_gain`)
+    loss: float = 60.0  # minus, in the search, for a draw that fits nowhere
 
     @property
     def scores_ways(self) -> bool:
@@ -279,7 +277,9 @@ class Weights:
 
 
 SEED = Weights(four_way=4, four_way_open=3, three_open=(0.2, 0.4, 0.5), three_live=1)
-CLASSIC = Weights(four_way=8, four_way_open=5, three_open=(0.3, 0.6, 0.8), three_live=2, points=1)
+CLASSIC = Weights(
+    four_way=10.4, four_way_open=6.5, three_open=(0.39, 0.78, 1.04), three_live=2.6, points=1
+)
 
 
 def risk_of(pos: Position, stock: Stock, risk: Sequence[float]) -> float:
@@ -461,6 +461,9 @@ def _deep(
     return total / stock.total + gain
 
 
+ENDGAME = 16  # with this many tiles to come or fewer, every placement is searched deeper
+
+
 def choose(
     pos: Position, tile: Tile, stock: Stock, w: Weights, width: int, four_ways: int = 0
 ) -> int | None:
@@ -477,6 +480,8 @@ def choose(
     ranked = sorted(
         cells, key=lambda cell: _shallow(pos, cell, tile, stock, w, four_ways), reverse=True
     )
+    if stock.total <= ENDGAME:
+        width = max(width, len(ranked))
     if width <= 1 or len(ranked) == 1:
         return ranked[0]
     return max(ranked[:width], key=lambda cell: _deep(pos, cell, tile, stock, w, four_ways))
