@@ -31,10 +31,9 @@ def tile(text: str) -> int:
 def board(picture: str, next_tile: str, rules: str) -> Board:
     """A board from a picture of 8 rows of 12 cells (`..` empty); the pouch holds the
     next tile and then every other tile not on the board, in an arbitrary order."""
-    rows = picture.split("\n")
-    rows = [row.split() for row in rows if row.strip()]
-    assert len(rows) == ROWS and all(len(row) == COLS for row in rows)
-    cells = tuple(None if text == ".." else tile(text) for row in rows for text in row)
+    grid = [line.split() for line in picture.split("\n") if line.strip()]
+    assert len(grid) == ROWS and all(len(row) == COLS for row in grid)
+    cells = tuple(None if text == ".." else tile(text) for row in grid for text in row)
     rest = [t for t in range(36) for _ in range(2)]
     for placed in [*(t for t in cells if t is not None), tile(next_tile)]:
         rest.remove(placed)
