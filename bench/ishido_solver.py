@@ -7,10 +7,11 @@ function the Hint button calls (the search plus its note). The solver sees the b
 the next tile and what remains to come, never the pouch's order.
 
 Printed per rule set: deals, the share in which all 72 tiles were placed with a 95 %
-(Wilson) interval, mean tiles placed, mean and median score, mean 4-ways and how many
-deals reached 0-2, 3-5, 6-8 and 9+ of them, and the time per hint: wall clock (what
-a player waits for; on a shared machine it includes time waiting for a core) and the
-process's own CPU time, median and p95, in ms. Runs on `--workers` processes (default 2).
+(Wilson) interval, mean tiles placed and the deals that got stuck, mean and median
+score, mean 4-ways and how many deals reached 0-2, 3-5, 6-8 and 9+ of them, and the
+time per hint: wall clock (what a player waits for; on a shared machine it includes
+time waiting for a core) and the process's own CPU time, median and p95, in ms. Runs
+on `--workers` processes (default 2).
 
 Run from the repository root:  .venv/bin/python -m bench.ishido_solver [--deals N] [--rules R]
 """
@@ -97,8 +98,12 @@ def summarise(rules: str, outcomes: list[Outcome], seconds: float) -> None:
     heading(f"Ishido solver, {rules} rules: {deals} deals (seeds 0-{deals - 1})")
     print(f"all 72 tiles placed   {complete}/{deals} = {complete / deals:.1%}"
           f"  (95 % CI {low:.1%} - {high:.1%})")
+    stuck = [f"{o.seed} ({o.placed})" for o in outcomes if o.placed < TILES]
     print(f"tiles placed          mean {statistics.fmean(o.placed for o in outcomes):.2f}"
           f"  min {min(o.placed for o in outcomes)}")
+    if stuck:
+        more = f" and {len(stuck) - 12} more" if len(stuck) > 12 else ""
+        print(f"stuck: deal (tiles)   {', '.join(stuck[:12])}{more}")
     print(f"score                 mean {statistics.fmean(o.score for o in outcomes):.1f}"
           f"  median {statistics.median(o.score for o in outcomes):.0f}"
           f"  max {max(o.score for o in outcomes)}")
