@@ -32,6 +32,7 @@ from bench.common import heading, report, share_under
 from parlour.devtools import launch_chromium, start_server
 
 FRAME_MS = 16.0
+PLAYABLE_CELLS = '#board [aria-disabled="false"] .closed[data-move]'  # Minesweeper
 WARMUP = 20
 
 # Click `selector` (or a random cell among those `pool` selects) and time the new view.
@@ -175,28 +176,30 @@ def tictactoe(browser: Any, url: str, errors: list[str], samples: int,
 
 def minesweeper(browser: Any, url: str, errors: list[str], samples: int,
                 rng: random.Random) -> dict[str, list[float]]:
-    figures: dict[str, list[float]] = {
-        "expert first click": [], "expert click": [], "whole-board flood": []}
+    figures: dict[str, list[float]] = {}
     expert = {"params": {"rows": 16, "cols": 30, "mines": 99, "first_click": "opening"}}
     sparse = {"params": {"rows": 16, "cols": 30, "mines": 10, "first_click": "opening"}}
-    while len(figures["expert click"]) < samples:
+    while len(figures.get("expert click -> view", [])) < samples:
         page = open_game(browser, url, errors, "minesweeper", expert)
-        first = measure(page, "#ms-7-14", 0.0)
-        assert first is not None
-        figures["expert first click"].append(first["frame"])
+        record(figures, "expert first click", measure(page, "#ms-7-14", 0.0))
         for _ in range(40):  # random closed cells until the game ends
-            clicked = measure(page, None, rng.random(), "#board .closed[data-move]")
+            clicked = measure(page, None, rng.random(), PLAYABLE_CELLS)
             if clicked is None:
                 break
-            figures["expert click"].append(clicked["frame"])
+            record(figures, "expert click", clicked)
         page.context.close()
     for _ in range(max(10, samples // 20)):
         page = open_game(browser, url, errors, "minesweeper", sparse)
-        flood = measure(page, "#ms-8-15", 0.0)
-        assert flood is not None
-        figures["whole-board flood"].append(flood["frame"])
+        record(figures, "whole-board flood", measure(page, "#ms-8-15", 0.0))
         page.context.close()
     return figures
+
+
+def record(figures: dict[str, list[float]], kind: str, sample: dict[str, Any] | None) -> None:
+    """Keep a sample's time to the view applied and to the next animation frame."""
+    assert sample is not None, f"{kind}: nothing to click"
+    figures.setdefault(f"{kind} -> view", []).append(sample["view"])
+    figures.setdefault(f"{kind} -> view + frame", []).append(sample["frame"])
 
 
 def ishido(browser: Any, url: str, errors: list[str], samples: int,

@@ -218,7 +218,7 @@ def create_app(store: Store, games: Mapping[str, GameSpec], ai_delay_scale: floa
         viewer = Viewer(live.seats_of(token), socket.send_json)
         live.viewers.add(viewer)
         try:
-            await socket.send_json({"type": "view", "view": hub.view(live, viewer.seats)})
+            await viewer.show(hub.view(live, viewer.seats))
             while True:
                 await _serve_message(live, token, viewer, await socket.receive_text())
         except WebSocketDisconnect:

@@ -26,6 +26,7 @@ from parlour.core.game import (
 )
 from parlour.core.gameid import GameId, new_seed, params_text, parse_game_id
 from parlour.core.session import AI_PREFIX, HUMAN, Session, seat_kind_error
+from parlour.server.patch import changed_parts
 from parlour.store import (
     Progress,
     Result,
@@ -50,10 +51,22 @@ class ApiError(Exception):
 
 @dataclass(eq=False)
 class Viewer:
-    """One open WebSocket: what it may see and how to reach it."""
+    """One open WebSocket: what it may see, how to reach it and what it shows now."""
 
     seats: frozenset[int]
     send: Send
+    shown_html: str | None = None
+    sending: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    async def show(self, view: JSON) -> None:
+        """Send `view`; its board as only the parts that changed, when that is possible."""
+        async with self.sending:  # the parts are relative to the message sent before
+            html = view["html"]
+            parts = None if self.shown_html is None else changed_parts(self.shown_html, html)
+            if parts is not None:
+                view = {**view, "html": None, "parts": parts}
+            await self.send({"type": "view", "view": view})
+            self.shown_html = html
 
 
 @dataclass(eq=False)
@@ -406,7 +419,7 @@ class Hub:
     async def broadcast(self, live: Live, sound: str | None) -> None:
         for viewer in list(live.viewers):
             try:
-                await viewer.send({"type": "view", "view": self.view(live, viewer.seats, sound)})
+                await viewer.show(self.view(live, viewer.seats, sound))
             except Exception:  # a closed socket: its handler removes it
                 live.viewers.discard(viewer)
 

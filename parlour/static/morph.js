@@ -8,6 +8,31 @@ export function morphInto(container, html) {
   morphChildren(container, template.content);
 }
 
+// Apply the parts of a view that changed (see parlour/server/patch.py): each is a whole
+// element, which is morphed into the element with its id, or a lone opening tag, whose
+// attributes replace that element's. False if an element is missing: show it whole then.
+export function patchParts(container, parts) {
+  for (const part of parts) {
+    const id = /\sid="([^"]+)"/.exec(part)?.[1];
+    const target = id ? container.querySelector(`#${CSS.escape(id)}`) : null;
+    if (!target) return false;
+    const incoming = parseLike(target, part);
+    if (!incoming) return false;
+    if (part.endsWith(`</${incoming.localName}>`)) morphNode(target, incoming);
+    else copyAttributes(target, incoming);
+  }
+  return true;
+}
+
+// Parse markup in the namespace of `target`'s parent, so that SVG stays SVG.
+function parseLike(target, html) {
+  const template = document.createElement("template");
+  const inSvg = target instanceof SVGElement;
+  template.innerHTML = inSvg ? `<svg xmlns="http://www.w3.org/2000/svg">${html}</svg>` : html;
+  const root = inSvg ? template.content.firstElementChild : template.content;
+  return root?.firstElementChild ?? null;
+}
+
 function morphChildren(target, source) {
   const byId = new Map();
   for (const child of target.children) if (child.id) byId.set(child.id, child);
@@ -39,11 +64,15 @@ function morphNode(target, source) {
     if (target.nodeValue !== source.nodeValue) target.nodeValue = source.nodeValue;
     return;
   }
+  copyAttributes(target, source);
+  morphChildren(target, source);
+}
+
+function copyAttributes(target, source) {
   for (const { name } of [...target.attributes]) {
     if (!source.hasAttribute(name)) target.removeAttribute(name);
   }
   for (const { name, value } of source.attributes) {
     if (target.getAttribute(name) !== value) target.setAttribute(name, value);
   }
-  morphChildren(target, source);
 }

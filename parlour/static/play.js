@@ -5,7 +5,7 @@ import {
   api, applyPrefs, escapeHtml, formatTime, loadPrefs, LOGO, play, savePrefs, saveToken,
   THEMES, toast, tokens,
 } from "/static/common.js";
-import { morphInto } from "/static/morph.js";
+import { morphInto, patchParts } from "/static/morph.js";
 
 const GAME = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (id) => document.getElementById(id);
@@ -139,7 +139,7 @@ function render(next, sound) {
   headline.textContent = next.headline;
   headline.className = `headline ${next.outcome || ""}`;
   $("seats").innerHTML = next.seats.length > 1 ? next.seats.map(seatChip).join("") : "";
-  morphInto($("board"), next.html);
+  showBoard(next);
   const holder = next.you.length > 0;  // holds a seat: not a spectator
   $("btn-undo").disabled = !next.can_undo;
   $("btn-redo").disabled = !next.can_redo;
@@ -155,6 +155,16 @@ function render(next, sound) {
   if (sound) play(soundFor(sound, next));
   viewCount += 1;
   document.body.dataset.views = String(viewCount);
+}
+
+// The board comes whole or as the parts that changed since the last view.
+function showBoard(next) {
+  if (next.parts) {
+    if (patchParts($("board"), next.parts)) return;
+    connect();  // out of step (should not happen): a new connection starts with a whole view
+    return;
+  }
+  morphInto($("board"), next.html);
 }
 
 function seatChip(seat, index) {
@@ -452,7 +462,9 @@ async function newGameWithPreset(preset) {
 }
 
 // -- pointer actions on the board ----------------------------------------------------
+// A part of the board marked aria-disabled (e.g. a finished game) sends no moves.
 function parseMove(element, name) {
+  if (element.closest('[aria-disabled="true"]')) return null;
   try { return JSON.parse(element.getAttribute(name)); } catch { return null; }
 }
 

@@ -230,6 +230,11 @@ class MinesweeperPage:
         self.page.wait_for_timeout(QUIET_MS)
         assert self.views() == views, "the page got a new view"
 
+    def sends_nothing(self, action: Callable[[], None]) -> None:
+        """Do `action` and check that no move went out: no view and no refusal follow it."""
+        self.nothing_happens(action)
+        expect(self.page.locator("#message.error")).to_have_count(0)
+
 
 OpenGame = Callable[[Deal], MinesweeperPage]
 
@@ -325,8 +330,11 @@ def test_win_a_small_board_by_clicking(minesweeper: OpenGame, server_view: Serve
     expect(game.face.locator(".face-end")).to_have_text("😎")
     expect(game.face.locator(".face-normal")).to_have_count(0)
     expect(game.grid).to_have_class(re.compile(r"\bwon\b"))
-    expect(game.page.locator("#ms-grid [data-move]")).to_have_count(0)
-    expect(game.page.locator("#ms-grid [data-alt-move]")).to_have_count(0)
+    # a finished board sends no moves: clicks and right clicks on a mine do nothing
+    expect(game.grid).to_have_attribute("aria-disabled", "true")
+    mine = game.page.locator("#ms-grid .ms-cell.mine").first
+    game.sends_nothing(lambda: mine.click(force=True))  # force: it is aria-disabled
+    game.sends_nothing(lambda: mine.click(button="right", force=True))
     # the mines are shown, where the replayed deal put them
     shown = {
         tuple(int(n) for n in cell_id.split("-")[1:])
@@ -372,16 +380,15 @@ def test_lose_and_see_the_mines_then_undo(minesweeper: OpenGame, server_view: Se
     expect(game.page.locator("#ms-grid .wrong")).to_have_count(1)
     expect(game.face.locator(".face-end")).to_have_text("😵")
     expect(game.grid).to_have_class(re.compile(r"\blost\b"))
-    expect(game.page.locator("#ms-grid [data-move]")).to_have_count(0)
-    expect(game.page.locator("#ms-grid [data-alt-move]")).to_have_count(0)
+    expect(game.grid).to_have_attribute("aria-disabled", "true")
     expect(game.page.locator("#assisted")).to_be_hidden()
 
     # the board takes no more clicks
     sid = game.session()
     moves = server_view(sid)["moves"]
     safe = where(state, closed_safe(state)[0])
-    game.nothing_happens(lambda: game.cell(safe).click())
-    game.nothing_happens(lambda: game.cell(safe).click(button="right"))
+    game.sends_nothing(lambda: game.cell(safe).click(force=True))  # it is aria-disabled
+    game.sends_nothing(lambda: game.cell(safe).click(button="right", force=True))
     assert game.board() == text(state)
     assert server_view(sid)["moves"] == moves
 

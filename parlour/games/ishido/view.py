@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 
 from parlour.core.game import JSON, RenderContext
-from parlour.core.markup import attr, classes, move_attr
+from parlour.core.markup import attr, classes, lines, move_attr
 from parlour.games.ishido.logic import COLS, KINDS, ROWS, colour, glyph
 
 CELL = 100
@@ -47,30 +47,35 @@ def tile_name(tile: int) -> str:
 
 
 def render(observation: JSON, ctx: RenderContext) -> str:
+    """One line per cell, so that a move sends the browser only the cells it changed."""
     playing = observation["status"] == "playing" and ctx.can_move
     valid = observation["valid"] if ctx.assist else {}
     hint = tuple(ctx.hint["place"]) if ctx.hint else None
-    cells = "".join(
+    cells = (
         _cell(col, row, observation["cells"][row * COLS + col], playing,
               valid.get(str(row * COLS + col)), hint == (col, row))
         for row in range(ROWS)
         for col in range(COLS)
     )
     width, height = COLS * CELL, ROWS * CELL
-    lines = "".join(
+    ring = "".join(
         f'<line class="ring" x1="{CELL}" y1="{y}" x2="{width - CELL}" y2="{y}"/>'
         for y in (CELL, height - CELL)
     ) + "".join(
         f'<line class="ring" x1="{x}" y1="{CELL}" x2="{x}" y2="{height - CELL}"/>'
         for x in (CELL, width - CELL)
     )
-    board = (
+    return lines([
+        '<div class="ish" id="ish">',
         f'<svg class="ish-board" id="ish-board" viewBox="-6 -6 {width + 12} {height + 12}" '
         f'role="grid" aria-label="Ishido board, 12 by 8">'
         f'<rect class="felt" x="-6" y="-6" width="{width + 12}" height="{height + 12}" rx="18"/>'
-        f"{lines}{cells}</svg>"
-    )
-    return f'<div class="ish" id="ish">{board}{_side(observation, playing)}</div>'
+        f"{ring}",
+        *cells,
+        "</svg>",
+        _side(observation, playing),
+        "</div>",
+    ])
 
 
 def _cell(col: int, row: int, tile: int | None, playing: bool, score: int | None,
@@ -103,7 +108,7 @@ def _place_actions(col: int, row: int) -> str:
 def _side(observation: JSON, playing: bool) -> str:
     following = observation["next"]
     if following is None:
-        next_tile = '<div class="ish-next-empty">Pouch empty</div>'
+        next_tile = '<div class="ish-next-empty" id="ish-pouch-empty">Pouch empty</div>'
     else:
         drag = " data-drag" if playing else ""
         next_tile = (
@@ -111,14 +116,18 @@ def _side(observation: JSON, playing: bool) -> str:
             f'viewBox="0 0 100 100"{drag} role="img" '
             f'aria-label="next tile: {attr(tile_name(following))}">{tile_svg(following)}</svg>'
         )
-    return (
-        f'<aside class="ish-side" id="ish-side"><div class="ish-label">Next</div>{next_tile}'
-        f'<dl class="ish-figures"><dt>Left</dt><dd id="ish-left">{observation["left"]}</dd>'
-        f'<dt>Score</dt><dd id="ish-score">{observation["score"]}</dd>'
-        f'<dt>4-ways</dt><dd id="ish-fourways">{observation["four_ways"]}</dd></dl>'
-        f'<div class="ish-rules">{"1990 rules" if observation["rules"] == "classic" else ""}'
-        "</div></aside>"
-    )
+    return lines([
+        '<aside class="ish-side" id="ish-side"><div class="ish-label">Next</div>',
+        next_tile,
+        '<dl class="ish-figures"><dt>Left</dt>',
+        f'<dd id="ish-left">{observation["left"]}</dd>',
+        "<dt>Score</dt>",
+        f'<dd id="ish-score">{observation["score"]}</dd>',
+        "<dt>4-ways</dt>",
+        f'<dd id="ish-fourways">{observation["four_ways"]}</dd>',
+        f'</dl><div class="ish-rules">{"1990 rules" if observation["rules"] == "classic" else ""}'
+        "</div></aside>",
+    ])
 
 
 THUMBNAIL = (

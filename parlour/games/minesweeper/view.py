@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache, lru_cache
 
 from parlour.core.game import JSON, RenderContext
-from parlour.core.markup import attr, classes, move_attr
+from parlour.core.markup import attr, classes, lines, move_attr
 
 SEED_PRESETS = (("easy", "1"), ("medium", "2"), ("hard", "3"))
 CLASSIC_PRESETS = ("beginner", "intermediate", "expert")
@@ -15,20 +15,23 @@ LABELS = {"#": "closed", "F": "flagged", "?": "question mark", ".": "empty",
 
 
 def render(observation: JSON, ctx: RenderContext) -> str:
-    rows, cols = observation["rows"], observation["cols"]
-    playing = observation["status"] == "playing" and ctx.can_move
+    """One line per cell, so that a move sends the browser only the cells it changed."""
+    rows, cols, status = observation["rows"], observation["cols"], observation["status"]
+    playing = status == "playing" and ctx.can_move
     hint = _hint_cell(ctx.hint)
-    cells = "".join(
-        _cell(row, col, symbol, playing, hint == (row, col))
+    cells = (
+        _cell(row, col, symbol, hint == (row, col))
         for row, line in enumerate(observation["cells"])
         for col, symbol in enumerate(line)
     )
-    return (
-        f'<div class="ms" id="ms" style="--rows:{rows};--cols:{cols}">'
-        f"{_toolbar(observation)}"
-        f'<div class="ms-grid {observation["status"]}" id="ms-grid" role="grid" '
-        f'aria-label="{rows} by {cols} minefield">{cells}</div></div>'
-    )
+    return lines([
+        f'<div class="ms" id="ms" style="--rows:{rows};--cols:{cols}">',
+        _toolbar(observation),
+        f'<div class="ms-grid {status}" id="ms-grid" role="grid" '
+        f'aria-label="{rows} by {cols} minefield" aria-disabled="{str(not playing).lower()}">',
+        *cells,
+        "</div></div>",
+    ])
 
 
 def _hint_cell(hint: JSON | None) -> tuple[int, int] | None:
@@ -58,21 +61,23 @@ def _toolbar(observation: JSON) -> str:
         if face
         else '<span class="face-normal">🙂</span><span class="face-pressed">😮</span>'
     )
-    return (
-        f'<div class="ms-bar" id="ms-bar"><div class="ms-presets" id="ms-presets">{buttons}</div>'
-        f'<div class="ms-status" id="ms-status">'
+    return lines([
+        '<div class="ms-bar" id="ms-bar">',
+        f'<div class="ms-presets" id="ms-presets">{buttons}</div>',
+        '<div class="ms-status" id="ms-status">',
         f'<span class="lcd" id="ms-mines" title="Mines left (mines − flags)" '
-        f'aria-label="mines left">{observation["mines_left"]:03d}</span>'
+        f'aria-label="mines left">{observation["mines_left"]:03d}</span>',
         f'<button class="face" id="ms-face" data-command="again" '
-        f'title="New game of this size" aria-label="New game">{face_html}</button>'
-        f'<span class="lcd" id="ms-time" data-clock="seconds" title="Seconds" '
-        f'aria-label="seconds">000</span></div></div>'
-    )
+        f'title="New game of this size" aria-label="New game">{face_html}</button>',
+        '<span class="lcd" id="ms-time" data-clock="seconds" title="Seconds" '
+        'aria-label="seconds">000</span>',
+        "</div></div>",
+    ])
 
 
 @lru_cache(maxsize=65536)  # a cell's markup depends on these alone; boards repeat most
-def _cell(row: int, col: int, symbol: str, playing: bool, hinted: bool) -> str:
-    actions = _actions(row, col, symbol) if playing else ""
+def _cell(row: int, col: int, symbol: str, hinted: bool) -> str:
+    actions = _actions(row, col, symbol)
     state = "open" if symbol in ".12345678" else "closed"
     if symbol in "*X":
         state = "open mine"

@@ -1,0 +1,79 @@
+"""Boards updated from the parts that changed look exactly like boards loaded whole.
+
+The server sends a move's view as the changed lines of the board markup when it can
+(parlour/server/patch.py). Here a player clicks through games in one page while a
+second page is loaded fresh after every few moves: both boards must be the same markup,
+and most views must have come as parts.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, WebSocket
+
+from tests.browser.conftest import CreateGame, NextView, OpenPage
+
+GAMES = {
+    "minesweeper": {"params": {"rows": 16, "cols": 30, "mines": 30}},
+    "ishido": {"params": {"rules": "seed"}},
+}
+# Ishido: the next tile goes on a cell where it fits (assist marks them with "valid")
+PLAYABLE = {"minesweeper": '#board [aria-disabled="false"] .closed[data-move]',
+            "ishido": "#board .valid[data-move]"}
+
+BOARD = """() => {
+  const board = document.getElementById("board").cloneNode(true);
+  board.querySelector("#ms-time")?.replaceChildren();  // the running clock
+  return board.innerHTML;
+}"""
+
+
+def count_parts(page: Page, counts: dict[str, int]) -> None:
+    def watch(socket: WebSocket) -> None:
+        def frame(payload: str | bytes) -> None:
+            message: dict[str, Any] = json.loads(payload)
+            if message["type"] == "view":
+                counts["parts" if message["view"].get("parts") is not None else "whole"] += 1
+
+        socket.on("framereceived", frame)
+
+    page.on("websocket", watch)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_parts_keep_the_board_equal_to_a_fresh_load(
+    game: str, create_game: CreateGame, open_page: OpenPage, next_view: NextView
+) -> None:
+    created = create_game(game, **GAMES[game])
+    sid, token = created["session"], created["token"]
+    path = f"/play/{game}?session={sid}"
+    counts = {"parts": 0, "whole": 0}
+    player = open_page(path, tokens={sid: token})
+    count_parts(player, counts)
+    player.reload()
+    player.wait_for_function("() => Number(document.body.dataset.views) >= 1")
+    if game == "ishido":
+        with next_view(player):
+            player.click("#btn-assist")
+    rng = random.Random(7)
+    for move in range(24):
+        cells = player.locator(PLAYABLE[game])
+        if cells.count() == 0:  # the game is over: take the last move back
+            with next_view(player):
+                player.click("#btn-undo")
+            continue
+        with next_view(player):
+            cells.nth(rng.randrange(cells.count())).click()
+        if move % 6 == 5:
+            same_as_fresh(player, open_page(path, context=player.context))
+    same_as_fresh(player, open_page(path, context=player.context))
+    assert counts["parts"] >= 20
+
+
+def same_as_fresh(player: Page, fresh: Page) -> None:
+    assert fresh.evaluate(BOARD) == player.evaluate(BOARD)
+    fresh.close()
