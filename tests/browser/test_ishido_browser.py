@@ -21,7 +21,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import FloatRect, Locator, Page, expect
 
 from parlour.core.game import Status
 from parlour.core.gameid import parse_game_id
@@ -471,32 +471,57 @@ def test_the_board_fits_the_window(ishido: OpenGame) -> None:
     game = ishido()
     page = game.page
     widths = []
-    for width, height in ((1280, 800), (700, 900), (390, 844)):
-        page.set_viewport_size({"width": width, "height": height})
-        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => done(null)))")
-        felt = page.locator("#ish-board .felt").bounding_box()  # the board as drawn
-        svg = page.locator("#ish-board").bounding_box()
-        assert felt is not None and svg is not None
-        for box, what in ((felt, "board"), (svg, "board svg")):
-            assert box["x"] >= -0.5, f"{what} starts left of the window at {width}x{height}"
-            assert box["x"] + box["width"] <= width + 0.5, (
-                f"{what} overflows the window at {width}x{height}: {box}"
-            )
-        assert abs(felt["width"] / felt["height"] - 1212 / 812) < 0.02, "the board is distorted"
-        assert felt["width"] > width * 0.5, f"the board is tiny at {width}x{height}: {felt}"
-        scroll = page.evaluate("document.documentElement.scrollWidth")
-        assert scroll <= width, f"the page scrolls sideways at {width}x{height}"
-        cell = page.locator("#ish-0-0").bounding_box()
-        assert cell is not None and cell["width"] >= 24, "cells too small to hit"
-        side = page.locator("#ish-side").bounding_box()
-        assert side is not None and side["x"] + side["width"] <= width + 0.5
-        widths.append(felt["width"])
-    assert widths[0] > widths[1] > widths[2], f"the board does not follow the window: {widths}"
+    for width, height in ((1280, 800), (700, 900), (844, 390)):
+        box = fitted_board(page, width, height)
+        assert abs(box["width"] / box["height"] - 1212 / 812) < 0.02, "the board is distorted"
+        assert box["width"] > width * 0.5 or box["height"] > height * 0.5, (
+            f"the board is tiny at {width}x{height}: {box}")
+        widths.append(box["width"])
+    assert widths[0] > widths[1], f"the board does not follow the window: {widths}"
 
-    # still playable at phone size
-    page.set_viewport_size({"width": 390, "height": 844})
+
+def test_a_tall_phone_turns_the_board_with_tiles_upright(ishido: OpenGame) -> None:
+    game = ishido()
+    page = game.page
+    box = fitted_board(page, 390, 844)
+    assert abs(box["height"] / box["width"] - 1212 / 812) < 0.02, "the board is not turned"
+    assert box["width"] > 390 * 0.85, f"the turned board does not use the width: {box}"
+    # columns run down the screen, rows from right to left
+    corner, down, left = (game.centre(game.cell(at)) for at in ((0, 0), (1, 0), (0, 1)))
+    assert down[1] > corner[1] + 30 and abs(down[0] - corner[0]) < 2
+    assert left[0] < corner[0] - 30 and abs(left[1] - corner[1]) < 2
+    cell = game.cell((0, 0)).bounding_box()
+    assert cell is not None and cell["width"] >= 40, f"cells too small to hit: {cell}"
+    # a tile's glyph is upright: its screen matrix has no rotation
+    a, b = page.evaluate("""() => {
+        const m = document.querySelector('#ish-board .tile .glyph.birds').getScreenCTM();
+        return [m.a, m.b];
+    }""")
+    assert a > 0 and abs(b) < 1e-6 * a, f"the glyph is turned: a={a}, b={b}"
+    # still playable, by click and by drag
     game.click(best(fitting(game.board())))
     expect(game.left).to_have_text("65")
+    with game.next_view(page):
+        game.drag_next_to(best(fitting(game.board())))
+    expect(game.left).to_have_text("64")
+
+
+def fitted_board(page: Page, width: int, height: int) -> FloatRect:
+    """The board as drawn at this window size, checked to fit the window; its box."""
+    page.set_viewport_size({"width": width, "height": height})
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => done(null)))")
+    felt = page.locator("#ish-board .felt").bounding_box()
+    assert felt is not None
+    assert felt["x"] >= -0.5, f"the board starts left of the window at {width}x{height}"
+    assert felt["x"] + felt["width"] <= width + 0.5, (
+        f"the board overflows the window at {width}x{height}: {felt}")
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll <= width, f"the page scrolls sideways at {width}x{height}"
+    cell = page.locator("#ish-0-0").bounding_box()
+    assert cell is not None and cell["width"] >= 24, "cells too small to hit"
+    side = page.locator("#ish-side").bounding_box()
+    assert side is not None and side["x"] + side["width"] <= width + 0.5
+    return felt
 
 
 def greedy_outcome(game_id: str) -> tuple[str, int]:

@@ -66,13 +66,13 @@ def render(observation: JSON, ctx: RenderContext) -> str:
         for x in (CELL, width - CELL)
     )
     return lines([
-        '<div class="ish" id="ish">',
+        '<div class="ish" id="ish"><div class="ish-stage">',
         f'<svg class="ish-board" id="ish-board" viewBox="-6 -6 {width + 12} {height + 12}" '
         f'role="grid" aria-label="Ishido board, 12 by 8">'
         f'<rect class="felt" x="-6" y="-6" width="{width + 12}" height="{height + 12}" rx="18"/>'
         f"{ring}",
         *cells,
-        "</svg>",
+        "</svg></div>",
         _side(observation, playing),
         "</div>",
     ])
