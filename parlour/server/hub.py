@@ -65,6 +65,7 @@ class Viewer:
             parts = None if self.shown_html is None else changed_parts(self.shown_html, html)
             if parts is not None:
                 view = {**view, "html": None, "parts": parts}
+            self.shown_html = None  # unknown until the send is through: then whole again
             await self.send({"type": "view", "view": view})
             self.shown_html = html
 

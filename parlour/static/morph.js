@@ -10,7 +10,8 @@ export function morphInto(container, html) {
 
 // Apply the parts of a view that changed (see parlour/server/patch.py): each is a whole
 // element, which is morphed into the element with its id, or a lone opening tag, whose
-// attributes replace that element's. False if an element is missing: show it whole then.
+// attributes replace that element's. False if an element is missing or unlike its part:
+// show the view whole then.
 // Whole elements are parsed together, one parse per namespace: a parse costs the same
 // for one cell as for fifty.
 export function patchParts(container, parts) {
@@ -20,16 +21,23 @@ export function patchParts(container, parts) {
     const target = id ? document.getElementById(id) : null;
     if (!target || !container.contains(target)) return false;
     const inSvg = target instanceof SVGElement;
-    if (part.endsWith(`</${tag}>`)) batches[inSvg ? "svg" : "html"].push([target, part]);
-    else copyAttributes(target, parse([part], inSvg)[0]);
+    if (part.endsWith(`</${tag}>`)) { batches[inSvg ? "svg" : "html"].push([target, part]); continue; }
+    const [opening] = parse([part], inSvg);
+    if (!sameElement(target, opening)) return false;
+    copyAttributes(target, opening);
   }
   for (const [space, batch] of Object.entries(batches)) {
     if (batch.length === 0) continue;
     const parsed = parse(batch.map(([, part]) => part), space === "svg");
-    if (parsed.length !== batch.length) return false;  // markup the parser moved or dropped
+    // the parser may move or drop markup that is out of place: then show the view whole
+    if (!batch.every(([target], i) => sameElement(target, parsed[i]))) return false;
     batch.forEach(([target], i) => morphNode(target, parsed[i]));
   }
   return true;
+}
+
+function sameElement(target, incoming) {
+  return incoming !== undefined && incoming.localName === target.localName && incoming.id === target.id;
 }
 
 // Elements from markup, parsed as SVG or as HTML.

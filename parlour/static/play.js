@@ -159,12 +159,11 @@ function render(next, sound) {
 
 // The board comes whole or as the parts that changed since the last view.
 function showBoard(next) {
-  if (next.parts) {
-    if (patchParts($("board"), next.parts)) return;
-    connect();  // out of step (should not happen): a new connection starts with a whole view
-    return;
-  }
-  morphInto($("board"), next.html);
+  if (!next.parts) { morphInto($("board"), next.html); return; }
+  let patched = false;
+  try { patched = patchParts($("board"), next.parts); } catch (error) { console.error(error); }
+  // out of step (should not happen): a new connection starts with a whole view
+  if (!patched) connect();
 }
 
 function seatChip(seat, index) {
@@ -499,6 +498,7 @@ function bindBoard() {
   board.addEventListener("pointerdown", (event) => {
     suppressClick = false;
     pointerKind = event.pointerType;
+    if (event.target.closest('[aria-disabled="true"]')) return;  // sends nothing: no "uh-oh", no long press
     // "pressing" lets a game show it, e.g. Minesweeper's "uh-oh" face
     if (event.target.closest("[data-move], [data-alt-move]")) document.documentElement.classList.add("pressing");
     const target = event.target.closest("[data-alt-move]");
@@ -565,9 +565,10 @@ function startDrag(source, down) {
     document.addEventListener("click", suppress, { capture: true, once: true });
     setTimeout(() => document.removeEventListener("click", suppress, { capture: true }), 0);
     const home = source.getBoundingClientRect();
-    if (over) {  // the ghost waits where it was dropped: the answer places it or sends it back
+    const dropped = over ? parseMove(over, "data-drop") : null;
+    if (dropped) {  // the ghost waits where it was dropped: the answer places it or sends it back
       droppedGhost = { ghost, home };
-      sendMove(parseMove(over, "data-drop"));
+      sendMove(dropped);
       return;
     }
     sendGhostHome({ ghost, home });

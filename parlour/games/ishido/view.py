@@ -86,7 +86,7 @@ def _cell(col: int, row: int, tile: int | None, playing: bool, score: int | None
             f'<g id="ish-{col}-{row}" class="cell tile c{colour(tile)} g{glyph(tile)}" '
             f'transform="translate({x} {y})" data-nav tabindex="-1" role="gridcell" '
             f'aria-label="{attr(f"column {col + 1}, row {row + 1}: {tile_name(tile)}")}">'
-            f"{tile_svg(tile)}</g>"
+            f'<g class="upright">{tile_svg(tile)}</g></g>'
         )
     actions = _place_actions(col, row) if playing else ""
     css = classes("cell", "empty", "valid" if score is not None else None,
@@ -95,7 +95,8 @@ def _cell(col: int, row: int, tile: int | None, playing: bool, score: int | None
     return (
         f'<g id="ish-{col}-{row}" class="{css}" transform="translate({x} {y})" data-nav '
         f'tabindex="-1" role="gridcell" aria-label="column {col + 1}, row {row + 1}: empty"'
-        f'{actions}><rect class="slot" x="3" y="3" width="94" height="94" rx="12"/>{points}</g>'
+        f'{actions}><g class="upright"><rect class="slot" x="3" y="3" width="94" height="94" '
+        f'rx="12"/>{points}</g></g>'
     )
 
 
