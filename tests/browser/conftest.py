@@ -67,13 +67,14 @@ def base_url(server: RunningServer) -> str:
 def new_context(browser: Browser, server: RunningServer) -> Iterator[NewContext]:
     """A factory of fresh browser contexts (own localStorage: another person, in effect).
 
-    `new_context(tokens={sid: token})` starts with those seat tokens in localStorage.
+    `new_context(tokens={sid: token})` starts with those seat tokens in localStorage;
+    other keywords go to Playwright's `Browser.new_context` (a phone: `has_touch=True`...).
     """
     contexts: list[BrowserContext] = []
     errors: list[str] = []
 
-    def make(*, tokens: Mapping[str, str] | None = None) -> BrowserContext:
-        context = browser.new_context(base_url=server.url)
+    def make(*, tokens: Mapping[str, str] | None = None, **options: Any) -> BrowserContext:
+        context = browser.new_context(base_url=server.url, **options)
         context.set_default_timeout(TIMEOUT_MS)
         context.on("weberror", lambda error: errors.append(str(error.error)))
         if tokens:

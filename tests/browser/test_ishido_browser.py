@@ -10,31 +10,24 @@ The test reads the same text off the page (the classes of `#ish-{col}-{row}` and
 
 from __future__ import annotations
 
-import contextlib
 import re
 import statistics
 import time
 from collections.abc import Callable
-from contextlib import AbstractContextManager
 from typing import Any
-from urllib.parse import parse_qs, urlparse
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import FloatRect, Locator, Page, expect
 
 from parlour.core.game import Status
 from parlour.core.gameid import parse_game_id
 from parlour.games.ishido.logic import COLS, KINDS, NEIGHBOURS, ROWS, Ishido, fits, valid_cells
 from parlour.games.ishido.view import LETTERS, SYMBOLS
+from tests.browser.conftest import CreateGame, NextView, OpenPage, ServerView, WaitViews
+from tests.browser.pages import GamePage
 
 pytestmark = pytest.mark.browser
 
-NextView = Callable[..., AbstractContextManager[None]]
-OpenPage = Callable[..., Page]
-CreateGame = Callable[..., dict[str, Any]]
-ServerView = Callable[[str], dict[str, Any]]
-WaitViews = Callable[[Page, int], int]
 Cell = tuple[int, int]  # (col, row)
 
 DRAG_DEAL = "ishido:seed#d1"  # a fixed deal, so that a drag test fails the same way each run
@@ -140,14 +133,13 @@ def next_code(text: str) -> str:
 
 
 # -- the page ------------------------------------------------------------------------
-class IshidoPage:
+class IshidoPage(GamePage):
     """One browser tab on the Ishido page, with the moves and reads the tests need."""
 
+    BOARD_JS = BOARD_JS
+
     def __init__(self, page: Page, next_view: NextView) -> None:
-        self.page = page
-        self.next_view = next_view
-        self.headline = page.locator("#headline")
-        self.message = page.locator("#message")
+        super().__init__(page, next_view)
         self.left = page.locator("#ish-left")
         self.next_tile = page.locator("#ish-next")
 
@@ -156,34 +148,8 @@ class IshidoPage:
         col, row = cell
         return self.page.locator(f"#ish-{col}-{row}")
 
-    def board(self) -> str:
-        return str(self.page.evaluate(BOARD_JS))
-
-    def wait_board(self, expected: str) -> None:
-        """Wait (briefly) until the page shows `expected`, then check it does."""
-        with contextlib.suppress(PlaywrightError):  # the assertion says what is there instead
-            self.page.wait_for_function(f"(want) => ({BOARD_JS})() === want", arg=expected)
-        assert self.board() == expected
-
     def tiles_left(self) -> int:
         return int(self.left.inner_text())
-
-    def session(self) -> str:
-        return parse_qs(urlparse(self.page.url).query)["session"][0]
-
-    def views(self) -> int:
-        return int(self.page.evaluate("Number(document.body.dataset.views || 0)"))
-
-    def focused(self) -> str | None:
-        found: str | None = self.page.evaluate(
-            "document.activeElement && document.activeElement.id"
-        )
-        return found
-
-    def centre(self, locator: Locator) -> tuple[float, float]:
-        box = locator.bounding_box()
-        assert box is not None, "not on screen"
-        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
     # -- acting -------------------------------------------------------------------
     def click(self, cell: Cell) -> None:

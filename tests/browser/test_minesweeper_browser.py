@@ -17,32 +17,31 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from itertools import count
-from typing import Any
-from urllib.parse import parse_qs, urlparse
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+from playwright.sync_api import BrowserContext, Locator, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
 from parlour.core.gameid import parse_game_id
-from parlour.devtools import RunningServer
 from parlour.games.minesweeper.grid import neighbours
 from parlour.games.minesweeper.logic import HIDDEN, OPEN, Minefield, Minesweeper
+from tests.browser.conftest import (
+    CreateGame,
+    NewContext,
+    NextView,
+    OpenPage,
+    ServerView,
+    WaitViews,
+)
+from tests.browser.pages import GamePage
 
 pytestmark = pytest.mark.browser
 
-NextView = Callable[..., AbstractContextManager[None]]
-OpenPage = Callable[..., Page]
-CreateGame = Callable[..., dict[str, Any]]
-ServerView = Callable[[str], dict[str, Any]]
-WaitViews = Callable[[Page, int], int]
 Where = tuple[int, int]  # (row, col)
 
-TIMEOUT_MS = 5_000
 QUIET_MS = 300  # how long to watch for a change that must not happen
 LONG_PRESS_MS = 700  # longer than the page's 450 ms
 RULES = Minesweeper()
@@ -152,15 +151,14 @@ def chordable(state: Minefield) -> int | None:
 
 
 # -- the page --------------------------------------------------------------------------
-class MinesweeperPage:
+class MinesweeperPage(GamePage):
     """One tab on the Minesweeper page, with the reads and moves the tests need."""
 
+    BOARD_JS = BOARD_JS
+
     def __init__(self, page: Page, next_view: NextView, rows: int, cols: int) -> None:
-        self.page = page
-        self.next_view = next_view
+        super().__init__(page, next_view)
         self.rows, self.cols = rows, cols
-        self.headline = page.locator("#headline")
-        self.message = page.locator("#message")
         self.mines_left = page.locator("#ms-mines")
         self.time = page.locator("#ms-time")
         self.face = page.locator("#ms-face")
@@ -169,30 +167,8 @@ class MinesweeperPage:
     def cell(self, at: Where) -> Locator:
         return self.page.locator(f"#ms-{at[0]}-{at[1]}")
 
-    def board(self) -> str:
-        return str(self.page.evaluate(BOARD_JS, [self.rows, self.cols]))
-
-    def wait_board(self, expected: str) -> None:
-        """Wait (briefly) until the page shows `expected`, then check it does."""
-        with contextlib.suppress(PlaywrightError):  # the assertion says what is there instead
-            self.page.wait_for_function(
-                f"([size, want]) => ({BOARD_JS})(size) === want",
-                arg=[[self.rows, self.cols], expected],
-                timeout=TIMEOUT_MS,
-            )
-        assert self.board() == expected
-
-    def views(self) -> int:
-        return int(self.page.evaluate("Number(document.body.dataset.views || 0)"))
-
-    def session(self) -> str:
-        return parse_qs(urlparse(self.page.url).query)["session"][0]
-
-    def focused(self) -> str | None:
-        found: str | None = self.page.evaluate(
-            "document.activeElement && document.activeElement.id"
-        )
-        return found
+    def board_argument(self) -> list[int]:
+        return [self.rows, self.cols]
 
     def seconds(self) -> int:
         return int(self.time.inner_text())
@@ -209,11 +185,6 @@ class MinesweeperPage:
 
     def shown(self, selector: str) -> bool:
         return bool(self.page.locator(selector).evaluate(SHOWN_JS))
-
-    def centre(self, at: Where) -> tuple[float, float]:
-        box = self.cell(at).bounding_box()
-        assert box is not None, f"cell {at} is not on screen"
-        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
     def click(self, at: Where) -> None:
         with self.next_view(self.page):
@@ -257,38 +228,15 @@ def minesweeper(open_page: OpenPage, next_view: NextView, create_game: CreateGam
 
 
 # Runs before the page's scripts: puts the seat tokens where the page keeps them.
-TOKENS_JS = """(() => {
-  if (!location.protocol.startsWith("http")) return;
-  const kept = JSON.parse(localStorage.getItem("parlour.tokens") || "{}");
-  localStorage.setItem("parlour.tokens", JSON.stringify({ ...kept, ...%s }));
-})();"""
-
-
 @pytest.fixture
-def touch_context(
-    browser: Browser, server: RunningServer
-) -> Iterator[Callable[..., BrowserContext]]:
-    """Contexts of a phone: a touch screen, a small window. Closed after the test."""
-    contexts: list[BrowserContext] = []
-    errors: list[str] = []
+def touch_context(new_context: NewContext) -> Callable[..., BrowserContext]:
+    """Contexts of a phone: a touch screen, a small window."""
 
     def make(tokens: Mapping[str, str]) -> BrowserContext:
-        context = browser.new_context(
-            base_url=server.url,
-            has_touch=True,
-            is_mobile=True,
-            viewport={"width": 390, "height": 844},
-        )
-        context.set_default_timeout(TIMEOUT_MS)
-        context.on("weberror", lambda error: errors.append(str(error.error)))
-        context.add_init_script(TOKENS_JS % json.dumps(dict(tokens)))
-        contexts.append(context)
-        return context
+        return new_context(tokens=tokens, has_touch=True, is_mobile=True,
+                           viewport={"width": 390, "height": 844})
 
-    yield make
-    for context in contexts:
-        context.close()
-    assert not errors, f"uncaught errors in the page: {errors}"
+    return make
 
 
 def long_press(page: Page, x: float, y: float) -> None:
@@ -459,7 +407,7 @@ def test_flag_with_a_long_press_on_a_touch_screen(
     assert page.evaluate("matchMedia('(pointer: coarse)').matches"), "not a touch screen"
 
     with next_view(page):
-        long_press(page, *game.centre(at))
+        long_press(page, *game.centre(game.cell(at)))
     expect(game.cell(at)).to_have_class(re.compile(r"\bflag\b"))
     expect(game.cell(at)).to_have_text("🚩")
     expect(game.mines_left).to_have_text("002")
@@ -474,7 +422,7 @@ def test_flag_with_a_long_press_on_a_touch_screen(
 
     # a long press on the flag takes it off again (flag -> question mark)
     with next_view(page):
-        long_press(page, *game.centre(at))
+        long_press(page, *game.centre(game.cell(at)))
     expect(game.cell(at)).to_have_class(re.compile(r"\bquestion\b"))
     expect(game.mines_left).to_have_text("003")
     assert server_view(sid)["moves"] == 2
@@ -498,10 +446,10 @@ def test_a_tap_after_a_long_press_opens_a_cell(
     game = MinesweeperPage(page, next_view, deal.rows, deal.cols)
     flagged = (4, 4) if deal.first != (4, 4) else (4, 3)
     with next_view(page):
-        long_press(page, *game.centre(flagged))
+        long_press(page, *game.centre(game.cell(flagged)))
     expect(game.cell(flagged)).to_have_class(re.compile(r"\bflag\b"))
 
-    tap(page, *game.centre(deal.first))
+    tap(page, *game.centre(game.cell(deal.first)))
     state = replay(deal.game_id, [("mark", *flagged), ("open", *deal.first)])
     with contextlib.suppress(PlaywrightError):
         page.wait_for_function("Number(document.body.dataset.views) >= 3", timeout=1_500)
@@ -631,7 +579,7 @@ def test_the_face_and_the_counters(minesweeper: OpenGame, server_view: ServerVie
     expect(game.time).to_have_text("000")  # no clock before the first click
 
     # the mouse button held down on a closed cell: the face is worried
-    page.mouse.move(*game.centre(deal.first))
+    page.mouse.move(*game.centre(game.cell(deal.first)))
     page.mouse.down()
     expect(page.locator("html")).to_have_class(re.compile(r"\bpressing\b"))
     assert game.shown("#ms-face .face-pressed"), "no 😮 while the button is down"

@@ -6,26 +6,20 @@ empty cell: "X../.O./..." is a cross top left and a circle in the middle.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import random
 import re
 from collections.abc import Callable, Iterable
-from contextlib import AbstractContextManager
 from typing import Any
-from urllib.parse import parse_qs, urlparse
 
-import httpx
 import pytest
-from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, expect
+
+from tests.browser.conftest import CreateGame, NextView, OpenPage, ServerView, WaitViews
+from tests.browser.pages import GamePage
 
 pytestmark = pytest.mark.browser
 
-NextView = Callable[..., AbstractContextManager[None]]
-OpenPage = Callable[..., Page]
-CreateGame = Callable[..., dict[str, Any]]
-WaitViews = Callable[[Page, int], int]
 Cell = tuple[int, int]
 
 EMPTY = ".../.../..."
@@ -38,27 +32,14 @@ BOARD_JS = """() => [0, 1, 2].map((y) => [0, 1, 2].map((x) => {
 }).join("")).join("/")"""
 
 
-class TicTacToePage:
+class TicTacToePage(GamePage):
     """One browser tab on the Tic-Tac-Toe page, with the moves and reads the tests need."""
 
-    def __init__(self, page: Page, next_view: NextView) -> None:
-        self.page = page
-        self.next_view = next_view
-        self.headline = page.locator("#headline")
-        self.message = page.locator("#message")
+    BOARD_JS = BOARD_JS
 
     # -- reading ------------------------------------------------------------------
     def cell(self, x: int, y: int) -> Locator:
         return self.page.locator(f"#ttt-{x}-{y}")
-
-    def board(self) -> str:
-        return str(self.page.evaluate(BOARD_JS))
-
-    def wait_board(self, expected: str) -> None:
-        """Wait (briefly) until the board shows `expected`, then check it does."""
-        with contextlib.suppress(PlaywrightError):  # the assertion says what is there instead
-            self.page.wait_for_function(f"(want) => ({BOARD_JS})() === want", arg=expected)
-        assert self.board() == expected
 
     def playable(self) -> list[Cell]:
         """Cells the page offers to play, in reading order."""
@@ -68,20 +49,8 @@ class TicTacToePage:
         cells = [(int(x), int(y)) for _, x, y in (name.split("-") for name in ids)]
         return sorted(cells, key=lambda cell: (cell[1], cell[0]))
 
-    def session(self) -> str:
-        return parse_qs(urlparse(self.page.url).query)["session"][0]
-
     def game_id(self) -> str:
         return self.page.locator("#game-id").inner_text()
-
-    def views(self) -> int:
-        return int(self.page.evaluate("Number(document.body.dataset.views || 0)"))
-
-    def focused(self) -> str | None:
-        found: str | None = self.page.evaluate(
-            "document.activeElement && document.activeElement.id"
-        )
-        return found
 
     # -- acting -------------------------------------------------------------------
     def click(self, x: int, y: int, views: int = 1) -> None:
@@ -128,21 +97,8 @@ def ttt(open_page: OpenPage, next_view: NextView) -> OpenGame:
     return open_game
 
 
-@pytest.fixture
-def server_view(base_url: str) -> Callable[[str], dict[str, Any]]:
-    """What the server holds for a session (a spectator's view, through the REST API)."""
-
-    def fetch(sid: str) -> dict[str, Any]:
-        response = httpx.get(f"{base_url}/api/games/{sid}")
-        assert response.status_code == 200, response.text
-        found: dict[str, Any] = response.json()
-        return found
-
-    return fetch
-
-
 def test_cross_wins_and_the_board_locks(
-    ttt: OpenGame, server_view: Callable[[str], dict[str, Any]]
+    ttt: OpenGame, server_view: ServerView
 ) -> None:
     game = ttt()
     sid = game.new_game("human", "human")
@@ -358,7 +314,7 @@ def test_keyboard_only(ttt: OpenGame, create_game: CreateGame) -> None:
 
 
 def test_two_browsers_play_each_other_and_a_third_watches(
-    ttt: OpenGame, server_view: Callable[[str], dict[str, Any]]
+    ttt: OpenGame, server_view: ServerView
 ) -> None:
     a = ttt()
     sid = a.new_game("human", "open")

@@ -1,0 +1,63 @@
+"""What every game's page object shares: reads of the page and of the board as text.
+
+Each game's tests subclass `GamePage` with `BOARD_JS`, a script that reads the board
+from the page in the game's text format, and add their own moves and reads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any, ClassVar
+from urllib.parse import parse_qs, urlparse
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Locator, Page
+
+from tests.browser.conftest import TIMEOUT_MS, NextView
+
+
+class GamePage:
+    """One browser tab on a game's page."""
+
+    BOARD_JS: ClassVar[str]  # (argument) => the board as text
+
+    def __init__(self, page: Page, next_view: NextView) -> None:
+        self.page = page
+        self.next_view = next_view
+        self.headline = page.locator("#headline")
+        self.message = page.locator("#message")
+
+    def board_argument(self) -> Any:
+        """What `BOARD_JS` needs to read the board, e.g. its size."""
+        return None
+
+    def board(self) -> str:
+        return str(self.page.evaluate(self.BOARD_JS, self.board_argument()))
+
+    def wait_board(self, expected: str) -> None:
+        """Wait (briefly) until the page shows `expected`, then check it does."""
+        with contextlib.suppress(PlaywrightError):  # the assertion says what is there instead
+            self.page.wait_for_function(
+                f"([argument, want]) => ({self.BOARD_JS})(argument) === want",
+                arg=[self.board_argument(), expected],
+                timeout=TIMEOUT_MS,
+            )
+        assert self.board() == expected
+
+    def session(self) -> str:
+        return parse_qs(urlparse(self.page.url).query)["session"][0]
+
+    def views(self) -> int:
+        """How many server views the page has applied since it loaded."""
+        return int(self.page.evaluate("Number(document.body.dataset.views || 0)"))
+
+    def focused(self) -> str | None:
+        found: str | None = self.page.evaluate(
+            "document.activeElement && document.activeElement.id"
+        )
+        return found
+
+    def centre(self, locator: Locator) -> tuple[float, float]:
+        box = locator.bounding_box()
+        assert box is not None, "not on screen"
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
