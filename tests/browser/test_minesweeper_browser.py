@@ -428,6 +428,33 @@ def test_flag_with_a_long_press_on_a_touch_screen(
     assert server_view(sid)["moves"] == 2
 
 
+def test_a_wide_board_stands_on_its_side_on_a_tall_phone(
+    touch_context: Callable[..., BrowserContext],
+    create_game: CreateGame,
+    next_view: NextView,
+    wait_views: WaitViews,
+) -> None:
+    deal = find_deal(16, 30, 99, (7, 14), lambda s: len(closed_safe(s)) > 0)
+    created = create_game("minesweeper", id=deal.game_id)
+    sid = created["session"]
+    page = touch_context({sid: created["token"]}).new_page()
+    page.goto(f"/play/minesweeper?session={sid}")
+    wait_views(page, 1)
+    game = MinesweeperPage(page, next_view, deal.rows, deal.cols)
+    # all 16 rows across the screen: nothing scrolls sideways
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    wrap = page.locator("#board-wrap")
+    assert wrap.evaluate("(w) => w.scrollWidth <= w.clientWidth"), "the board scrolls sideways"
+    corner, right, below = (game.centre(game.cell(at)) for at in ((0, 0), (1, 0), (0, 1)))
+    assert right[0] > corner[0] + 15 and abs(right[1] - corner[1]) < 1, "rows do not run across"
+    assert below[1] > corner[1] + 15 and abs(below[0] - corner[0]) < 1, "columns do not run down"
+    cell = game.cell((0, 0)).bounding_box()
+    assert cell is not None and cell["width"] >= 18
+    with next_view(page):
+        game.cell(deal.first).tap()
+    game.wait_board(text(deal.start))
+
+
 def test_a_tap_after_a_long_press_opens_a_cell(
     touch_context: Callable[..., BrowserContext],
     create_game: CreateGame,

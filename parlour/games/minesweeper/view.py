@@ -25,7 +25,8 @@ def render(observation: JSON, ctx: RenderContext) -> str:
         for col, symbol in enumerate(line)
     )
     return lines([
-        f'<div class="ms" id="ms" style="--rows:{rows};--cols:{cols}">',
+        f'<div class="ms{" wide" if cols > rows else ""}" id="ms" '
+        f'style="--rows:{rows};--cols:{cols}">',
         _toolbar(observation),
         f'<div class="ms-grid {status}" id="ms-grid" role="grid" '
         f'aria-label="{rows} by {cols} minefield" aria-disabled="{str(not playing).lower()}">',
