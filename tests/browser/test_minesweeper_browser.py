@@ -17,13 +17,13 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import count
 
 import pytest
-from playwright.sync_api import BrowserContext, Locator, Page, expect
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Locator, Page, expect
 
 from parlour.core.gameid import parse_game_id
 from parlour.games.minesweeper.grid import neighbours
@@ -207,36 +207,30 @@ class MinesweeperPage(GamePage):
         expect(self.page.locator("#message.error")).to_have_count(0)
 
 
-OpenGame = Callable[[Deal], MinesweeperPage]
+OpenGame = Callable[..., MinesweeperPage]
+PHONE = {"has_touch": True, "is_mobile": True, "viewport": {"width": 390, "height": 844}}
 
 
 @pytest.fixture
-def minesweeper(open_page: OpenPage, next_view: NextView, create_game: CreateGame) -> OpenGame:
-    """The deal's game, made over REST, open in a new browser that holds its seat."""
+def minesweeper(
+    open_page: OpenPage, new_context: NewContext, next_view: NextView, create_game: CreateGame
+) -> OpenGame:
+    """The deal's game, made over REST, open in a new browser that holds its seat:
+    `minesweeper(deal)`, or `minesweeper(deal, phone=True)` on a touch screen 390 px wide."""
 
-    def open_game(deal: Deal) -> MinesweeperPage:
+    def open_game(deal: Deal, *, phone: bool = False) -> MinesweeperPage:
         created = create_game("minesweeper", id=deal.game_id)
         assert parse_game_id(RULES, created["id"]) == parse_game_id(RULES, deal.game_id)
         sid = created["session"]
-        page = open_page(f"/play/minesweeper?session={sid}", tokens={sid: created["token"]})
+        tokens = {sid: created["token"]}
+        context = new_context(tokens=tokens, **PHONE) if phone else None
+        page = open_page(f"/play/minesweeper?session={sid}", context=context, tokens=tokens)
         game = MinesweeperPage(page, next_view, deal.rows, deal.cols)
         assert game.session() == sid
         game.wait_board("\n".join("#" * deal.cols for _ in range(deal.rows)))
         return game
 
     return open_game
-
-
-# Runs before the page's scripts: puts the seat tokens where the page keeps them.
-@pytest.fixture
-def touch_context(new_context: NewContext) -> Callable[..., BrowserContext]:
-    """Contexts of a phone: a touch screen, a small window."""
-
-    def make(tokens: Mapping[str, str]) -> BrowserContext:
-        return new_context(tokens=tokens, has_touch=True, is_mobile=True,
-                           viewport={"width": 390, "height": 844})
-
-    return make
 
 
 def long_press(page: Page, x: float, y: float) -> None:
@@ -390,19 +384,11 @@ def test_flag_with_right_clicks(minesweeper: OpenGame, server_view: ServerView) 
 
 
 def test_flag_with_a_long_press_on_a_touch_screen(
-    touch_context: Callable[..., BrowserContext],
-    create_game: CreateGame,
-    next_view: NextView,
-    wait_views: WaitViews,
-    server_view: ServerView,
+    minesweeper: OpenGame, next_view: NextView, server_view: ServerView
 ) -> None:
     deal = find_deal(5, 5, 3, (0, 0), lambda s: len(closed_safe(s)) >= 2)
-    created = create_game("minesweeper", id=deal.game_id)
-    sid = created["session"]
-    page = touch_context({sid: created["token"]}).new_page()
-    page.goto(f"/play/minesweeper?session={sid}")
-    wait_views(page, 1)
-    game = MinesweeperPage(page, next_view, deal.rows, deal.cols)
+    game = minesweeper(deal, phone=True)
+    page, sid = game.page, game.session()
     at = (2, 2)
     assert page.evaluate("matchMedia('(pointer: coarse)').matches"), "not a touch screen"
 
@@ -429,18 +415,11 @@ def test_flag_with_a_long_press_on_a_touch_screen(
 
 
 def test_a_wide_board_stands_on_its_side_on_a_tall_phone(
-    touch_context: Callable[..., BrowserContext],
-    create_game: CreateGame,
-    next_view: NextView,
-    wait_views: WaitViews,
+    minesweeper: OpenGame, next_view: NextView
 ) -> None:
     deal = find_deal(16, 30, 99, (7, 14), lambda s: len(closed_safe(s)) > 0)
-    created = create_game("minesweeper", id=deal.game_id)
-    sid = created["session"]
-    page = touch_context({sid: created["token"]}).new_page()
-    page.goto(f"/play/minesweeper?session={sid}")
-    wait_views(page, 1)
-    game = MinesweeperPage(page, next_view, deal.rows, deal.cols)
+    game = minesweeper(deal, phone=True)
+    page = game.page
     # all 16 rows across the screen: nothing scrolls sideways
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     wrap = page.locator("#board-wrap")
@@ -456,21 +435,13 @@ def test_a_wide_board_stands_on_its_side_on_a_tall_phone(
 
 
 def test_a_tap_after_a_long_press_opens_a_cell(
-    touch_context: Callable[..., BrowserContext],
-    create_game: CreateGame,
-    next_view: NextView,
-    wait_views: WaitViews,
-    server_view: ServerView,
+    minesweeper: OpenGame, next_view: NextView, server_view: ServerView
 ) -> None:
     """After a long press (which the browser does not follow with a click), the next
     tap is a tap like any other: it opens the cell."""
     deal = find_deal(5, 5, 3, (0, 0), lambda s: len(closed_safe(s)) >= 2)
-    created = create_game("minesweeper", id=deal.game_id)
-    sid = created["session"]
-    page = touch_context({sid: created["token"]}).new_page()
-    page.goto(f"/play/minesweeper?session={sid}")
-    wait_views(page, 1)
-    game = MinesweeperPage(page, next_view, deal.rows, deal.cols)
+    game = minesweeper(deal, phone=True)
+    page, sid = game.page, game.session()
     flagged = (4, 4) if deal.first != (4, 4) else (4, 3)
     with next_view(page):
         long_press(page, *game.centre(game.cell(flagged)))
