@@ -17,6 +17,10 @@ from parlour.server.app import create_app
 from parlour.store import Store
 
 
+TEST_HOSTS = ("testserver", "127.0.0.1", "localhost")
+"""The names an in-process app answers to: the test client's, and the local ones."""
+
+
 @pytest.fixture
 def store(tmp_path: Path) -> Store:
     return Store(tmp_path / "parlour.sqlite3")
@@ -25,7 +29,8 @@ def store(tmp_path: Path) -> Store:
 @pytest.fixture
 def client(store: Store) -> Iterator[TestClient]:
     """The app in-process, with AI replies at once (no display delay)."""
-    with TestClient(create_app(store, GAMES, ai_delay_scale=0)) as test_client:
+    app = create_app(store, GAMES, ai_delay_scale=0, allowed_hosts=TEST_HOSTS)
+    with TestClient(app) as test_client:
         yield test_client
 
 

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import errno
 import socket
+import sys
 import webbrowser
 from collections.abc import Callable
 from pathlib import Path
@@ -15,6 +16,8 @@ import uvicorn
 
 from parlour.games import GAMES
 from parlour.server.app import create_app
+from parlour.server.compute import Compute
+from parlour.server.guard import LOCAL_HOSTS, WS_MESSAGE_LIMIT
 from parlour.store import Store, default_path
 
 DEFAULT_PORT = 8765
@@ -27,6 +30,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help=f"port (default {DEFAULT_PORT}, or the next free one)")
     parser.add_argument("--db", type=Path, default=None,
                         help="SQLite file (default: $PARLOUR_DB or the user data directory)")
+    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                        help="also answer requests for this host name (repeatable)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
     return parser.parse_args(argv)
 
@@ -52,6 +57,17 @@ def bind(host: str, port: int | None) -> socket.socket:
     raise SystemExit("parlour: no free port; choose one with --port")
 
 
+def allowed_hosts(host: str, extra: list[str]) -> set[str]:
+    """The names the server answers to: where it listens, the local names, and on every
+    interface also this machine's name and addresses."""
+    names = {*LOCAL_HOSTS, host.strip("[]"), *extra}
+    if host in ("0.0.0.0", "::", ""):
+        with contextlib.suppress(OSError):
+            name, aliases, addresses = socket.gethostbyname_ex(socket.gethostname())
+            names |= {name, *aliases, *addresses, socket.gethostname()}
+    return {name.lower() for name in names if name}
+
+
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     db = args.db or default_path()
@@ -59,8 +75,18 @@ def main(argv: list[str] | None = None) -> None:
     port = sock.getsockname()[1]
     shown_host = f"[{args.host}]" if ":" in args.host else args.host
     address = f"http://{shown_host}:{port}/"
-    app = create_app(Store(db), GAMES)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_ping_interval=20))
+    hosts = allowed_hosts(args.host, args.allow_host)
+    if args.host not in LOCAL_HOSTS:
+        print(f"Warning: Parlour listens on {args.host}, so other machines can reach it. "
+              "It has no passwords: anyone who can reach it can watch and join games. "
+              f"It answers to: {', '.join(sorted(hosts))} (add names with --allow-host).",
+              file=sys.stderr, flush=True)
+    compute = Compute()
+    app = create_app(Store(db), GAMES, allowed_hosts=hosts, compute=compute)
+    server = uvicorn.Server(uvicorn.Config(
+        app, log_level="warning", ws_ping_interval=20, ws_ping_timeout=20,
+        ws_max_size=WS_MESSAGE_LIMIT * 4,  # UTF-8: up to 4 bytes a character
+    ))
 
     async def serve() -> None:
         task = asyncio.create_task(server.serve(sockets=[sock]))
@@ -71,7 +97,11 @@ def main(argv: list[str] | None = None) -> None:
                   flush=True)
             if not args.no_browser:
                 webbrowser.open(address)
-        await task
+            await asyncio.to_thread(compute.warm_up)
+        try:
+            await task
+        finally:
+            compute.close()
 
     with (
         contextlib.suppress(KeyboardInterrupt),

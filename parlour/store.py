@@ -2,6 +2,10 @@
 
 One file, in WAL mode with synchronous=FULL: a move is on disk when `commit` (or
 `write`) returns, which the server waits for before it acknowledges the move.
+
+The schema is versioned (`PRAGMA user_version`): version 0 is BASELINE_SCHEMA, and each
+entry of MIGRATIONS takes it one version on. Opening a store applies the missing ones
+in one transaction, so a player's games and statistics survive every upgrade.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import os
 import queue
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
 from contextlib import contextmanager
@@ -21,9 +26,10 @@ from pathlib import Path
 import platformdirs
 
 from parlour.core.game import JSON
-from parlour.uploads import Picture
+from parlour.uploads import BadUpload, Picture, check_picture
 
-SCHEMA = """
+# Version 0: the schema before it was versioned. Never edit it: add a migration.
+BASELINE_SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
     sid TEXT PRIMARY KEY,
     game TEXT NOT NULL,
@@ -80,6 +86,79 @@ CREATE TABLE IF NOT EXISTS uploads (
     created REAL NOT NULL
 );
 """
+
+UPLOADS_PER_OWNER = 20
+UPLOAD_MIB_PER_OWNER = 32
+UNUSED_UPLOAD_LIFETIME = 24 * 3600.0  # seconds an upload no game uses is kept
+
+
+def _run_script(db: sqlite3.Connection, script: str) -> None:
+    """Each statement of `script` in the caller's transaction (executescript commits)."""
+    for statement in script.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+def _uploads_get_owner_size_and_last_upload(db: sqlite3.Connection) -> None:
+    # owner '' is for pictures uploaded before owners were kept: no one's quota
+    _run_script(db, """
+        ALTER TABLE uploads ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+        ALTER TABLE uploads ADD COLUMN size INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE uploads ADD COLUMN last_uploaded REAL NOT NULL DEFAULT 0;
+        UPDATE uploads SET size = length(data), last_uploaded = created;
+        CREATE INDEX uploads_by_owner ON uploads (owner, last_uploaded);
+        CREATE INDEX uploads_by_last_upload ON uploads (last_uploaded);
+    """)
+
+
+def _legacy_pictures_rechecked(db: sqlite3.Connection) -> None:
+    """Pictures kept before uploads were decoded may be damaged or decode bombs: each is
+    re-encoded like a new upload, under the id games already refer to, or dropped."""
+    upload_ids = [upload_id for (upload_id,) in db.execute("SELECT upload_id FROM uploads")]
+    for upload_id in upload_ids:
+        (data,) = db.execute(
+            "SELECT data FROM uploads WHERE upload_id=?", (upload_id,)
+        ).fetchone()
+        try:
+            picture = check_picture(data)
+        except BadUpload:
+            db.execute("DELETE FROM uploads WHERE upload_id=?", (upload_id,))
+            continue
+        db.execute(
+            "UPDATE uploads SET media_type=?, width=?, height=?, data=?, size=?"
+            " WHERE upload_id=?",
+            (picture.media_type, picture.width, picture.height, picture.data,
+             len(picture.data), upload_id),
+        )
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
+    _uploads_get_owner_size_and_last_upload,  # 0 -> 1
+    _legacy_pictures_rechecked,  # 1 -> 2
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class NewerStore(RuntimeError):
+    """The database was written by a newer Parlour, whose schema this one cannot read."""
+
+
+def migrate(db: sqlite3.Connection) -> None:
+    """Bring `db`, inside the caller's transaction, to SCHEMA_VERSION: a new file gets
+    the baseline and every migration, an older one just those it lacks."""
+    (version,) = db.execute("PRAGMA user_version").fetchone()
+    if version > SCHEMA_VERSION:
+        raise NewerStore(
+            f"this database has schema version {version}, written by a newer Parlour"
+            f" (this one reads up to {SCHEMA_VERSION}): upgrade Parlour, or use another --db"
+        )
+    if version == SCHEMA_VERSION:
+        return
+    if version == 0:
+        _run_script(db, BASELINE_SCHEMA)  # IF NOT EXISTS: a file from before versioning too
+    for migration in MIGRATIONS[version:]:
+        migration(db)
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
 def default_path() -> Path:
@@ -208,15 +287,81 @@ def token_added(sid: str, token: str, seats: list[int]) -> Change:
     return write
 
 
-def upload_saved(picture: Picture, now: float) -> Change:
+class OverQuota(Exception):
+    """The uploader's pictures in saved games already fill their quota."""
+
+
+# an upload is in use while a session's game id has it as a parameter value
+_UNUSED = (
+    "NOT EXISTS (SELECT 1 FROM sessions"
+    " WHERE instr(sessions.game_id, '=' || uploads.upload_id) > 0)"
+)
+
+
+def uploads_expired(now: float) -> Change:
+    """Drop the uploads no game uses that were last uploaded over a day before `now`."""
+
     def write(db: sqlite3.Connection) -> None:
         db.execute(
-            "INSERT OR IGNORE INTO uploads VALUES (?,?,?,?,?,?)",
-            (picture.upload_id, picture.media_type, picture.width, picture.height,
-             picture.data, now),
+            f"DELETE FROM uploads WHERE last_uploaded < ? AND {_UNUSED}",
+            (now - UNUSED_UPLOAD_LIFETIME,),
         )
 
     return write
+
+
+def upload_saved(picture: Picture, owner: str, now: float) -> Change:
+    """Keep `picture` for `owner` (the uploader's address), first expiring old uploads.
+
+    A picture belongs to whoever uploaded it last. Each owner keeps at most
+    UPLOADS_PER_OWNER pictures and UPLOAD_MIB_PER_OWNER MiB: a new one makes room by
+    dropping that owner's least recently uploaded pictures that no game uses, as a player
+    expects a new picture to just work. Pictures in saved games are never dropped, so
+    when those alone fill the quota the upload raises OverQuota and nothing changes.
+    """
+
+    def write(db: sqlite3.Connection) -> None:
+        uploads_expired(now)(db)
+        db.execute(
+            "INSERT INTO uploads (upload_id, media_type, width, height, data, created,"
+            " owner, size, last_uploaded) VALUES (?,?,?,?,?,?,?,?,?)"
+            " ON CONFLICT (upload_id) DO UPDATE"
+            " SET owner=excluded.owner, last_uploaded=excluded.last_uploaded",
+            (picture.upload_id, picture.media_type, picture.width, picture.height,
+             picture.data, now, owner, len(picture.data), now),
+        )
+        _make_room(db, owner, keep=picture.upload_id)
+
+    return write
+
+
+def _make_room(db: sqlite3.Connection, owner: str, keep: str) -> None:
+    count, size = db.execute(
+        "SELECT count(*), coalesce(sum(size), 0) FROM uploads WHERE owner=?", (owner,)
+    ).fetchone()
+    max_size = UPLOAD_MIB_PER_OWNER * 2**20
+
+    def over() -> bool:
+        return bool(count > UPLOADS_PER_OWNER or size > max_size)
+
+    if not over():
+        return
+    unused_oldest_first = db.execute(
+        f"SELECT upload_id, size FROM uploads WHERE owner=? AND upload_id!=? AND {_UNUSED}"
+        " ORDER BY last_uploaded, created",
+        (owner, keep),
+    ).fetchall()
+    for upload_id, dropped_size in unused_oldest_first:
+        if not over():
+            return
+        db.execute("DELETE FROM uploads WHERE upload_id=?", (upload_id,))
+        count, size = count - 1, size - dropped_size
+    if over():
+        raise OverQuota(
+            f"your saved games already use the most pictures Parlour keeps for one player"
+            f" ({UPLOADS_PER_OWNER} pictures, {UPLOAD_MIB_PER_OWNER} MiB), so this one was"
+            f" not kept: start your game with a picture you uploaded before"
+        )
 
 
 def connect(path: Path | str) -> sqlite3.Connection:
@@ -239,8 +384,9 @@ class Store:
         if not self.in_memory:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self.db = connect(path)
-        self.db.executescript(SCHEMA)
         self._writer: GroupCommitter | None = None
+        self.write(migrate)
+        self.expire_uploads(time.time())  # as on each upload: also after a long pause
 
     def close(self) -> None:
         if self._writer is not None:
@@ -325,8 +471,12 @@ class Store:
         self.write(token_added(sid, token, seats))
 
     # -- uploaded pictures ----------------------------------------------------------
-    def save_upload(self, picture: Picture, now: float) -> None:
-        self.write(upload_saved(picture, now))
+    def save_upload(self, picture: Picture, owner: str, now: float) -> None:
+        """Keep `picture` for `owner`; raises OverQuota (see `upload_saved`)."""
+        self.write(upload_saved(picture, owner, now))
+
+    def expire_uploads(self, now: float) -> None:
+        self.write(uploads_expired(now))
 
     def load_upload(self, upload_id: str) -> Picture | None:
         found = self.db.execute(

@@ -1,19 +1,30 @@
-"""Pictures players upload (e.g. for the sliding puzzle): checked, then kept in the store.
+"""Pictures players upload (e.g. for the sliding puzzle): decoded, checked and re-encoded.
 
-The browser scales a chosen picture down and sends it as PNG or JPEG; the server reads
-only the header to learn the format and size, and refuses anything too large.
+Nothing a client sends is kept or served as it came: Pillow decodes the picture (only
+PNG, JPEG or WebP, at most MAX_PIXELS, refused from its header before decoding), turns
+it upright from its EXIF orientation, scales it to at most KEPT_SIDE on its longest side
+and encodes it afresh without metadata: JPEG when opaque, PNG when it has transparency.
+A file that only looks like a picture, or hides a huge one behind a small header, is
+refused with BadUpload. Decoding is CPU work: call `check_picture` off the event loop.
 """
 
 from __future__ import annotations
 
 import hashlib
-import struct
+import io
 from dataclasses import dataclass
 
-MAX_BYTES = 4 * 1024 * 1024
-MAX_SIDE = 4096
-MAX_PIXELS = 8_000_000
+from PIL import Image, ImageOps
+
+MAX_BYTES = 4 * 1024 * 1024  # the upload's body, as sent
+MAX_PIXELS = 16_000_000  # the picture as sent (a 12-megapixel phone photo fits)
+KEPT_SIDE = 2048  # longest side of the picture kept and served
+JPEG_QUALITY = 90
+ACCEPTED_FORMATS = ("PNG", "JPEG", "WEBP")
 UPLOAD_ID_LENGTH = 16
+
+
+DAMAGED = "the picture is damaged or incomplete: save it again and retry"
 
 
 class BadUpload(ValueError):
@@ -33,40 +44,55 @@ class Picture:
 
 
 def check_picture(data: bytes) -> Picture:
-    """The picture in `data`, or BadUpload saying why it is refused."""
+    """The picture in `data`, re-encoded for keeping, or BadUpload saying why it is refused."""
     if len(data) > MAX_BYTES:
         raise BadUpload(f"a picture may be at most {MAX_BYTES // (1024 * 1024)} MiB")
-    if data.startswith(b"\x89PNG\r\n\x1a\n") and data[12:16] == b"IHDR":
-        width, height = struct.unpack(">II", data[16:24])
+    try:
+        image = Image.open(io.BytesIO(data), formats=ACCEPTED_FORMATS)
+    except Image.DecompressionBombError:
+        raise BadUpload(_too_many_pixels()) from None
+    except Exception:  # Pillow raises many kinds of error on bytes that are not a picture
+        if _starts_like_a_picture(data):
+            raise BadUpload(DAMAGED) from None
+        raise BadUpload("a picture must be a PNG, JPEG or WebP image") from None
+    with image:
+        width, height = image.size
+        if width * height > MAX_PIXELS:
+            raise BadUpload(_too_many_pixels(f" (this one is {width}×{height})"))
+        # a JPEG can be decoded at 1/2, 1/4 or 1/8 scale: cheaper when it is shrunk anyway
+        image.draft("RGB", (KEPT_SIDE, KEPT_SIDE))
+        try:
+            image.load()  # the whole picture: a truncated or damaged file fails here
+            upright = ImageOps.exif_transpose(image)
+        except Exception:  # as above: any decoder failure means the file is damaged
+            raise BadUpload(DAMAGED) from None
+        return _reencoded(upright)
+
+
+def _starts_like_a_picture(data: bytes) -> bool:
+    """Whether `data` starts as a PNG, JPEG or WebP file does."""
+    return data.startswith((b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff")) or (
+        data.startswith(b"RIFF") and data[8:12] == b"WEBP"
+    )
+
+
+def _too_many_pixels(detail: str = "") -> str:
+    return f"a picture may have at most {MAX_PIXELS // 1_000_000} megapixels{detail}"
+
+
+def _reencoded(image: Image.Image) -> Picture:
+    """`image` scaled to KEPT_SIDE and encoded without any of the sender's metadata."""
+    has_alpha = image.mode in ("RGBA", "LA", "PA", "RGBa", "La") or "transparency" in image.info
+    clean = image.convert("RGBA" if has_alpha else "RGB")
+    if has_alpha and clean.getchannel("A").getextrema()[0] == 255:
+        clean = clean.convert("RGB")  # an alpha channel that hides nothing: keep it small
+    clean.thumbnail((KEPT_SIDE, KEPT_SIDE), Image.Resampling.LANCZOS)
+    clean.info.clear()  # no EXIF, comments, text chunks or colour profile carried over
+    encoded = io.BytesIO()
+    if clean.mode == "RGBA":
+        clean.save(encoded, "PNG", optimize=True)
         media_type = "image/png"
-    elif data.startswith(b"\xff\xd8"):
-        width, height = _jpeg_size(data)
-        media_type = "image/jpeg"
     else:
-        raise BadUpload("a picture must be a PNG or JPEG image")
-    if not (0 < width <= MAX_SIDE and 0 < height <= MAX_SIDE) or width * height > MAX_PIXELS:
-        raise BadUpload(
-            f"a picture may be at most {MAX_SIDE} by {MAX_SIDE} and {MAX_PIXELS:,} pixels"
-        )
-    return Picture(media_type, width, height, data)
-
-
-_SOF_MARKERS = set(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
-
-
-def _jpeg_size(data: bytes) -> tuple[int, int]:
-    """Width and height from the first start-of-frame segment of a JPEG."""
-    at = 2
-    while at + 9 < len(data):
-        if data[at] != 0xFF:
-            raise BadUpload("the JPEG image is damaged")
-        marker = data[at + 1]
-        if marker == 0xFF:  # fill byte
-            at += 1
-            continue
-        (length,) = struct.unpack(">H", data[at + 2 : at + 4])
-        if marker in _SOF_MARKERS:
-            height, width = struct.unpack(">HH", data[at + 5 : at + 9])
-            return width, height
-        at += 2 + length
-    raise BadUpload("the JPEG image has no size")
+        clean.save(encoded, "JPEG", quality=JPEG_QUALITY, optimize=True)
+        media_type = "image/jpeg"
+    return Picture(media_type, clean.width, clean.height, encoded.getvalue())

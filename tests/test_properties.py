@@ -9,7 +9,9 @@ Tic-Tac-Toe alone would not exercise. Game ids (`core/gameid.py`) are tested at 
 from __future__ import annotations
 
 import copy
+import functools
 import json
+import pickle
 import random
 import string
 from collections.abc import Mapping, Sequence
@@ -21,6 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, ConfigDict
 
+from parlour.core import session as session_module
 from parlour.core.game import (
     JSON,
     BadParams,
@@ -35,6 +38,7 @@ from parlour.core.game import (
     UndoRule,
 )
 from parlour.core.gameid import GameId, new_seed, parse_game_id
+from parlour.core.positions import RECENT_POSITIONS, SNAPSHOT_INTERVAL, Positions
 from parlour.core.session import Session
 from parlour.games import GAMES
 
@@ -500,6 +504,178 @@ def test_play_undo_redo_interleavings_match_a_replay(spec: GameSpec) -> None:
             assert restored.state == session.state  # how the server reloads a saved game
 
     run()
+
+
+# -- positions kept by snapshots -----------------------------------------------------------
+jumps = st.lists(
+    st.tuples(st.sampled_from(["undo", "redo", "play", "reload"]), st.integers(0, 2**32 - 1)),
+    max_size=40,
+)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_positions_rebuilt_from_snapshots_equal_those_played(spec: GameSpec) -> None:
+    """With snapshots every few plies and few recent positions kept (so that lines span
+    many snapshot intervals and most positions are rebuilt), the session's position
+    after any jump back and forth is the one kept in a reference list as it was played."""
+    game = spec.game
+
+    @budget(spec, 300)
+    @given(
+        preset=st.integers(0, 50),
+        seed=seeds,
+        move_seed=rng_seeds,
+        interval=st.sampled_from([1, 2, 3, 5, SNAPSHOT_INTERVAL]),
+        recent=st.sampled_from([1, 2, 4, RECENT_POSITIONS]),
+        ops=jumps,
+    )
+    def run(
+        preset: int, seed: str, move_seed: int, interval: int, recent: int,
+        ops: list[tuple[str, int]],
+    ) -> None:
+        game_id = game_id_for(spec, preset, seed)
+        everyone = range(seat_count(spec, game_id))
+        seats = humans(spec, game_id)
+        sparse = functools.partial(Positions, interval=interval, recent=recent)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(session_module, "Positions", sparse)
+            session = Session(spec, game_id, seats)
+            played = [session.state]  # the reference: position k as it was played
+            play_random(session, random.Random(move_seed), MAX_PLIES)
+            for move in session.line:
+                played.append(game.apply(played[-1], game.parse_move(move)))
+            for action, value in ops:
+                rng = random.Random(value)
+                if action == "undo":
+                    for _ in range(rng.randrange(1, 3 * interval + 2)):
+                        if not session.can_undo(everyone):
+                            break
+                        session.undo(everyone)
+                elif action == "redo":
+                    for _ in range(rng.randrange(1, 3 * interval + 2)):
+                        if session.cursor == session.line_length:
+                            break
+                        session.redo(everyone)
+                elif action == "play" and session.to_move is not None:
+                    del played[session.cursor + 1 :]
+                    play_random(session, rng, rng.randrange(1, 2 * interval + 2))
+                    for move in session.line_from(len(played) - 1):
+                        played.append(game.apply(played[-1], game.parse_move(move)))
+                elif action == "reload":
+                    cursor = rng.randrange(len(played))
+                    session = Session(spec, game_id, seats, session.line, cursor)
+                assert session.line_length == len(played) - 1
+                assert session.state == played[session.cursor]
+                if session.cursor:
+                    ply = session.cursor - 1
+                    move = game.parse_move(session.line[ply])
+                    sound = game.sound(played[ply], move, played[ply + 1])
+                    assert session.last_move_sound() == sound
+
+    run()
+
+
+def long_minesweeper_session(plies: int, rng: random.Random) -> tuple[Session, list[Any]]:
+    """A 16x30 Minesweeper game of `plies` moves: marks, and now and then a safe cell
+    opened (random opens would soon hit a mine), with each position as it was played."""
+    spec = GAMES["minesweeper"]
+    session = Session(spec, parse_game_id(spec.game, "minesweeper:expert#long"), ["human"])
+    played = [session.state]
+    while session.cursor < plies and session.to_move is not None:
+        state = session.state
+        legal = spec.game.legal_moves(state)
+        safe = [m for m in legal if m[0] == "open" and m[1] * 30 + m[2] not in state.mined]
+        marks = [m for m in legal if m[0] == "mark"]
+        chosen = rng.choice(safe if rng.random() < 0.05 or not state.started else marks)
+        session.play(spec.game.move_to_json(chosen), 0)
+        played.append(session.state)
+    return session, played
+
+
+@settings(max_examples=20, deadline=None)
+@given(move_seed=rng_seeds, targets=st.lists(st.integers(0, 10**6), min_size=1, max_size=30))
+def test_long_lines_rebuild_every_position(move_seed: int, targets: list[int]) -> None:
+    """A line of ten snapshot intervals with the real interval: undoing to any ply and
+    redoing back (and reloading there) gives the positions as they were played."""
+    session, played = long_minesweeper_session(10 * SNAPSHOT_INTERVAL, random.Random(move_seed))
+    assert len(played) > 3 * SNAPSHOT_INTERVAL
+    for target in targets:
+        ply = target % len(played)
+        while session.cursor > ply and session.can_undo([0]):
+            session.undo([0])
+        while session.cursor < ply:
+            session.redo([0])
+        assert session.state == played[session.cursor]
+        reloaded = Session(session.spec, session.game_id, ["human"], session.line, session.cursor)
+        assert reloaded.state == played[session.cursor]
+    ply = session.cursor
+    assert session.line_from(ply) == session.line[ply:]
+    assert session.line_length == len(session.line) == len(played) - 1
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_positions_alone_match_a_reference_line(spec: GameSpec) -> None:
+    """Positions read in any order, cut back and extended, equal the states played."""
+    game = spec.game
+
+    @budget(spec, 300)
+    @given(
+        preset=st.integers(0, 50), seed=seeds, move_seed=rng_seeds,
+        interval=st.integers(1, 9), recent=st.integers(1, 9),
+        reads=st.lists(st.tuples(st.booleans(), st.integers(0, 10**6)), max_size=40),
+    )
+    def run(
+        preset: int, seed: str, move_seed: int, interval: int, recent: int,
+        reads: list[tuple[bool, int]],
+    ) -> None:
+        game_id = game_id_for(spec, preset, seed)
+        rng = random.Random(move_seed)
+        states, moves = random_line(spec, game_id, rng, MAX_PLIES)
+        positions = Positions(game, states[0], interval, recent)
+        for move, state in zip(moves, states[1:], strict=True):
+            positions.append(game.move_to_json(move), state)
+        for cut, value in reads:
+            ply = value % len(states)
+            if cut:  # a new branch from `ply`, as a move played after undoing there
+                positions.truncate(ply)
+                del states[ply + 1 :], moves[ply:]
+                while len(moves) < ply + 2 * interval and game.to_move(states[-1]) is not None:
+                    moves.append(rng.choice(list(game.legal_moves(states[-1]))))
+                    states.append(game.apply(states[-1], moves[-1]))
+                    positions.append(game.move_to_json(moves[-1]), states[-1])
+            assert positions.state(ply) == states[ply]
+            assert len(positions) == len(moves)
+        assert positions.moves() == [game.move_to_json(move) for move in moves]
+        assert [positions.state(ply) for ply in range(len(states))] == states
+        with pytest.raises(IndexError):
+            positions.state(len(states))
+
+    run()
+
+
+@pytest.mark.parametrize("spec", [pytest.param(spec, id=name) for name, spec in GAMES.items()])
+def test_sessions_pickle_and_take_a_dealt_start(spec: GameSpec) -> None:
+    """A worker process may deal a game, or build a session, and hand it back pickled."""
+    game = spec.game
+    game_id = game_id_for(spec, 0, "pickled")
+    seats = humans(spec, game_id)
+    session = Session(spec, game_id, seats)
+    play_random(session, random.Random(7), 3 * SNAPSHOT_INTERVAL)
+    assert session.line_length > 0
+    session.undo(range(len(seats)))  # a redo line too
+    copied = pickle.loads(pickle.dumps(session))
+    assert copied.state == session.state
+    assert (copied.line, copied.cursor, copied.id_text) == (session.line, session.cursor,
+                                                          session.id_text)
+    assert game.observe(copied.state, None) == game.observe(session.state, None)
+    for either in (copied, session):
+        while either.cursor < either.line_length:
+            either.redo(range(len(seats)))
+    assert copied.state == session.state
+
+    dealt = pickle.loads(pickle.dumps(game.deal(game_id.params, game_id.rng(game))))
+    given_start = Session(spec, game_id, seats, session.line, start=dealt)
+    assert given_start.state == session.state
 
 
 # -- replay from the id --------------------------------------------------------------------

@@ -202,6 +202,11 @@ class Game(ABC, Generic[S, M]):
     def undo_rule(self, before: S, move: M, after: S) -> UndoRule:
         return UndoRule.ALLOWED
 
+    def slow_move(self, state: S, move: M) -> bool:
+        """Whether applying `move` may take long (e.g. laying a no-guess minefield): the
+        server then applies it in a worker process, so that other games go on."""
+        return False
+
     def figures(self, state: S, elapsed_ms: int, moves: int) -> dict[str, float]:
         """Extra figures of a finished game for the statistics (e.g. Minesweeper's 3BV/s)."""
         return {}

@@ -1,18 +1,30 @@
 """The session, or "midend": one game in progress, written once for every game.
 
 It keeps the line of moves with a cursor (moves past the cursor are the redo line),
-the states along it, who sits where (human or AI), whether help was used, and the
-clock. It does no I/O and reads no clock: the caller passes the time in.
+the states along it (sparsely: `positions.py`), who sits where (human or AI), whether
+help was used, and the clock. It does no I/O and reads no clock: the caller passes the
+time in.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from parlour.core.game import JSON, GameError, GameSpec, Hint, Status, UndoRule
+from parlour.core.game import (
+    JSON,
+    AIPlayer,
+    GameError,
+    GameSpec,
+    Hint,
+    HintFinder,
+    Status,
+    UndoRule,
+)
 from parlour.core.gameid import GameId
+from parlour.core.positions import Positions
 
 IDLE_CAP_SECONDS = 120.0
 """A pause longer than this between actions counts as this long: a player who walks
@@ -54,6 +66,9 @@ def _capped_ms(seconds: float) -> int:
 
 
 class Session:
+    """One game in progress. Picklable (with its spec), so that a worker process may
+    deal or replay a game and hand the session back."""
+
     def __init__(
         self,
         spec: GameSpec,
@@ -61,7 +76,11 @@ class Session:
         seats: Sequence[str],
         moves: Sequence[JSON] = (),
         cursor: int | None = None,
+        *,
+        start: Any = None,
     ) -> None:
+        """`start`: the deal of `game_id` if already made (e.g. in a worker process,
+        as a big deal takes a while); None deals it here."""
         self.spec = spec
         self.game = spec.game
         self.game_id = game_id
@@ -70,13 +89,13 @@ class Session:
         self.assist = False
         self.clock = Clock()
         self.hints: dict[int, Hint] = {}
-        self._start = self.game.deal(game_id.params, game_id.rng(self.game))
-        self._line: list[JSON] = []
-        self._states: list[Any] = [self._start]
+        if start is None:
+            start = self.game.deal(game_id.params, game_id.rng(self.game))
+        self._positions = Positions(self.game, start)
         for move in moves:
             self._append(move)
-        self.cursor = len(self._line) if cursor is None else cursor
-        if not 0 <= self.cursor <= len(self._line):
+        self.cursor = len(self._positions) if cursor is None else cursor
+        if not 0 <= self.cursor <= len(self._positions):
             raise ValueError("cursor outside the line of moves")
 
     # -- reading ------------------------------------------------------------------
@@ -86,17 +105,27 @@ class Session:
 
     @property
     def state(self) -> Any:
-        return self._states[self.cursor]
+        return self._positions.state(self.cursor)
 
     @property
     def moves(self) -> list[JSON]:
         """The moves that lead to the current position."""
-        return self._line[: self.cursor]
+        return self._positions.moves(0, self.cursor)
 
     @property
     def line(self) -> list[JSON]:
-        """Every move, including the redo line past the cursor."""
-        return list(self._line)
+        """Every move, including the redo line past the cursor (a copy: see line_from)."""
+        return self._positions.moves()
+
+    @property
+    def line_length(self) -> int:
+        """The number of moves in the line, redo line included."""
+        return len(self._positions)
+
+    def line_from(self, ply: int) -> list[JSON]:
+        """The moves from move `ply` on (e.g. those not saved yet), without copying the
+        whole line."""
+        return self._positions.moves(ply)
 
     @property
     def status(self) -> Status:
@@ -116,19 +145,19 @@ class Session:
         return self.cursor > 0 and self.status is Status.PLAYING
 
     # -- changing -----------------------------------------------------------------
-    def play(self, move: JSON, seat: int) -> JSON:
-        """Make `seat`'s move; returns it in canonical JSON. Raises GameError."""
+    def play(self, move: JSON, seat: int, after: Any = None) -> JSON:
+        """Make `seat`'s move; returns it in canonical JSON. Raises GameError. `after`:
+        the position the move leads to, if already worked out (by `work.apply_move`)."""
         if self.status is not Status.PLAYING:
             raise GameError("the game is over")
         if self.to_move != seat:
             raise GameError("it is not your turn")
         parsed = self.game.parse_move(move)
-        after = self.game.apply(self.state, parsed)
+        if after is None:
+            after = self.game.apply(self.state, parsed)
         canonical = self.game.move_to_json(parsed)
-        del self._line[self.cursor :]
-        del self._states[self.cursor + 1 :]
-        self._line.append(canonical)
-        self._states.append(after)
+        self._positions.truncate(self.cursor)
+        self._positions.append(canonical, after)
         self.cursor += 1
         self.hints.clear()
         return canonical
@@ -157,15 +186,16 @@ class Session:
 
     def redo(self, seats: Collection[int]) -> None:
         """Replay the redo line up to the next position where one of `seats` moves."""
-        if self.cursor == len(self._line):
+        length = len(self._positions)
+        if self.cursor == length:
             raise GameError("nothing to redo")
         target = next(
             (
                 k
-                for k in range(self.cursor + 1, len(self._line) + 1)
+                for k in range(self.cursor + 1, length + 1)
                 if self._to_move_at(k) in seats or self._to_move_at(k) is None
             ),
-            len(self._line),
+            length,
         )
         self.cursor = target
         self.hints.clear()
@@ -175,24 +205,32 @@ class Session:
         if self.cursor == 0:
             return "move"
         ply = self.cursor - 1
-        move = self.game.parse_move(self._line[ply])
-        return self.game.sound(self._states[ply], move, self._states[ply + 1])
+        before, after = self._positions.state(ply), self._positions.state(ply + 1)
+        return self.game.sound(before, self.game.parse_move(self._positions.move(ply)), after)
 
     def restart(self) -> None:
         """The same deal from the start; the clock and help used start afresh."""
-        self._line.clear()
-        del self._states[1:]
+        self._positions.truncate(0)
         self.cursor = 0
         self.assisted = self.assist  # a switch left on helps from the start
         self.clock = Clock()
         self.hints.clear()
 
     def hint(self, seat: int) -> Hint:
+        """A suggested move for `seat`, found here (the server finds it elsewhere with
+        `hint_finder` and `record_hint`)."""
+        return self.record_hint(seat, self.hint_finder(seat)(self.state, seat))
+
+    def hint_finder(self, seat: int) -> HintFinder:
+        """The game's hint finder, if a hint may be asked for now; raises GameError."""
         if self.status is not Status.PLAYING:
             raise GameError("the game is over")
         if self.spec.hint is None:
             raise GameError(f"{self.game.title} has no hints")
-        found = self.spec.hint(self.state, seat)
+        return self.spec.hint
+
+    def record_hint(self, seat: int, found: Hint | None) -> Hint:
+        """Keep the hint found for `seat` (shown on its board); the game is now helped."""
         if found is None:
             raise GameError("no hint: there is no move to suggest")
         self.assisted = True
@@ -208,28 +246,34 @@ class Session:
 
     def choose_ai_move(self) -> JSON:
         """The AI's move for the seat to move (which must be an AI seat)."""
+        player, rng = self.ai_player()
+        return self.game.move_to_json(player(self.state, rng))
+
+    def ai_player(self) -> tuple[AIPlayer, random.Random]:
+        """The AI to move and the generator it plays with (the same at the same ply of
+        the same deal, so replays agree)."""
         seat = self.to_move
         if seat is None or not self.is_ai(seat):
             raise GameError("no AI is to move")
-        player = self.spec.ai_levels[self.ai_level(seat)]
         rng = self.game_id.rng(self.game)
         rng.seed(f"{self.id_text}/ai/{self.cursor}")
-        return self.game.move_to_json(player(self.state, rng))
+        return self.spec.ai_levels[self.ai_level(seat)], rng
 
     # -- internals ------------------------------------------------------------------
     def _append(self, move: JSON) -> None:
         parsed = self.game.parse_move(move)
-        self._states.append(self.game.apply(self._states[-1], parsed))
-        self._line.append(self.game.move_to_json(parsed))
+        after = self.game.apply(self._positions.state(len(self._positions)), parsed)
+        self._positions.append(self.game.move_to_json(parsed), after)
 
     def _to_move_at(self, ply: int) -> int | None:
-        return self.game.to_move(self._states[ply])
+        return self.game.to_move(self._positions.state(ply))
 
     def _undo_rules(self, target: int) -> list[UndoRule]:
         """What each move from position `target` to the current one says about undo."""
+        positions, game = self._positions, self.game
         return [
-            self.game.undo_rule(
-                self._states[ply], self.game.parse_move(self._line[ply]), self._states[ply + 1]
+            game.undo_rule(
+                positions.state(ply), game.parse_move(positions.move(ply)), positions.state(ply + 1)
             )
             for ply in range(target, self.cursor)
         ]

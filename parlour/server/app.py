@@ -1,10 +1,16 @@
-"""The ASGI app: REST API for scripts and bots, WebSocket per open game, pages, files."""
+"""The ASGI app: REST API for scripts and bots, WebSocket per open game, pages, files.
+
+Every error, from a route, the front door (`guard.py`) or the framework, is
+`{"error": "..."}` with its status; /docs lists the statuses each route answers.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import logging
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Collection, Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
@@ -14,15 +20,25 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
+from starlette.exceptions import HTTPException
 
 from parlour.core.game import GameSpec
-from parlour.server.hub import Action, ApiError, Hub, Live, Viewer
+from parlour.server.compute import Compute
+from parlour.server.guard import (
+    JSON_RULE,
+    LOCAL_HOSTS,
+    WS_MESSAGE_LIMIT,
+    BodyRule,
+    Guard,
+)
+from parlour.server.hub import Action, ApiError, Hub, Live
 from parlour.server.messages import (
     AssistRequest,
     Catalog,
     ClientMessage,
     Created,
     ErrorBody,
+    Hello,
     HintReply,
     Joined,
     MoveRequest,
@@ -30,19 +46,31 @@ from parlour.server.messages import (
     Uploaded,
     describe_catalog,
 )
+from parlour.server.viewers import SEND_TIMEOUT, Viewer
 from parlour.stats import statistics
-from parlour.store import Store, upload_saved
+from parlour.store import OverQuota, Store, upload_saved
 from parlour.uploads import MAX_BYTES, BadUpload, check_picture
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
-ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 413, 422, 500)
-}
+HELLO_TIMEOUT = 10.0
+"""Seconds a new WebSocket has to say hello (with its token) before it is closed."""
+PICTURE_TYPES = ("image/png", "image/jpeg", "image/webp")
+log = logging.getLogger("parlour")
+
+
+def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI `responses` for the error statuses a route answers. Every route may also
+    answer 400 (a Host this server does not answer to) and 500."""
+    return {code: {"model": ErrorBody} for code in sorted({400, 500, *codes})}
+
+
+READ = errors(401, 404, 409, 503)  # reading a game: 409/503 if it cannot be rebuilt
+PLAY = errors(401, 403, 404, 409, 413, 415, 422, 503)  # acting in a game
 UPLOAD_BODY: dict[str, Any] = {
     "requestBody": {
         "required": True,
         "content": {t: {"schema": {"type": "string", "format": "binary"}}
-                    for t in ("image/png", "image/jpeg")},
+                    for t in PICTURE_TYPES},
     }
 }
 
@@ -56,8 +84,20 @@ def bearer(authorization: str | None) -> str | None:
     return token.strip()
 
 
-def create_app(store: Store, games: Mapping[str, GameSpec], ai_delay_scale: float = 1.0) -> FastAPI:
-    hub = Hub(store, games, ai_delay_scale=ai_delay_scale)
+def body_rule(path: str) -> BodyRule:
+    return BodyRule(PICTURE_TYPES, MAX_BYTES) if path == "/api/uploads" else JSON_RULE
+
+
+def create_app(
+    store: Store,
+    games: Mapping[str, GameSpec],
+    ai_delay_scale: float = 1.0,
+    allowed_hosts: Collection[str] = LOCAL_HOSTS,
+    compute: Compute | None = None,
+    send_timeout: float = SEND_TIMEOUT,
+) -> FastAPI:
+    """The app. `allowed_hosts`: the names it answers to ("*" for any)."""
+    hub = Hub(store, games, ai_delay_scale=ai_delay_scale, compute=compute)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -67,123 +107,129 @@ def create_app(store: Store, games: Mapping[str, GameSpec], ai_delay_scale: floa
     app = FastAPI(
         title="Parlour",
         summary="Classic games in the browser. Every game can also be played over this API.",
+        description=(
+            "Request bodies: JSON of at most 16 KiB (a picture upload: at most "
+            f"{MAX_BYTES // 2**20} MiB); WebSocket messages at most 16 KiB. Requests that "
+            "change something must come from a page of this server (Origin) or carry no "
+            "Origin at all (scripts). Every error is `{\"error\": \"...\"}`."
+        ),
         lifespan=lifespan,
     )
     app.state.hub = hub
-
-    @app.exception_handler(ApiError)
-    async def api_error(request: Request, error: ApiError) -> JSONResponse:
-        return JSONResponse({"error": error.message}, status_code=error.status)
-
-    @app.exception_handler(RequestValidationError)
-    async def bad_request(request: Request, error: RequestValidationError) -> JSONResponse:
-        first = error.errors()[0] if error.errors() else {"loc": (), "msg": "bad request"}
-        if first.get("type") == "json_invalid":
-            return JSONResponse({"error": "bad request: the body is not valid JSON"}, 422)
-        where = ".".join(str(part) for part in first["loc"] if part != "body") or "body"
-        return JSONResponse({"error": f"bad request: {where}: {first['msg']}"}, 422)
+    app.add_middleware(Guard, allowed_hosts=allowed_hosts, body_rule=body_rule)
+    _handle_errors(app)
 
     # -- REST -------------------------------------------------------------------
-    @app.get("/api/catalog", response_model=Catalog, tags=["games"])
+    @app.get("/api/catalog", response_model=Catalog, responses=errors(), tags=["games"])
     async def catalog() -> Catalog:
         """Every game: its seats, parameters, presets, AI levels and shortcuts."""
         return describe_catalog(games)
 
-    @app.post("/api/games", status_code=201, response_model=Created, responses=ERRORS,
-              tags=["play"])
+    @app.post("/api/games", status_code=201, response_model=Created,
+              responses=errors(403, 404, 413, 415, 422, 503), tags=["play"])
     async def new_game(body: NewGame) -> Created:
         """Start a game: a new deal, or the deal of `id`. The token moves for your seats."""
         live, token = await hub.create(body.game, body.id, body.params, body.seats)
         await hub.settle(live)
         return Created(session=live.sid, id=live.session.id_text, token=token,
-                       seats=sorted(live.seats_of(token)),
-                       view=hub.view(live, live.seats_of(token)))
+                       seats=sorted(live.seats_of(token)), view=hub.view_for(live, token))
 
-    @app.get("/api/games/{sid}", responses=ERRORS, tags=["play"])
+    @app.get("/api/games/{sid}", responses=READ, tags=["play"])
     async def get_view(
         sid: str, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
-        """The view of the seats your token holds (no token: a spectator's view)."""
-        live = hub.get(sid)
-        return dict(hub.view(live, live.seats_of(bearer(authorization))))
+        """The view of the seats your token holds (no token: a spectator's view). The
+        game id, which reveals the deal, is given only to the game's owner until the end."""
+        live = await hub.get(sid)
+        return dict(hub.view_for(live, bearer(authorization)))
 
-    @app.post("/api/games/{sid}/moves", responses=ERRORS, tags=["play"])
+    @app.post("/api/games/{sid}/moves", responses=PLAY, tags=["play"])
     async def move(
         sid: str, body: MoveRequest, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
         """Play a move for the seat to move. Answers once the AI, if any, has replied."""
         return await _act(sid, "move", authorization, body.move)
 
-    @app.post("/api/games/{sid}/hint", response_model=HintReply, responses=ERRORS, tags=["play"])
+    @app.post("/api/games/{sid}/hint", response_model=HintReply, responses=PLAY, tags=["play"])
     async def hint(sid: str, authorization: Annotated[str | None, Header()] = None) -> HintReply:
         """A suggested move for your seat. The game then counts as assisted."""
-        live = hub.get(sid)
+        live = await hub.get(sid)
         token = bearer(authorization)
         found = await hub.act(live, token, "hint")
         assert found is not None
-        return HintReply(move=found.move, note=found.note,
-                         view=hub.view(live, live.seats_of(token)))
+        return HintReply(move=found.move, note=found.note, view=hub.view_for(live, token))
 
-    @app.post("/api/games/{sid}/assist", responses=ERRORS, tags=["play"])
+    @app.post("/api/games/{sid}/assist", responses=PLAY, tags=["play"])
     async def assist(
         sid: str, body: AssistRequest, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
         """Turn the game's assist switch on or off (on counts as help in the statistics)."""
         return await _act(sid, "assist", authorization, body.on)
 
-    @app.post("/api/games/{sid}/join", response_model=Joined, responses=ERRORS, tags=["play"])
+    @app.post("/api/games/{sid}/join", response_model=Joined,
+              responses=errors(403, 404, 409, 413, 415, 503), tags=["play"])
     async def join(sid: str) -> Joined:
         """Take the first open seat of a shared game; with none left, you may watch."""
-        live = hub.get(sid)
+        live = await hub.get(sid)
         token, seats = await hub.join(live)
-        await hub.broadcast(live, "join")
-        return Joined(token=token, seats=sorted(seats), view=hub.view(live, seats))
+        hub.broadcast(live, "join")
+        return Joined(token=token, seats=sorted(seats), view=hub.view_for(live, token))
 
-    @app.post("/api/uploads", status_code=201, response_model=Uploaded, responses=ERRORS,
-              tags=["games"], openapi_extra=UPLOAD_BODY)
+    @app.post("/api/uploads", status_code=201, response_model=Uploaded,
+              responses=errors(403, 413, 415, 422, 429), tags=["games"],
+              openapi_extra=UPLOAD_BODY)
     async def upload(request: Request) -> Uploaded:
-        """Upload a PNG or JPEG picture (the body is the image) for a game's picture option."""
+        """Upload a PNG, JPEG or WebP picture (the body is the image) for a game's picture
+        option. It is kept scaled down and re-encoded without its metadata; each player
+        keeps a limited number, and one that no game uses expires after a day."""
         data = bytearray()
         async for chunk in request.stream():
             data += chunk
             if len(data) > MAX_BYTES:
                 raise ApiError(413, f"a picture may be at most {MAX_BYTES // 2**20} MiB")
         try:
-            picture = check_picture(bytes(data))
+            # decoding takes CPU time the event loop must not wait for
+            picture = await asyncio.to_thread(check_picture, bytes(data))
         except BadUpload as error:
             raise ApiError(422, str(error)) from None
-        await store.commit(upload_saved(picture, time.time()))
+        owner = request.client.host if request.client else "local"
+        try:
+            await store.commit(upload_saved(picture, owner, time.time()))
+        except OverQuota as error:
+            raise ApiError(429, str(error)) from None
         return Uploaded(upload=picture.upload_id, width=picture.width, height=picture.height)
 
-    @app.get("/api/uploads/{upload_id}", responses=ERRORS, tags=["games"])
+    @app.get("/api/uploads/{upload_id}", responses=errors(404), tags=["games"])
     async def uploaded(upload_id: str) -> Response:
         """An uploaded picture."""
         picture = store.load_upload(upload_id)
         if picture is None:
             raise ApiError(404, f"no uploaded picture {upload_id!r}")
-        cache = "public, max-age=31536000, immutable"
-        return Response(picture.data, media_type=picture.media_type,
-                        headers={"Cache-Control": cache})
+        return Response(picture.data, media_type=picture.media_type, headers={
+            "Cache-Control": "public, max-age=31536000, immutable",
+            # opened directly, it must never run as a page (the guard adds nosniff)
+            "Content-Security-Policy": "default-src 'none'; sandbox",
+        })
 
-    @app.get("/api/sessions", tags=["games"])
+    @app.get("/api/sessions", responses=errors(), tags=["games"])
     async def unfinished() -> list[dict[str, Any]]:
-        """Unfinished games, most recent first, to resume."""
+        """Unfinished games, most recent first, to resume (without their game ids)."""
         return hub.unfinished()
 
-    @app.get("/api/stats", tags=["games"])
+    @app.get("/api/stats", responses=errors(404), tags=["games"])
     async def stats(game: str | None = None) -> dict[str, Any]:
-        """Statistics per game, preset and mode, with charts as SVG."""
+        """Statistics per game, preset and mode, with charts as SVG (404: no such game)."""
         if game is not None:
             hub.spec(game)
         return statistics(store.results(game), games)
 
     async def _act(sid: str, action: Action, authorization: str | None, move: Any = None
                    ) -> dict[str, Any]:
-        live = hub.get(sid)
+        live = await hub.get(sid)
         token = bearer(authorization)
         await hub.act(live, token, action, move)
         await hub.settle(live)
-        return dict(hub.view(live, live.seats_of(token)))
+        return dict(hub.view_for(live, token))
 
     def _action_route(action: str) -> Any:
         async def route(
@@ -202,43 +248,67 @@ def create_app(store: Store, games: Mapping[str, GameSpec], ai_delay_scale: floa
     for action in ("undo", "redo", "restart"):
         app.add_api_route(
             f"/api/games/{{sid}}/{action}", _action_route(action), methods=["POST"],
-            responses=ERRORS, tags=["play"], summary=action.capitalize(),
+            responses=PLAY, tags=["play"], summary=action.capitalize(),
         )
 
     # -- WebSocket ----------------------------------------------------------------
     @app.websocket("/ws/{sid}")
-    async def play_socket(socket: WebSocket, sid: str, token: str | None = None) -> None:
+    async def play_socket(socket: WebSocket, sid: str) -> None:
+        """A browser's connection to a game. Its first message is
+        `{"type": "hello", "token": ...}` (the token stays out of URLs and logs); then it
+        is sent views and may send actions (`ClientMessage`)."""
         await socket.accept()
         try:
-            live = hub.get(sid)
-        except ApiError as error:
-            await socket.send_json({"type": "error", "error": error.message})
-            await socket.close(code=4404)
+            hello = Hello.model_validate_json(
+                await asyncio.wait_for(_receive_text(socket), HELLO_TIMEOUT)
+            )
+            live = await hub.get(sid)
+        except (TimeoutError, ValidationError, _BadFrame) as error:
+            await _refuse(socket, 1008, f"say hello first ({error})"[:120])
             return
-        viewer = Viewer(live.seats_of(token), socket.send_json)
+        except ApiError as error:
+            await _refuse(socket, 4404 if error.status == 404 else 1011, error.message)
+            return
+        viewer = Viewer(live.seats_of(hello.token), socket.send_json, hello.token,
+                        send_timeout)
         live.viewers.add(viewer)
+        viewer.show(hub.view_for(live, hello.token))
+        serving = asyncio.create_task(_serve(socket, live, viewer))
+        dropped = asyncio.create_task(viewer.dropped.wait())
         try:
-            await viewer.show(hub.view(live, viewer.seats))
-            while True:
-                await _serve_message(live, token, viewer, await socket.receive_text())
-        except WebSocketDisconnect:
-            pass
+            await asyncio.wait({serving, dropped}, return_when=asyncio.FIRST_COMPLETED)
         finally:
+            serving.cancel()
+            dropped.cancel()
+            viewer.close()
             live.viewers.discard(viewer)
 
-    async def _serve_message(live: Live, token: str | None, viewer: Viewer, text: str) -> None:
+    async def _serve(socket: WebSocket, live: Live, viewer: Viewer) -> None:
+        while True:
+            try:
+                text = await _receive_text(socket)
+            except WebSocketDisconnect:
+                return
+            except _BadFrame as error:
+                await _refuse(socket, error.code, str(error))
+                return
+            await _serve_message(live, viewer, text)
+
+    async def _serve_message(live: Live, viewer: Viewer, text: str) -> None:
         try:
             message = ClientMessage.model_validate_json(text)
-            viewer.seats = live.seats_of(token)
             payload = message.on if message.type == "assist" else message.move
-            found = await hub.act(live, token, message.type, payload)
+            found = await hub.act(live, viewer.token, message.type, payload)
             if found is not None:
-                await viewer.send({"type": "hint", "move": found.move, "note": found.note})
+                viewer.tell({"type": "hint", "move": found.move, "note": found.note})
         except ValidationError as error:
             reason = error.errors()[0]["msg"]
-            await viewer.send({"type": "error", "error": f"bad message: {reason}"})
+            viewer.tell({"type": "error", "error": f"bad message: {reason}"})
         except ApiError as error:
-            await viewer.send({"type": "error", "error": error.message})
+            viewer.tell({"type": "error", "error": error.message})
+        except Exception:  # a bug must not end the connection without a word
+            log.exception("error serving a WebSocket message for %s", live.sid)
+            viewer.tell({"type": "error", "error": "internal server error"})
 
     # -- pages and files ------------------------------------------------------------
     def page(name: str) -> Any:
@@ -264,3 +334,59 @@ def create_app(store: Store, games: Mapping[str, GameSpec], ai_delay_scale: floa
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+class _BadFrame(Exception):
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+async def _receive_text(socket: WebSocket) -> str:
+    """The next text message; _BadFrame for a binary or oversized one."""
+    message = await socket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        raise _BadFrame(1003, "messages are JSON text, not binary")
+    if len(text) > WS_MESSAGE_LIMIT:
+        raise _BadFrame(1009, f"a message may be at most {WS_MESSAGE_LIMIT // 1024} KiB")
+    return str(text)
+
+
+async def _refuse(socket: WebSocket, code: int, reason: str) -> None:
+    """Tell the browser why, then close with `code` (never raises: it may be gone)."""
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(socket.send_json({"type": "error", "error": reason}), 5)
+        await asyncio.wait_for(socket.close(code=code, reason=reason[:120]), 5)
+
+
+def _handle_errors(app: FastAPI) -> None:
+    """Every error as `{"error": "..."}`."""
+
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, error: ApiError) -> JSONResponse:
+        return JSONResponse({"error": error.message}, status_code=error.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, error: RequestValidationError) -> JSONResponse:
+        first = error.errors()[0] if error.errors() else {"loc": (), "msg": "bad request"}
+        if first.get("type") == "json_invalid":
+            return JSONResponse({"error": "bad request: the body is not valid JSON"}, 422)
+        where = ".".join(str(part) for part in first["loc"] if part != "body") or "body"
+        return JSONResponse({"error": f"bad request: {where}: {first['msg']}"}, 422)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, error: HTTPException) -> JSONResponse:
+        message = {
+            400: "bad request: the body could not be read as JSON",
+            404: f"no such page or API route: {request.url.path[:100]}",
+            405: f"{request.method} is not allowed on {request.url.path[:100]}",
+        }.get(error.status_code, str(error.detail))
+        return JSONResponse({"error": message}, error.status_code, headers=error.headers)
+
+    @app.exception_handler(Exception)
+    async def server_error(request: Request, error: Exception) -> JSONResponse:
+        log.exception("error serving %s %s", request.method, request.url.path)
+        return JSONResponse({"error": "internal server error"}, 500)

@@ -1,20 +1,26 @@
 """The game loop: live sessions, who holds which seat, saving, AI turns, pushing views.
 
 Every action goes through `Hub.act`: it checks the caller's seats, lets the session
-change, saves the change (committed before anyone hears of it), then pushes each
+change, saves the change (committed before anyone hears of it), then leaves each
 connected viewer the view of their own seats and starts the AI if it is to move.
+Long work (deals, slow moves, hints, AI moves) runs in worker processes
+(`parlour.server.compute`); sessions nobody uses are dropped from memory and reloaded
+from the store when asked for again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
+from parlour.core import work
 from parlour.core.game import (
     JSON,
     BadParams,
@@ -26,7 +32,16 @@ from parlour.core.game import (
 )
 from parlour.core.gameid import GameId, new_seed, params_text, parse_game_id
 from parlour.core.session import AI_PREFIX, HUMAN, Session, seat_kind_error
-from parlour.server.patch import changed_parts
+from parlour.server.compute import (
+    DEAL_BUDGET,
+    MOVE_BUDGET,
+    THINK_BUDGET,
+    Compute,
+    TooSlow,
+    WorkerFailed,
+    shared_compute,
+)
+from parlour.server.viewers import Viewer
 from parlour.store import (
     Progress,
     Result,
@@ -39,7 +54,14 @@ from parlour.store import (
 
 OPEN = "open"  # a human seat kept free for whoever opens the invite link
 Action = Literal["move", "undo", "redo", "restart", "hint", "assist"]
-Send = Callable[[JSON], Awaitable[None]]
+IDLE_SECONDS = 300.0
+"""A session nobody has touched for this long leaves memory (it stays on disk)."""
+MAX_LIVE = 200
+"""Beyond this many sessions in memory, those idle for `GRACE_SECONDS` leave too."""
+GRACE_SECONDS = 10.0
+
+log = logging.getLogger("parlour")
+T = TypeVar("T")
 
 
 class ApiError(Exception):
@@ -50,40 +72,25 @@ class ApiError(Exception):
 
 
 @dataclass(eq=False)
-class Viewer:
-    """One open WebSocket: what it may see, how to reach it and what it shows now."""
-
-    seats: frozenset[int]
-    send: Send
-    shown_html: str | None = None
-    sending: asyncio.Lock = field(default_factory=asyncio.Lock)
-
-    async def show(self, view: JSON) -> None:
-        """Send `view`; its board as only the parts that changed, when that is possible."""
-        async with self.sending:  # the parts are relative to the message sent before
-            html = view["html"]
-            parts = None if self.shown_html is None else changed_parts(self.shown_html, html)
-            if parts is not None:
-                view = {**view, "html": None, "parts": parts}
-            self.shown_html = None  # unknown until the send is through: then whole again
-            await self.send({"type": "view", "view": view})
-            self.shown_html = html
-
-
-@dataclass(eq=False)
 class Live:
     sid: str
     session: Session
     mode: str
     preset: str
     round: int
-    holders: dict[str, frozenset[int]]
+    holders: dict[str, frozenset[int]]  # token -> seats; the first token is the owner's
     viewers: set[Viewer] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     ai_task: asyncio.Task[None] | None = None
+    last_used: float = field(default_factory=time.monotonic)
     # the last observation per seat, with the state it was made from: every viewer and
     # the saved headline need the same one after each change
     observed: dict[int | None, tuple[Any, JSON]] = field(default_factory=dict)
+
+    @property
+    def owner(self) -> str | None:
+        """The token of whoever started the game."""
+        return next(iter(self.holders), None)
 
     def observe(self, seat: int | None) -> JSON:
         state = self.session.state
@@ -106,6 +113,18 @@ class Live:
             if kind == HUMAN and seat not in self.held()
         ]
 
+    def reveals_id(self, token: str | None) -> bool:
+        """The game id holds the deal (mines, pouch order): only its owner sees it while
+        the game is on; once it is over, anyone may."""
+        return (token is not None and token == self.owner) or (
+            self.session.status is not Status.PLAYING
+        )
+
+    def busy(self) -> bool:
+        return bool(self.viewers) or self.lock.locked() or (
+            self.ai_task is not None and not self.ai_task.done()
+        )
+
 
 def describe_mode(spec: GameSpec, seats: list[str]) -> str:
     """How the seats were filled, for grouping statistics: "solo", "vs AI (perfect)"..."""
@@ -124,17 +143,20 @@ class Hub:
         games: Mapping[str, GameSpec],
         now: Callable[[], float] = time.time,
         ai_delay_scale: float = 1.0,
+        compute: Compute | None = None,
     ) -> None:
         self.store = store
         self.games = games
         self.now = now
         self.ai_delay_scale = ai_delay_scale
+        self.compute = compute or shared_compute()
         self.live: dict[str, Live] = {}
+        self._loading: dict[str, asyncio.Future[Live]] = {}
 
     # -- creating and finding sessions -------------------------------------------
     def spec(self, game: str) -> GameSpec:
         if game not in self.games:
-            raise ApiError(404, f"unknown game {game!r}; see /api/catalog")
+            raise ApiError(404, f"unknown game {game[:100]!r}; see /api/catalog")
         return self.games[game]
 
     async def create(
@@ -153,10 +175,13 @@ class Hub:
         for kind in wanted:
             error = None if kind == OPEN else seat_kind_error(spec, kind)
             if error:
-                raise ApiError(422, f"bad seat {kind!r}: {error} or 'open'")
+                raise ApiError(422, f"bad seat {kind[:40]!r}: {error} or 'open'")
         mine = [seat for seat, kind in enumerate(wanted) if kind == HUMAN]
         kinds = [HUMAN if kind == OPEN else kind for kind in wanted]
-        session = Session(spec, game_id, kinds)
+        start = await self._long(
+            DEAL_BUDGET, "dealing", work.deal, spec.game, game_id.params, game_id.rng(spec.game)
+        )
+        session = Session(spec, game_id, kinds, start=start)
         sid, token = secrets.token_urlsafe(9), secrets.token_urlsafe(18)
         live = Live(
             sid=sid,
@@ -171,7 +196,7 @@ class Hub:
             None, Status.PLAYING.value, self._headline(live), self.now(),
         )
         await self.store.commit(session_created(row, {token: mine}, self.now()))
-        self.live[sid] = live
+        self._keep(live)
         self._kick_ai(live)
         return live, token
 
@@ -193,23 +218,56 @@ class Hub:
                 raise ApiError(422, f"{param.name}: no uploaded picture {chosen!r}")
         return game_id
 
-    def get(self, sid: str) -> Live:
-        if sid in self.live:
-            return self.live[sid]
-        loaded = self.store.load_session(sid)
+    async def get(self, sid: str) -> Live:
+        """The live session `sid`, reloaded from the store if it left memory."""
+        live = self.live.get(sid)
+        if live is None:
+            loading = self._loading.get(sid)
+            if loading is None:
+                loading = asyncio.get_running_loop().create_future()
+                self._loading[sid] = loading
+                try:
+                    loading.set_result(await self._load(sid))
+                except BaseException as error:
+                    loading.set_exception(error)
+                    loading.exception()  # retrieved: no warning if nobody else waits
+                finally:
+                    del self._loading[sid]
+            live = await asyncio.shield(loading)
+        live.last_used = time.monotonic()
+        return live
+
+    async def _load(self, sid: str) -> Live:
+        loaded = self.store.load_session(sid) if len(sid) <= 64 else None
         if loaded is None:
-            raise ApiError(404, f"no game session {sid!r}")
+            raise ApiError(404, f"no game session {sid[:64]!r}")
         row, line = loaded
         spec = self.spec(row.game)
-        game_id = parse_game_id(spec.game, row.game_id)
-        session = Session(spec, game_id, row.seats, line, row.cursor)
+        try:
+            game_id = parse_game_id(spec.game, row.game_id)
+            session = await self._long(
+                DEAL_BUDGET, "replaying the saved game", work.restore,
+                spec, game_id, row.seats, line, row.cursor,
+            )
+        except GameError as error:
+            raise ApiError(409, f"this saved game cannot be replayed: {error}") from None
         session.assisted, session.assist = row.assisted, row.assist
         session.clock.elapsed_ms, session.clock.last_at = row.elapsed_ms, row.clock_last_at
         holders = {t: frozenset(s) for t, s in self.store.tokens(sid).items()}
         live = Live(sid, session, row.mode, row.preset, row.round, holders)
-        self.live[sid] = live
+        self._keep(live)
         self._kick_ai(live)
         return live
+
+    def _keep(self, live: Live) -> None:
+        """Hold `live` in memory, letting sessions nobody uses go."""
+        self.live[live.sid] = live
+        now = time.monotonic()
+        crowded = len(self.live) > MAX_LIVE
+        for sid, other in list(self.live.items()):
+            idle = now - other.last_used
+            if (idle > IDLE_SECONDS or (crowded and idle > GRACE_SECONDS)) and not other.busy():
+                del self.live[sid]
 
     async def join(self, live: Live) -> tuple[str | None, frozenset[int]]:
         """Give the caller the first open seat, or nothing: they may still watch."""
@@ -230,27 +288,24 @@ class Hub:
         if not seats:
             raise ApiError(403, "you hold no seat in this game: you can only watch")
         async with live.lock:
+            if action in ("undo", "restart"):
+                self._stop_ai(live)  # the AI was thinking about a position about to go
             before = live.session.cursor
-            hint = self._change(live, seats, action, move)
+            hint = await self._change(live, seats, action, move)
             await self._save(live, appended_from=before if action == "move" else None)
-        await self.broadcast(live, _sound(action, live.session))
+        self.broadcast(live, _sound(action, live.session))
         self._kick_ai(live)
         return hint
 
-    def _change(
+    async def _change(
         self, live: Live, seats: frozenset[int], action: Action, move: JSON
     ) -> Hint | None:
         session = live.session
         try:
             if action == "move":
-                seat = session.to_move
-                if seat not in seats:
-                    raise GameError(
-                        "the game is over" if seat is None else "it is not your turn"
-                    )
-                session.play(move, seat)
+                await self._move(session, seats, move)
             elif action == "hint":
-                return self._hint(live, seats)
+                return await self._hint(session, seats)
             elif action == "assist":
                 session.set_assist(bool(move))
             elif live.held() - seats:
@@ -266,11 +321,33 @@ class Hub:
             raise ApiError(409, str(error)) from None
         return None
 
-    def _hint(self, live: Live, seats: frozenset[int]) -> Hint:
-        seat = live.session.to_move
+    async def _move(self, session: Session, seats: frozenset[int], move: JSON) -> None:
+        seat = session.to_move
+        if seat not in seats:
+            raise GameError("the game is over" if seat is None else "it is not your turn")
+        after = None
+        if session.game.slow_move(session.state, session.game.parse_move(move)):
+            after = await self._long(
+                MOVE_BUDGET, "this move", work.apply_move, session.game, session.state, move
+            )
+        session.play(move, seat, after=after)
+
+    async def _hint(self, session: Session, seats: frozenset[int]) -> Hint:
+        seat = session.to_move
         if seat not in seats:
             raise GameError("a hint is for the player to move")
-        return live.session.hint(seat)
+        finder = session.hint_finder(seat)
+        found = await self._long(THINK_BUDGET, "the hint", work.hint, finder, session.state, seat)
+        return session.record_hint(seat, found)
+
+    async def _long(self, budget: float, what: str, job: Callable[..., T], *args: Any) -> T:
+        """`job(*args)` in a worker process; a clear 503 if it cannot be done in time."""
+        try:
+            return await self.compute.run(budget, job, *args)
+        except TooSlow:
+            raise ApiError(503, f"{what} took too long ({budget:g} s): try again") from None
+        except WorkerFailed as error:
+            raise ApiError(503, f"{what} failed in its worker ({error}): try again") from None
 
     async def _save(self, live: Live, appended_from: int | None = None) -> None:
         """Commit the session's new state; if that fails, forget the unsaved state."""
@@ -293,7 +370,7 @@ class Hub:
                 now=now,
                 assist=session.assist,
                 new_moves_from=appended_from,
-                new_moves=session.line[appended_from:] if appended_from is not None else (),
+                new_moves=session.line_from(appended_from) if appended_from is not None else (),
             ),
             result,
         )
@@ -306,7 +383,7 @@ class Hub:
     def _result(self, live: Live) -> Result | None:
         """The finished game as the player who started it saw it (None if they hold no seat)."""
         session = live.session
-        owner = min(next(iter(live.holders.values()), frozenset()), default=None)
+        owner = min(live.seats_of(live.owner), default=None)
         if owner is None:
             return None
         scores = session.game.scores(session.state)
@@ -336,30 +413,51 @@ class Hub:
             with contextlib.suppress(RuntimeError):  # no running loop: played on load
                 live.ai_task = asyncio.get_running_loop().create_task(self._ai_turns(live))
 
+    def _stop_ai(self, live: Live) -> None:
+        if live.ai_task is not None and not live.ai_task.done():
+            live.ai_task.cancel()
+
     async def _ai_turns(self, live: Live) -> None:
+        """Play the computer's turns. It thinks without holding the game, so a player's
+        undo stops it; a move thought out for a position since left is dropped."""
         delay = live.session.spec.ai_delay_seconds * self.ai_delay_scale
         while live.session.is_ai(live.session.to_move):
             if live.viewers and delay:
                 await asyncio.sleep(delay)  # let people see whose turn it was
+            session = live.session
+            state, seat = session.state, session.to_move
+            if seat is None or not session.is_ai(seat):
+                break
+            move = await self._think(session, state)
             async with live.lock:
-                session = live.session
-                if not session.is_ai(session.to_move):
-                    break
-                before = session.cursor
-                move = await asyncio.to_thread(session.choose_ai_move)
-                if session.cursor != before:
+                if session.state is not state:
                     continue
-                session.play(move, session.to_move or 0)
+                before = session.cursor
+                session.play(move, seat)
                 await self._save(live, appended_from=before)
-            await self.broadcast(live, _sound("move", live.session))
+            self.broadcast(live, _sound("move", live.session))
+
+    async def _think(self, session: Session, state: Any) -> JSON:
+        player, rng = session.ai_player()
+        try:
+            return await self.compute.run(
+                THINK_BUDGET, work.ai_move, session.game, player, state, rng
+            )
+        except (TooSlow, WorkerFailed) as error:  # never leave the game waiting
+            log.warning("%s: the AI failed (%s); it plays a random move", session.id_text, error)
+            moves = session.game.legal_moves(state)
+            return session.game.move_to_json(random.Random(session.cursor).choice(moves))
 
     async def settle(self, live: Live) -> None:
         """Wait until no AI is thinking: a bot gets the position it must answer."""
         while live.ai_task is not None and not live.ai_task.done():
-            await asyncio.shield(live.ai_task)
+            await asyncio.wait({live.ai_task})
 
     # -- views ----------------------------------------------------------------------
-    def view(self, live: Live, seats: Collection[int], sound: str | None = None) -> JSON:
+    def view(
+        self, live: Live, seats: Collection[int], sound: str | None = None,
+        token: str | None = None,
+    ) -> JSON:
         session, game = live.session, live.session.game
         to_move = session.to_move
         perspective = to_move if to_move in seats else min(seats, default=None)
@@ -373,17 +471,18 @@ class Hub:
         scores = game.scores(session.state)
         winners = game.winners(session.state)
         held = live.held()
+        alone = bool(seats) and not (held - set(seats))
         return {
             "game": game.name,
             "title": game.title,
-            "id": session.id_text,
+            "id": session.id_text if live.reveals_id(token) else None,
             "session": live.sid,
             "status": session.status.value,
             "to_move": to_move,
             "scores": list(scores),
             "winners": list(winners),
             "moves": session.cursor,
-            "line_length": len(session.line),
+            "line_length": session.line_length,
             "headline": game.headline(observation),
             "text": game.text(observation),
             "html": session.spec.render(observation, context),
@@ -401,10 +500,9 @@ class Hub:
             ],
             "you": sorted(seats),
             "can_move": can_move,
-            "can_undo": bool(seats) and not (held - set(seats)) and session.can_undo(seats),
-            "can_restart": bool(seats) and not (held - set(seats)) and bool(session.line),
-            "can_redo": bool(seats) and not (held - set(seats))
-            and session.cursor < len(session.line),
+            "can_undo": alone and session.can_undo(seats),
+            "can_restart": alone and session.line_length > 0,
+            "can_redo": alone and session.cursor < session.line_length,
             "outcome": _outcome(session, set(seats)),
             "assisted": session.assisted,
             "assist": session.assist,
@@ -417,24 +515,34 @@ class Hub:
             "sound": sound,
         }
 
-    async def broadcast(self, live: Live, sound: str | None) -> None:
+    def view_for(self, live: Live, token: str | None, sound: str | None = None) -> JSON:
+        return self.view(live, live.seats_of(token), sound, token)
+
+    def broadcast(self, live: Live, sound: str | None) -> None:
+        """Leave every viewer its view (one render per kind of viewer); never waits."""
+        views: dict[tuple[frozenset[int], bool], JSON] = {}
         for viewer in list(live.viewers):
-            try:
-                await viewer.show(self.view(live, viewer.seats, sound))
-            except Exception:  # a closed socket: its handler removes it
+            if viewer.dropped.is_set():
                 live.viewers.discard(viewer)
+                continue
+            viewer.seats = live.seats_of(viewer.token)
+            key = (viewer.seats, live.reveals_id(viewer.token))
+            if key not in views:
+                views[key] = self.view_for(live, viewer.token, sound)
+            viewer.show(views[key])
 
     def _headline(self, live: Live) -> str:
         return live.session.game.headline(live.observe(None))
 
     def unfinished(self) -> list[dict[str, Any]]:
+        """Unfinished games to resume; without their ids, which hold their deals."""
         return [
             {
                 "session": row.sid,
                 "game": row.game,
                 "title": self.games[row.game].game.title if row.game in self.games else row.game,
-                "id": row.game_id,
                 "mode": row.mode,
+                "preset": row.preset,
                 "moves": row.cursor,
                 "headline": row.headline,
                 "updated": row.updated,

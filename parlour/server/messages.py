@@ -15,13 +15,19 @@ class Strict(BaseModel):
 
 
 class NewGame(Strict):
-    game: str = Field(description="a game name from /api/catalog", examples=["tictactoe"])
-    id: str | None = Field(None, description="replay this deal: '<game>:<params>#<seed>'")
+    game: str = Field(
+        description="a game name from /api/catalog", examples=["tictactoe"], max_length=40
+    )
+    id: str | None = Field(
+        None, description="replay this deal: '<game>:<params>#<seed>'", max_length=400
+    )
     params: dict[str, int | str | bool] | None = Field(
-        None, description="parameters (see the catalog); missing ones take their default"
+        None, description="parameters (see the catalog); missing ones take their default",
+        max_length=32,
     )
     seats: list[str] | None = Field(
         None,
+        max_length=8,
         description="per seat: 'human' (you), 'open' (for whoever joins), or 'ai:<level>'",
         examples=[["human", "ai:perfect"]],
     )
@@ -29,6 +35,13 @@ class NewGame(Strict):
 
 class MoveRequest(Strict):
     move: Any = Field(description="the game's move JSON", examples=[{"cell": [1, 1]}])
+
+
+class Hello(Strict):
+    """A browser's first message on the WebSocket: who it is."""
+
+    type: Literal["hello"]
+    token: str | None = Field(None, max_length=64, description="the seat token, if any")
 
 
 class ClientMessage(Strict):

@@ -90,12 +90,14 @@ async function openSession(sid) {
 // -- the connection ------------------------------------------------------------------
 function connect() {
   if (socket) { socket.onclose = null; socket.close(); }
-  const token = tokens()[sessionId];
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const url = `${scheme}://${location.host}/ws/${encodeURIComponent(sessionId)}` + (token ? `?token=${encodeURIComponent(token)}` : "");
-  const ws = new WebSocket(url);
+  const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(sessionId)}`);
   socket = ws;
-  ws.onopen = () => { reconnectDelay = 500; $("offline").hidden = true; };
+  ws.onopen = () => {
+    // the token goes in the first message, not the URL: URLs end up in logs and history
+    ws.send(JSON.stringify({ type: "hello", token: tokens()[sessionId] ?? null }));
+    reconnectDelay = 500; $("offline").hidden = true;
+  };
   ws.onmessage = (event) => receive(JSON.parse(event.data));
   ws.onclose = (event) => {
     if (socket !== ws) return;
@@ -147,7 +149,9 @@ function render(next, sound) {
   $("btn-assist").setAttribute("aria-pressed", String(next.assist));
   $("btn-assist").disabled = !holder;
   $("btn-restart").disabled = !next.can_restart;
-  $("game-id").textContent = next.id;
+  // the id holds the deal: only the game's owner is sent it before the end
+  $("game-id").textContent = next.id ?? "shown when the game ends";
+  $("btn-copy").hidden = !next.id;
   $("btn-invite").hidden = !(holder && next.seats.some((s) => s.open));
   $("assisted").hidden = !next.assisted;
   showNote(note, noteIsError);

@@ -191,6 +191,10 @@ class Minesweeper(Game[Minefield, Move]):
     def scores(self, state: Minefield) -> tuple[int, ...]:
         return (state.opened,)
 
+    def slow_move(self, state: Minefield, move: Move) -> bool:
+        """The first click of a no-guess board lays the mines with the solver."""
+        return move[0] == "open" and not state.started and state.first_click == "no_guess"
+
     def undo_rule(self, before: Minefield, move: Move, after: Minefield) -> UndoRule:
         """Taking back the fatal click is allowed, as in Tatham's Mines, but it is help."""
         return UndoRule.ASSISTED if after.exploded is not None else UndoRule.ALLOWED

@@ -1,0 +1,38 @@
+"""Work that may take long, as plain functions a worker process can run.
+
+Each takes only what pickles (games, states, moves, generators, module-level players)
+and returns a value; the server runs them through `parlour.server.compute`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from parlour.core.game import JSON, AIPlayer, Game, GameSpec, Hint, HintFinder, Params
+from parlour.core.gameid import GameId
+from parlour.core.session import Session
+
+
+def deal(game: Game[Any, Any], params: Params, rng: random.Random) -> Any:
+    return game.deal(params, rng)
+
+
+def apply_move(game: Game[Any, Any], state: Any, move: JSON) -> Any:
+    return game.apply(state, game.parse_move(move))
+
+
+def ai_move(game: Game[Any, Any], player: AIPlayer, state: Any, rng: random.Random) -> JSON:
+    return game.move_to_json(player(state, rng))
+
+
+def hint(finder: HintFinder, state: Any, seat: int) -> Hint | None:
+    return finder(state, seat)
+
+
+def restore(
+    spec: GameSpec, game_id: GameId, seats: Sequence[str], moves: Sequence[JSON], cursor: int
+) -> Session:
+    """A saved session rebuilt from its deal and moves (the moves replayed)."""
+    return Session(spec, game_id, seats, moves, cursor)

@@ -1,0 +1,92 @@
+"""Viewers: open WebSockets, each with its own bounded outbox, so none can stall a game.
+
+A game never waits for a viewer. `show` and `tell` only leave a message in the viewer's
+outbox and return; the viewer's own task sends it. The outbox holds the latest view
+(a newer one replaces one not yet sent: a slow viewer skips positions, never falls
+behind) and a few short notes. A viewer whose send does not go through within
+`SEND_TIMEOUT` seconds (it stopped reading) is dropped; its browser reconnects and is
+sent the whole board again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import deque
+from collections.abc import Awaitable, Callable
+
+from parlour.core.game import JSON
+from parlour.server.patch import changed_parts
+
+SEND_TIMEOUT = 10.0
+NOTES_KEPT = 8  # hints and errors waiting to be sent; older ones are dropped
+
+Send = Callable[[JSON], Awaitable[None]]
+
+
+class Viewer:
+    """One open WebSocket: the seats it sees, and its outbox."""
+
+    def __init__(
+        self,
+        seats: frozenset[int],
+        send: Send,
+        token: str | None = None,
+        send_timeout: float = SEND_TIMEOUT,
+    ) -> None:
+        self.seats = seats
+        self.token = token
+        self.dropped = asyncio.Event()  # set when the viewer is gone or cannot keep up
+        self._send = send
+        self._send_timeout = send_timeout
+        self._view: JSON | None = None
+        self._notes: deque[JSON] = deque(maxlen=NOTES_KEPT)
+        self._ready = asyncio.Event()
+        self._shown_html: str | None = None  # the board the browser has now
+        self._task = asyncio.get_running_loop().create_task(self._pump())
+
+    def show(self, view: JSON) -> None:
+        """Queue `view`, replacing a view not yet sent."""
+        self._view = view
+        self._ready.set()
+
+    def tell(self, note: JSON) -> None:
+        """Queue a short message (a hint, an error) after any pending view."""
+        self._notes.append(note)
+        self._ready.set()
+
+    def close(self) -> None:
+        self._task.cancel()
+        self.dropped.set()
+
+    async def _pump(self) -> None:
+        try:
+            while True:
+                await self._ready.wait()
+                self._ready.clear()
+                while (message := self._next()) is not None:
+                    await asyncio.wait_for(self._send(message), self._send_timeout)
+        except (TimeoutError, Exception):  # stopped reading, or the socket is closed
+            self.dropped.set()
+
+    def _next(self) -> JSON | None:
+        if self._view is not None:
+            view, self._view = self._view, None
+            return self._as_parts(view)
+        return self._notes.popleft() if self._notes else None
+
+    def _as_parts(self, view: JSON) -> JSON:
+        """The view with its board as only the parts that changed since the last one sent
+        (a send that fails drops the viewer, so the last one sent is what it has)."""
+        html = view["html"]
+        old, self._shown_html = self._shown_html, html
+        parts = None if old is None else changed_parts(old, html)
+        if parts is not None:
+            view = {**view, "html": None, "parts": parts}
+        return {"type": "view", "view": view}
+
+
+async def closed(viewer: Viewer) -> None:
+    """Wait until `viewer` is dropped (for a socket handler to stop serving it)."""
+    with contextlib.suppress(asyncio.CancelledError):
+        await viewer.dropped.wait()

@@ -1,0 +1,301 @@
+"""A client that means harm: huge bodies, other sites, spectators after secrets, odd
+frames and bytes. Each is refused with `{"error": ...}` and the right status, and
+nothing it may not know reaches it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from parlour.server import hub as hub_module
+from parlour.server.hub import Hub
+from parlour.server.viewers import Viewer
+from parlour.store import Store
+from tests.test_api import (
+    CROSS_WINS,
+    auth,
+    error_of,
+    new_game,
+    open_socket,
+    play_out,
+    two_humans,
+)
+
+BIG = 20 * 2**20
+
+
+def minesweeper(client: TestClient, **params: Any) -> dict[str, Any]:
+    reply = client.post("/api/games", json={"game": "minesweeper", "params": params})
+    assert reply.status_code == 201, reply.text
+    created: dict[str, Any] = reply.json()
+    return created
+
+
+# -- 2. bodies --------------------------------------------------------------------------
+def test_a_huge_body_is_refused_before_it_is_read(client: TestClient) -> None:
+    created = new_game(client)
+    body = b'{"move": "' + b"x" * BIG + b'"}'
+    started = time.perf_counter()
+    reply = client.post(f"/api/games/{created['session']}/moves", content=body,
+                        headers={**auth(created["token"]), "Content-Type": "application/json"})
+    assert "16 KiB" in error_of(reply, 413)
+    assert time.perf_counter() - started < 2
+
+
+def test_a_huge_body_sent_in_chunks_is_refused_too(client: TestClient) -> None:
+    def chunks() -> Any:
+        yield b'{"game": "tictactoe", "id": "'
+        for _ in range(64):
+            yield b"x" * 2**16
+
+    reply = client.post("/api/games", content=chunks(),
+                        headers={"Content-Type": "application/json"})
+    error_of(reply, 413)
+
+
+def test_a_huge_upload_is_refused(client: TestClient) -> None:
+    reply = client.post("/api/uploads", content=b"\x89PNG" + b"\x00" * (5 * 2**20),
+                        headers={"Content-Type": "image/png"})
+    assert "MiB" in error_of(reply, 413)
+
+
+def test_a_huge_websocket_message_closes_the_socket(client: TestClient) -> None:
+    created = new_game(client)
+    with open_socket(client, created["session"], created["token"]) as socket:
+        assert socket.receive_json()["type"] == "view"
+        socket.send_text(json.dumps({"type": "move", "move": "x" * 40_000}))
+        assert "16 KiB" in socket.receive_json()["error"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            socket.receive_json()
+        assert closed.value.code == 1009
+
+
+# -- 3. other sites -----------------------------------------------------------------------
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:8765", "127.0.0.1.evil.example"])
+def test_a_host_the_server_does_not_serve_is_refused(client: TestClient, host: str) -> None:
+    for reply in (client.get("/api/sessions", headers={"Host": host}),
+                  client.post("/api/games", json={"game": "tictactoe"}, headers={"Host": host}),
+                  client.get("/", headers={"Host": host})):
+        assert "host" in error_of(reply, 400)
+
+
+def test_local_hosts_are_served(store: Store) -> None:
+    from parlour.games import GAMES
+    from parlour.server.app import create_app
+
+    with TestClient(create_app(store, GAMES), base_url="http://127.0.0.1:8765") as local:
+        assert local.get("/api/sessions").status_code == 200
+        assert local.get("/api/sessions", headers={"Host": "localhost:8765"}).status_code == 200
+        assert local.get("/api/sessions", headers={"Host": "[::1]:8765"}).status_code == 200
+        assert local.get("/api/sessions", headers={"Host": "testserver"}).status_code == 400
+
+
+def test_state_changing_requests_from_another_site_are_refused(client: TestClient) -> None:
+    created = new_game(client, seats=["human", "open"])
+    sid = created["session"]
+    evil = {"Origin": "http://evil.example"}
+    error_of(client.post("/api/games", json={"game": "tictactoe"}, headers=evil), 403)
+    error_of(client.post(f"/api/games/{sid}/join", headers=evil), 403)
+    error_of(client.post(f"/api/games/{sid}/moves", json={"move": {"cell": [0, 0]}},
+                         headers={**evil, **auth(created["token"])}), 403)
+    cross = {"Sec-Fetch-Site": "cross-site"}
+    error_of(client.post(f"/api/games/{sid}/join", headers=cross), 403)
+    same = {"Origin": "http://testserver"}
+    assert client.post(f"/api/games/{sid}/join", headers=same).status_code == 200
+
+
+def test_a_websocket_from_another_site_is_refused(client: TestClient) -> None:
+    created = new_game(client)
+    with (
+        pytest.raises(WebSocketDisconnect),
+        client.websocket_connect(f"/ws/{created['session']}",
+                                 headers={"Origin": "http://evil.example"}) as socket,
+    ):
+        socket.receive_json()
+
+
+@pytest.mark.parametrize("path", ["/api/uploads", "/api/games"])
+def test_a_plain_text_post_is_refused(client: TestClient, path: str) -> None:
+    reply = client.post(path, content=b'{"game": "tictactoe"}',
+                        headers={"Content-Type": "text/plain"})
+    assert "text/plain" in error_of(reply, 415)
+    assert client.get("/api/sessions").json() == []
+
+
+# -- 6. hidden information --------------------------------------------------------------
+def seed_of(game_id: str) -> str:
+    return game_id.rpartition("#")[2]
+
+
+def test_no_one_but_the_owner_is_sent_the_id_while_the_game_is_on(client: TestClient) -> None:
+    created = minesweeper(client, rows=9, cols=9, mines=10)
+    sid, token, seed = created["session"], created["token"], seed_of(created["id"])
+    client.post(f"/api/games/{sid}/moves", json={"move": {"open": [4, 4]}},
+                headers=auth(token)).raise_for_status()
+    spectator = client.get(f"/api/games/{sid}")
+    assert spectator.json()["id"] is None
+    assert seed not in spectator.text
+    assert seed not in client.get("/api/sessions").text
+    with open_socket(client, sid) as socket:
+        assert seed not in json.dumps(socket.receive_json())
+    with open_socket(client, sid, "not-a-token") as socket:
+        assert socket.receive_json()["view"]["id"] is None
+    assert client.get(f"/api/games/{sid}", headers=auth(token)).json()["id"] == created["id"]
+    with open_socket(client, sid, token) as socket:
+        assert socket.receive_json()["view"]["id"] == created["id"]
+
+
+def test_a_player_who_joined_is_not_sent_the_id(client: TestClient) -> None:
+    created = new_game(client, seats=["human", "open"])
+    joined = client.post(f"/api/games/{created['session']}/join").json()
+    assert joined["token"] and joined["view"]["id"] is None
+    view = client.get(f"/api/games/{created['session']}", headers=auth(joined["token"])).json()
+    assert view["id"] is None
+
+
+def test_the_id_is_public_once_the_game_is_over(client: TestClient) -> None:
+    sid, token = two_humans(client)
+    owner_id = client.get(f"/api/games/{sid}", headers=auth(token)).json()["id"]
+    assert client.get(f"/api/games/{sid}").json()["id"] is None
+    play_out(client, sid, token, CROSS_WINS)
+    assert client.get(f"/api/games/{sid}").json()["id"] == owner_id
+
+
+# -- 8. the error contract ------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [
+        (b"[" * 5000 + b"]" * 5000, 400),  # nesting deeper than the parser goes
+        (b'{"move": {"cell": [' + b"9" * 5000 + b', 0]}}', 400),  # over 4 300 digits
+        (b'{"move": "\xff\xfe"}', 400),  # not UTF-8
+        (b'{"move": ', 422),
+    ],
+    ids=["deep", "long-integer", "invalid-utf8", "cut-short"],
+)
+def test_unreadable_bodies_are_clear_errors(client: TestClient, body: bytes, status: int) -> None:
+    created = new_game(client)
+    reply = client.post(f"/api/games/{created['session']}/moves", content=body,
+                        headers={**auth(created["token"]), "Content-Type": "application/json"})
+    error_of(reply, status)
+
+
+def test_unknown_routes_and_methods_are_errors_too(client: TestClient) -> None:
+    assert "no such" in error_of(client.get("/api/nothing-here"), 404)
+    assert "not allowed" in error_of(client.delete("/api/catalog"), 405)
+    assert "unknown game" in error_of(client.get("/api/stats", params={"game": ""}), 404)
+
+
+def test_the_openapi_document_lists_every_status_a_route_answers(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    assert {"400", "404", "500"} <= set(paths["/api/stats"]["get"]["responses"])
+    moves = set(paths["/api/games/{sid}/moves"]["post"]["responses"])
+    assert {"200", "400", "401", "403", "404", "409", "413", "415", "422", "503"} <= moves
+    assert {"413", "415", "429"} <= set(paths["/api/uploads"]["post"]["responses"])
+
+
+def test_a_binary_frame_is_answered_and_closed_with_a_code(client: TestClient) -> None:
+    created = new_game(client)
+    with open_socket(client, created["session"], created["token"]) as socket:
+        assert socket.receive_json()["type"] == "view"
+        socket.send_bytes(b'{"type": "undo"}')
+        assert "binary" in socket.receive_json()["error"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            socket.receive_json()
+        assert closed.value.code == 1003
+
+
+def test_the_token_goes_in_the_first_message_not_the_url(client: TestClient) -> None:
+    created = new_game(client)
+    sid, token = created["session"], created["token"]
+    with client.websocket_connect(f"/ws/{sid}?token={token}") as socket:
+        socket.send_json({"type": "hello"})
+        assert socket.receive_json()["view"]["you"] == []  # the URL's token is ignored
+    with open_socket(client, sid, token) as socket:
+        assert socket.receive_json()["view"]["you"] == [0]
+    with client.websocket_connect(f"/ws/{sid}") as socket:
+        socket.send_json({"type": "move", "move": {"cell": [0, 0]}})
+        assert "hello" in socket.receive_json()["error"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            socket.receive_json()
+        assert closed.value.code == 1008
+
+
+# -- 1 and 4. viewers that stall, sessions nobody uses ------------------------------------
+def test_a_viewer_that_stops_reading_is_dropped_and_never_waited_for() -> None:
+    async def scenario() -> None:
+        stuck = asyncio.Event()
+        sent: list[Any] = []
+
+        async def never_done(message: Any) -> None:
+            sent.append(message)
+            await stuck.wait()
+
+        viewer = Viewer(frozenset(), never_done, send_timeout=0.2)
+        started = time.perf_counter()
+        for number in range(1000):
+            viewer.show({"html": f"<p>{number}</p>", "n": number})  # returns at once
+        assert time.perf_counter() - started < 0.1
+        await asyncio.wait_for(viewer.dropped.wait(), 2)
+        assert len(sent) == 1  # one send was tried; the rest were replaced, not queued
+
+    asyncio.run(scenario())
+
+
+def test_a_slow_viewer_gets_the_latest_view_not_every_one() -> None:
+    async def scenario() -> None:
+        sent: list[Any] = []
+
+        async def slow(message: Any) -> None:
+            sent.append(message["view"]["n"])
+            await asyncio.sleep(0.05)
+
+        viewer = Viewer(frozenset(), slow)
+        for number in range(50):
+            viewer.show({"html": "<p></p>", "n": number})
+            await asyncio.sleep(0.005)
+        await asyncio.sleep(0.2)
+        assert sent[-1] == 49 and len(sent) < 15
+        viewer.close()
+
+    asyncio.run(scenario())
+
+
+def test_idle_sessions_leave_memory_and_come_back_as_they_were(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+    monkeypatch.setattr(hub_module, "MAX_LIVE", 3)
+    monkeypatch.setattr(hub_module, "GRACE_SECONDS", 0.0)
+    games = [new_game(client, seats=["human", "human"]) for _ in range(3)]
+    first = games[0]
+    client.post(f"/api/games/{first['session']}/moves", json={"move": {"cell": [1, 1]}},
+                headers=auth(first["token"])).raise_for_status()
+    before = client.get(f"/api/games/{first['session']}", headers=auth(first["token"])).json()
+    for _ in range(10):
+        new_game(client)
+    assert len(hub.live) <= 4
+    assert first["session"] not in hub.live
+    again = client.get(f"/api/games/{first['session']}", headers=auth(first["token"])).json()
+    assert {k: v for k, v in again.items() if k != "elapsed_ms"} == {
+        k: v for k, v in before.items() if k != "elapsed_ms"
+    }
+
+
+def test_a_session_with_a_viewer_stays_in_memory(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+    monkeypatch.setattr(hub_module, "MAX_LIVE", 1)
+    monkeypatch.setattr(hub_module, "GRACE_SECONDS", 0.0)
+    watched = new_game(client)
+    with open_socket(client, watched["session"]) as socket:
+        socket.receive_json()
+        for _ in range(5):
+            new_game(client)
+        assert watched["session"] in hub.live
