@@ -1,10 +1,20 @@
-"""Shared helpers for the benchmarks: percentiles and a uniform way to print them."""
+"""Shared helpers for the benchmarks: percentiles and a uniform way to print them; a
+server process's output drained, a free port, the legal moves in a view."""
 
 from __future__ import annotations
 
+import html
+import json
 import math
+import re
+import socket
 import statistics
+import threading
+from collections import deque
 from collections.abc import Sequence
+from typing import Any
+
+from parlour.devtools import RunningServer
 
 
 def percentile(samples: Sequence[float], pct: float) -> float:
@@ -49,3 +59,45 @@ def heading(text: str) -> None:
     print()
     print(text)
     print("-" * len(text))
+
+
+# -- a server process and its games, for the benchmarks that drive one over REST ----------------
+MOVE_ATTRIBUTE = re.compile(r'data-(?:alt-)?move="([^"]*)"')
+
+
+def legal_moves(markup: str) -> list[Any]:
+    """The moves a view's markup offers: its elements' `data-move` and `data-alt-move`."""
+    moves = []
+    for found in MOVE_ATTRIBUTE.finditer(markup):
+        try:
+            moves.append(json.loads(html.unescape(found.group(1))))
+        except ValueError:
+            continue
+    return moves
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 now, so that a restarted server can take it again."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def drain_output(server: RunningServer, keep: int = 200) -> deque[str]:
+    """Read the server's output in a thread, so that a full pipe never stalls it; the
+    returned deque holds its last `keep` lines (tracebacks, warnings)."""
+    lines: deque[str] = deque(maxlen=keep)
+    stream = server.process.stdout
+
+    def read() -> None:
+        if stream is not None:
+            for line in stream:
+                lines.append(line.rstrip("\n"))
+
+    threading.Thread(target=read, name="server-output", daemon=True).start()
+    return lines

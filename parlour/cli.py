@@ -18,7 +18,7 @@ from parlour.games import GAMES
 from parlour.server.app import create_app
 from parlour.server.compute import Compute
 from parlour.server.guard import LOCAL_HOSTS, WS_MESSAGE_LIMIT
-from parlour.store import Store, default_path
+from parlour.store import NewerStore, Store, default_path
 
 DEFAULT_PORT = 8765
 
@@ -68,6 +68,22 @@ def allowed_hosts(host: str, extra: list[str]) -> set[str]:
     return {name.lower() for name in names if name}
 
 
+def exposed_warning(host: str, hosts: set[str]) -> str:
+    return (
+        f"WARNING: Parlour listens on {host}, so other machines can reach it. It has no "
+        "passwords: anyone who can reach it can list, watch and join games and upload "
+        f"pictures. It answers to the names {', '.join(sorted(hosts))} "
+        "(add one with --allow-host NAME). Use the default, 127.0.0.1, to play alone."
+    )
+
+
+def open_store(db: Path) -> Store:
+    try:
+        return Store(db)
+    except NewerStore as error:
+        raise SystemExit(f"parlour: {db}: {error}") from None
+
+
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     db = args.db or default_path()
@@ -77,12 +93,9 @@ def main(argv: list[str] | None = None) -> None:
     address = f"http://{shown_host}:{port}/"
     hosts = allowed_hosts(args.host, args.allow_host)
     if args.host not in LOCAL_HOSTS:
-        print(f"Warning: Parlour listens on {args.host}, so other machines can reach it. "
-              "It has no passwords: anyone who can reach it can watch and join games. "
-              f"It answers to: {', '.join(sorted(hosts))} (add names with --allow-host).",
-              file=sys.stderr, flush=True)
+        print(exposed_warning(args.host, hosts), file=sys.stderr, flush=True)
     compute = Compute()
-    app = create_app(Store(db), GAMES, allowed_hosts=hosts, compute=compute)
+    app = create_app(open_store(db), GAMES, allowed_hosts=hosts, compute=compute)
     server = uvicorn.Server(uvicorn.Config(
         app, log_level="warning", ws_ping_interval=20, ws_ping_timeout=20,
         ws_max_size=WS_MESSAGE_LIMIT * 4,  # UTF-8: up to 4 bytes a character

@@ -1,0 +1,66 @@
+"""The hub's scheduling of long work: the computer thinks without holding the game, and
+a player's undo stops it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from parlour.games import GAMES
+from parlour.server.compute import Compute
+from parlour.server.hub import Hub
+from parlour.store import Store
+
+T = TypeVar("T")
+
+
+class SlowInline(Compute):
+    """Runs work in this process after a pause, counting what was started and finished."""
+
+    def __init__(self, pause: float) -> None:
+        super().__init__(workers=1)
+        self.pause = pause
+        self.started = self.finished = 0
+
+    async def run(self, budget: float, work: Callable[..., T], *args: Any) -> T:
+        self.started += 1
+        await asyncio.sleep(self.pause)
+        self.finished += 1
+        return work(*args)
+
+
+def test_undo_stops_the_computer_thinking(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        compute = SlowInline(pause=0.0)
+        hub = Hub(Store(tmp_path / "db.sqlite3"), GAMES, ai_delay_scale=0, compute=compute)
+        live, token = await hub.create("tictactoe", seats=["human", "ai:perfect"])
+        compute.pause = 5.0
+        await hub.act(live, token, "move", {"cell": [1, 1]})
+        await asyncio.sleep(0.1)
+        assert compute.started == 2 and live.ai_task is not None  # the deal, then thinking
+        await asyncio.wait_for(hub.act(live, token, "undo"), 1.0)  # not held up by the AI
+        await asyncio.wait_for(hub.settle(live), 1.0)
+        assert live.session.cursor == 0 and live.session.line_length == 1
+        assert compute.finished == 1  # the thinking was stopped, not finished
+        hub.store.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_game_can_be_read_while_the_computer_thinks(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        compute = SlowInline(pause=0.0)
+        hub = Hub(Store(tmp_path / "db.sqlite3"), GAMES, ai_delay_scale=0, compute=compute)
+        live, token = await hub.create("tictactoe", seats=["human", "ai:perfect"])
+        compute.pause = 0.5
+        await hub.act(live, token, "move", {"cell": [0, 0]})
+        assert not live.lock.locked()
+        view = hub.view_for(live, token)
+        assert view["to_move"] == 1 and view["moves"] == 1
+        await hub.settle(live)
+        assert live.session.cursor == 2
+        hub.store.close()
+
+    asyncio.run(scenario())
