@@ -344,6 +344,12 @@ def test_two_browsers_play_each_other_and_a_third_watches(
     expect(c.message).to_contain_text("You are watching")
     tokens = c.page.evaluate("JSON.parse(localStorage.getItem('parlour.tokens') || '{}')")
     assert sid not in tokens
+    # the id holds the deal: only the owner has it (and the link to copy) while playing
+    assert a.game_id().startswith("tictactoe:")
+    expect(a.page.locator("#btn-copy")).to_be_visible()
+    for other in (b, c):
+        assert other.game_id() == "shown when the game ends"
+        expect(other.page.locator("#btn-copy")).to_be_hidden()
 
     a.click(2, 0)
     for page in (a, b, c):
@@ -367,6 +373,7 @@ def test_two_browsers_play_each_other_and_a_third_watches(
     for page in (a, b, c):
         page.wait_board("OOX/.X./X..")
         expect(page.headline).to_have_text("Cross wins")
+        expect(page.page.locator("#btn-copy")).to_be_visible()  # over: the id is public
     expect(a.message).to_contain_text("You won")
     expect(b.message).to_contain_text("You lost")
     assert server_view(sid)["moves"] == 5
