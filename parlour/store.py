@@ -424,6 +424,19 @@ class Store:
         self.write(session_created(row, tokens, now))
 
     def load_session(self, sid: str) -> tuple[SessionRow, list[JSON]] | None:
+        row = self.session_row(sid)
+        if row is None:
+            return None
+        moves = [
+            json.loads(text)
+            for (text,) in self.db.execute(
+                "SELECT move FROM moves WHERE sid=? ORDER BY ply", (sid,)
+            )
+        ]
+        return row, moves
+
+    def session_row(self, sid: str) -> SessionRow | None:
+        """A session without its moves."""
         found = self.db.execute(
             "SELECT sid, game, game_id, seats, mode, preset, cursor, round, assisted,"
             " elapsed_ms, clock_last_at, status, headline, updated, assist FROM sessions"
@@ -436,13 +449,7 @@ class Store:
         values[3] = json.loads(values[3])
         values[8] = bool(values[8])
         values[14] = bool(values[14])
-        moves = [
-            json.loads(text)
-            for (text,) in self.db.execute(
-                "SELECT move FROM moves WHERE sid=? ORDER BY ply", (sid,)
-            )
-        ]
-        return SessionRow(*values), moves
+        return SessionRow(*values)
 
     def save(self, progress: Progress, result: Result | None = None) -> None:
         self.write(progress_saved(progress, result))
@@ -456,7 +463,7 @@ class Store:
                 (limit,),
             )
         ]
-        return [loaded[0] for sid in sids if (loaded := self.load_session(sid))]
+        return [row for sid in sids if (row := self.session_row(sid))]
 
     # -- seat tokens ----------------------------------------------------------------
     def tokens(self, sid: str) -> dict[str, list[int]]:

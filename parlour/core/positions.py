@@ -87,14 +87,14 @@ class Positions:
     def truncate(self, length: int) -> None:
         """Keep the first `length` moves and the positions along them."""
         del self._line[length:]
-        del self._snapshots[self._snapshot_index(length) + 1 :]
+        pass
         for ply in [ply for ply in self._recent if ply > length]:
             del self._recent[ply]
 
     # -- internals ------------------------------------------------------------------
     def _snapshot_index(self, ply: int) -> int:
         """The index of the last snapshot at or before position `ply`."""
-        return 0 if ply == 0 else 1 + ply // self.interval
+        return 0 if ply == 0 else 1 + (ply - 1) // self.interval
 
     def _snapshot_ply(self, index: int) -> int:
         return 0 if index == 0 else 1 + (index - 1) * self.interval

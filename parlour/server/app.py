@@ -287,10 +287,10 @@ def create_app(
         while True:
             try:
                 text = await _receive_text(socket)
-            except WebSocketDisconnect:
-                return
             except _BadFrame as error:
                 await _refuse(socket, error.code, str(error))
+                return
+            except Exception:  # disconnected, or the connection broke
                 return
             await _serve_message(live, viewer, text)
 

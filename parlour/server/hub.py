@@ -151,7 +151,7 @@ class Hub:
         self.ai_delay_scale = ai_delay_scale
         self.compute = compute or shared_compute()
         self.live: dict[str, Live] = {}
-        self._loading: dict[str, asyncio.Future[Live]] = {}
+        self._loading: dict[str, asyncio.Task[Live]] = {}
 
     # -- creating and finding sessions -------------------------------------------
     def spec(self, game: str) -> GameSpec:
@@ -219,23 +219,23 @@ class Hub:
         return game_id
 
     async def get(self, sid: str) -> Live:
-        """The live session `sid`, reloaded from the store if it left memory."""
+        """The live session `sid`, reloaded from the store if it left memory (once, however
+        many ask for it meanwhile)."""
         live = self.live.get(sid)
         if live is None:
             loading = self._loading.get(sid)
             if loading is None:
-                loading = asyncio.get_running_loop().create_future()
+                loading = asyncio.create_task(self._load(sid))
                 self._loading[sid] = loading
-                try:
-                    loading.set_result(await self._load(sid))
-                except BaseException as error:
-                    loading.set_exception(error)
-                    loading.exception()  # retrieved: no warning if nobody else waits
-                finally:
-                    del self._loading[sid]
+                loading.add_done_callback(lambda done: self._loaded(sid, done))
             live = await asyncio.shield(loading)
         live.last_used = time.monotonic()
         return live
+
+    def _loaded(self, sid: str, done: asyncio.Task[Live]) -> None:
+        del self._loading[sid]
+        if not done.cancelled():
+            done.exception()  # retrieved here, so an error nobody awaited is not logged
 
     async def _load(self, sid: str) -> Live:
         loaded = self.store.load_session(sid) if len(sid) <= 64 else None

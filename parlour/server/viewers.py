@@ -11,7 +11,6 @@ sent the whole board again.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections import deque
 from collections.abc import Awaitable, Callable
 
@@ -66,7 +65,7 @@ class Viewer:
                 self._ready.clear()
                 while (message := self._next()) is not None:
                     await asyncio.wait_for(self._send(message), self._send_timeout)
-        except (TimeoutError, Exception):  # stopped reading, or the socket is closed
+        except Exception:  # TimeoutError: it stopped reading; or the socket is closed
             self.dropped.set()
 
     def _next(self) -> JSON | None:
@@ -84,9 +83,3 @@ class Viewer:
         if parts is not None:
             view = {**view, "html": None, "parts": parts}
         return {"type": "view", "view": view}
-
-
-async def closed(viewer: Viewer) -> None:
-    """Wait until `viewer` is dropped (for a socket handler to stop serving it)."""
-    with contextlib.suppress(asyncio.CancelledError):
-        await viewer.dropped.wait()
