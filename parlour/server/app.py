@@ -47,6 +47,7 @@ from parlour.server.messages import (
     describe_catalog,
 )
 from parlour.server.viewers import SEND_TIMEOUT, Viewer
+from parlour.server.views import View
 from parlour.stats import statistics
 from parlour.store import OverQuota, Store, upload_saved
 from parlour.uploads import MAX_BYTES, BadUpload, check_picture
@@ -134,7 +135,7 @@ def create_app(
         return Created(session=live.sid, id=live.session.id_text, token=token,
                        seats=sorted(live.seats_of(token)), view=hub.view_for(live, token))
 
-    @app.get("/api/games/{sid}", responses=READ, tags=["play"])
+    @app.get("/api/games/{sid}", response_model=View, responses=READ, tags=["play"])
     async def get_view(
         sid: str, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
@@ -143,7 +144,7 @@ def create_app(
         live = await hub.get(sid)
         return dict(hub.view_for(live, bearer(authorization)))
 
-    @app.post("/api/games/{sid}/moves", responses=PLAY, tags=["play"])
+    @app.post("/api/games/{sid}/moves", response_model=View, responses=PLAY, tags=["play"])
     async def move(
         sid: str, body: MoveRequest, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
@@ -159,7 +160,8 @@ def create_app(
         assert found is not None
         return HintReply(move=found.move, note=found.note, view=hub.view_for(live, token))
 
-    @app.post("/api/games/{sid}/assist", responses=PLAY, tags=["play"])
+    @app.post("/api/games/{sid}/assist", response_model=View, responses=PLAY,
+              tags=["play"])
     async def assist(
         sid: str, body: AssistRequest, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
@@ -248,7 +250,7 @@ def create_app(
     for action in ("undo", "redo", "restart"):
         app.add_api_route(
             f"/api/games/{{sid}}/{action}", _action_route(action), methods=["POST"],
-            responses=PLAY, tags=["play"], summary=action.capitalize(),
+            response_model=View, responses=PLAY, tags=["play"], summary=action.capitalize(),
         )
 
     # -- WebSocket ----------------------------------------------------------------

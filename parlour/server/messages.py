@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from parlour.core.game import GameSpec
+from parlour.server.views import View
 
 
 class Strict(BaseModel):
@@ -65,19 +66,19 @@ class Created(BaseModel):
     id: str
     token: str = Field(description="send as 'Authorization: Bearer <token>' to move")
     seats: list[int]
-    view: dict[str, Any]
+    view: View
 
 
 class Joined(BaseModel):
     token: str | None = Field(description="null when no seat is free: you can watch")
     seats: list[int]
-    view: dict[str, Any]
+    view: View
 
 
 class HintReply(BaseModel):
     move: Any
     note: str
-    view: dict[str, Any]
+    view: View
 
 
 class Uploaded(BaseModel):

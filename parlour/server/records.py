@@ -1,0 +1,76 @@
+"""What the hub writes to the store about a live game: its creation, each change of its
+position (moves, cursor, clock, help used) and, at the end, its result."""
+
+from __future__ import annotations
+
+from parlour.core.game import Status
+from parlour.server.live import Live
+from parlour.server.views import outcome
+from parlour.store import (
+    Change,
+    Progress,
+    Result,
+    SessionRow,
+    progress_saved,
+    session_created,
+)
+
+
+def created(live: Live, now: float) -> Change:
+    session = live.session
+    row = SessionRow(
+        live.sid, session.game.name, session.id_text, list(session.seats), live.mode,
+        live.preset, 0, live.round, False, 0, None, Status.PLAYING.value, live.headline(),
+        now,
+    )
+    return session_created(row, {t: sorted(s) for t, s in live.holders.items()}, now)
+
+
+def progress(live: Live, now: float, appended_from: int | None) -> Change:
+    """The session's position as it is now; `appended_from`: the first move not yet
+    saved, if moves were added (a restart clears the line)."""
+    session = live.session
+    session.clock.record(now, session.clock_running())
+    if session.cursor == 0 and appended_from is None:
+        appended_from = 0
+    status = session.status
+    return progress_saved(
+        Progress(
+            sid=live.sid,
+            cursor=session.cursor,
+            round=live.round,
+            assisted=session.assisted,
+            elapsed_ms=session.clock.elapsed_ms,
+            clock_last_at=session.clock.last_at,
+            status=status.value,
+            headline=live.headline(),
+            now=now,
+            assist=session.assist,
+            new_moves_from=appended_from,
+            new_moves=session.line_from(appended_from) if appended_from is not None else (),
+        ),
+        result(live, now) if status is not Status.PLAYING else None,
+    )
+
+
+def result(live: Live, now: float) -> Result | None:
+    """The finished game as the player who started it saw it (None if they hold no seat)."""
+    session = live.session
+    owner = min(live.seats_of(live.owner), default=None)
+    if owner is None:
+        return None
+    scores = session.game.scores(session.state)
+    return Result(
+        sid=live.sid,
+        round=live.round,
+        game=session.game.name,
+        preset=live.preset,
+        mode=live.mode,
+        outcome=outcome(session, {owner}) or "draw",
+        score=scores[owner] if scores else None,
+        elapsed_ms=session.clock.elapsed_ms,
+        moves=session.cursor,
+        assisted=session.assisted,
+        finished=now,
+        figures=session.game.figures(session.state, session.clock.elapsed_ms, session.cursor),
+    )

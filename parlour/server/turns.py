@@ -1,0 +1,75 @@
+"""The computer's turns: a task per game that plays while an AI seat is to move.
+
+The computer thinks in a worker process without holding the game, so a player's undo
+stops it at once; a move thought out for a position since left is dropped, and the
+computer thinks again about the new one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from parlour.core import work
+from parlour.core.game import JSON
+from parlour.core.session import Session
+from parlour.server.compute import THINK_BUDGET, Compute, TooSlow, WorkerFailed
+from parlour.server.live import Live
+
+log = logging.getLogger("parlour")
+
+PlayMove = Callable[[Live, Any, JSON], Awaitable[bool]]
+"""Plays a move in `live` if its position is still `state`; False if it moved on."""
+
+
+class ComputerTurns:
+    def __init__(self, compute: Compute, play: PlayMove, delay_scale: float = 1.0) -> None:
+        self.compute = compute
+        self.play = play
+        self.delay_scale = delay_scale
+
+    def kick(self, live: Live) -> None:
+        """Start playing if an AI seat is to move and the computer is not at it yet."""
+        session = live.session
+        if not session.is_ai(session.to_move):
+            return
+        if live.ai_task is None or live.ai_task.done():
+            with contextlib.suppress(RuntimeError):  # no running loop: played on load
+                live.ai_task = asyncio.get_running_loop().create_task(self._turns(live))
+
+    @staticmethod
+    def stop(live: Live) -> None:
+        if live.ai_task is not None and not live.ai_task.done():
+            live.ai_task.cancel()
+
+    @staticmethod
+    async def settle(live: Live) -> None:
+        """Wait until the computer is not thinking: a bot gets the position to answer."""
+        while live.ai_task is not None and not live.ai_task.done():
+            await asyncio.wait({live.ai_task})
+
+    async def _turns(self, live: Live) -> None:
+        delay = live.session.spec.ai_delay_seconds * self.delay_scale
+        while live.session.is_ai(live.session.to_move):
+            if live.viewers and delay:
+                await asyncio.sleep(delay)  # let people see whose turn it was
+            session = live.session
+            state = session.state
+            if not session.is_ai(session.to_move):
+                break
+            await self.play(live, state, await self._think(session, state))
+
+    async def _think(self, session: Session, state: Any) -> JSON:
+        player, rng = session.ai_player()
+        try:
+            return await self.compute.run(
+                THINK_BUDGET, work.ai_move, session.game, player, state, rng
+            )
+        except (TooSlow, WorkerFailed) as error:  # never leave the game waiting
+            log.warning("%s: the AI failed (%s); it plays a random move", session.id_text, error)
+            moves = session.game.legal_moves(state)
+            return session.game.move_to_json(random.Random(session.cursor).choice(moves))

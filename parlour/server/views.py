@@ -1,0 +1,145 @@
+"""What a viewer is sent: the position as its seats may see it, rendered, with what it
+may do. `View` documents the shape (OpenAPI); `build_view` makes one as plain data."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from parlour.core.game import JSON, RenderContext, Status
+from parlour.core.gameid import params_text
+from parlour.core.session import Session
+from parlour.server.live import Live
+
+
+class SeatView(BaseModel):
+    name: str
+    kind: str = Field(description="'human' or 'ai'")
+    level: str | None = Field(description="the AI's level")
+    open: bool = Field(description="a human seat nobody holds yet: the invite link takes it")
+    held: bool
+    you: bool
+    score: int
+
+
+class HintView(BaseModel):
+    move: Any
+    note: str
+
+
+class View(BaseModel):
+    """A game as the seats of one viewer see it."""
+
+    game: str
+    title: str
+    id: str | None = Field(
+        description="the game id, which reveals the deal: sent only to the game's owner "
+        "while it is on, and to anyone once it is over"
+    )
+    session: str
+    status: str = Field(description="playing, won, lost or draw")
+    to_move: int | None
+    scores: list[int]
+    winners: list[int]
+    moves: int = Field(description="moves played up to the current position")
+    line_length: int = Field(description="moves in the line, the redo line included")
+    headline: str
+    text: str = Field(description="the position as plain text")
+    html: str | None = Field(description="the board's markup (null when `parts` is sent)")
+    parts: list[str] | None = Field(
+        None, description="WebSocket only: the board's lines that changed since the last view"
+    )
+    seats: list[SeatView]
+    you: list[int] = Field(description="the seats this viewer holds")
+    can_move: bool
+    can_undo: bool
+    can_restart: bool
+    can_redo: bool
+    outcome: str | None = Field(description="won, lost or draw for this viewer, at the end")
+    assisted: bool
+    assist: bool
+    elapsed_ms: int
+    clock_running: bool
+    hint: HintView | None
+    preset: str
+    params: dict[str, int | str | bool]
+    params_text: str
+    sound: str | None
+
+
+def build_view(
+    live: Live, seats: Collection[int], token: str | None, now: float,
+    sound: str | None = None,
+) -> JSON:
+    """The view of `seats` (held with `token`), as plain data shaped like `View`."""
+    session, game = live.session, live.session.game
+    to_move = session.to_move
+    perspective = to_move if to_move in seats else min(seats, default=None)
+    observation = live.observe(perspective)
+    can_move = to_move is not None and to_move in seats
+    hint = session.hints.get(perspective) if perspective is not None else None
+    context = RenderContext(perspective, can_move, hint.move if hint else None, session.assist)
+    alone = bool(seats) and not (live.held() - set(seats))  # nobody else shares the game
+    return {
+        "game": game.name,
+        "title": game.title,
+        "id": session.id_text if live.reveals_id(token) else None,
+        "session": live.sid,
+        "status": session.status.value,
+        "to_move": to_move,
+        "scores": list(game.scores(session.state)),
+        "winners": list(game.winners(session.state)),
+        "moves": session.cursor,
+        "line_length": session.line_length,
+        "headline": game.headline(observation),
+        "text": game.text(observation),
+        "html": session.spec.render(observation, context),
+        "seats": _seats(live, seats),
+        "you": sorted(seats),
+        "can_move": can_move,
+        "can_undo": alone and session.can_undo(seats),
+        "can_restart": alone and session.line_length > 0,
+        "can_redo": alone and session.cursor < session.line_length,
+        "outcome": outcome(session, seats),
+        "assisted": session.assisted,
+        "assist": session.assist,
+        "elapsed_ms": session.clock.reading_ms(now),
+        "clock_running": session.clock_running(),
+        "hint": {"move": hint.move, "note": hint.note} if hint else None,
+        "preset": live.preset,
+        "params": session.game_id.params,
+        "params_text": params_text(game, session.game_id.params),
+        "sound": sound,
+    }
+
+
+def _seats(live: Live, seats: Collection[int]) -> list[JSON]:
+    session = live.session
+    names = session.game.seat_names(session.game_id.params)
+    scores = session.game.scores(session.state)
+    held, open_seats = live.held(), live.open_seats()
+    return [
+        {
+            "name": names[seat],
+            "kind": "ai" if session.is_ai(seat) else "human",
+            "level": session.ai_level(seat) if session.is_ai(seat) else None,
+            "open": seat in open_seats,
+            "held": seat in held,
+            "you": seat in seats,
+            "score": scores[seat],
+        }
+        for seat in range(len(names))
+    ]
+
+
+def outcome(session: Session, seats: Collection[int]) -> str | None:
+    """Won, lost or draw for someone holding `seats`; None while playing or to watchers."""
+    status = session.status
+    if status is Status.PLAYING or not seats:
+        return None
+    if status is Status.DRAW:
+        return "draw"
+    winners = session.game.winners(session.state)
+    return "won" if set(winners) & set(seats) else "lost"
