@@ -61,8 +61,9 @@ log = logging.getLogger("parlour")
 
 def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
     """OpenAPI `responses` for the error statuses a route answers. Every route may also
-    answer 400 (a Host this server does not answer to) and 500."""
-    return {code: {"model": ErrorBody} for code in sorted({400, 500, *codes})}
+    answer 400 (a Host this server does not answer to), 422 (a parameter that is not
+    valid) and 500."""
+    return {code: {"model": ErrorBody} for code in sorted({400, 422, 500, *codes})}
 
 
 READ = errors(401, 404, 409, 503)  # reading a game: 409/503 if it cannot be rebuilt
@@ -201,7 +202,9 @@ def create_app(
             raise ApiError(429, str(error)) from None
         return Uploaded(upload=picture.upload_id, width=picture.width, height=picture.height)
 
-    @app.get("/api/uploads/{upload_id}", responses=errors(404), tags=["games"])
+    @app.get("/api/uploads/{upload_id}", response_class=Response, tags=["games"],
+              responses={200: {"description": "the picture",
+                               "content": {t: {} for t in PICTURE_TYPES}}, **errors(404)})
     async def uploaded(upload_id: str) -> Response:
         """An uploaded picture."""
         picture = store.load_upload(upload_id)
