@@ -95,6 +95,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.host not in LOCAL_HOSTS:
         print(exposed_warning(args.host, hosts), file=sys.stderr, flush=True)
     compute = Compute()
+    compute.warm_up()  # the workers start while the server does
     app = create_app(open_store(db), GAMES, allowed_hosts=hosts, compute=compute)
     server = uvicorn.Server(uvicorn.Config(
         app, log_level="warning", ws_ping_interval=20, ws_ping_timeout=20,
@@ -110,7 +111,6 @@ def main(argv: list[str] | None = None) -> None:
                   flush=True)
             if not args.no_browser:
                 webbrowser.open(address)
-            await asyncio.to_thread(compute.warm_up)
         try:
             await task
         finally:
