@@ -100,6 +100,7 @@ def main(argv: list[str] | None = None) -> None:
     server = uvicorn.Server(uvicorn.Config(
         app, log_level="warning", ws_ping_interval=20, ws_ping_timeout=20,
         ws_max_size=WS_MESSAGE_LIMIT * 4,  # UTF-8: up to 4 bytes a character
+        ws_per_message_deflate=False,  # on loopback, compressing costs more than it saves
     ))
 
     async def serve() -> None:

@@ -79,7 +79,8 @@ class Viewer:
         (a send that fails drops the viewer, so the last one sent is what it has)."""
         html = view["html"]
         old, self._shown_html = self._shown_html, html
-        parts = None if old is None else changed_parts(old, html)
+        # a board not laid out a part per line (a small one) is sent whole
+        parts = None if old is None or "\n" not in html else changed_parts(old, html)
         if parts is not None:
             view = {**view, "html": None, "parts": parts}
         return {"type": "view", "view": view}
