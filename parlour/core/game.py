@@ -141,6 +141,12 @@ class Game(ABC, Generic[S, M]):
     parameters: ClassVar[tuple[Param, ...]] = ()
     presets: ClassVar[Mapping[str, Params]] = {"standard": {}}
     move_model: ClassVar[type[BaseModel]]
+    deal_version: ClassVar[int] = 1
+    """Bump when `deal` would deal otherwise from the same seed, and keep the old dealer
+    in `old_deals`: saved games and shared ids keep their deals."""
+    old_deals: ClassVar[Mapping[int, Callable[[Params, random.Random], Any]]] = {}
+    position_help: ClassVar[str] = ""
+    """How a start position given by the player is written (empty: none is taken)."""
 
     # -- parameters ---------------------------------------------------------------
     def validate(self, params: Mapping[str, object]) -> Params:
@@ -174,6 +180,20 @@ class Game(ABC, Generic[S, M]):
     @abstractmethod
     def deal(self, params: Params, rng: random.Random) -> S:
         """The starting position; every chance element comes from `rng`."""
+
+    def deal_of_version(self, version: int, params: Params, rng: random.Random) -> S:
+        """The deal of an id made when the game dealt as `version` did."""
+        if version == self.deal_version:
+            return self.deal(params, rng)
+        if version in self.old_deals:
+            dealt: S = self.old_deals[version](params, rng)
+            return dealt
+        raise BadParams(f"{self.title} cannot deal as its version {version} did")
+
+    def parse_position(self, params: Params, text: str) -> S:
+        """A start position given by the player (Tatham's game description), in the form
+        `position_help` documents; raise BadParams saying what is wrong."""
+        raise BadParams(f"{self.title} does not take a start position, only a seed")
 
     @abstractmethod
     def to_move(self, state: S) -> int | None:

@@ -1,8 +1,17 @@
-"""Game ids: `<game>:<params>#<seed>`, a deal anyone can reproduce.
+"""Game ids: a deal anyone can reproduce, now and after Parlour changes.
 
-`params` is a preset name (`minesweeper:expert#k3f9a2`), or `name=value` pairs
-(`minesweeper:rows=10,cols=12,mines=20,first_click=safe#k3f9a2`), or a preset followed
-by overrides. The seed is any short string of letters, digits, `-` and `_`.
+Two forms, as in Tatham's puzzles:
+
+- `<game>:<params>#<seed>` — a deal made from a random seed, e.g. `minesweeper:expert#k3f9a2`;
+- `<game>:<params>:<position>` — a start position the player gives, in the form the
+  game documents in the catalog, e.g. Minesweeper's mine layout.
+
+`params` is a preset name, or `name=value` pairs (`rows=10,cols=12,mines=20`), or a preset
+followed by overrides. The seed is any short string of letters, digits, `-` and `_`.
+
+A game that changes how it deals from a seed bumps its `deal_version` and keeps the old
+dealer; ids of later versions say theirs after the game's name (`minesweeper@2:...`), so
+an id (and a saved game) keeps its deal for good.
 """
 
 from __future__ import annotations
@@ -16,6 +25,8 @@ from typing import Any
 from parlour.core.game import BadParams, Game, Params
 
 _SEED = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
+_POSITION = re.compile(r"^[A-Za-z0-9_.,/*-]{1,4096}$")
+_NAME = re.compile(r"^([a-z0-9_]+)(?:@([1-9][0-9]{0,3}))?$")
 _ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford's base 32, lower case
 
 
@@ -28,15 +39,29 @@ def new_seed() -> str:
 class GameId:
     game: str
     params: Params
-    seed: str
+    seed: str | None
+    version: int = 1  # the game's deal version the seed is dealt with
+    position: str | None = None  # a start position given instead of a seed
 
     def text(self, game: Game[Any, Any]) -> str:
-        return f"{self.game}:{params_text(game, self.params)}#{self.seed}"
+        name = self.game if self.version == 1 else f"{self.game}@{self.version}"
+        params = params_text(game, self.params)
+        if self.position is not None:
+            return f"{name}:{params}:{self.position}"
+        return f"{name}:{params}#{self.seed}"
 
     def rng(self, game: Game[Any, Any]) -> random.Random:
-        """The deal's generator: a function of the game, every parameter and the seed."""
+        """The deal's generator: a function of the game, every parameter and the seed
+        (or the position given)."""
         expanded = ",".join(f"{k}={v}" for k, v in self.params.items())
-        return random.Random(f"{self.game}:{expanded}#{self.seed}")
+        chance = self.seed if self.position is None else f":{self.position}"
+        return random.Random(f"{self.game}:{expanded}#{chance}")
+
+    def deal(self, game: Game[Any, Any]) -> Any:
+        """The start position this id stands for."""
+        if self.position is not None:
+            return game.parse_position(self.params, self.position)
+        return game.deal_of_version(self.version, self.params, self.rng(game))
 
 
 def params_text(game: Game[Any, Any], params: Params) -> str:
@@ -59,16 +84,35 @@ def parse_params(game: Game[Any, Any], text: str) -> Params:
         elif part in game.presets:
             chosen |= game.presets[part]
         else:
-            raise BadParams(f"unknown preset {part!r} for {game.name}")
+            raise BadParams(f"unknown preset {part[:40]!r} for {game.name}")
     return game.validate(chosen)
 
 
 def parse_game_id(game: Game[Any, Any], text: str) -> GameId:
     """Read an id for `game`; raise BadParams with a reason if it is not one."""
-    name, colon, rest = text.strip().partition(":")
-    if not colon or name != game.name:
+    head, colon, rest = text.strip().partition(":")
+    named = _NAME.match(head)
+    if not colon or named is None or named.group(1) != game.name:
         raise BadParams(f"a {game.name} game id starts with '{game.name}:'")
-    params, hash_mark, seed = rest.partition("#")
-    if not hash_mark or not _SEED.match(seed):
-        raise BadParams("a game id ends with '#' and a seed of letters and digits")
-    return GameId(game.name, parse_params(game, params), seed)
+    version = int(named.group(2) or 1)
+    if version > game.deal_version:
+        raise BadParams(
+            f"this deal was made by a newer Parlour (deal version {version}; this one knows "
+            f"up to {game.deal_version}): update Parlour to play it"
+        )
+    if "#" in rest:
+        params, _, seed = rest.partition("#")
+        if not _SEED.match(seed):
+            raise BadParams("a game id ends with '#' and a seed of letters and digits")
+        return GameId(game.name, parse_params(game, params), seed, version)
+    params, colon, position = rest.rpartition(":")
+    if not colon:
+        raise BadParams(
+            "a game id ends with '#' and a seed, or ':' and a start position "
+            f"({game.position_help or 'which ' + game.title + ' does not take'})"
+        )
+    if not _POSITION.match(position):
+        raise BadParams("a start position is letters, digits and . , / * - _")
+    game_id = GameId(game.name, parse_params(game, params), None, version, position)
+    game.parse_position(game_id.params, position)  # refused here, with its reason
+    return game_id

@@ -10,13 +10,13 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from parlour.core.game import JSON, AIPlayer, Game, GameSpec, Hint, HintFinder, Params
+from parlour.core.game import JSON, AIPlayer, Game, GameSpec, Hint, HintFinder
 from parlour.core.gameid import GameId
 from parlour.core.session import Session
 
 
-def deal(game: Game[Any, Any], params: Params, rng: random.Random) -> Any:
-    return game.deal(params, rng)
+def deal(game: Game[Any, Any], game_id: GameId) -> Any:
+    return game_id.deal(game)
 
 
 def apply_move(game: Game[Any, Any], state: Any, move: JSON) -> Any:

@@ -271,8 +271,9 @@ def create_app(
         except (TimeoutError, ValidationError, _BadFrame) as error:
             await _refuse(socket, 1008, f"say hello first ({error})"[:120])
             return
-        except ApiError as error:
-            await _refuse(socket, 4404 if error.status == 404 else 1011, error.message)
+        except ApiError as error:  # 4404, 4409...: final, the browser stops reconnecting
+            await _refuse(socket, 4000 + error.status if error.status < 500 else 1011,
+                          error.message)
             return
         viewer = Viewer(live.seats_of(hello.token), socket.send_json, hello.token,
                         send_timeout)

@@ -92,7 +92,7 @@ class Hub:
         mine = [seat for seat, kind in enumerate(wanted) if kind == HUMAN]
         kinds = [HUMAN if kind == OPEN else kind for kind in wanted]
         start = await self._long(
-            DEAL_BUDGET, "dealing", work.deal, spec.game, game_id.params, game_id.rng(spec.game)
+            DEAL_BUDGET, "dealing", work.deal, spec.game, game_id
         )
         session = Session(spec, game_id, kinds, start=start)
         sid, token = secrets.token_urlsafe(9), secrets.token_urlsafe(18)
@@ -118,7 +118,8 @@ class Hub:
                     raise BadParams("give either an id or params, not both")
                 game_id = parse_game_id(spec.game, id_text)
             else:
-                game_id = GameId(spec.name, spec.game.validate(params or {}), new_seed())
+                game_id = GameId(spec.name, spec.game.validate(params or {}), new_seed(),
+                                 spec.game.deal_version)
         except BadParams as error:
             raise ApiError(422, str(error)) from None
         for param in spec.game.parameters:

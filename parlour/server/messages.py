@@ -20,7 +20,9 @@ class NewGame(Strict):
         description="a game name from /api/catalog", examples=["tictactoe"], max_length=40
     )
     id: str | None = Field(
-        None, description="replay this deal: '<game>:<params>#<seed>'", max_length=400
+        None, max_length=4500,
+        description="replay this deal: '<game>:<params>#<seed>', or start from a position "
+        "given as '<game>:<params>:<position>' (see the game's position_help)",
     )
     params: dict[str, int | str | bool] | None = Field(
         None, description="parameters (see the catalog); missing ones take their default",
@@ -100,6 +102,10 @@ class GameInfo(BaseModel):
     presets: dict[str, dict[str, Any]]
     ai_levels: list[str]
     default_seats: list[str]
+    position_help: str = Field(
+        description="how a start position is written in an id '<game>:<params>:<position>' "
+        "(empty: the game takes only seeds, '<game>:<params>#<seed>')"
+    )
     has_hints: bool
     has_assist: bool
     display_options: dict[str, list[str]]
@@ -123,6 +129,7 @@ def describe_catalog(games: Mapping[str, GameSpec]) -> Catalog:
                 presets={name: dict(values) for name, values in spec.game.presets.items()},
                 ai_levels=list(spec.ai_levels),
                 default_seats=list(spec.default_seats),
+                position_help=spec.game.position_help,
                 has_hints=spec.hint is not None,
                 has_assist=spec.has_assist,
                 display_options={k: list(v) for k, v in spec.display_options.items()},

@@ -102,6 +102,7 @@ function connect() {
   ws.onclose = (event) => {
     if (socket !== ws) return;
     if (event.code === 4404) { showNote("This game no longer exists. Start a new one.", true); return; }
+    if (event.code >= 4400 && event.code < 4500) return;  // refused for good: the reason is shown
     $("offline").hidden = false;
     setTimeout(connect, reconnectDelay);
     reconnectDelay = Math.min(reconnectDelay * 2, 5000);

@@ -106,6 +106,11 @@ class Minesweeper(Game[Minefield, Move]):
         ),
     )
     presets: ClassVar[dict[str, Params]] = PRESETS
+    position_help: ClassVar[str] = (
+        "the mine layout: the cells row by row as bits (1: a mine), written in hex, "
+        "e.g. minesweeper:rows=2,cols=4,mines=3:e0 (a given layout is played as laid: "
+        "the first click may find a mine)"
+    )
 
     def check_params(self, params: Params) -> None:
         rows, cols, mines = int(params["rows"]), int(params["cols"]), int(params["mines"])
@@ -130,6 +135,24 @@ class Minesweeper(Game[Minefield, Move]):
             counts=counts_of(rows, cols, mined),
             marks=(HIDDEN,) * (rows * cols),
             first_seed=rng.getrandbits(64),
+        )
+
+    def parse_position(self, params: Params, text: str) -> Minefield:
+        rows, cols, mines = int(params["rows"]), int(params["cols"]), int(params["mines"])
+        size = rows * cols
+        digits = (size + 3) // 4
+        if len(text) != digits or any(c not in "0123456789abcdefABCDEF" for c in text):
+            raise BadParams(
+                f"a {rows}x{cols} mine layout is {digits} hex digits ({size} cells as bits)"
+            )
+        bits = int(text, 16) >> (4 * digits - size)
+        mined = frozenset(cell for cell in range(size) if bits >> (size - 1 - cell) & 1)
+        if len(mined) != mines:
+            raise BadParams(f"the layout has {len(mined)} mines, not {mines}")
+        return Minefield(
+            rows=rows, cols=cols, mines=mines, first_click=str(params["first_click"]),
+            mined=mined, counts=counts_of(rows, cols, mined), marks=(HIDDEN,) * size,
+            first_seed=0, started=True,  # laid by the player: no first-click rule moves it
         )
 
     def to_move(self, state: Minefield) -> int | None:
