@@ -6,10 +6,10 @@ is SIGKILL (no clean shutdown, as in a crash or a power cut), followed by a new 
 on the same database (and port). Here `--clients` clients play at once, each its own
 game (every seat held by its token), one move at a time, chosen among the legal moves
 its last view offers; a finished game makes way for a new one. The server is killed
-`--kills` times, each at a random moment up to `--max-interval` seconds after it came
-back, in the middle of that burst. A client whose request dies with the server waits
-for the new process and carries on from the view it then reads (the move that was in
-flight may or may not have been kept: it was never acknowledged).
+`--kills` times, each at a random moment in a burst of moves: up to `--max-interval`
+seconds after the first move the new process acknowledged. A client whose request dies
+with the server waits for the new process and carries on from the view it then reads
+(the move that was in flight may or may not have been kept: it was never acknowledged).
 
 At the end the database is read through `parlour.store.Store`: every game whose creation
 was acknowledged (201) must be there, and every acknowledged move (200) must be at its
@@ -37,6 +37,7 @@ from parlour.devtools import RunningServer, start_server
 from parlour.store import Store
 
 RETRY_S = 0.05  # pause before a request is tried again after the server went away
+RESUME_TIMEOUT_S = 120.0  # most time from a restart to the first acknowledged move
 
 
 @dataclass
@@ -49,10 +50,12 @@ class Ledger:
     cut: int = 0  # requests whose answer never came: the server died under them
     refused: Counter[str] = field(default_factory=Counter)  # other answers, by status/error
     behind: int = 0  # times a view read after a restart had fewer moves than acknowledged
+    resumed: asyncio.Event = field(default_factory=asyncio.Event)  # a move acknowledged
 
     def acknowledge(self, sid: str, ply: int, move: Any) -> None:
         self.moves.setdefault(sid, {})[ply] = move
         self.acknowledged += 1
+        self.resumed.set()
 
     def refuse(self, reply: httpx.Response) -> None:
         try:
@@ -197,6 +200,7 @@ async def run(args: argparse.Namespace) -> None:
         ledger = Ledger()
         rnd = random.Random(args.seed)
         limits = httpx.Limits(max_connections=args.clients, max_keepalive_connections=args.clients)
+        resumed_s: list[float] = []  # from a process ready to its first acknowledged move
         began = time.perf_counter()
         try:
             async with httpx.AsyncClient(timeout=60, limits=limits) as http:
@@ -207,10 +211,15 @@ async def run(args: argparse.Namespace) -> None:
                            for i in range(args.clients)]
                 stop = asyncio.Event()
                 tasks = [asyncio.create_task(client.play(stop)) for client in clients]
-                for _ in range(args.kills):
+                for _ in range(args.kills + 1):
+                    ready = time.perf_counter()
+                    await asyncio.wait_for(ledger.resumed.wait(), RESUME_TIMEOUT_S)
+                    resumed_s.append(time.perf_counter() - ready)
+                    # a random moment in the burst of moves that has begun again
                     await asyncio.sleep(rnd.uniform(0, args.max_interval))
-                    await server.kill_and_restart()
-                await asyncio.sleep(rnd.uniform(0, args.max_interval))
+                    if server.kills < args.kills:
+                        await server.kill_and_restart()
+                        ledger.resumed.clear()
                 stop.set()
                 await asyncio.gather(*tasks)
         finally:
@@ -231,6 +240,7 @@ async def run(args: argparse.Namespace) -> None:
                                             for text, n in ledger.refused.most_common(8)))
     if server.restarts_s:
         report("kill to a new process ready", [s * 1000 for s in server.restarts_s])
+        report("ready to the first acknowledged move", [s * 1000 for s in resumed_s[1:]])
     for example in examples[:10]:
         print("  lost:", example)
 

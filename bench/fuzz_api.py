@@ -28,6 +28,7 @@ import inspect
 import json
 import multiprocessing
 import random
+import re
 import struct
 import tempfile
 import time
@@ -70,6 +71,8 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 CHUNK = 500  # cases per Hypothesis run; runs alternate valid and invalid data
 PROBE_SHARE = 0.03  # the share of requests sent outside the schema
 DRESS_SHARE = 0.5  # the share of cases given real ids, tokens, moves and games
+SERVER_URL = re.compile(r"http://(?:testserver|127\.0\.0\.1:\d+)")
+PLAY_URL = "http://127.0.0.1:8765"
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 
 AnyCase = Case[Any]
@@ -85,18 +88,15 @@ def make_app(store: Store) -> FastAPI:
     return create_app(store, GAMES, ai_delay_scale=0, **options)
 
 
-def fuzz_config(**generation: Any) -> schemathesis.Config:
+def fuzz_config() -> schemathesis.Config:
     """Schemathesis' configuration: reports show tokens as they were sent (they are only
-    test data), plus the given `generation` options (e.g. `mode="all"`)."""
-    return schemathesis.Config.from_dict({
-        "output": {"sanitization": {"enabled": False}},
-        "generation": {key.replace("_", "-"): value for key, value in generation.items()},
-    })
+    test data)."""
+    return schemathesis.Config.from_dict({"output": {"sanitization": {"enabled": False}}})
 
 
-def load_in_process(app: FastAPI, **generation: Any) -> OpenApiSchema:
+def load_in_process(app: FastAPI) -> OpenApiSchema:
     """The app's OpenAPI, its cases sent to the app in this process."""
-    return schemathesis.openapi.from_asgi("/openapi.json", app, config=fuzz_config(**generation))
+    return schemathesis.openapi.from_asgi("/openapi.json", app, config=fuzz_config())
 
 
 # -- the checks -----------------------------------------------------------------------------
@@ -472,10 +472,13 @@ def body_shape(content_type: str, content: bytes) -> str:
 
 
 def describe_request(case: AnyCase) -> str:
+    """The case as a curl command against `./play`'s address (the bench's own server is
+    gone by the time anyone reads it)."""
     try:
-        return case.as_curl_command()
+        curl = case.as_curl_command()
     except Exception as error:  # a case that cannot even be written down
         return f"{case.method} {case.path} ({error})"
+    return SERVER_URL.sub(PLAY_URL, curl)
 
 
 # -- running ------------------------------------------------------------------------------------
@@ -511,13 +514,12 @@ def real_server(folder: Path) -> Iterator[Target]:
 
 
 @contextmanager
-def in_process(folder: Path, **generation: Any) -> Iterator[Target]:
-    """The app in this process on a new database in `folder`; `generation` options go to
-    Schemathesis (e.g. `mode="all", max_examples=20`)."""
+def in_process(folder: Path) -> Iterator[Target]:
+    """The app in this process, on a new database in `folder`."""
     from schemathesis.python import asgi  # the client that shares the cases' event loop
 
     app = make_app(Store(folder / "fuzz.sqlite3"))
-    schema = load_in_process(app, **generation)
+    schema = load_in_process(app)
     application: Any = app  # an ASGI app, though typed differently by Starlette
     client = asgi.get_client(application)
 

@@ -53,9 +53,11 @@ async def create_pair(api: httpx.AsyncClient, index: int) -> tuple[Player, Playe
 
 
 async def play(base_ws: str, player: Player, start: asyncio.Event) -> None:
-    """Play the pair's game to its end through one WebSocket."""
-    url = f"{base_ws}/ws/{player.session}?token={player.token}"
+    """Play the pair's game to its end through one WebSocket. Its first message says
+    hello with the seat token (the token stays out of the URL)."""
+    url = f"{base_ws}/ws/{player.session}"
     async with websockets.connect(url, max_size=2**22) as socket:
+        await socket.send(json.dumps({"type": "hello", "token": player.token}))
         await start.wait()
         sent_at = 0.0
         while True:

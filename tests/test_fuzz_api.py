@@ -22,6 +22,7 @@ collection time.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -47,3 +48,18 @@ def test_every_operation_answers_as_documented(tmp_path: Path) -> None:
     if tally.failures:
         pytest.fail(f"{sum(tally.kinds.values())} of {tally.tried} requests failed a check:\n"
                     + failure_report(tally), pytrace=False)
+
+
+def test_every_documented_error_is_an_error_body(tmp_path: Path) -> None:
+    """What /docs promises for errors: `{"error": "..."}`, never FastAPI's `{"detail": ...}`
+    (a promise the fuzzing above can only catch for the errors it happens to provoke)."""
+    with in_process(tmp_path) as target:
+        paths = target.schema.raw_schema["paths"]
+    wrong = [
+        f"{method.upper()} {path} {status}: {json.dumps(response.get('content'))[:120]}"
+        for path, operations in paths.items()
+        for method, operation in operations.items()
+        for status, response in operation["responses"].items()
+        if int(status) >= 400 and "#/components/schemas/ErrorBody" not in json.dumps(response)
+    ]
+    assert not wrong, "documented errors that are not ErrorBody:\n" + "\n".join(wrong)
