@@ -3,22 +3,17 @@ must not hold up any game's requests."""
 
 from __future__ import annotations
 
-import base64
-import json
-import os
-import socket
 import statistics
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import httpx
 import pytest
 
-from parlour.devtools import RunningServer, start_server
+from parlour.devtools import RunningServer, stalled_viewer, start_server
 
 
 @pytest.fixture
@@ -27,31 +22,6 @@ def own_server(tmp_path: Path) -> Iterator[RunningServer]:
     running = start_server(tmp_path / "parlour.sqlite3")
     yield running
     running.stop()
-
-
-def masked_text_frame(text: str) -> bytes:
-    """A client's WebSocket text frame (clients must mask what they send)."""
-    payload = text.encode()
-    assert len(payload) < 126
-    mask = os.urandom(4)
-    masked = bytes(byte ^ mask[i % 4] for i, byte in enumerate(payload))
-    return bytes([0x81, 0x80 | len(payload)]) + mask + masked
-
-
-def stalled_viewer(url: str, sid: str) -> socket.socket:
-    """A WebSocket that says hello and then never reads: its receive buffer stays full."""
-    address = urlsplit(url)
-    raw = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
-    raw.connect((address.hostname, address.port))
-    key = base64.b64encode(os.urandom(16)).decode()
-    raw.sendall(
-        f"GET /ws/{sid} HTTP/1.1\r\nHost: {address.netloc}\r\nUpgrade: websocket\r\n"
-        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
-        .encode()
-    )
-    raw.sendall(masked_text_frame(json.dumps({"type": "hello", "token": None})))
-    return raw
 
 
 def create(api: httpx.Client, body: dict[str, Any]) -> tuple[str, dict[str, str]]:
@@ -90,7 +60,7 @@ def test_long_work_in_one_game_does_not_delay_another(own_server: RunningServer)
 
     def lay_no_guess_boards() -> None:
         worker = httpx.Client(base_url=own_server.url, timeout=60)
-        for _ in range(3):
+        for _ in range(4):
             sid, auth = create(worker, {"game": "minesweeper", "params": {
                 "rows": 40, "cols": 60, "mines": 900, "first_click": "no_guess"}})
             started = time.perf_counter()
