@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import shutil
 import sqlite3
 import struct
 import time
@@ -326,64 +327,8 @@ def test_uploads_expire_on_each_upload_and_when_the_store_opens(tmp_path: Path) 
 
 # -- schema versions ----------------------------------------------------------------
 
-# The schema on main before it was versioned (version 0), as databases in use have it.
-SCHEMA_BEFORE_VERSIONS = """
-CREATE TABLE IF NOT EXISTS sessions (
-    sid TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    game_id TEXT NOT NULL,
-    seats TEXT NOT NULL,            -- JSON list: "human" or "ai:<level>" per seat
-    mode TEXT NOT NULL,             -- "solo", "vs AI (perfect)", "two players", ...
-    preset TEXT NOT NULL,           -- preset name, or "custom"
-    cursor INTEGER NOT NULL DEFAULT 0,
-    round INTEGER NOT NULL DEFAULT 1,
-    assisted INTEGER NOT NULL DEFAULT 0,
-    elapsed_ms INTEGER NOT NULL DEFAULT 0,
-    clock_last_at REAL,
-    status TEXT NOT NULL DEFAULT 'playing',
-    headline TEXT NOT NULL DEFAULT '',
-    created REAL NOT NULL,
-    updated REAL NOT NULL,
-    assist INTEGER NOT NULL DEFAULT 0   -- the game's assist switch (e.g. Ishido's) is on
-);
-CREATE INDEX IF NOT EXISTS sessions_by_status ON sessions (status, updated);
-CREATE TABLE IF NOT EXISTS moves (
-    sid TEXT NOT NULL REFERENCES sessions (sid) ON DELETE CASCADE,
-    ply INTEGER NOT NULL,
-    move TEXT NOT NULL,
-    PRIMARY KEY (sid, ply)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS tokens (
-    token TEXT PRIMARY KEY,
-    sid TEXT NOT NULL REFERENCES sessions (sid) ON DELETE CASCADE,
-    seats TEXT NOT NULL             -- JSON list of seat numbers this token moves for
-);
-CREATE INDEX IF NOT EXISTS tokens_by_session ON tokens (sid);
-CREATE TABLE IF NOT EXISTS results (
-    sid TEXT NOT NULL,
-    round INTEGER NOT NULL,
-    game TEXT NOT NULL,
-    preset TEXT NOT NULL,
-    mode TEXT NOT NULL,
-    outcome TEXT NOT NULL,          -- won, lost or draw, for the player who started it
-    score INTEGER,
-    elapsed_ms INTEGER NOT NULL,
-    moves INTEGER NOT NULL,
-    assisted INTEGER NOT NULL,
-    finished REAL NOT NULL,
-    figures TEXT NOT NULL DEFAULT '{}',  -- JSON: the game's own figures, e.g. 3BV/s
-    PRIMARY KEY (sid, round)
-);
-CREATE INDEX IF NOT EXISTS results_by_game ON results (game, finished);
-CREATE TABLE IF NOT EXISTS uploads (
-    upload_id TEXT PRIMARY KEY,     -- the start of the SHA-256 of the data
-    media_type TEXT NOT NULL,
-    width INTEGER NOT NULL,
-    height INTEGER NOT NULL,
-    data BLOB NOT NULL,
-    created REAL NOT NULL
-);
-"""
+SAVED_BY_0_1 = Path(__file__).parent / "fixtures" / "saved_by_0.1.sqlite3"
+"""A database written by Parlour 0.1, before the schema was versioned (version 0)."""
 
 
 def legacy_upload_id(data: bytes) -> str:
@@ -394,8 +339,8 @@ def database_before_versions(path: Path, uploads: list[tuple[bytes, int, int]]) 
     """A database as main wrote it before versioning: a tic-tac-toe game with moves, a
     token and a result, and `uploads` (data as sent, width, height) kept as they came,
     the first used by a second game. Returns that game's id."""
+    shutil.copy(SAVED_BY_0_1, path)
     db = sqlite3.connect(path)
-    db.executescript(SCHEMA_BEFORE_VERSIONS)
     db.execute(
         "INSERT INTO sessions VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         ("sid1", "tictactoe", "tictactoe:standard#abc", '["human", "ai:perfect"]',
@@ -442,7 +387,7 @@ def test_a_database_from_before_versions_migrates_and_keeps_everything(
     assert (row.cursor, row.status, row.seats) == (3, "won", ["human", "ai:perfect"])
     assert moves == [{"cell": [ply, ply]} for ply in range(3)]
     assert store.tokens("sid1") == {"tok": [0]}
-    [result] = store.results("tictactoe")
+    [result] = [r for r in store.results("tictactoe") if r.sid == "sid1"]
     assert (result.outcome, result.moves, result.figures) == ("won", 3, {"speed": 1.5})
 
     kept = store.load_upload(legacy_upload_id(picture))  # under the id its game uses
