@@ -266,12 +266,18 @@ def test_a_slow_viewer_gets_the_latest_view_not_every_one() -> None:
     asyncio.run(scenario())
 
 
+def crowded_hub(client: TestClient, monkeypatch: pytest.MonkeyPatch, most: int) -> Hub:
+    """The client's hub, letting go of idle games as soon as more than `most` are kept."""
+    monkeypatch.setattr(hub_module, "MAX_LIVE", most)
+    monkeypatch.setattr(hub_module, "GRACE_SECONDS", 0.0)
+    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+    return hub
+
+
 def test_idle_sessions_leave_memory_and_come_back_as_they_were(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
-    monkeypatch.setattr(hub_module, "MAX_LIVE", 3)
-    monkeypatch.setattr(hub_module, "GRACE_SECONDS", 0.0)
+    hub = crowded_hub(client, monkeypatch, 3)
     games = [new_game(client, seats=["human", "human"]) for _ in range(3)]
     first = games[0]
     client.post(f"/api/games/{first['session']}/moves", json={"move": {"cell": [1, 1]}},
@@ -290,9 +296,7 @@ def test_idle_sessions_leave_memory_and_come_back_as_they_were(
 def test_a_session_with_a_viewer_stays_in_memory(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
-    monkeypatch.setattr(hub_module, "MAX_LIVE", 1)
-    monkeypatch.setattr(hub_module, "GRACE_SECONDS", 0.0)
+    hub = crowded_hub(client, monkeypatch, 1)
     watched = new_game(client)
     with open_socket(client, watched["session"]) as socket:
         socket.receive_json()

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 from parlour.games import GAMES
 from parlour.server.compute import Compute
-from parlour.server.hub import Hub
+from parlour.server.hub import Hub, Live
 from parlour.store import Store
 
 T = TypeVar("T")
@@ -31,11 +31,17 @@ class SlowInline(Compute):
         return work(*args)
 
 
+async def against_the_computer(path: Path) -> tuple[Hub, SlowInline, Live, str]:
+    """A hub whose work is inline, and a Tic-Tac-Toe game of a player against it."""
+    compute = SlowInline(pause=0.0)
+    hub = Hub(Store(path / "db.sqlite3"), GAMES, ai_delay_scale=0, compute=compute)
+    live, token = await hub.create("tictactoe", seats=["human", "ai:perfect"])
+    return hub, compute, live, token
+
+
 def test_undo_stops_the_computer_thinking(tmp_path: Path) -> None:
     async def scenario() -> None:
-        compute = SlowInline(pause=0.0)
-        hub = Hub(Store(tmp_path / "db.sqlite3"), GAMES, ai_delay_scale=0, compute=compute)
-        live, token = await hub.create("tictactoe", seats=["human", "ai:perfect"])
+        hub, compute, live, token = await against_the_computer(tmp_path)
         compute.pause = 5.0
         await hub.act(live, token, "move", {"cell": [1, 1]})
         await asyncio.sleep(0.1)
@@ -51,9 +57,7 @@ def test_undo_stops_the_computer_thinking(tmp_path: Path) -> None:
 
 def test_the_game_can_be_read_while_the_computer_thinks(tmp_path: Path) -> None:
     async def scenario() -> None:
-        compute = SlowInline(pause=0.0)
-        hub = Hub(Store(tmp_path / "db.sqlite3"), GAMES, ai_delay_scale=0, compute=compute)
-        live, token = await hub.create("tictactoe", seats=["human", "ai:perfect"])
+        hub, compute, live, token = await against_the_computer(tmp_path)
         compute.pause = 0.5
         await hub.act(live, token, "move", {"cell": [0, 0]})
         assert not live.lock.locked()
