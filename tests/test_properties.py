@@ -41,6 +41,7 @@ from parlour.core.gameid import GameId, new_seed, parse_game_id
 from parlour.core.positions import RECENT_POSITIONS, SNAPSHOT_INTERVAL, Positions
 from parlour.core.session import Session
 from parlour.games import GAMES
+from parlour.games.minesweeper.logic import FLAG, OPEN
 
 MAX_PLIES = 400  # a random game longer than this is cut short
 MOVES_CHECKED = 30  # per position: at most this many legal moves are applied and checked
@@ -583,11 +584,13 @@ def long_minesweeper_session(plies: int, rng: random.Random) -> tuple[Session, l
     played = [session.state]
     while session.cursor < plies and session.to_move is not None:
         state = session.state
-        legal = spec.game.legal_moves(state)
-        safe = [m for m in legal if m[0] == "open" and m[1] * 30 + m[2] not in state.mined]
-        marks = [m for m in legal if m[0] == "mark"]
-        chosen = rng.choice(safe if rng.random() < 0.05 or not state.started else marks)
-        session.play(spec.game.move_to_json(chosen), 0)
+        cell = rng.randrange(state.size)
+        if state.marks[cell] == OPEN:
+            continue
+        opens = not state.started or (rng.random() < 0.02 and state.marks[cell] != FLAG)
+        if opens and cell in state.mined:
+            continue
+        session.play({"open" if opens else "mark": list(divmod(cell, state.cols))}, 0)
         played.append(session.state)
     return session, played
 
@@ -596,7 +599,7 @@ def long_minesweeper_session(plies: int, rng: random.Random) -> tuple[Session, l
 @given(move_seed=rng_seeds, targets=st.lists(st.integers(0, 10**6), min_size=1, max_size=30))
 def test_long_lines_rebuild_every_position(move_seed: int, targets: list[int]) -> None:
     """A line of ten snapshot intervals with the real interval: undoing to any ply and
-    redoing back (and reloading there) gives the positions as they were played."""
+    redoing back, and reloading the game there, give the positions as they were played."""
     session, played = long_minesweeper_session(10 * SNAPSHOT_INTERVAL, random.Random(move_seed))
     assert len(played) > 3 * SNAPSHOT_INTERVAL
     for target in targets:
@@ -606,8 +609,8 @@ def test_long_lines_rebuild_every_position(move_seed: int, targets: list[int]) -
         while session.cursor < ply:
             session.redo([0])
         assert session.state == played[session.cursor]
-        reloaded = Session(session.spec, session.game_id, ["human"], session.line, session.cursor)
-        assert reloaded.state == played[session.cursor]
+    reloaded = Session(session.spec, session.game_id, ["human"], session.line, session.cursor)
+    assert reloaded.state == played[session.cursor]
     ply = session.cursor
     assert session.line_from(ply) == session.line[ply:]
     assert session.line_length == len(session.line) == len(played) - 1
@@ -633,7 +636,7 @@ def test_positions_alone_match_a_reference_line(spec: GameSpec) -> None:
         states, moves = random_line(spec, game_id, rng, MAX_PLIES)
         positions = Positions(game, states[0], interval, recent)
         for move, state in zip(moves, states[1:], strict=True):
-            positions.append(game.move_to_json(move), state)
+            positions.append(move, state)
         for cut, value in reads:
             ply = value % len(states)
             if cut:  # a new branch from `ply`, as a move played after undoing there
@@ -642,7 +645,7 @@ def test_positions_alone_match_a_reference_line(spec: GameSpec) -> None:
                 while len(moves) < ply + 2 * interval and game.to_move(states[-1]) is not None:
                     moves.append(rng.choice(list(game.legal_moves(states[-1]))))
                     states.append(game.apply(states[-1], moves[-1]))
-                    positions.append(game.move_to_json(moves[-1]), states[-1])
+                    positions.append(moves[-1], states[-1])
             assert positions.state(ply) == states[ply]
             assert len(positions) == len(moves)
         assert positions.moves() == [game.move_to_json(move) for move in moves]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from parlour.core.game import (
     JSON,
@@ -41,6 +41,13 @@ def seat_kind_error(spec: GameSpec, kind: str) -> str | None:
         return None
     levels = ", ".join(f"ai:{level}" for level in spec.ai_levels) or "no AI"
     return f"a seat is 'human' or one of: {levels}"
+
+
+class Facts(NamedTuple):
+    status: Status
+    to_move: int | None
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
 
 
 @dataclass
@@ -89,8 +96,9 @@ class Session:
         self.assist = False
         self.clock = Clock()
         self.hints: dict[int, Hint] = {}
+        self._facts: tuple[Any, Facts] | None = None
         if start is None:
-            start = self.game.deal(game_id.params, game_id.rng(self.game))
+            start = game_id.deal(self.game)
         self._positions = Positions(self.game, start)
         for move in moves:
             self._append(move)
@@ -129,11 +137,22 @@ class Session:
 
     @property
     def status(self) -> Status:
-        return self.game.status(self.state)
+        return self.facts().status
 
     @property
     def to_move(self) -> int | None:
-        return self.game.to_move(self.state)
+        return self.facts().to_move
+
+    def facts(self) -> Facts:
+        """What the rules say of the current position, worked out once per position:
+        every viewer's view and the save ask for them."""
+        state = self.state
+        if self._facts is None or self._facts[0] is not state:
+            game = self.game
+            facts = Facts(game.status(state), game.to_move(state), game.scores(state),
+                          game.winners(state))
+            self._facts = (state, facts)
+        return self._facts[1]
 
     def is_ai(self, seat: int | None) -> bool:
         return seat is not None and self.seats[seat].startswith(AI_PREFIX)
@@ -155,12 +174,11 @@ class Session:
         parsed = self.game.parse_move(move)
         if after is None:
             after = self.game.apply(self.state, parsed)
-        canonical = self.game.move_to_json(parsed)
         self._positions.truncate(self.cursor)
-        self._positions.append(canonical, after)
+        self._positions.append(parsed, after)
         self.cursor += 1
         self.hints.clear()
-        return canonical
+        return self.game.move_to_json(parsed)
 
     def undo_target(self, seats: Collection[int]) -> int | None:
         """The last earlier position where one of `seats` was to move, if any."""
@@ -206,7 +224,7 @@ class Session:
             return "move"
         ply = self.cursor - 1
         before, after = self._positions.state(ply), self._positions.state(ply + 1)
-        return self.game.sound(before, self.game.parse_move(self._positions.move(ply)), after)
+        return self.game.sound(before, self._positions.move(ply), after)
 
     def restart(self) -> None:
         """The same deal from the start; the clock and help used start afresh."""
@@ -263,17 +281,15 @@ class Session:
     def _append(self, move: JSON) -> None:
         parsed = self.game.parse_move(move)
         after = self.game.apply(self._positions.state(len(self._positions)), parsed)
-        self._positions.append(self.game.move_to_json(parsed), after)
+        self._positions.append(parsed, after)
 
     def _to_move_at(self, ply: int) -> int | None:
         return self.game.to_move(self._positions.state(ply))
 
     def _undo_rules(self, target: int) -> list[UndoRule]:
         """What each move from position `target` to the current one says about undo."""
-        positions, game = self._positions, self.game
+        positions = self._positions
         return [
-            game.undo_rule(
-                positions.state(ply), game.parse_move(positions.move(ply)), positions.state(ply + 1)
-            )
+            self.game.undo_rule(positions.state(ply), positions.move(ply), positions.state(ply + 1))
             for ply in range(target, self.cursor)
         ]

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from parlour.core.game import Status
+from parlour.core.game import IllegalMove, Status
 from parlour.games.minesweeper import solver
 from parlour.games.minesweeper.grid import counts_of, neighbours
 from parlour.games.minesweeper.logic import Minefield, Minesweeper
@@ -24,6 +24,7 @@ from parlour.games.minesweeper.solver import (
     UNKNOWN,
     Contradiction,
     Field,
+    NoGuessBoardNotFound,
     Player,
     analyse,
     first_click,
@@ -418,3 +419,19 @@ def test_no_guess_is_deterministic_and_checks_its_mine_count() -> None:
     assert one != other
     with pytest.raises(ValueError):
         no_guess_layout(4, 4, 8, 5, random.Random(0))  # 16 cells, 9 kept clear
+
+
+def test_no_guess_gives_up_after_a_fixed_number_of_layouts() -> None:
+    """2x6 with one mine always ends in a 50/50: the search stops, the same way every
+    time (it counts layouts, not time), with a reason the player can act on; through
+    the rules the first click is refused."""
+    rngs = [random.Random(3), random.Random(3)]
+    for rng in rngs:
+        with pytest.raises(NoGuessBoardNotFound, match="no no-guess 2x6 board with 1 mine was"):
+            no_guess_layout(2, 6, 1, 0, rng)
+    assert rngs[0].getstate() == rngs[1].getstate()
+
+    params = GAME.validate({"rows": 2, "cols": 6, "mines": 1, "first_click": "no_guess"})
+    state = GAME.deal(params, random.Random(0))
+    with pytest.raises(IllegalMove, match="choose another first click"):
+        GAME.apply(state, GAME.parse_move({"open": [0, 0]}))
