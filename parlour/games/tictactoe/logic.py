@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -44,6 +45,7 @@ class Turn:
 START = Turn(owners=(None,) * SIZE * SIZE)
 
 
+@functools.lru_cache(maxsize=2**16)  # every position there is: views and the AI ask often
 def winning_set(turn: Turn) -> tuple[Cell, ...] | None:
     for cells in WINNING_CELL_SETS:
         owners = {turn.owner(cell) for cell in cells}
