@@ -11,14 +11,16 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from parlour.devtools import RunningServer, chromium_available, launch_chromium, start_server
+from parlour.devtools import (
+    TEST_HOSTS,
+    RunningServer,
+    chromium_available,
+    launch_chromium,
+    start_server,
+)
 from parlour.games import GAMES
 from parlour.server.app import create_app
 from parlour.store import Store
-
-
-TEST_HOSTS = ("testserver", "127.0.0.1", "localhost")
-"""The names an in-process app answers to: the test client's, and the local ones."""
 
 
 @pytest.fixture

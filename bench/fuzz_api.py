@@ -62,7 +62,7 @@ from schemathesis.specs.openapi.schemas import OpenApiSchema
 from bench.common import drain_output, legal_moves
 from parlour.devtools import start_server
 from parlour.games import GAMES
-from parlour.server.app import create_app
+from parlour.server.app import body_rule, create_app
 from parlour.store import Store
 from parlour.uploads import MAX_BYTES
 
@@ -161,6 +161,7 @@ class Pool:
     moves: dict[str, list[Any]] = field(default_factory=dict)  # per session, from its view
     game_ids: list[str] = field(default_factory=list)
     uploads: list[str] = field(default_factory=list)
+    saved_files: list[dict[str, Any]] = field(default_factory=list)  # exported games
     share: float = DRESS_SHARE
     limit: int = 400  # sessions kept; the oldest make way
 
@@ -180,12 +181,16 @@ class Pool:
             self.catalog = body["games"]
         elif case.path == "/api/uploads" and isinstance(body.get("upload"), str):
             self.uploads.append(body["upload"])
-        elif case.path == "/api/games" and isinstance(body.get("session"), str):
+        elif case.path in ("/api/games", "/api/games/import") and isinstance(
+            body.get("session"), str
+        ):
             self._hold(Holder(body["session"], body.get("token")))
             if isinstance(body.get("id"), str):
                 self.game_ids = [*self.game_ids[-50:], body["id"]]
         elif case.path.endswith("/join") and isinstance(body.get("token"), str):
             self._hold(Holder(str(case.path_parameters.get("sid")), body["token"]))
+        elif case.path.endswith("/export") and body.get("format") == "parlour-saved-game":
+            self.saved_files = [*self.saved_files[-10:], body]
         view = body.get("view") if "html" not in body else body
         if isinstance(view, dict) and isinstance(view.get("session"), str):
             self.moves[view["session"]] = legal_moves(str(view.get("html") or ""))
@@ -210,12 +215,18 @@ class Pool:
         elif case.path == "/api/games" and case.method.upper() == "POST" and self.catalog:
             case.body = self.new_game(rnd)
             case.media_type = "application/json"
+        elif case.path == "/api/games/import" and self.saved_files:
+            case.body = rnd.choice(self.saved_files)
+            case.media_type = "application/json"
         elif case.path == "/api/stats" and self.catalog:
             case.query = {"game": rnd.choice(self.catalog)["name"]}
         return case
 
     def _dress_session(self, case: AnyCase, rnd: random.Random) -> None:
-        holder = rnd.choice(self.holders)
+        # a move mostly for a seat that has one to make, so that moves reach the games
+        playable = [h for h in self.holders if h.token and self.moves.get(h.sid)]
+        moving = case.path.endswith("/moves") and playable and rnd.random() < 0.5
+        holder = rnd.choice(playable if moving else self.holders)
         case.path_parameters = {**case.path_parameters, "sid": holder.sid}
         headers = case.headers if case.headers is not None else CaseInsensitiveDict()
         draw = rnd.random()
@@ -291,7 +302,7 @@ Call = Callable[[AnyCase], Response]
 def seed_pool(schema: OpenApiSchema, call: Call, pool: Pool | None = None) -> Pool:
     """`pool` (or a new one) with one session of every game (default seats, and for games
     with AI levels against the AI and with an open seat, joined), a few moves in each,
-    and an upload."""
+    an upload, and a few of those games exported (files to import)."""
     pool = Pool() if pool is None else pool
 
     def send(path: str, method: str, **parts: Any) -> Response:
@@ -327,6 +338,9 @@ def seed_pool(schema: OpenApiSchema, call: Call, pool: Pool | None = None) -> Po
                  headers={"authorization": f"Bearer {holder.token}"},
                  body={"move": rnd.choice(moves)}, media_type="application/json")
     send("/api/uploads", "POST", body=tiny_png(), media_type="image/png")
+    for holder in [h for h in pool.holders if h.token][:6]:  # files to import
+        send("/api/games/{sid}/export", "GET", path_parameters={"sid": holder.sid},
+             headers={"authorization": f"Bearer {holder.token}"})
     return pool
 
 
@@ -397,7 +411,8 @@ def make_probe(schema: OpenApiSchema, pool: Pool, rnd: random.Random) -> Probe:
         size = MAX_BYTES + 1
         return Probe("oversized body", "POST", "/api/uploads", "/api/uploads",
                      {"content-type": "image/png"}, b"\x89PNG\r\n\x1a\n" + bytes(size), (413,))
-    size = rnd.choice([64 * 1024, 1024 * 1024, 5 * 1024 * 1024])
+    # over the route's own limit (an import takes a saved file of some MiB)
+    size = max(rnd.choice([64 * 1024, 1024 * 1024, 5 * 1024 * 1024]), body_rule(route).limit)
     padding = json.dumps({"game": "tictactoe", "padding": "x" * size}).encode()
     return Probe("oversized body", "POST", route, fill(route), {"content-type": "application/json"},
                  padding, (413,))

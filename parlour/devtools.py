@@ -3,6 +3,7 @@ open a WebSocket that never reads (a hostile viewer)."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import os
@@ -12,9 +13,11 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 CHROMIUM = "/usr/bin/chromium"
@@ -26,6 +29,10 @@ CHROMIUM_FLAGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+T = TypeVar("T")
+
+TEST_HOSTS = ("testserver", "127.0.0.1", "localhost")
+"""The names an in-process app answers to in tests: the test client's, and the local ones."""
 READY = re.compile(r"ready at (http://\S+?)/?\s")
 
 
@@ -117,3 +124,10 @@ def stalled_viewer(url: str, sid: str) -> socket.socket:
     )
     raw.sendall(masked_text_frame(json.dumps({"type": "hello", "token": None})))
     return raw
+
+
+def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
+    """`asyncio.run` in a thread of its own: in a test run, Playwright's sync API keeps an
+    event loop running in the main thread, where `asyncio.run` is refused."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()

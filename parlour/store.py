@@ -225,19 +225,27 @@ Change = Callable[[sqlite3.Connection], None]
 """A write to the store, run inside a transaction."""
 
 
-def session_created(row: SessionRow, tokens: dict[str, list[int]], now: float) -> Change:
+def session_created(
+    row: SessionRow, tokens: dict[str, list[int]], now: float, moves: Sequence[JSON] = ()
+) -> Change:
+    """A new session; `moves`: its line, when it starts with one (an imported game)."""
+
     def write(db: sqlite3.Connection) -> None:
         db.execute(
             "INSERT INTO sessions (sid, game, game_id, seats, mode, preset, cursor, round,"
-            " assisted, elapsed_ms, clock_last_at, status, headline, created, updated)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " assisted, elapsed_ms, clock_last_at, status, headline, created, updated,"
+            " assist) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (row.sid, row.game, row.game_id, json.dumps(row.seats), row.mode, row.preset,
              row.cursor, row.round, int(row.assisted), row.elapsed_ms, row.clock_last_at,
-             row.status, row.headline, now, row.updated),
+             row.status, row.headline, now, row.updated, int(row.assist)),
         )
         db.executemany(
             "INSERT INTO tokens (token, sid, seats) VALUES (?,?,?)",
             [(token, row.sid, json.dumps(seats)) for token, seats in tokens.items()],
+        )
+        db.executemany(
+            "INSERT INTO moves (sid, ply, move) VALUES (?,?,?)",
+            [(row.sid, ply, json.dumps(move)) for ply, move in enumerate(moves)],
         )
 
     return write
@@ -310,8 +318,13 @@ def uploads_expired(now: float) -> Change:
     return write
 
 
-def upload_saved(picture: Picture, owner: str, now: float) -> Change:
+def upload_saved(
+    picture: Picture, owner: str, now: float, upload_id: str | None = None
+) -> Change:
     """Keep `picture` for `owner` (the uploader's address), first expiring old uploads.
+    `upload_id`: the id to keep it under, when a game already names it (an imported
+    game's picture, re-encoded here, keeps the id its game id holds); an upload already
+    kept under that id stays as it is.
 
     A picture belongs to whoever uploaded it last. Each owner keeps at most
     UPLOADS_PER_OWNER pictures and UPLOAD_MIB_PER_OWNER MiB: a new one makes room by
@@ -320,6 +333,8 @@ def upload_saved(picture: Picture, owner: str, now: float) -> Change:
     when those alone fill the quota the upload raises OverQuota and nothing changes.
     """
 
+    kept_as = upload_id or picture.upload_id
+
     def write(db: sqlite3.Connection) -> None:
         uploads_expired(now)(db)
         db.execute(
@@ -327,10 +342,10 @@ def upload_saved(picture: Picture, owner: str, now: float) -> Change:
             " owner, size, last_uploaded) VALUES (?,?,?,?,?,?,?,?,?)"
             " ON CONFLICT (upload_id) DO UPDATE"
             " SET owner=excluded.owner, last_uploaded=excluded.last_uploaded",
-            (picture.upload_id, picture.media_type, picture.width, picture.height,
+            (kept_as, picture.media_type, picture.width, picture.height,
              picture.data, now, owner, len(picture.data), now),
         )
-        _make_room(db, owner, keep=picture.upload_id)
+        _make_room(db, owner, keep=kept_as)
 
     return write
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from parlour.devtools import run_async
 from parlour.server.compute import Compute, TooSlow
 from tests import jobs_for_tests as jobs
 
@@ -21,23 +22,23 @@ def compute() -> Iterator[Compute]:
 
 
 def test_work_runs_in_a_worker_and_returns_its_value(compute: Compute) -> None:
-    assert asyncio.run(compute.run(10, jobs.square, 12)) == 144
+    assert run_async(compute.run(10, jobs.square, 12)) == 144
 
 
 def test_an_error_in_the_work_reaches_the_caller(compute: Compute) -> None:
     with pytest.raises(ValueError, match="no such move"):
-        asyncio.run(compute.run(10, jobs.fail, "no such move"))
+        run_async(compute.run(10, jobs.fail, "no such move"))
 
 
 def test_work_over_its_budget_is_stopped(compute: Compute, tmp_path: Path) -> None:
     mark = tmp_path / "finished"
     started = time.perf_counter()
     with pytest.raises(TooSlow):
-        asyncio.run(compute.run(0.5, jobs.sleep_then_mark, 3.0, str(mark)))
+        run_async(compute.run(0.5, jobs.sleep_then_mark, 3.0, str(mark)))
     assert time.perf_counter() - started < 2.5
     time.sleep(3.0)
     assert not mark.exists()  # the worker was ended, not left to run on
-    assert asyncio.run(compute.run(10, jobs.square, 3)) == 9  # and the pool goes on
+    assert run_async(compute.run(10, jobs.square, 3)) == 9  # and the pool goes on
 
 
 def test_cancelled_work_is_stopped(compute: Compute, tmp_path: Path) -> None:
@@ -50,7 +51,7 @@ def test_cancelled_work_is_stopped(compute: Compute, tmp_path: Path) -> None:
         with pytest.raises(asyncio.CancelledError):
             await task
 
-    asyncio.run(cancel_soon())
+    run_async(cancel_soon())
     time.sleep(2.5)
     assert not mark.exists()
 
@@ -68,4 +69,4 @@ def test_the_event_loop_is_free_while_work_runs(compute: Compute, tmp_path: Path
         await work
         return worst
 
-    assert asyncio.run(measure()) < 0.05
+    assert run_async(measure()) < 0.05

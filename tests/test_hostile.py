@@ -13,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from parlour.devtools import run_async
 from parlour.server import hub as hub_module
 from parlour.server.hub import Hub
 from parlour.server.viewers import Viewer
@@ -244,7 +245,7 @@ def test_a_viewer_that_stops_reading_is_dropped_and_never_waited_for() -> None:
         await asyncio.wait_for(viewer.dropped.wait(), 2)
         assert len(sent) == 1  # one send was tried; the rest were replaced, not queued
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 def test_a_slow_viewer_gets_the_latest_view_not_every_one() -> None:
@@ -263,7 +264,7 @@ def test_a_slow_viewer_gets_the_latest_view_not_every_one() -> None:
         assert sent[-1] == 49 and len(sent) < 15
         viewer.close()
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 def crowded_hub(client: TestClient, monkeypatch: pytest.MonkeyPatch, most: int) -> Hub:

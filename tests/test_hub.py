@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from parlour.devtools import run_async
 from parlour.games import GAMES
 from parlour.server.compute import Compute
 from parlour.server.hub import Hub, Live
@@ -52,7 +53,7 @@ def test_undo_stops_the_computer_thinking(tmp_path: Path) -> None:
         assert compute.finished == 1  # the thinking was stopped, not finished
         hub.store.close()
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 def test_the_game_can_be_read_while_the_computer_thinks(tmp_path: Path) -> None:
@@ -67,4 +68,4 @@ def test_the_game_can_be_read_while_the_computer_thinks(tmp_path: Path) -> None:
         assert live.session.cursor == 2
         hub.store.close()
 
-    asyncio.run(scenario())
+    run_async(scenario())

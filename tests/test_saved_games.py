@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from conftest import TEST_HOSTS
 from parlour.core.game import BadParams
 from parlour.core.gameid import GameId, parse_game_id
+from parlour.devtools import TEST_HOSTS
 from parlour.games import GAMES
 from parlour.server.app import create_app
 from parlour.store import Store

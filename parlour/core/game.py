@@ -19,6 +19,8 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from parlour.core.commands import Command, menu_commands
+
 JSON = Any
 """A value that `json.dumps` accepts."""
 
@@ -274,6 +276,13 @@ HintFinder = Callable[[Any, int], Hint | None]
 Renderer = Callable[[JSON, RenderContext], str]
 """Markup for an observation; user actions are declared as data attributes."""
 
+CommandHandler = Callable[[Any, int], Hint | str]
+"""Answers a server command for a seat: (state, seat) -> a hint to show on the board (the
+game then counts as assisted) or a note for the player. Module-level: it runs in a worker."""
+
+CommandStates = Callable[[JSON], Mapping[str, bool]]
+"""Which server commands may be used, from the observation of the viewer's seat."""
+
 
 @dataclass(frozen=True)
 class Shortcut:
@@ -298,6 +307,21 @@ class GameSpec:
     display_options: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Choices the client keeps per player and sets on the board as `data-opt-<name>`
     (e.g. Ishido's tile sets); the first is the default. Pure display: no rules."""
+    commands: tuple[Command, ...] = ()
+    """The game's own menu commands (`parlour.core.commands`), beside the standard ones."""
+    command_handlers: Mapping[str, CommandHandler] = field(default_factory=dict)
+    """The handler of each of `commands` of kind 'server'."""
+    commands_enabled: CommandStates | None = None
+    """Which server commands are enabled now (None: all, for a seat's holder)."""
+    about_html: str = ""
+    """The About box: what the game is, where it comes from, what Parlour added (HTML)."""
+
+    def __post_init__(self) -> None:
+        menu_commands(self)  # raises if two commands share a name or a key
+        served = {command.name for command in self.commands if command.kind == "server"}
+        if served != set(self.command_handlers):
+            raise ValueError(f"{self.name}: server commands and command_handlers differ "
+                             f"({', '.join(sorted(served ^ set(self.command_handlers)))})")
 
     @property
     def name(self) -> str:

@@ -63,6 +63,15 @@ class GameId:
             return game.parse_position(self.params, self.position)
         return game.deal_of_version(self.version, self.params, self.rng(game))
 
+    def uploads(self, game: Game[Any, Any]) -> list[str]:
+        """The uploaded pictures this id names (its parameters of kind "upload"): the id
+        means this deal only where those pictures are kept."""
+        return [
+            str(self.params[param.name])
+            for param in game.parameters
+            if param.kind == "upload" and self.params.get(param.name)
+        ]
+
 
 def params_text(game: Game[Any, Any], params: Params) -> str:
     preset = game.preset_of(params)

@@ -10,7 +10,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from parlour.core.game import JSON, AIPlayer, Game, GameSpec, Hint, HintFinder
+from parlour.core.game import JSON, AIPlayer, Game, GameError, GameSpec, Hint, HintFinder
 from parlour.core.gameid import GameId
 from parlour.core.session import Session
 
@@ -36,3 +36,25 @@ def restore(
 ) -> Session:
     """A saved session rebuilt from its deal and moves (the moves replayed)."""
     return Session(spec, game_id, seats, moves, cursor)
+
+
+def replay(
+    spec: GameSpec, game_id: GameId, seats: Sequence[str], moves: Sequence[JSON], cursor: int
+) -> Session:
+    """As `restore`, for moves from elsewhere (an imported file): a move that cannot be
+    played raises GameError saying which one and why."""
+    try:
+        return Session(spec, game_id, seats, moves, cursor)
+    except GameError:
+        pass  # found again below, move by move, to say which one
+    session = Session(spec, game_id, seats)
+    for number, move in enumerate(moves, 1):
+        seat = session.to_move
+        try:
+            if seat is None:
+                raise GameError("the game was already over")
+            session.play(move, seat)
+        except GameError as error:
+            raise GameError(f"move {number} cannot be played: {error}") from None
+    session.cursor = cursor
+    return session

@@ -22,7 +22,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException
 
-from parlour.core.game import GameSpec
+from parlour.core.game import GameSpec, Hint
 from parlour.server.compute import Compute
 from parlour.server.guard import (
     JSON_RULE,
@@ -46,6 +46,7 @@ from parlour.server.messages import (
     Uploaded,
     describe_catalog,
 )
+from parlour.server.saved_games import FILE_LIMIT, SavedGame, exported, file_name, may_export
 from parlour.server.viewers import SEND_TIMEOUT, Viewer
 from parlour.server.views import View
 from parlour.stats import statistics
@@ -56,6 +57,7 @@ STATIC = Path(__file__).resolve().parent.parent / "static"
 HELLO_TIMEOUT = 10.0
 """Seconds a new WebSocket has to say hello (with its token) before it is closed."""
 PICTURE_TYPES = ("image/png", "image/jpeg", "image/webp")
+IMPORT_PATH = "/api/games/import"  # its body is a saved file, pictures included
 log = logging.getLogger("parlour")
 
 
@@ -87,7 +89,16 @@ def bearer(authorization: str | None) -> str | None:
 
 
 def body_rule(path: str) -> BodyRule:
-    return BodyRule(PICTURE_TYPES, MAX_BYTES) if path == "/api/uploads" else JSON_RULE
+    if path == "/api/uploads":
+        return BodyRule(PICTURE_TYPES, MAX_BYTES)
+    if path == IMPORT_PATH:
+        return BodyRule(("application/json",), FILE_LIMIT)
+    return JSON_RULE
+
+
+def client_address(request: Request) -> str:
+    """Who uploads: each address keeps a limited number of pictures."""
+    return request.client.host if request.client else "local"
 
 
 def create_app(
@@ -111,9 +122,10 @@ def create_app(
         summary="Classic games in the browser. Every game can also be played over this API.",
         description=(
             "Request bodies: JSON of at most 16 KiB (a picture upload: at most "
-            f"{MAX_BYTES // 2**20} MiB); WebSocket messages at most 16 KiB. Requests that "
-            "change something must come from a page of this server (Origin) or carry no "
-            "Origin at all (scripts). Every error is `{\"error\": \"...\"}`."
+            f"{MAX_BYTES // 2**20} MiB; a saved game to import, with its pictures in "
+            f"base64: at most {FILE_LIMIT // 2**20} MiB); WebSocket messages at most 16 KiB. "
+            "Requests that change something must come from a page of this server (Origin) "
+            "or carry no Origin at all (scripts). Every error is `{\"error\": \"...\"}`."
         ),
         lifespan=lifespan,
     )
@@ -132,6 +144,29 @@ def create_app(
     async def new_game(body: NewGame) -> Created:
         """Start a game: a new deal, or the deal of `id`. The token moves for your seats."""
         live, token = await hub.create(body.game, body.id, body.params, body.seats)
+        return await _created(live, token)
+
+    @app.post(IMPORT_PATH, status_code=201, response_model=Created,
+              responses=errors(403, 404, 413, 415, 422, 429, 503), tags=["play"])
+    async def import_game(body: SavedGame, request: Request) -> Created:
+        """Start a game from a saved file (what GET /api/games/{sid}/export answers), as
+        a new session on this server: you hold every human seat, and the position, the
+        moves Undo took back, the clock and the help used are the file's. Send the file
+        as it is: `application/json`, at most 8 MiB. The pictures it carries are checked
+        and kept as your uploads (429: over your quota of pictures), under the ids its
+        game id names. 422 says what is wrong with the file: a field, a picture, or the
+        first move that cannot be played (`move <n> cannot be played: <why>`, counting
+        from 1). 404: a game this server does not have."""
+        live, token = await hub.adopt(body, client_address(request))
+        return await _created(live, token)
+
+    # before GET /api/games/{sid}, which would take "import" for a session id
+    @app.api_route(IMPORT_PATH, methods=["GET", "HEAD", "PUT", "PATCH", "DELETE"],
+                   include_in_schema=False)
+    async def import_by_post_only() -> None:
+        raise HTTPException(405, headers={"Allow": "POST"})
+
+    async def _created(live: Live, token: str) -> Created:
         await hub.settle(live)
         return Created(session=live.sid, id=live.session.id_text, token=token,
                        seats=sorted(live.seats_of(token)), view=hub.view_for(live, token))
@@ -144,6 +179,32 @@ def create_app(
         game id, which reveals the deal, is given only to the game's owner until the end."""
         live = await hub.get(sid)
         return dict(hub.view_for(live, bearer(authorization)))
+
+    @app.get("/api/games/{sid}/export", response_model=SavedGame, tags=["play"],
+             responses={200: {"description": "the saved file", "headers": {
+                 "Content-Disposition": {
+                     "description": 'attachment; filename="<game>-<YYYY-MM-DD>.parlour.json"',
+                     "schema": {"type": "string"}}}}, **errors(401, 403, 404, 409, 503)})
+    async def export_game(
+        sid: str, authorization: Annotated[str | None, Header()] = None
+    ) -> Response:
+        """The game as a file to import elsewhere (POST /api/games/import): its id, its
+        seats, every move (the redo line included), the position, the clock, the help
+        used, and the uploaded pictures its id names, in base64. The file holds the deal,
+        so while the game is on only the player who started it may export it; once it is
+        over, anyone holding a seat (403 otherwise; 401: an Authorization header that is
+        not 'Bearer <token>'). 409: the game cannot be rebuilt, or its file would be over
+        the import's limits (100 000 moves, 8 MiB). Answered as a download:
+        `Content-Disposition: attachment; filename="<game>-<YYYY-MM-DD>.parlour.json"`."""
+        live = await hub.get(sid)
+        if not may_export(live, bearer(authorization)):
+            raise ApiError(403, "only the player who started this game may export it while "
+                           "it is on (the file holds the deal); once over, any player")
+        now = hub.now()
+        return Response(exported(live, store, now), media_type="application/json", headers={
+            "Content-Disposition": f'attachment; filename="{file_name(live, now)}"',
+            "Cache-Control": "no-store",
+        })
 
     @app.post("/api/games/{sid}/moves", response_model=View, responses=PLAY, tags=["play"])
     async def move(
@@ -158,7 +219,7 @@ def create_app(
         live = await hub.get(sid)
         token = bearer(authorization)
         found = await hub.act(live, token, "hint")
-        assert found is not None
+        assert isinstance(found, Hint)
         return HintReply(move=found.move, note=found.note, view=hub.view_for(live, token))
 
     @app.post("/api/games/{sid}/assist", response_model=View, responses=PLAY,
@@ -195,9 +256,8 @@ def create_app(
             picture = await asyncio.to_thread(check_picture, bytes(data))
         except BadUpload as error:
             raise ApiError(422, str(error)) from None
-        owner = request.client.host if request.client else "local"
         try:
-            await store.commit(upload_saved(picture, owner, time.time()))
+            await store.commit(upload_saved(picture, client_address(request), time.time()))
         except OverQuota as error:
             raise ApiError(429, str(error)) from None
         return Uploaded(upload=picture.upload_id, width=picture.width, height=picture.height)
@@ -303,10 +363,13 @@ def create_app(
     async def _serve_message(live: Live, viewer: Viewer, text: str) -> None:
         try:
             message = ClientMessage.model_validate_json(text)
-            payload = message.on if message.type == "assist" else message.move
+            payload = {"assist": message.on, "command": message.name}.get(
+                message.type, message.move)
             found = await hub.act(live, viewer.token, message.type, payload)
-            if found is not None:
+            if isinstance(found, Hint):
                 viewer.tell({"type": "hint", "move": found.move, "note": found.note})
+            elif found is not None:
+                viewer.tell({"type": "note", "note": found})
         except ValidationError as error:
             reason = error.errors()[0]["msg"]
             viewer.tell({"type": "error", "error": f"bad message: {reason}"})

@@ -18,9 +18,10 @@ from collections.abc import Callable, Collection, Mapping
 from typing import Any, Literal, TypeVar
 
 from parlour.core import work
+from parlour.core.commands import server_command_states
 from parlour.core.game import JSON, BadParams, GameError, GameSpec, Hint, Status
 from parlour.core.gameid import GameId, new_seed, parse_game_id
-from parlour.core.session import HUMAN, Session, seat_kind_error
+from parlour.core.session import HUMAN, Clock, Session, seat_kind_error
 from parlour.server import records
 from parlour.server.compute import (
     DEAL_BUDGET,
@@ -32,13 +33,14 @@ from parlour.server.compute import (
     shared_compute,
 )
 from parlour.server.live import OPEN, ApiError, Live, describe_mode
+from parlour.server.saved_games import SavedGame, checked_pictures, pictures_kept
 from parlour.server.turns import ComputerTurns
 from parlour.server.views import build_view
-from parlour.store import Store, token_added
+from parlour.store import Change, OverQuota, Store, token_added
 
 __all__ = ["OPEN", "Action", "ApiError", "Hub", "Live"]
 
-Action = Literal["move", "undo", "redo", "restart", "hint", "assist"]
+Action = Literal["move", "undo", "redo", "restart", "hint", "assist", "command"]
 IDLE_SECONDS = 300.0
 """A session nobody has touched for this long leaves memory (it stays on disk)."""
 MAX_LIVE = 200
@@ -81,37 +83,79 @@ class Hub:
     ) -> tuple[Live, str]:
         spec = self.spec(game)
         game_id = self._game_id(spec, id_text, params)
-        names = spec.game.seat_names(game_id.params)
         wanted = list(seats) if seats is not None else list(spec.default_seats)
+        kinds, mine = self._seating(spec, game_id, wanted)
+        start = await self._long(
+            DEAL_BUDGET, "dealing", work.deal, spec.game, game_id
+        )
+        return await self._open(Session(spec, game_id, kinds, start=start), mine)
+
+    async def adopt(self, saved: SavedGame, owner: str) -> tuple[Live, str]:
+        """A new session from a saved file (see `saved_games`): its pictures kept again as
+        `owner`'s uploads, its moves replayed; the caller holds every human seat, and the
+        cursor, help used and clock are the file's."""
+        spec = self.spec(saved.game)
+        game_id = self._game_id(spec, saved.id, None, brought=saved.uploads)
+        kinds, mine = self._seating(spec, game_id, list(saved.seats))
+        pictures = await checked_pictures(saved, game_id.uploads(spec.game))
+        try:
+            session = await self._long(
+                DEAL_BUDGET, "replaying the saved game", work.replay,
+                spec, game_id, kinds, saved.moves, saved.cursor,
+            )
+        except GameError as error:
+            raise ApiError(422, f"this saved game cannot be replayed: {error}") from None
+        session.assisted, session.assist = saved.assisted, saved.assist
+        now = self.now()
+        session.clock = Clock(saved.elapsed_ms, now if session.clock_running() else None)
+        try:
+            return await self._open(session, mine, pictures_kept(pictures, owner, now))
+        except OverQuota as error:
+            raise ApiError(429, str(error)) from None
+
+    def _seating(
+        self, spec: GameSpec, game_id: GameId, wanted: list[str]
+    ) -> tuple[list[str], list[int]]:
+        """Each seat's kind (an open seat is a human one nobody holds yet) and the seats
+        the caller holds; ApiError 422 if `wanted` does not fit the game."""
+        names = spec.game.seat_names(game_id.params)
         if len(wanted) != len(names):
-            raise ApiError(422, f"{game} has {len(names)} seats ({', '.join(names)})")
+            raise ApiError(422, f"{spec.name} has {len(names)} seats ({', '.join(names)})")
         for kind in wanted:
             error = None if kind == OPEN else seat_kind_error(spec, kind)
             if error:
                 raise ApiError(422, f"bad seat {kind[:40]!r}: {error} or 'open'")
         mine = [seat for seat, kind in enumerate(wanted) if kind == HUMAN]
-        kinds = [HUMAN if kind == OPEN else kind for kind in wanted]
-        start = await self._long(
-            DEAL_BUDGET, "dealing", work.deal, spec.game, game_id
-        )
-        session = Session(spec, game_id, kinds, start=start)
-        sid, token = secrets.token_urlsafe(9), secrets.token_urlsafe(18)
+        return [HUMAN if kind == OPEN else kind for kind in wanted], mine
+
+    async def _open(
+        self, session: Session, mine: list[int], also: Change | None = None
+    ) -> tuple[Live, str]:
+        """Keep `session` as a new live game whose owner holds `mine`: committed first
+        (with `also`, in the same transaction), then in memory."""
+        spec, sid, token = session.spec, secrets.token_urlsafe(9), secrets.token_urlsafe(18)
         live = Live(
             sid=sid,
             session=session,
-            mode=describe_mode(spec, kinds),
-            preset=spec.game.preset_of(game_id.params) or "custom",
+            mode=describe_mode(spec, list(session.seats)),
+            preset=spec.game.preset_of(session.game_id.params) or "custom",
             round=1,
             holders={token: frozenset(mine)},
         )
-        await self.store.commit(records.created(live, self.now()))
+        await self.store.commit(records.created(live, self.now(), also))
         self._keep(live)
         self.turns.kick(live)
         return live, token
 
     def _game_id(
-        self, spec: GameSpec, id_text: str | None, params: Mapping[str, object] | None
+        self,
+        spec: GameSpec,
+        id_text: str | None,
+        params: Mapping[str, object] | None,
+        brought: Collection[str] = (),
     ) -> GameId:
+        """The id asked for; ApiError 422 if it is not one, or names an uploaded picture
+        neither kept here nor `brought` along."""
         try:
             if id_text is not None:
                 if params:
@@ -122,10 +166,10 @@ class Hub:
                                  spec.game.deal_version)
         except BadParams as error:
             raise ApiError(422, str(error)) from None
-        for param in spec.game.parameters:
-            chosen = game_id.params[param.name]
-            if param.kind == "upload" and chosen and not self.store.load_upload(str(chosen)):
-                raise ApiError(422, f"{param.name}: no uploaded picture {chosen!r}")
+        for upload_id in game_id.uploads(spec.game):
+            if upload_id not in brought and not self.store.load_upload(upload_id):
+                raise ApiError(422, f"no uploaded picture {upload_id!r}: the game id names "
+                               "a picture kept only where it was uploaded")
         return game_id
 
     async def get(self, sid: str) -> Live:
@@ -192,8 +236,9 @@ class Hub:
     # -- acting -------------------------------------------------------------------
     async def act(
         self, live: Live, token: str | None, action: Action, move: JSON = None
-    ) -> Hint | None:
-        """Carry out a player's action; raise ApiError (nothing changed) if refused."""
+    ) -> Hint | str | None:
+        """Carry out a player's action; raise ApiError (nothing changed) if refused. A hint,
+        or a game's command, answers with a hint to show or a note for the player."""
         seats = live.seats_of(token)
         if not seats:
             raise ApiError(403, "you hold no seat in this game: you can only watch")
@@ -209,7 +254,7 @@ class Hub:
 
     async def _change(
         self, live: Live, seats: frozenset[int], action: Action, move: JSON
-    ) -> Hint | None:
+    ) -> Hint | str | None:
         session = live.session
         try:
             if action == "move":
@@ -218,6 +263,8 @@ class Hub:
                 return await self._hint(session, seats)
             elif action == "assist":
                 session.set_assist(bool(move))
+            elif action == "command":
+                return await self._command(live, seats, str(move))
             elif live.held() - seats:
                 raise GameError(f"{action} is off while another player shares this game")
             elif action == "undo":
@@ -249,6 +296,19 @@ class Hub:
         finder = session.hint_finder(seat)
         found = await self._long(THINK_BUDGET, "the hint", work.hint, finder, session.state, seat)
         return session.record_hint(seat, found)
+
+    async def _command(self, live: Live, seats: frozenset[int], name: str) -> Hint | str:
+        """A game's server command (`GameSpec.command_handlers`), for the seat to move if
+        the caller holds it: a hint is kept (shown on the board, the game now assisted)."""
+        session = live.session
+        handler = session.spec.command_handlers.get(name)
+        if handler is None:
+            raise GameError(f"{session.game.title} has no command {name[:40]!r}")
+        seat = session.to_move if session.to_move in seats else min(seats)
+        if not server_command_states(session.spec, live.observe(seat), True)[name]:
+            raise GameError(f"{name} cannot be used now")
+        found = await self._long(THINK_BUDGET, name, handler, session.state, seat)
+        return session.record_hint(seat, found) if isinstance(found, Hint) else found
 
     async def _long(self, budget: float, what: str, job: Callable[..., T], *args: Any) -> T:
         """`job(*args)` in a worker process; a clear 503 if it cannot be done in time."""

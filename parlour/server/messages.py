@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from parlour.core.commands import MENU_LABELS, menu_commands
 from parlour.core.game import GameSpec
 from parlour.server.views import View
 
@@ -50,9 +51,10 @@ class Hello(Strict):
 class ClientMessage(Strict):
     """What a browser sends on the WebSocket."""
 
-    type: Literal["move", "undo", "redo", "restart", "hint", "assist"]
+    type: Literal["move", "undo", "redo", "restart", "hint", "assist", "command"]
     move: Any = None
     on: bool = False  # for "assist": the switch's new position
+    name: str = Field("", max_length=40, description="for 'command': a server command's name")
 
 
 class AssistRequest(Strict):
@@ -94,6 +96,29 @@ class ShortcutInfo(BaseModel):
     action: str
 
 
+class CommandInfo(BaseModel):
+    """One entry of a game's menus, and what the page does to carry it out."""
+
+    name: str
+    label: str
+    menu: str = Field(description="game, edit, view or help")
+    group: int = Field(description="its group in the menu: a line is drawn between groups")
+    keys: list[str] = Field(description="its keys, as shown: 'U', 'Ctrl+Z', 'Alt+N', 'F1'")
+    kind: str = Field(
+        description="client: a built-in action of the page (args.action); new-game: start a "
+        "game with args.params (the others as in the current game) and args.seats; option: "
+        "show args.value for the display option args.option; server: send "
+        "{\"type\": \"command\", \"name\": ...} on the WebSocket (enabled when the "
+        "view's `commands` says so)"
+    )
+    args: dict[str, Any]
+
+
+class MenuInfo(BaseModel):
+    name: str
+    label: str
+
+
 class GameInfo(BaseModel):
     name: str
     title: str
@@ -109,7 +134,12 @@ class GameInfo(BaseModel):
     has_hints: bool
     has_assist: bool
     display_options: dict[str, list[str]]
-    shortcuts: list[ShortcutInfo]
+    shortcuts: list[ShortcutInfo] = Field(
+        description="keys that are not commands (the board's own), for the key table"
+    )
+    menus: list[MenuInfo]
+    commands: list[CommandInfo] = Field(description="the menus' entries, menu by menu")
+    about_html: str
     rules_html: str
     thumbnail_svg: str
 
@@ -134,6 +164,14 @@ def describe_catalog(games: Mapping[str, GameSpec]) -> Catalog:
                 has_assist=spec.has_assist,
                 display_options={k: list(v) for k, v in spec.display_options.items()},
                 shortcuts=[ShortcutInfo(keys=s.keys, action=s.action) for s in spec.shortcuts],
+                menus=[MenuInfo(name=name, label=label) for name, label in MENU_LABELS.items()],
+                commands=[
+                    CommandInfo(name=command.name, label=command.label, menu=command.menu,
+                                group=group, keys=list(command.keys), kind=command.kind,
+                                args=command.args())
+                    for command, group in menu_commands(spec)
+                ],
+                about_html=spec.about_html,
                 rules_html=spec.rules_html,
                 thumbnail_svg=spec.thumbnail_svg,
             )

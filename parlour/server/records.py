@@ -3,6 +3,8 @@ position (moves, cursor, clock, help used) and, at the end, its result."""
 
 from __future__ import annotations
 
+import sqlite3
+
 from parlour.core.game import Status
 from parlour.server.live import Live
 from parlour.server.views import outcome
@@ -16,14 +18,26 @@ from parlour.store import (
 )
 
 
-def created(live: Live, now: float) -> Change:
+def created(live: Live, now: float, also: Change | None = None) -> Change:
+    """The new session as it stands: a new deal, or an imported game with its line,
+    cursor, clock and help used (an imported game over already adds no result: it was
+    not played here). `also`: a change to write after it, in the same transaction."""
     session = live.session
     row = SessionRow(
         live.sid, session.game.name, session.id_text, list(session.seats), live.mode,
-        live.preset, 0, live.round, False, 0, None, Status.PLAYING.value, live.headline(),
-        now,
+        live.preset, session.cursor, live.round, session.assisted, session.clock.elapsed_ms,
+        session.clock.last_at, session.status.value, live.headline(), now, session.assist,
     )
-    return session_created(row, {t: sorted(s) for t, s in live.holders.items()}, now)
+    holders = {t: sorted(s) for t, s in live.holders.items()}
+    write = session_created(row, holders, now, session.line)
+    if also is None:
+        return write
+
+    def both(db: sqlite3.Connection) -> None:
+        write(db)
+        also(db)
+
+    return both
 
 
 def progress(live: Live, now: float, appended_from: int | None) -> Change:

@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from parlour.core.commands import server_command_states
 from parlour.core.game import JSON, RenderContext, Status
 from parlour.core.gameid import params_text
 from parlour.core.session import Session
@@ -63,9 +64,17 @@ class View(BaseModel):
     elapsed_ms: int
     clock_running: bool
     hint: HintView | None
+    commands: dict[str, bool] = Field(
+        description="the game's server commands (see the catalog): which may be sent now"
+    )
     preset: str
     params: dict[str, int | str | bool]
     params_text: str
+    uses_upload: bool = Field(
+        description="the id names an uploaded picture, kept only on this server: a link "
+        "to the deal works only here; export the game (GET /api/games/{sid}/export) to "
+        "take the picture along"
+    )
     sound: str | None
 
 
@@ -89,8 +98,8 @@ def build_view(
         "session": live.sid,
         "status": session.status.value,
         "to_move": to_move,
-        "scores": list(game.scores(session.state)),
-        "winners": list(game.winners(session.state)),
+        "scores": list(session.facts().scores),
+        "winners": list(session.facts().winners),
         "moves": session.cursor,
         "line_length": session.line_length,
         "headline": game.headline(observation),
@@ -108,9 +117,11 @@ def build_view(
         "elapsed_ms": session.clock.reading_ms(now),
         "clock_running": session.clock_running(),
         "hint": {"move": hint.move, "note": hint.note} if hint else None,
+        "commands": server_command_states(session.spec, observation, bool(seats)),
         "preset": live.preset,
         "params": session.game_id.params,
         "params_text": params_text(game, session.game_id.params),
+        "uses_upload": bool(session.game_id.uploads(game)),
         "sound": sound,
     }
 
@@ -118,7 +129,7 @@ def build_view(
 def _seats(live: Live, seats: Collection[int]) -> list[JSON]:
     session = live.session
     names = session.game.seat_names(session.game_id.params)
-    scores = session.game.scores(session.state)
+    scores = session.facts().scores
     held, open_seats = live.held(), live.open_seats()
     return [
         {
@@ -141,5 +152,4 @@ def outcome(session: Session, seats: Collection[int]) -> str | None:
         return None
     if status is Status.DRAW:
         return "draw"
-    winners = session.game.winners(session.state)
-    return "won" if set(winners) & set(seats) else "lost"
+    return "won" if set(session.facts().winners) & set(seats) else "lost"

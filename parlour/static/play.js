@@ -5,6 +5,7 @@ import {
   api, applyPrefs, escapeHtml, formatTime, loadPrefs, LOGO, play, savePrefs, saveToken,
   THEMES, toast, tokens,
 } from "/static/common.js";
+import { createMenus, declaredKeyName, eventKeyName } from "/static/menus.js";
 import { morphInto, patchParts } from "/static/morph.js";
 
 const GAME = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -21,6 +22,8 @@ let viewCount = 0;
 let reconnectDelay = 500;
 let note = "";            // a hint's note or an error, shown under the board until the next view
 let noteIsError = false;
+let menus = null;         // the menu bar, drawn from the game's commands
+const keyCommands = new Map();  // a key's canonical name -> the command it runs
 
 // -- starting -------------------------------------------------------------------------
 async function start() {
@@ -32,6 +35,9 @@ async function start() {
   $("btn-stats").href = `/stats?game=${encodeURIComponent(GAME)}`;
   $("rules").innerHTML = info.rules_html;
   $("keys").innerHTML = shortcutRows();
+  $("about-title").textContent = `About ${info.title}`;
+  $("about").innerHTML = info.about_html;
+  bindCommands();
   $("btn-hint").hidden = !info.has_hints;
   $("btn-assist").hidden = !info.has_assist;
   applyGameOptions();
@@ -126,6 +132,8 @@ function receive(message) {
   } else if (message.type === "hint") {
     play("hint");
     showNote(`Hint: ${message.note || "try the highlighted move"}`);
+  } else if (message.type === "note") {
+    showNote(message.note);
   } else if (message.type === "error") {
     settleDrop(false);
     play("error");
@@ -157,6 +165,7 @@ function render(next, sound) {
   $("assisted").hidden = !next.assisted;
   showNote(note, noteIsError);
   tickClock();
+  menus.update();
   if (sound) play(soundFor(sound, next));
   viewCount += 1;
   document.body.dataset.views = String(viewCount);
@@ -224,7 +233,9 @@ function tickClock() {
   }
 }
 
-// -- toolbar, dialogs, preferences ---------------------------------------------------
+// -- commands: the menus, the keys, the toolbar ----------------------------------------
+// The page's own actions. A game's commands (see the catalog) name one of these, start a
+// new game, choose a display option or ask the server; `data-command` on a board names one.
 const COMMANDS = {
   new: () => openNewDialog(),
   restart: () => send({ type: "restart" }),
@@ -233,19 +244,82 @@ const COMMANDS = {
   hint: () => send({ type: "hint" }),
   assist: () => send({ type: "assist", on: !view.assist }),
   help: () => $("help-dialog").showModal(),
+  keys: () => { $("help-dialog").showModal(); $("keys-title").focus(); },
+  about: () => $("about-dialog").showModal(),
   again: () => newGameLikeThis(),
   theme: () => cycleTheme(),
   display: () => openDisplayDialog(),
   sound: () => toggleSound(),
+  "copy-link": () => copy(dealLink(), "Link to this deal copied"),
+  "invite-link": () => copy(inviteLink(), "Invite link copied: send it to a friend"),
+  stats: () => { location.href = $("btn-stats").href; },
+  quit: () => { location.href = "/"; },
+  export: () => exportGame(),
+  import: () => importGame(),
 };
+
+function bindCommands() {
+  for (const command of info.commands) {
+    for (const key of command.keys) keyCommands.set(declaredKeyName(key), command);
+  }
+  menus = createMenus({
+    root: $("menus"), menus: info.menus, commands: info.commands, run: runCommand,
+    state: { enabled: commandEnabled, checked: commandChecked }, home: $("board-wrap"),
+  });
+  menus.update();
+}
+
+function runCommand(command) {
+  if (!commandEnabled(command)) return;
+  const args = command.args;
+  if (command.kind === "client") COMMANDS[args.action]?.();
+  else if (command.kind === "new-game") newGameWith(args.params, args.seats);
+  else if (command.kind === "option") chooseGameOption(args.option, args.value);
+  else if (command.kind === "server") send({ type: "command", name: command.name });
+}
+
+// What the view allows: a command does nothing while its entry (and button) is disabled.
+function commandEnabled(command) {
+  if (command.kind === "server") return Boolean(view?.commands?.[command.name]);
+  if (command.kind !== "client") return true;
+  const holder = Boolean(view && view.you.length > 0);
+  switch (command.args.action) {
+    case "restart": return Boolean(view?.can_restart);
+    case "undo": return Boolean(view?.can_undo);
+    case "redo": return Boolean(view?.can_redo);
+    case "hint": return Boolean(view?.can_move);
+    case "assist": return holder;
+    case "copy-link": return Boolean(view?.id);
+    case "invite-link": return holder && view.seats.some((s) => s.open);
+    case "export": return holder && Boolean(view.id);
+    default: return true;
+  }
+}
+
+// Entries that show a tick: switches and display options (null: a plain entry).
+function commandChecked(command) {
+  if (command.kind === "option") return gameOptions()[command.args.option] === command.args.value;
+  if (command.kind !== "client") return null;
+  if (command.args.action === "assist") return Boolean(view?.assist);
+  if (command.args.action === "sound") return loadPrefs().sound;
+  return null;
+}
+
+// The key a player pressed, as a command; Shift+U is U when nothing takes Shift+U.
+function commandForKey(event) {
+  const name = eventKeyName(event);
+  return keyCommands.get(name) || (event.shiftKey ? keyCommands.get(name.replace("shift+", "")) : undefined);
+}
+
+// -- toolbar, dialogs, preferences ---------------------------------------------------
 
 function bindToolbar() {
   for (const name of ["new", "restart", "undo", "redo", "hint", "assist", "help", "sound"]) {
     $(`btn-${name}`).addEventListener("click", () => COMMANDS[name]());
   }
   $("btn-theme").addEventListener("click", () => COMMANDS.display());
-  $("btn-copy").addEventListener("click", () => copy(dealLink(), "Link to this deal copied"));
-  $("btn-invite").addEventListener("click", () => copy(inviteLink(), "Invite link copied: send it to a friend"));
+  $("btn-copy").addEventListener("click", () => COMMANDS["copy-link"]());
+  $("btn-invite").addEventListener("click", () => COMMANDS["invite-link"]());
   $("new-form").addEventListener("submit", startNewGame);
   bindDisplayDialog();
 }
@@ -263,6 +337,7 @@ function showPrefs() {
   $("theme-label").textContent = THEMES.find(([key]) => key === prefs.theme)[1];
   $("btn-sound").setAttribute("aria-pressed", String(prefs.sound));
   $("sound-icon").textContent = prefs.sound ? "🔊" : "🔇";
+  menus?.update();
 }
 
 function cycleTheme() {
@@ -295,6 +370,12 @@ function applyGameOptions() {
   for (const [name, value] of Object.entries(gameOptions())) $("board").dataset[`opt${name[0].toUpperCase()}${name.slice(1)}`] = value;
 }
 
+function chooseGameOption(name, value) {
+  localStorage.setItem(`parlour.display.${GAME}`, JSON.stringify({ ...gameOptions(), [name]: value }));
+  applyGameOptions();
+  menus.update();
+}
+
 function gameOptionFields() {
   const chosen = gameOptions();
   return Object.entries(info.display_options).map(([name, choices]) =>
@@ -306,11 +387,7 @@ function openDisplayDialog() {
   const prefs = loadPrefs();
   $("game-options").innerHTML = gameOptionFields();
   for (const select of $("display-dialog").querySelectorAll("[data-option]")) {
-    select.addEventListener("change", () => {
-      const chosen = { ...gameOptions(), [select.dataset.option]: select.value };
-      localStorage.setItem(`parlour.display.${GAME}`, JSON.stringify(chosen));
-      applyGameOptions();
-    });
+    select.addEventListener("change", () => chooseGameOption(select.dataset.option, select.value));
   }
   const theme = $("pref-theme");
   theme.innerHTML = THEMES.map(([key, label]) => `<option value="${key}">${label}</option>`).join("");
@@ -329,10 +406,11 @@ function bindDisplayDialog() {
   for (const id of ["pref-theme", "pref-sound", "pref-animations"]) $(id).addEventListener("change", update);
 }
 
+// The key table: every command's keys (from the catalog), then the board's.
 function shortcutRows() {
   const rows = [
-    ["N", "new game"], ["R", "restart the same deal"], ["U, Ctrl+Z", "undo"], ["Y, Ctrl+Y", "redo"],
-    ["H", "hint"], ...(info.has_assist ? [["A", "assist on/off (counts as help)"]] : []), ["?, F1", "this help"], ["T", "change theme"], ["M", "sound on/off"],
+    ...info.commands.filter((c) => c.keys.length).map((c) => [c.keys.join(", "), c.label.replace(/…$/, "")]),
+    ["Alt, F10", "the menus"], ["Esc", "close a menu or a dialog"],
     ["Arrows", "move the cursor on the board"], ["Enter", "play the cell under the cursor"],
     ["Space", "second action (mark, flag…)"],
     ...info.shortcuts.map((s) => [s.keys, s.action]),
@@ -458,11 +536,56 @@ async function newGameLikeThis() {
   try { await openSession(await createSession({ params: view.params, seats })); } catch (error) { showNote(error.message, true); }
 }
 
-async function newGameWithPreset(preset) {
+// A new game at once: these parameters over the current game's (a preset, "no-guess"...),
+// and these seats, or the ones last chosen.
+async function newGameWith(params, seats) {
   const saved = newGameChoices();
-  const choices = { ...saved, params: { ...(saved.params || {}), ...info.presets[preset] } };
+  const choices = { ...saved };
+  if (info.parameters.length) choices.params = { ...(view ? view.params : saved.params), ...params };
+  if (seats && seats.length) choices.seats = seats;
   localStorage.setItem(`parlour.new.${GAME}`, JSON.stringify(choices));
   try { await openSession(await createSession(choices)); } catch (error) { showNote(error.message, true); }
+}
+
+// Export: the game as a file (the server says what is in it); Import: a game from one.
+async function exportGame() {
+  try {
+    const response = await fetch(`/api/games/${encodeURIComponent(sessionId)}/export`, {
+      headers: { Authorization: `Bearer ${tokens()[sessionId]}` },
+    });
+    if (!response.ok) throw new Error((await response.json().catch(() => ({}))).error || response.statusText);
+    const named = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "");
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(await response.blob());
+    link.download = named ? named[1] : `${GAME}.parlour.json`;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+    toast("Game exported");
+  } catch (error) {
+    showNote(`The game could not be exported: ${error.message}`, true);
+  }
+}
+
+function importGame() {
+  const input = document.createElement("input");
+  input.type = "file";
+  input.accept = ".json,application/json";
+  input.addEventListener("change", async () => {
+    if (!input.files[0]) return;
+    try {
+      const response = await fetch("/api/games/import", {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: await input.files[0].text(),
+      });
+      const created = await response.json().catch(() => ({ error: response.statusText }));
+      if (!response.ok) throw new Error(created.error);
+      saveToken(created.session, created.token);
+      if (created.view.game === GAME) await openSession(created.session);
+      else location.href = `/play/${encodeURIComponent(created.view.game)}?session=${encodeURIComponent(created.session)}`;
+    } catch (error) {
+      showNote(`That file cannot be imported: ${error.message}`, true);
+    }
+  });
+  input.click();
 }
 
 // -- pointer actions on the board ----------------------------------------------------
@@ -478,7 +601,7 @@ function sendMove(move) {
 
 function activate(element, alternative = false) {
   if (element.dataset.command) { COMMANDS[element.dataset.command]?.(); return; }
-  if (element.dataset.preset) { newGameWithPreset(element.dataset.preset); return; }
+  if (element.dataset.preset) { newGameWith(info.presets[element.dataset.preset]); return; }
   const attribute = alternative && element.hasAttribute("data-alt-move") ? "data-alt-move" : "data-move";
   if (element.hasAttribute(attribute)) sendMove(parseMove(element, attribute));
 }
@@ -586,19 +709,17 @@ function startDrag(source, down) {
 
 // -- keyboard --------------------------------------------------------------------------
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
-const GLOBAL_KEYS = { n: "new", r: "restart", u: "undo", y: "redo", h: "hint", a: "assist", "?": "help", F1: "help", t: "theme", m: "sound" };
 
 function onKey(event) {
   if (document.querySelector("dialog[open]")) return;
-  if (event.target.closest("input, select, textarea")) return;
+  if (event.target.closest("input, select, textarea, #menus")) return;
   const key = event.key;
-  if ((event.ctrlKey || event.metaKey) && !event.altKey) {
-    const lower = key.toLowerCase();
-    if (lower === "z") { event.preventDefault(); runCommand(event.shiftKey ? "redo" : "undo"); }
-    else if (lower === "y") { event.preventDefault(); runCommand("redo"); }
+  if (event.ctrlKey || event.metaKey || event.altKey) {
+    // Ctrl and Alt keys are the commands' (Ctrl+Z, Alt+N...); the rest stay the browser's
+    const command = commandForKey(event);
+    if (command) { event.preventDefault(); runCommand(command); }
     return;
   }
-  if (event.altKey) return;
   const board = $("board");
   const focused = document.activeElement?.closest?.("[data-nav]");
   const focusedKeys = focused && focused.dataset.keymoves ? parseMove(focused, "data-keymoves") : null;
@@ -609,15 +730,8 @@ function onKey(event) {
   if ((key === "Enter" || key === " ") && focused && board.contains(focused)) {
     event.preventDefault(); activate(focused, key === " "); return;
   }
-  const command = GLOBAL_KEYS[key] || GLOBAL_KEYS[key.toLowerCase()];
+  const command = commandForKey(event);
   if (command) { event.preventDefault(); runCommand(command); }
-}
-
-// A shortcut does what its button does, and nothing while the button is disabled.
-function runCommand(name) {
-  const button = $(`btn-${name}`);
-  if (button && (button.disabled || button.hidden)) return;
-  COMMANDS[name]();
 }
 
 function moveCursor(dx, dy) {

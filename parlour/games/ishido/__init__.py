@@ -1,5 +1,6 @@
 """Ishido (seed 000): place all 72 tiles; the seed's rules or the original 1990 rules."""
 
+from parlour.core.commands import new_game
 from parlour.core.game import GameSpec, Shortcut
 from parlour.games.ishido.logic import Ishido
 from parlour.games.ishido.solver import hint
@@ -27,6 +28,16 @@ game where it was used counts as assisted. Tile sets (birds, shapes and letters 
 colour-blind play, symbols) are in Display.</p>
 """
 
+ABOUT_HTML = """
+<p><b>Ishido: The Way of Stones</b> is a tile game published for home computers in 1990 by
+Accolade. Parlour's begins with Alex Harsányi's Ishido in Racket (a blog post that builds
+the game in less than 1000 lines): its board, pouch and tiles, Paul Tol's colours, and its
+scoring of 1, 2, 4 and 8 points, which Parlour calls the original rules.</p>
+<p>Parlour added the 1990 game's rules (its pairing of colours and birds, 4-way bonuses and
+end bonuses), a solver for hints that knows only what you know, the Assist switch, tile
+sets for colour-blind play, undo and redo, and a board that turns on a tall phone.</p>
+"""
+
 SPEC = GameSpec(
     game=Ishido(),
     render=render,
@@ -35,8 +46,12 @@ SPEC = GameSpec(
     hint=hint,
     has_assist=True,
     display_options={"tiles": TILE_SETS},
+    about_html=ABOUT_HTML,
+    commands=(
+        new_game("new-original", "New game, original rules", params={"rules": "seed"}),
+        new_game("new-1990", "New game, 1990 rules", params={"rules": "classic"}),
+    ),
     shortcuts=(
         Shortcut("Arrows, Enter", "move the cursor, place the next tile there"),
-        Shortcut("A", "assist: show where the tile fits"),
     ),
 )

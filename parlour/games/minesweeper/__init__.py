@@ -1,7 +1,8 @@
 """Minesweeper (seed 004): chording, first-click options, no-guess boards, solver hints."""
 
+from parlour.core.commands import Command, new_game
 from parlour.core.game import GameSpec, Hint, Shortcut
-from parlour.games.minesweeper.logic import FLAG, OPEN, Minefield, Minesweeper
+from parlour.games.minesweeper.logic import FLAG, OPEN, PRESETS, Minefield, Minesweeper
 from parlour.games.minesweeper.solver import suggest
 from parlour.games.minesweeper.view import THUMBNAIL, render
 
@@ -24,6 +25,25 @@ Hint shows a safe cell, or when none can be proven, the safest one with its odds
 <p>Presets: Easy 7×7 with 10 mines, Medium 15×15 with 40, Hard 15×30 with 99 (keys 1, 2,
 3), and the classic Beginner 9×9/10, Intermediate 16×16/40 and Expert 16×30/99.</p>
 """
+
+ABOUT_HTML = """
+<p><b>Minesweeper</b> was made popular by its place in Microsoft Windows from the early
+1990s. Parlour's starts from John Benediktsson's Minesweeper in Factor (his blog
+<i>Re: Factor</i>, February 2018): its Easy, Medium and Hard boards, a first click that is
+never a mine, flags and question marks, the smiley and the two counters.</p>
+<p>Parlour added chording, the classic Beginner, Intermediate and Expert boards and custom
+sizes, a first click that opens an area or starts a board proven to need no guess, hints
+from a solver that gives the odds when it must guess, Undo of the fatal click, and
+statistics with 3BV per second.</p>
+"""
+
+
+def _preset(name: str, *keys: str) -> Command:
+    size = PRESETS[name]
+    return new_game(
+        name, f"New {name.capitalize()} game ({size['rows']}×{size['cols']}, "
+        f"{size['mines']} mines)", *keys, params=size,
+    )
 
 
 def hint(state: Minefield, seat: int) -> Hint | None:
@@ -54,8 +74,13 @@ SPEC = GameSpec(
     rules_html=RULES_HTML,
     thumbnail_svg=THUMBNAIL,
     hint=hint,
+    about_html=ABOUT_HTML,
+    commands=(
+        new_game("no-guess", "New no-guess game", "G", params={"first_click": "no_guess"}),
+        *(_preset(name, key) for name, key in (("easy", "1"), ("medium", "2"), ("hard", "3"))),
+        *(_preset(name) for name in ("beginner", "intermediate", "expert")),
+    ),
     shortcuts=(
-        Shortcut("1, 2, 3", "new Easy, Medium or Hard game"),
         Shortcut("Enter", "open the cell under the cursor"),
         Shortcut("Space", "flag, question mark, clear"),
         Shortcut("C", "chord: open the neighbours of a number whose flags are all placed"),

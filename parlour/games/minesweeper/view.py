@@ -47,7 +47,7 @@ def _toolbar(observation: JSON) -> str:
     current = observation["preset"]
     buttons = "".join(
         f'<button class="ms-preset{" current" if name == current else ""}" id="ms-new-{name}" '
-        f'data-preset="{name}" data-key="{key}" title="New {name} game (key {key})">'
+        f'data-preset="{name}" title="New {name} game (key {key})">'
         f"{name.capitalize()}</button>"
         for name, key in SEED_PRESETS
     ) + "".join(

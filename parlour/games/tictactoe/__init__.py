@@ -1,5 +1,6 @@
 """Tic-Tac-Toe (seed 001): two players, one screen or two browsers, or against the computer."""
 
+from parlour.core.commands import new_game
 from parlour.core.game import GameSpec, Shortcut
 from parlour.games.tictactoe import ai
 from parlour.games.tictactoe.logic import TicTacToe
@@ -17,6 +18,16 @@ and blocks, and <i>perfect</i>, which never loses), a friend on this screen, or 
 another browser who opens your invite link.</p>
 """
 
+ABOUT_HTML = """
+<p><b>Tic-Tac-Toe</b>, noughts and crosses, is older than anyone can date. Parlour's
+begins with a blog post in ClojureScript that builds it as the proof of concept of a
+bigger game, Tribolo: its game logic, rendering, store and game loop kept apart, with
+Cross to move first, Undo and Restart. Parlour keeps that architecture for every game.</p>
+<p>The original had no computer player. Parlour added one at three levels (the perfect one
+never loses), hints, a friend in another browser through an invite link, the keys 1 to 9,
+and statistics.</p>
+"""
+
 SPEC = GameSpec(
     game=TicTacToe(),
     render=render,
@@ -25,6 +36,12 @@ SPEC = GameSpec(
     ai_levels=ai.LEVELS,
     hint=ai.hint,
     default_seats=("human", "ai:medium"),
+    about_html=ABOUT_HTML,
+    commands=(
+        new_game("new-perfect", "New game against the perfect computer",
+                 seats=("human", "ai:perfect")),
+        new_game("new-two", "New game for two on this screen", seats=("human", "human")),
+    ),
     shortcuts=(
         Shortcut("1 to 9", "claim a cell, in reading order from the top left"),
     ),

@@ -1,0 +1,208 @@
+"""Commands: what a game's menus offer, with their keys, as data the generic client runs.
+
+A command is one entry of the menu bar (Game, Edit, View, Help). What it does is one of a
+small closed set of kinds, so that the browser client, which holds no game code, can
+carry out any command a game declares:
+
+- `client`: a built-in action of the game page (`CLIENT_ACTIONS`: undo, hint, about…);
+- `new-game`: start a new game with these parameter values (and seats), e.g. Minesweeper's
+  "New no-guess game" is `{"first_click": "no_guess"}` on the current board;
+- `option`: choose one of the game's display options (`GameSpec.display_options`);
+- `server`: ask the server; the game's handler (`GameSpec.command_handlers`) answers with a
+  hint to show on the board or a note for the player.
+
+Every game gets the standard commands (`standard_commands`) and adds its own in its folder
+(`GameSpec.commands`); `menu_commands` lays them out. Keys are written as they are shown:
+"U", "Ctrl+Z", "Alt+N", "F1", "?". A browser keeps some keys for itself (Ctrl+N opens a
+window, Ctrl+W and Ctrl+Q close it): a command cannot take them, and offers a plain key or
+Alt+key instead, which the menu shows.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal, get_args
+
+if TYPE_CHECKING:
+    from parlour.core.game import JSON, GameSpec
+
+Menu = Literal["game", "edit", "view", "help"]
+Kind = Literal["client", "new-game", "option", "server"]
+MENUS: tuple[Menu, ...] = get_args(Menu)
+KINDS: tuple[Kind, ...] = get_args(Kind)
+MENU_LABELS: Mapping[Menu, str] = {"game": "Game", "edit": "Edit", "view": "View", "help": "Help"}
+
+CLIENT_ACTIONS = frozenset({
+    "new", "restart", "undo", "redo", "hint", "assist", "help", "keys", "about", "display",
+    "theme", "sound", "copy-link", "invite-link", "stats", "quit", "export", "import",
+})
+"""What the game page knows how to do by itself."""
+
+BROWSER_KEYS = frozenset({
+    "Ctrl+N", "Ctrl+Shift+N", "Ctrl+T", "Ctrl+Shift+T", "Ctrl+W", "Ctrl+Shift+W", "Ctrl+Q",
+    "Ctrl+Tab", "Ctrl+Shift+Tab", "Ctrl+L", "Alt+F4", "F5", "F11", "F12", "Ctrl+R",
+})
+"""Keys a browser keeps for itself: the page never sees them."""
+PAGE_KEYS = frozenset({
+    "Enter", "Space", "Esc", "Tab", "F10", "Alt", "ArrowUp", "ArrowDown", "ArrowLeft",
+    "ArrowRight",
+})
+"""Keys the page uses for the board's cursor and the menus."""
+_KEY = re.compile(r"^((Ctrl|Alt|Shift)\+)*([A-Z0-9]|[^\sA-Za-z0-9+]|F[1-9][0-2]?|[A-Z][a-z]+)$")
+_NAME = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
+
+
+@dataclass(frozen=True)
+class Command:
+    """One menu entry: its label, its menu, its keys and what it does (see the module).
+
+    Declare them with `client`, `new_game`, `option` and `server`.
+    """
+
+    name: str
+    label: str
+    menu: Menu
+    keys: tuple[str, ...] = ()
+    kind: Kind = "client"
+    action: str = ""
+    """client: the built-in action (CLIENT_ACTIONS)."""
+    params: Mapping[str, int | str | bool] = field(default_factory=dict)
+    """new-game: parameter values; the others stay as in the game on the screen."""
+    seats: tuple[str, ...] = ()
+    """new-game: who sits where ('human', 'open', 'ai:<level>'); empty: as last chosen."""
+    option: str = ""
+    """option: which display option; `value` is the choice it selects."""
+    value: str = ""
+
+    def __post_init__(self) -> None:
+        if not _NAME.match(self.name):
+            raise ValueError(f"command name {self.name!r}: lower-case letters, digits and '-'")
+        if self.menu not in MENUS:
+            raise ValueError(f"command {self.name}: menu must be one of {', '.join(MENUS)}")
+        if self.kind not in KINDS:
+            raise ValueError(f"command {self.name}: kind must be one of {', '.join(KINDS)}")
+        if self.kind == "client" and self.action not in CLIENT_ACTIONS:
+            raise ValueError(f"command {self.name}: no client action {self.action!r}")
+        if self.kind == "option" and not (self.option and self.value):
+            raise ValueError(f"command {self.name}: an option command needs option and value")
+        for key in self.keys:
+            if not _KEY.match(key):
+                raise ValueError(f"command {self.name}: a key is written like 'U', "
+                                 f"'Ctrl+Z', 'Alt+N' or 'F1', not {key!r}")
+            if key in BROWSER_KEYS:
+                raise ValueError(f"command {self.name}: the browser keeps {key}; "
+                                 "use a plain key or Alt+key")
+            if key in PAGE_KEYS:
+                raise ValueError(f"command {self.name}: the page uses {key} itself")
+
+    def args(self) -> dict[str, JSON]:
+        """What the client needs to carry the command out, by kind."""
+        if self.kind == "client":
+            return {"action": self.action}
+        if self.kind == "new-game":
+            return {"params": dict(self.params), "seats": list(self.seats)}
+        if self.kind == "option":
+            return {"option": self.option, "value": self.value}
+        return {}
+
+
+def client(name: str, label: str, menu: Menu, *keys: str, action: str = "") -> Command:
+    """A built-in action of the page (`action`, by default the name)."""
+    return Command(name, label, menu, keys, "client", action=action or name)
+
+
+def new_game(
+    name: str, label: str, *keys: str, params: Mapping[str, int | str | bool] | None = None,
+    seats: tuple[str, ...] = (), menu: Menu = "game",
+) -> Command:
+    """Start a new game at once with these parameters (and seats), e.g. a preset."""
+    return Command(name, label, menu, keys, "new-game", params=dict(params or {}), seats=seats)
+
+
+def option(name: str, label: str, option: str, value: str, *keys: str,
+           menu: Menu = "view") -> Command:
+    """Show the board with `value` for the display option `option`."""
+    return Command(name, label, menu, keys, "option", option=option, value=value)
+
+
+def server(name: str, label: str, menu: Menu, *keys: str) -> Command:
+    """Ask the server: the game's `command_handlers[name]` answers."""
+    return Command(name, label, menu, keys, "server")
+
+
+def standard_commands(spec: GameSpec) -> dict[Menu, list[list[Command]]]:
+    """The commands every game has, per menu, in groups (a line between groups)."""
+    seats = spec.game.seat_names(spec.game.validate({}))
+    options = [
+        option(f"{name}-{choice}", f"{name.capitalize()}: {choice}", name, choice)
+        for name, choices in spec.display_options.items() for choice in choices
+    ]
+    edit_help = [client("hint", "Hint", "edit", "H")] if spec.hint else []
+    if spec.has_assist:
+        edit_help.append(client("assist", "Assist: show every valid move", "edit", "A"))
+    links = [client("copy-link", "Copy link to this deal", "edit")]
+    if len(seats) > 1:
+        links.append(client("invite-link", "Copy invite link", "edit"))
+    return {
+        "game": [
+            [client("new", "New game…", "game", "N", "Alt+N"),
+             client("restart", "Restart", "game", "R")],
+            [client("export", "Export…", "game"), client("import", "Import…", "game")],
+            [client("stats", "Statistics", "game")],
+            [client("quit", "Quit", "game", "Q", "Alt+Q")],
+        ],
+        "edit": [
+            [client("undo", "Undo", "edit", "U", "Ctrl+Z"),
+             client("redo", "Redo", "edit", "Y", "Ctrl+Y", "Ctrl+Shift+Z")],
+            edit_help,
+            links,
+        ],
+        "view": [
+            [client("display", "Display…", "view"), client("theme", "Next theme", "view", "T"),
+             client("sound", "Sound", "view", "M")],
+            options,
+        ],
+        "help": [
+            [client("help", "Rules", "help", "?", "F1"),
+             client("keys", "Keyboard shortcuts", "help")],
+            [client("about", f"About {spec.game.title}", "help")],
+        ],
+    }
+
+
+def menu_commands(spec: GameSpec) -> list[tuple[Command, int]]:
+    """Every command of the game's menus, menu by menu, each with its group in its menu:
+    the standard ones, with the game's own after the first group of their menu.
+
+    Raises ValueError if two commands share a name or a key.
+    """
+    laid_out: list[tuple[Command, int]] = []
+    for menu, groups in standard_commands(spec).items():
+        own = [command for command in spec.commands if command.menu == menu]
+        arranged = [groups[0], own, *groups[1:]]
+        for group, commands in enumerate(group for group in arranged if group):
+            laid_out.extend((command, group) for command in commands)
+    names: set[str] = set()
+    keys: dict[str, str] = {}
+    for command, _ in laid_out:
+        if command.name in names:
+            raise ValueError(f"{spec.name}: two commands are named {command.name!r}")
+        names.add(command.name)
+        for key in command.keys:
+            if key.upper() in keys:
+                raise ValueError(f"{spec.name}: {command.name} and {keys[key.upper()]} "
+                                 f"both take the key {key}")
+            keys[key.upper()] = command.name
+    return laid_out
+
+
+def server_command_states(spec: GameSpec, observation: JSON, holder: bool) -> dict[str, bool]:
+    """Whether each of the game's server commands may be used now, by a seat's holder
+    (a spectator may use none)."""
+    names = [command.name for command in spec.commands if command.kind == "server"]
+    if not names:
+        return {}
+    known = spec.commands_enabled(observation) if spec.commands_enabled else {}
+    return {name: holder and known.get(name, spec.commands_enabled is None) for name in names}

@@ -1,0 +1,248 @@
+"""The menu bar in a real Chromium: drawn from the commands each game declares, driven by
+mouse, keyboard and touch, with entries enabled by the view, a game's own command, the
+About box and Quit; on a phone the bar is one "Menu" button."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from tests.browser.conftest import CreateGame, NewContext, NextView, OpenPage, ServerView
+from tests.browser.pages import GamePage
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"has_touch": True, "is_mobile": True, "viewport": {"width": 390, "height": 844}}
+MARKS_JS = "() => document.querySelectorAll('#board .mark').length"
+
+
+class MenuPage(GamePage):
+    """A game's page, with its menus."""
+
+    BOARD_JS = "() => document.getElementById('board').textContent"
+
+    def title(self, menu: str) -> Locator:
+        return self.page.locator(f"#menu-{menu}")
+
+    def menu(self, menu: str) -> Locator:
+        return self.page.locator(f"#menu-{menu}-list")
+
+    def entry(self, name: str, where: str = "#menubar") -> Locator:
+        return self.page.locator(f'{where} [data-run="{name}"]')
+
+    def open(self, menu: str) -> Locator:
+        self.title(menu).click()
+        expect(self.menu(menu)).to_be_visible()
+        return self.menu(menu)
+
+    def marks(self) -> int:
+        return int(self.page.evaluate(MARKS_JS))
+
+
+OpenGame = Callable[..., MenuPage]
+
+
+@pytest.fixture
+def game_page(
+    open_page: OpenPage, new_context: NewContext, next_view: NextView, create_game: CreateGame
+) -> OpenGame:
+    """`game_page("tictactoe", seats=[...])`: a new game made over REST, open in a new
+    browser that holds its seats (`phone=True`: a touch screen 390 px wide)."""
+
+    def open_game(game: str, phone: bool = False, **options: object) -> MenuPage:
+        created = create_game(game, **options)
+        sid = created["session"]
+        tokens = {sid: created["token"]}
+        context = new_context(tokens=tokens, **PHONE) if phone else None
+        page = open_page(f"/play/{game}?session={sid}", context=context, tokens=tokens)
+        return MenuPage(page, next_view)
+
+    return open_game
+
+
+def two_players(game_page: OpenGame, **options: object) -> MenuPage:
+    return game_page("tictactoe", seats=["human", "human"], **options)
+
+
+def test_the_game_menu_starts_a_new_game_with_the_mouse(game_page: OpenGame) -> None:
+    game = two_players(game_page)
+    before = game.session()
+    menu = game.open("game")
+    expect(game.title("game")).to_have_attribute("aria-expanded", "true")
+    expect(menu).to_have_attribute("role", "menu")
+    expect(game.entry("new")).to_have_attribute("role", "menuitem")
+    expect(game.entry("new").locator(".menu-keys")).to_have_text("NAlt+N")
+    expect(game.entry("quit").locator(".menu-keys")).to_have_text("QAlt+Q")
+    game.entry("new").click()
+    expect(menu).to_be_hidden()
+    expect(game.page.locator("#new-dialog")).to_be_visible()
+    with game.next_view(game.page):
+        game.page.click("#new-start")
+    assert game.session() != before
+
+
+def test_undo_is_disabled_at_the_start_and_enabled_after_a_move(game_page: OpenGame) -> None:
+    game = two_players(game_page)
+    game.open("edit")
+    undo = game.entry("undo")
+    expect(undo).to_have_attribute("aria-disabled", "true")
+    undo.click(force=True)  # does nothing, and leaves the menu open
+    expect(game.menu("edit")).to_be_visible()
+    game.page.keyboard.press("Escape")
+    expect(game.menu("edit")).to_be_hidden()
+
+    with game.next_view(game.page):
+        game.page.click("#ttt-1-1")
+    assert game.marks() == 1
+    game.open("edit")
+    expect(undo).to_have_attribute("aria-disabled", "false")
+    expect(game.entry("redo")).to_have_attribute("aria-disabled", "true")
+    with game.next_view(game.page):
+        undo.click()
+    assert game.marks() == 0
+    game.open("edit")
+    expect(game.entry("redo")).to_have_attribute("aria-disabled", "false")
+
+
+def test_the_menus_work_with_the_keyboard_alone(game_page: OpenGame) -> None:
+    game = two_players(game_page)
+    keys = game.page.keyboard
+    with game.next_view(game.page):
+        keys.press("5")  # the centre cell
+    assert game.marks() == 1
+
+    keys.press("F10")
+    assert game.focused() == "menu-game"
+    keys.press("Escape")  # back to the board
+    assert game.focused() == "board-wrap"
+    keys.press("Alt")  # alone: to the menu bar, as F10
+    assert game.focused() == "menu-game"
+    keys.press("ArrowRight")
+    assert game.focused() == "menu-edit"
+    keys.press("ArrowDown")
+    expect(game.menu("edit")).to_be_visible()
+    expect(game.entry("undo")).to_be_focused()
+    keys.press("ArrowDown")
+    expect(game.entry("redo")).to_be_focused()
+    keys.press("ArrowLeft")  # the menu to the left, at its first entry
+    expect(game.menu("game")).to_be_visible()
+    expect(game.menu("edit")).to_be_hidden()
+    expect(game.entry("new")).to_be_focused()
+    keys.press("ArrowRight")
+    expect(game.entry("undo")).to_be_focused()
+    with game.next_view(game.page):
+        keys.press("Enter")
+    assert game.marks() == 0
+    expect(game.menu("edit")).to_be_hidden()
+    assert game.focused() == "board-wrap"
+
+
+def test_the_keys_of_the_commands_still_work(game_page: OpenGame) -> None:
+    game = two_players(game_page)
+    with game.next_view(game.page):
+        game.page.keyboard.press("5")
+    with game.next_view(game.page):
+        game.page.keyboard.press("Control+z")
+    assert game.marks() == 0
+    with game.next_view(game.page):
+        game.page.keyboard.press("y")
+    assert game.marks() == 1
+    game.page.keyboard.press("Alt+n")  # the browser keeps Ctrl+N
+    expect(game.page.locator("#new-dialog")).to_be_visible()
+
+
+def test_minesweepers_own_command_starts_a_no_guess_board(
+    game_page: OpenGame, server_view: ServerView
+) -> None:
+    game = game_page("minesweeper", params={"rows": 9, "cols": 9, "mines": 10})
+    before = game.session()
+    game.open("game")
+    entry = game.entry("no-guess")
+    expect(entry).to_have_text("New no-guess gameG")
+    with game.next_view(game.page):
+        entry.click()
+    assert game.session() != before
+    seen = server_view(game.session())
+    assert seen["params"]["first_click"] == "no_guess"
+    assert (seen["params"]["rows"], seen["params"]["cols"], seen["params"]["mines"]) == (9, 9, 10)
+
+
+def test_a_display_option_is_chosen_from_the_view_menu(game_page: OpenGame) -> None:
+    game = game_page("ishido")
+    board = game.page.locator("#board")
+    expect(board).to_have_attribute("data-opt-tiles", "birds")
+    game.open("view")
+    expect(game.entry("tiles-birds")).to_have_attribute("aria-checked", "true")
+    game.entry("tiles-shapes").click()
+    expect(board).to_have_attribute("data-opt-tiles", "shapes")
+    game.open("view")
+    expect(game.entry("tiles-shapes")).to_have_attribute("role", "menuitemradio")
+    expect(game.entry("tiles-shapes")).to_have_attribute("aria-checked", "true")
+    expect(game.entry("tiles-birds")).to_have_attribute("aria-checked", "false")
+
+
+def test_help_about_shows_the_games_about_box(game_page: OpenGame) -> None:
+    game = game_page("ishido")
+    game.open("help")
+    expect(game.entry("about")).to_have_text("About Ishido")
+    game.entry("about").click()
+    about = game.page.locator("#about-dialog")
+    expect(about).to_be_visible()
+    expect(about.locator("#about-title")).to_have_text("About Ishido")
+    expect(about).to_contain_text("Alex Harsányi")
+    expect(about).to_contain_text("1990")
+    about.get_by_role("button", name="OK").click()
+    expect(about).to_be_hidden()
+
+
+def test_the_key_table_is_built_from_the_commands(game_page: OpenGame) -> None:
+    game = game_page("minesweeper")
+    game.page.keyboard.press("F1")
+    rows = game.page.locator("#keys tr")
+    texts = [rows.nth(i).inner_text().replace("\t", " ") for i in range(rows.count())]
+    assert len(texts) == len(set(texts)), texts
+    assert "N, Alt+N New game" in texts
+    assert "G New no-guess game" in texts
+    assert "Q, Alt+Q Quit" in texts
+
+
+def test_quit_goes_home_from_the_menu_and_with_alt_q(game_page: OpenGame, base_url: str) -> None:
+    game = game_page("tictactoe")
+    game.open("game")
+    game.entry("quit").click()
+    game.page.wait_for_url(f"{base_url}/")
+    game = game_page("tictactoe")
+    game.page.keyboard.press("Alt+q")
+    game.page.wait_for_url(f"{base_url}/")
+
+
+def test_on_a_phone_the_menus_are_one_button_that_works_by_touch(game_page: OpenGame) -> None:
+    game = two_players(game_page, phone=True)
+    page: Page = game.page
+    expect(page.locator("#menubar")).to_be_hidden()
+    fold = page.locator("#menu-fold")
+    expect(fold).to_be_visible()
+    expect(fold).to_have_text("☰Menu")
+    box = fold.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 390
+
+    with game.next_view(page):
+        page.locator("#ttt-0-0").tap()
+    fold.tap()
+    folded = page.locator("#menu-list")
+    expect(folded).to_be_visible()
+    expect(fold).to_have_attribute("aria-expanded", "true")
+    expect(folded.locator(".menu-heading")).to_have_text(["Game", "Edit", "View", "Help"])
+    undo = game.entry("undo", "#menu-list")
+    expect(undo).to_have_attribute("aria-disabled", "false")
+    with game.next_view(page):
+        undo.tap()
+    expect(folded).to_be_hidden()
+    assert game.marks() == 0
+
+    fold.tap()
+    game.entry("about", "#menu-list").tap()
+    expect(page.locator("#about-dialog")).to_be_visible()
+    expect(page.locator("#about-dialog")).to_contain_text("ClojureScript")

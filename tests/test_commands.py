@@ -1,0 +1,289 @@
+"""Menus and commands as data (`parlour/core/commands.py`): every game's menus in the
+catalog, the checks on what a game declares, and the server-command path, proven with
+`Peek`, a tiny test double (no real game needs a server command yet)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, ClassVar, TypeVar
+
+import pytest
+from fastapi.testclient import TestClient
+from pydantic import BaseModel, ConfigDict
+
+from parlour.core.commands import BROWSER_KEYS, Command, client, new_game, server
+from parlour.core.game import JSON, Game, GameSpec, Hint, IllegalMove, Params, Status
+from parlour.games import GAMES
+from parlour.server.app import create_app
+from parlour.server.compute import Compute
+from parlour.store import Store
+
+T = TypeVar("T")
+MENUS = ["game", "edit", "view", "help"]
+
+
+def catalog_games(client: TestClient) -> dict[str, dict[str, Any]]:
+    response = client.get("/api/catalog")
+    assert response.status_code == 200
+    return {game["name"]: game for game in response.json()["games"]}
+
+
+def commands_of(game: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    return {command["name"]: command for command in game["commands"]}
+
+
+# -- the real games' menus, in the catalog ----------------------------------------------
+def test_every_game_has_the_four_menus(client: TestClient) -> None:
+    for name, game in catalog_games(client).items():
+        assert [(m["name"], m["label"]) for m in game["menus"]] == [
+            ("game", "Game"), ("edit", "Edit"), ("view", "View"), ("help", "Help")
+        ], name
+        menus = [command["menu"] for command in game["commands"]]
+        assert sorted(set(menus), key=MENUS.index) == MENUS, name
+        assert menus == sorted(menus, key=MENUS.index), f"{name}: commands not menu by menu"
+        standard = commands_of(game)
+        for needed in ("new", "restart", "export", "import", "quit", "undo", "redo",
+                       "display", "theme", "sound", "help", "keys", "about"):
+            assert standard[needed]["kind"] == "client", (name, needed)
+            assert standard[needed]["args"] == {"action": needed}, (name, needed)
+
+
+def test_keys_are_unique_within_a_game_and_none_is_kept_by_the_browser(
+    client: TestClient,
+) -> None:
+    for name, game in catalog_games(client).items():
+        keys = [key.upper() for command in game["commands"] for key in command["keys"]]
+        assert len(keys) == len(set(keys)), f"{name}: a key is taken twice: {sorted(keys)}"
+        assert not set(keys) & {key.upper() for key in BROWSER_KEYS}, name
+        commands = commands_of(game)
+        # the seed's accelerators, with alternatives a browser lets through
+        assert commands["new"]["keys"] == ["N", "Alt+N"]
+        assert commands["quit"]["keys"] == ["Q", "Alt+Q"]
+        assert commands["undo"]["keys"] == ["U", "Ctrl+Z"]
+        assert commands["redo"]["keys"][:2] == ["Y", "Ctrl+Y"]
+        assert commands["help"]["keys"] == ["?", "F1"]
+
+
+def test_a_games_own_commands_are_in_its_menus(client: TestClient) -> None:
+    games = catalog_games(client)
+    minesweeper = commands_of(games["minesweeper"])
+    assert minesweeper["no-guess"] == {
+        "name": "no-guess", "label": "New no-guess game", "menu": "game", "group": 1,
+        "keys": ["G"], "kind": "new-game",
+        "args": {"params": {"first_click": "no_guess"}, "seats": []},
+    }
+    assert minesweeper["easy"]["keys"] == ["1"]
+    assert minesweeper["expert"]["args"]["params"] == {"rows": 16, "cols": 30, "mines": 99}
+    ishido = commands_of(games["ishido"])
+    assert ishido["new-1990"]["args"]["params"] == {"rules": "classic"}
+    assert [ishido[f"tiles-{tiles}"]["args"] for tiles in ("birds", "shapes", "symbols")] == [
+        {"option": "tiles", "value": tiles} for tiles in ("birds", "shapes", "symbols")
+    ]
+    assert ishido["assist"]["keys"] == ["A"] and "assist" not in commands_of(games["tictactoe"])
+    tictactoe = commands_of(games["tictactoe"])
+    assert tictactoe["new-perfect"]["args"]["seats"] == ["human", "ai:perfect"]
+    assert "invite-link" in tictactoe and "invite-link" not in minesweeper
+
+
+def test_the_key_table_has_no_row_twice(client: TestClient) -> None:
+    """The page's key table is the commands' keys plus the board's own shortcuts."""
+    for name, game in catalog_games(client).items():
+        command_keys = {key for command in game["commands"] for key in command["keys"]}
+        for shortcut in game["shortcuts"]:
+            assert not set(shortcut["keys"].split(", ")) & command_keys, (name, shortcut)
+
+
+def test_every_game_has_an_about_box(client: TestClient) -> None:
+    for game in catalog_games(client).values():
+        about = commands_of(game)["about"]
+        assert about["label"] == f"About {game['title']}" and about["menu"] == "help"
+        assert about["group"] > 0  # last, below a line, as in a desktop program
+        assert "Parlour added" in game["about_html"]
+    assert "Harsányi" in catalog_games(client)["ishido"]["about_html"]
+    assert "Factor" in catalog_games(client)["minesweeper"]["about_html"]
+    assert "ClojureScript" in catalog_games(client)["tictactoe"]["about_html"]
+
+
+def test_declarations_are_checked_where_they_are_made() -> None:
+    with pytest.raises(ValueError, match="browser keeps Ctrl\\+N"):
+        client("new", "New game", "game", "Ctrl+N")
+    with pytest.raises(ValueError, match="no client action"):
+        client("launch", "Launch", "game")
+    with pytest.raises(ValueError, match="is written like"):
+        new_game("small", "Small", "ctrl+s")
+    with pytest.raises(ValueError, match="menu must be one of"):
+        Command("odd", "Odd", "tools")  # type: ignore[arg-type]
+    spec = GAMES["minesweeper"]
+    with pytest.raises(ValueError, match="both take the key G"):
+        replace(spec, commands=(*spec.commands, new_game("more", "More", "G")))
+    with pytest.raises(ValueError, match="two commands are named 'undo'"):
+        replace(spec, commands=(client("undo", "Undo again", "edit"),))
+    with pytest.raises(ValueError, match="command_handlers differ \\(peek\\)"):
+        replace(spec, commands=(server("peek", "Peek", "edit"),))
+
+
+def test_the_docs_describe_the_menus(client: TestClient) -> None:
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    assert {"menu", "group", "keys", "kind", "args"} <= set(schemas["CommandInfo"]["properties"])
+    assert "commands" in schemas["GameInfo"]["properties"]
+    assert "about_html" in schemas["GameInfo"]["properties"]
+    assert "commands" in schemas["View"]["properties"]
+
+
+# -- the server-command path, with a test double -----------------------------------------
+@dataclass(frozen=True)
+class PeekState:
+    hidden: tuple[int, ...]
+    taken: tuple[int, ...] = ()
+
+
+class PeekMove(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    take: int
+
+
+class Peek(Game[PeekState, int]):
+    """Take hidden numbers one at a time; won if the last one taken is the largest."""
+
+    name: ClassVar[str] = "peek"
+    title: ClassVar[str] = "Peek"
+    move_model: ClassVar[type[BaseModel]] = PeekMove
+
+    def deal(self, params: Params, rng: random.Random) -> PeekState:
+        return PeekState(tuple(rng.sample(range(100), 3)))
+
+    def to_move(self, state: PeekState) -> int | None:
+        return 0 if state.hidden else None
+
+    def legal_moves(self, state: PeekState) -> Sequence[int]:
+        return range(len(state.hidden))
+
+    def apply(self, state: PeekState, move: int) -> PeekState:
+        if not 0 <= move < len(state.hidden):
+            raise IllegalMove(f"there is no number {move}")
+        rest = state.hidden[:move] + state.hidden[move + 1 :]
+        return PeekState(rest, (*state.taken, state.hidden[move]))
+
+    def status(self, state: PeekState) -> Status:
+        if state.hidden:
+            return Status.PLAYING
+        return Status.WON if state.taken[-1] == max(state.taken) else Status.LOST
+
+    def scores(self, state: PeekState) -> tuple[int, ...]:
+        return (len(state.taken),)
+
+    def observe(self, state: PeekState, seat: int | None) -> JSON:
+        return {"left": len(state.hidden), "taken": list(state.taken)}
+
+    def text(self, observation: JSON) -> str:
+        return f"{observation['left']} left, taken {observation['taken']}"
+
+    def headline(self, observation: JSON) -> str:
+        return "Peek"
+
+    def move_from_model(self, model: Any) -> int:
+        take: int = model.take
+        return take
+
+    def move_to_json(self, move: int) -> JSON:
+        return {"take": move}
+
+
+def peek_largest(state: PeekState, seat: int) -> Hint:
+    largest = state.hidden.index(max(state.hidden))
+    return Hint({"take": largest}, "the largest number is there")
+
+
+def count_left(state: PeekState, seat: int) -> str:
+    return f"{len(state.hidden)} numbers left"
+
+
+def peek_enabled(observation: JSON) -> Mapping[str, bool]:
+    return {"largest": observation["left"] > 1, "count": True}
+
+
+PEEK_SPEC = GameSpec(
+    game=Peek(), render=lambda observation, ctx: f"<p>{observation['left']}</p>",
+    rules_html="<p>Peek</p>", thumbnail_svg="<svg/>",
+    commands=(server("largest", "Show the largest", "edit", "L"),
+              server("count", "Count what is left", "view")),
+    command_handlers={"largest": peek_largest, "count": count_left},
+    commands_enabled=peek_enabled,
+)
+
+
+class Inline(Compute):
+    """Runs the work in this process (the double's functions live in a test module)."""
+
+    async def run(self, budget: float, work: Callable[..., T], *args: Any) -> T:
+        return work(*args)
+
+
+@pytest.fixture
+def peek(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(Store(tmp_path / "db.sqlite3"), {"peek": PEEK_SPEC}, ai_delay_scale=0,
+                     allowed_hosts=("testserver",), compute=Inline(workers=1))
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def started(client: TestClient) -> tuple[str, str, JSON]:
+    created = client.post("/api/games", json={"game": "peek"}).json()
+    return created["session"], created["token"], created["view"]
+
+
+def receive(socket: Any, kind: str) -> JSON:
+    """The next message of `kind` (views before it are skipped)."""
+    while True:
+        message: JSON = socket.receive_json()
+        if message["type"] == kind:
+            return message
+        assert message["type"] == "view", message
+
+
+def test_the_catalog_carries_a_server_command(peek: TestClient) -> None:
+    commands = commands_of(catalog_games(peek)["peek"])
+    assert commands["largest"] == {"name": "largest", "label": "Show the largest",
+                                   "menu": "edit", "group": 1, "keys": ["L"],
+                                   "kind": "server", "args": {}}
+    assert commands["count"]["menu"] == "view"
+
+
+def test_a_server_command_answers_with_a_hint_or_a_note(peek: TestClient) -> None:
+    sid, token, view = started(peek)
+    assert view["commands"] == {"largest": True, "count": True}
+    assert peek.get(f"/api/games/{sid}").json()["commands"] == {"largest": False,
+                                                                "count": False}
+    with peek.websocket_connect(f"/ws/{sid}") as socket:
+        socket.send_json({"type": "hello", "token": token})
+        receive(socket, "view")
+        socket.send_json({"type": "command", "name": "largest"})
+        hint = receive(socket, "hint")
+        assert hint["note"] == "the largest number is there"
+        shown = peek.get(f"/api/games/{sid}", headers={"Authorization": f"Bearer {token}"})
+        assert shown.json()["hint"]["move"] == hint["move"] and shown.json()["assisted"]
+
+        socket.send_json({"type": "command", "name": "count"})
+        assert receive(socket, "note") == {"type": "note", "note": "3 numbers left"}
+
+        socket.send_json({"type": "move", "move": {"take": 0}})
+        assert receive(socket, "view")["view"]["commands"]["largest"] is True
+        socket.send_json({"type": "move", "move": {"take": 0}})
+        assert receive(socket, "view")["view"]["commands"] == {"largest": False, "count": True}
+        socket.send_json({"type": "command", "name": "largest"})
+        assert receive(socket, "error")["error"] == "largest cannot be used now"
+        socket.send_json({"type": "command", "name": "launch"})
+        assert receive(socket, "error")["error"] == "Peek has no command 'launch'"
+
+
+def test_a_spectator_cannot_send_a_command(peek: TestClient) -> None:
+    sid, _, _ = started(peek)
+    with peek.websocket_connect(f"/ws/{sid}") as socket:
+        socket.send_json({"type": "hello", "token": None})
+        assert receive(socket, "view")["view"]["commands"] == {"largest": False,
+                                                                "count": False}
+        socket.send_json({"type": "command", "name": "count"})
+        assert "you hold no seat" in receive(socket, "error")["error"]
