@@ -59,14 +59,24 @@ class Viewer:
         self.dropped.set()
 
     async def _pump(self) -> None:
+        loop = asyncio.get_running_loop()
         try:
             while True:
                 await self._ready.wait()
                 self._ready.clear()
                 while (message := self._next()) is not None:
-                    await asyncio.wait_for(self._send(message), self._send_timeout)
-        except Exception:  # TimeoutError: it stopped reading; or the socket is closed
+                    # a timer, not wait_for: no task made per message
+                    watchdog = loop.call_later(self._send_timeout, self._stalled)
+                    try:
+                        await self._send(message)
+                    finally:
+                        watchdog.cancel()
+        except Exception:  # the socket is closed or broken
             self.dropped.set()
+
+    def _stalled(self) -> None:
+        """The viewer stopped reading: give up on it (the send in flight is cancelled)."""
+        self.close()
 
     def _next(self) -> JSON | None:
         if self._view is not None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from parlour.core.game import JSON, RenderContext
 from parlour.core.markup import attr, classes, move_attr
 from parlour.games.tictactoe.logic import SEAT_NAMES, SIZE
@@ -31,6 +33,7 @@ def render(observation: JSON, ctx: RenderContext) -> str:
     )
 
 
+@functools.lru_cache(maxsize=256)  # 108 kinds of cell in all: each is made once
 def _cell(x: int, y: int, owner: int | None, can_move: bool, hinted: bool) -> str:
     playable = can_move and owner is None
     actions = move_attr("data-move", {"cell": [x, y]}) if playable else ""
