@@ -21,6 +21,9 @@ from parlour.server.guard import LOCAL_HOSTS, WS_MESSAGE_LIMIT
 from parlour.store import NewerStore, Store, default_path
 
 DEFAULT_PORT = 8765
+WARM_UP_DELAY = 2.0
+"""Seconds after start-up before the worker processes start (hints, AI moves, long
+deals); the first page loads meanwhile."""
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -95,7 +98,6 @@ def main(argv: list[str] | None = None) -> None:
     if args.host not in LOCAL_HOSTS:
         print(exposed_warning(args.host, hosts), file=sys.stderr, flush=True)
     compute = Compute()
-    compute.warm_up()  # the workers start while the server does
     app = create_app(open_store(db), GAMES, allowed_hosts=hosts, compute=compute)
     server = uvicorn.Server(uvicorn.Config(
         app, log_level="warning", ws_ping_interval=20, ws_ping_timeout=20,
@@ -112,6 +114,8 @@ def main(argv: list[str] | None = None) -> None:
                   flush=True)
             if not args.no_browser:
                 webbrowser.open(address)
+            # the workers start once the first page has had the machine to itself
+            asyncio.get_running_loop().call_later(WARM_UP_DELAY, compute.warm_up)
         try:
             await task
         finally:

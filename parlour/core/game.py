@@ -224,6 +224,12 @@ class Game(ABC, Generic[S, M]):
     def undo_rule(self, before: S, move: M, after: S) -> UndoRule:
         return UndoRule.ALLOWED
 
+    def slow_deal(self, params: Params) -> bool:
+        """Whether dealing a game of `params`, or replaying one, may take long (e.g.
+        Minesweeper's no-guess boards, laid at the first click): the server then does it
+        in a worker process. Quick deals are made in place."""
+        return False
+
     def slow_move(self, state: S, move: M) -> bool:
         """Whether applying `move` may take long (e.g. laying a no-guess minefield): the
         server then applies it in a worker process, so that other games go on."""

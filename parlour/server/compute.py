@@ -19,9 +19,10 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import CancelledError as FutureCancelled
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from pebble import ProcessExpired, ProcessPool
+if TYPE_CHECKING:  # pebble is imported when the first work is sent: a quicker start
+    from pebble import ProcessPool
 
 T = TypeVar("T")
 
@@ -54,6 +55,8 @@ class Compute:
         self._starting = threading.Lock()
 
     def pool(self) -> ProcessPool:
+        from pebble import ProcessPool
+
         with self._starting:
             if self._pool is None or not self._pool.active:
                 # spawn, not fork: the server has threads (the store's writer) and an
@@ -74,6 +77,8 @@ class Compute:
     async def run(self, budget: float, work: Callable[..., T], *args: Any) -> T:
         """`work(*args)` in a worker process; TooSlow after `budget` seconds. Cancelling
         the caller stops the work."""
+        from pebble import ProcessExpired
+
         future = self.pool().schedule(work, args=args, timeout=budget)
         try:
             return await asyncio.wrap_future(future)

@@ -46,6 +46,9 @@ IDLE_SECONDS = 300.0
 MAX_LIVE = 200
 """Beyond this many sessions in memory, those idle for `GRACE_SECONDS` leave too."""
 GRACE_SECONDS = 10.0
+QUICK_REPLAY_MOVES = 100
+"""Saved games of at most this many moves are replayed in place (a few ms at most),
+longer ones in a worker process."""
 
 T = TypeVar("T")
 
@@ -85,9 +88,7 @@ class Hub:
         game_id = self._game_id(spec, id_text, params)
         wanted = list(seats) if seats is not None else list(spec.default_seats)
         kinds, mine = self._seating(spec, game_id, wanted)
-        start = await self._long(
-            DEAL_BUDGET, "dealing", work.deal, spec.game, game_id
-        )
+        start = await self._dealt(spec, game_id, 0, "dealing", work.deal, spec.game, game_id)
         return await self._open(Session(spec, game_id, kinds, start=start), mine)
 
     async def adopt(self, saved: SavedGame, owner: str) -> tuple[Live, str]:
@@ -99,8 +100,8 @@ class Hub:
         kinds, mine = self._seating(spec, game_id, list(saved.seats))
         pictures = await checked_pictures(saved, game_id.uploads(spec.game))
         try:
-            session = await self._long(
-                DEAL_BUDGET, "replaying the saved game", work.replay,
+            session = await self._dealt(
+                spec, game_id, len(saved.moves), "replaying the saved game", work.replay,
                 spec, game_id, kinds, saved.moves, saved.cursor,
             )
         except GameError as error:
@@ -199,8 +200,8 @@ class Hub:
         spec = self.spec(row.game)
         try:
             game_id = parse_game_id(spec.game, row.game_id)
-            session = await self._long(
-                DEAL_BUDGET, "replaying the saved game", work.restore,
+            session = await self._dealt(
+                spec, game_id, len(line), "replaying the saved game", work.restore,
                 spec, game_id, row.seats, line, row.cursor,
             )
         except GameError as error:
@@ -309,6 +310,17 @@ class Hub:
             raise GameError(f"{name} cannot be used now")
         found = await self._long(THINK_BUDGET, name, handler, session.state, seat)
         return session.record_hint(seat, found) if isinstance(found, Hint) else found
+
+    async def _dealt(
+        self, spec: GameSpec, game_id: GameId, moves: int, what: str,
+        job: Callable[..., T], *args: Any,
+    ) -> T:
+        """A deal, or a deal and its moves replayed: here when that is quick (no worker to
+        wait for when the server has just started), in a worker when the game says its
+        deals are slow or the line is long."""
+        if spec.game.slow_deal(game_id.params) or moves > QUICK_REPLAY_MOVES:
+            return await self._long(DEAL_BUDGET, what, job, *args)
+        return job(*args)
 
     async def _long(self, budget: float, what: str, job: Callable[..., T], *args: Any) -> T:
         """`job(*args)` in a worker process; a clear 503 if it cannot be done in time."""

@@ -214,6 +214,10 @@ class Minesweeper(Game[Minefield, Move]):
     def scores(self, state: Minefield) -> tuple[int, ...]:
         return (state.opened,)
 
+    def slow_deal(self, params: Params) -> bool:
+        """A no-guess game's replay lays its board again."""
+        return params["first_click"] == "no_guess"
+
     def slow_move(self, state: Minefield, move: Move) -> bool:
         """The first click of a no-guess board lays the mines with the solver."""
         return move[0] == "open" and not state.started and state.first_click == "no_guess"
