@@ -268,12 +268,18 @@ def test_a_picture_the_id_names_travels_with_the_file(store: Store, elsewhere: S
                                               "id": saved["id"]}).status_code == 201
 
 
+def picture_game(client: TestClient) -> tuple[str, dict[str, Any]]:
+    """A picture uploaded, and a game of it started: (its upload id, the game created)."""
+    uploaded: str = client.post("/api/uploads", content=png(8, 8),
+                                headers={"Content-Type": "image/png"}).json()["upload"]
+    created = client.post("/api/games", json={"game": "picture",
+                                              "params": {"image": uploaded}}).json()
+    return uploaded, created
+
+
 def test_a_damaged_or_unasked_picture_is_refused(store: Store) -> None:
     with server(store, WITH_PICTURES) as here:
-        uploaded = here.post("/api/uploads", content=png(8, 8),
-                             headers={"Content-Type": "image/png"}).json()["upload"]
-        created = here.post("/api/games", json={"game": "picture",
-                                                "params": {"image": uploaded}}).json()
+        uploaded, created = picture_game(here)
         saved = export(here, created["session"], created["token"])
         picture = saved["uploads"][uploaded]
         damaged = {**saved, "uploads": {uploaded: {**picture, "data": picture["data"][:40]}}}
@@ -288,10 +294,7 @@ def test_pictures_over_the_importers_quota_are_refused_with_nothing_kept(
     store: Store, elsewhere: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with server(store, WITH_PICTURES) as here:
-        uploaded = here.post("/api/uploads", content=png(8, 8),
-                             headers={"Content-Type": "image/png"}).json()["upload"]
-        created = here.post("/api/games", json={"game": "picture",
-                                                "params": {"image": uploaded}}).json()
+        _, created = picture_game(here)
         saved = export(here, created["session"], created["token"])
     monkeypatch.setattr(store_module, "UPLOADS_PER_OWNER", 0)
     with server(elsewhere, WITH_PICTURES) as there:
