@@ -246,3 +246,28 @@ def test_on_a_phone_the_menus_are_one_button_that_works_by_touch(game_page: Open
     game.entry("about", "#menu-list").tap()
     expect(page.locator("#about-dialog")).to_be_visible()
     expect(page.locator("#about-dialog")).to_contain_text("ClojureScript")
+
+
+def test_a_game_exported_from_the_menu_is_imported_in_another_browser(
+    game_page: OpenGame,
+) -> None:
+    game = two_players(game_page)
+    for cell in ("#ttt-1-1", "#ttt-0-0"):
+        with game.next_view(game.page):
+            game.page.click(cell)
+    game.open("game")
+    with game.page.expect_download() as downloading:
+        game.entry("export").click()
+    download = downloading.value
+    assert download.suggested_filename.startswith("tictactoe-")
+    assert download.suggested_filename.endswith(".parlour.json")
+
+    other = two_players(game_page)  # another browser, in a game of its own
+    other.open("game")
+    with other.page.expect_file_chooser() as choosing:
+        other.entry("import").click()
+    with other.next_view(other.page):
+        choosing.value.set_files(download.path())
+    expect(other.page.locator("#game-id")).to_have_text(game.page.locator("#game-id").inner_text())
+    assert other.marks() == 2
+    assert other.session() != game.session()  # a game of its own, from the same deal and moves
