@@ -243,10 +243,24 @@ def session_created(
             "INSERT INTO tokens (token, sid, seats) VALUES (?,?,?)",
             [(token, row.sid, json.dumps(seats)) for token, seats in tokens.items()],
         )
-        db.executemany(
-            "INSERT INTO moves (sid, ply, move) VALUES (?,?,?)",
-            [(row.sid, ply, json.dumps(move)) for ply, move in enumerate(moves)],
-        )
+        _insert_moves(db, row.sid, 0, moves)
+
+    return write
+
+
+def _insert_moves(db: sqlite3.Connection, sid: str, start: int, moves: Sequence[JSON]) -> None:
+    db.executemany(
+        "INSERT INTO moves (sid, ply, move) VALUES (?,?,?)",
+        [(sid, start + i, json.dumps(move)) for i, move in enumerate(moves)],
+    )
+
+
+def together(*changes: Change) -> Change:
+    """One change made of `changes`, written in order in the same transaction."""
+
+    def write(db: sqlite3.Connection) -> None:
+        for change in changes:
+            change(db)
 
     return write
 
@@ -263,13 +277,7 @@ def progress_saved(progress: Progress, result: Result | None = None) -> Change:
         if progress.new_moves_from is not None:
             start = progress.new_moves_from
             db.execute("DELETE FROM moves WHERE sid=? AND ply>=?", (progress.sid, start))
-            db.executemany(
-                "INSERT INTO moves (sid, ply, move) VALUES (?,?,?)",
-                [
-                    (progress.sid, start + i, json.dumps(move))
-                    for i, move in enumerate(progress.new_moves)
-                ],
-            )
+            _insert_moves(db, progress.sid, start, progress.new_moves)
         # the game's result, or none while it is (again, after an undo) in play
         db.execute(
             "DELETE FROM results WHERE sid=? AND round=?", (progress.sid, progress.round)

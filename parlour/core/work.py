@@ -31,18 +31,11 @@ def hint(finder: HintFinder, state: Any, seat: int) -> Hint | None:
     return finder(state, seat)
 
 
-def restore(
-    spec: GameSpec, game_id: GameId, seats: Sequence[str], moves: Sequence[JSON], cursor: int
-) -> Session:
-    """A saved session rebuilt from its deal and moves (the moves replayed)."""
-    return Session(spec, game_id, seats, moves, cursor)
-
-
 def replay(
     spec: GameSpec, game_id: GameId, seats: Sequence[str], moves: Sequence[JSON], cursor: int
 ) -> Session:
-    """As `restore`, for moves from elsewhere (an imported file): a move that cannot be
-    played raises GameError saying which one and why."""
+    """A saved session rebuilt from its deal and moves (from the store or a file); a move
+    that cannot be played raises GameError saying which one and why."""
     try:
         return Session(spec, game_id, seats, moves, cursor)
     except GameError:

@@ -201,7 +201,7 @@ class Hub:
         try:
             game_id = parse_game_id(spec.game, row.game_id)
             session = await self._dealt(
-                spec, game_id, len(line), "replaying the saved game", work.restore,
+                spec, game_id, len(line), "replaying the saved game", work.replay,
                 spec, game_id, row.seats, line, row.cursor,
             )
         except GameError as error:

@@ -3,8 +3,6 @@ position (moves, cursor, clock, help used) and, at the end, its result."""
 
 from __future__ import annotations
 
-import sqlite3
-
 from parlour.core.game import Status
 from parlour.server.live import Live
 from parlour.server.views import outcome
@@ -15,6 +13,7 @@ from parlour.store import (
     SessionRow,
     progress_saved,
     session_created,
+    together,
 )
 
 
@@ -30,14 +29,7 @@ def created(live: Live, now: float, also: Change | None = None) -> Change:
     )
     holders = {t: sorted(s) for t, s in live.holders.items()}
     write = session_created(row, holders, now, session.line)
-    if also is None:
-        return write
-
-    def both(db: sqlite3.Connection) -> None:
-        write(db)
-        also(db)
-
-    return both
+    return write if also is None else together(write, also)
 
 
 def progress(live: Live, now: float, appended_from: int | None) -> Change:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
-import sqlite3
 import time
 from collections.abc import Collection, Mapping
 from typing import Annotated, Any, Final, Literal
@@ -22,7 +21,7 @@ from pydantic import Field, StringConstraints, model_validator
 from parlour.core.game import Status
 from parlour.server.live import ApiError, Live
 from parlour.server.messages import Strict
-from parlour.store import Change, Store, upload_saved
+from parlour.store import Change, Store, together, upload_saved
 from parlour.uploads import MAX_BYTES, BadUpload, Picture, check_picture
 
 FORMAT: Final = "parlour-saved-game"
@@ -149,8 +148,5 @@ def pictures_kept(pictures: Mapping[str, Picture], owner: str, now: float) -> Ch
     """Keep each picture under the id its game names, as `owner`'s uploads (their quota
     applies: OverQuota). Written after the session, so that they count as in use."""
 
-    def write(db: sqlite3.Connection) -> None:
-        for upload_id, picture in pictures.items():
-            upload_saved(picture, owner, now, upload_id)(db)
-
-    return write
+    return together(*(upload_saved(picture, owner, now, upload_id)
+                       for upload_id, picture in pictures.items()))
