@@ -1,5 +1,5 @@
 """Fixtures for every test folder (tests/ and each game's tests/): an in-process API
-client, a real server process, and Chromium."""
+client, a real server process, Chromium, and a folder of solver tables of the run's own."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from parlour.core.tables import FOLDER_VARIABLE
 from parlour.devtools import (
     TEST_HOSTS,
     RunningServer,
@@ -21,6 +22,16 @@ from parlour.devtools import (
 from parlour.games import GAMES
 from parlour.server.app import create_app
 from parlour.store import Store
+
+
+@pytest.fixture(scope="session", autouse=True)
+def tables_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Solver tables are built into a folder of this run's, not the user's: set in the
+    environment before any worker process or server starts, so they inherit it."""
+    folder = tmp_path_factory.mktemp("tables")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(FOLDER_VARIABLE, str(folder))
+        yield folder
 
 
 @pytest.fixture

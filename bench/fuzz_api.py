@@ -386,8 +386,12 @@ def make_probe(schema: OpenApiSchema, pool: Pool, rnd: random.Random) -> Probe:
     paths: dict[str, dict[str, Any]] = schema.raw_schema["paths"]
     documented = {path: {method.upper() for method in operations}
                   for path, operations in paths.items()}
-    with_body = sorted(path for path, operations in paths.items()
-                       if "requestBody" in operations.get("post", {}) and path != "/api/uploads")
+    # routes whose body is required (an optional one, as join's, may well be empty)
+    with_body = sorted(
+        path for path, operations in paths.items()
+        if operations.get("post", {}).get("requestBody", {}).get("required")
+        and path != "/api/uploads"
+    )
 
     def fill(route: str) -> str:
         return route.replace("{sid}", sid).replace("{upload_id}", word).replace("{word}", word)

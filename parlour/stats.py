@@ -15,7 +15,9 @@ CHART_GAMES = 40  # the chart shows this many most recent games
 def statistics(results: Sequence[Result], games: Mapping[str, GameSpec]) -> dict[str, Any]:
     groups: dict[tuple[str, str, str], list[Result]] = defaultdict(list)
     for result in results:
-        groups[(result.game, result.preset, result.mode)].append(result)
+        # with several people at one game, each seat's record is kept apart
+        mode = f"{result.mode}, as {result.seat_name}" if result.seat_name else result.mode
+        groups[(result.game, result.preset, mode)].append(result)
     return {
         "groups": [
             {

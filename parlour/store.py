@@ -132,9 +132,47 @@ def _legacy_pictures_rechecked(db: sqlite3.Connection) -> None:
         )
 
 
+def _seats_apart(db: sqlite3.Connection) -> None:
+    """Sessions keep the computer standing in for players who left; results are kept
+    per seat (every human's, not only the starter's). A result saved before is the
+    starter's: the lowest seat of the session's first token."""
+    _run_script(db, """
+        ALTER TABLE sessions ADD COLUMN stand_ins TEXT NOT NULL DEFAULT '{}';
+        CREATE TABLE results_per_seat (
+            sid TEXT NOT NULL,
+            round INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            seat_name TEXT NOT NULL,    -- '' when its player held every seat
+            game TEXT NOT NULL,
+            preset TEXT NOT NULL,
+            mode TEXT NOT NULL,
+            outcome TEXT NOT NULL,      -- won, lost or draw, for that seat's player
+            score INTEGER,
+            elapsed_ms INTEGER NOT NULL,
+            moves INTEGER NOT NULL,
+            assisted INTEGER NOT NULL,
+            finished REAL NOT NULL,
+            figures TEXT NOT NULL DEFAULT '{}',
+            PRIMARY KEY (sid, round, seat)
+        );
+        INSERT INTO results_per_seat
+            SELECT r.sid, r.round,
+                coalesce((SELECT min(seat.value) FROM json_each((
+                    SELECT t.seats FROM tokens t WHERE t.sid = r.sid ORDER BY t.rowid LIMIT 1
+                )) AS seat), 0),
+                '', r.game, r.preset, r.mode, r.outcome, r.score, r.elapsed_ms, r.moves,
+                r.assisted, r.finished, r.figures
+            FROM results r;
+        DROP TABLE results;
+        ALTER TABLE results_per_seat RENAME TO results;
+        CREATE INDEX results_by_game ON results (game, finished);
+    """)
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _uploads_get_owner_size_and_last_upload,  # 0 -> 1
     _legacy_pictures_rechecked,  # 1 -> 2
+    _seats_apart,  # 2 -> 3
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -185,6 +223,7 @@ class SessionRow:
     headline: str
     updated: float
     assist: bool = False
+    stand_ins: dict[int, str] = field(default_factory=dict)  # seat -> AI level
 
 
 @dataclass(frozen=True)
@@ -207,6 +246,8 @@ class Progress:
 
 @dataclass(frozen=True)
 class Result:
+    """A finished game for one seat's player."""
+
     sid: str
     round: int
     game: str
@@ -219,6 +260,8 @@ class Result:
     assisted: bool
     finished: float
     figures: dict[str, float] = field(default_factory=dict)
+    seat: int = 0
+    seat_name: str = ""  # '' when its player held every seat (alone, or hot seat)
 
 
 Change = Callable[[sqlite3.Connection], None]
@@ -265,7 +308,9 @@ def together(*changes: Change) -> Change:
     return write
 
 
-def progress_saved(progress: Progress, result: Result | None = None) -> Change:
+def progress_saved(progress: Progress, results: Sequence[Result] = ()) -> Change:
+    """The session's new position, and its results if it is over (one per player)."""
+
     def write(db: sqlite3.Connection) -> None:
         db.execute(
             "UPDATE sessions SET cursor=?, round=?, assisted=?, elapsed_ms=?,"
@@ -278,19 +323,22 @@ def progress_saved(progress: Progress, result: Result | None = None) -> Change:
             start = progress.new_moves_from
             db.execute("DELETE FROM moves WHERE sid=? AND ply>=?", (progress.sid, start))
             _insert_moves(db, progress.sid, start, progress.new_moves)
-        # the game's result, or none while it is (again, after an undo) in play
+        # the game's results, or none while it is (again, after an undo) in play
         db.execute(
             "DELETE FROM results WHERE sid=? AND round=?", (progress.sid, progress.round)
         )
-        if result is not None:
-            db.execute(
-                "INSERT INTO results VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                (result.sid, result.round, result.game, result.preset, result.mode,
-                 result.outcome, result.score, result.elapsed_ms, result.moves,
-                 int(result.assisted), result.finished, json.dumps(result.figures)),
-            )
+        db.executemany(
+            f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            [(r.sid, r.round, r.seat, r.seat_name, r.game, r.preset, r.mode, r.outcome,
+              r.score, r.elapsed_ms, r.moves, int(r.assisted), r.finished,
+              json.dumps(r.figures)) for r in results],
+        )
 
     return write
+
+
+_RESULT_COLUMNS = ("sid, round, seat, seat_name, game, preset, mode, outcome, score,"
+                   " elapsed_ms, moves, assisted, finished, figures")
 
 
 def token_added(sid: str, token: str, seats: list[int]) -> Change:
@@ -299,6 +347,25 @@ def token_added(sid: str, token: str, seats: list[int]) -> Change:
             "INSERT INTO tokens (token, sid, seats) VALUES (?,?,?)",
             (token, sid, json.dumps(seats)),
         )
+
+    return write
+
+
+def seating_changed(
+    sid: str, holders: dict[str, list[int]], stand_ins: dict[int, str]
+) -> Change:
+    """Who holds which seat now (`holders`: the tokens that changed, added if new; a
+    token that left every seat is kept, so its browser may take a seat again) and which
+    seats the computer plays for a player who left."""
+
+    def write(db: sqlite3.Connection) -> None:
+        db.executemany(
+            "INSERT INTO tokens (token, sid, seats) VALUES (?,?,?)"
+            " ON CONFLICT (token) DO UPDATE SET seats=excluded.seats",
+            [(token, sid, json.dumps(seats)) for token, seats in holders.items()],
+        )
+        db.execute("UPDATE sessions SET stand_ins=? WHERE sid=?",
+                   (json.dumps(stand_ins), sid))
 
     return write
 
@@ -462,8 +529,8 @@ class Store:
         """A session without its moves."""
         found = self.db.execute(
             "SELECT sid, game, game_id, seats, mode, preset, cursor, round, assisted,"
-            " elapsed_ms, clock_last_at, status, headline, updated, assist FROM sessions"
-            " WHERE sid=?",
+            " elapsed_ms, clock_last_at, status, headline, updated, assist, stand_ins"
+            " FROM sessions WHERE sid=?",
             (sid,),
         ).fetchone()
         if found is None:
@@ -472,10 +539,11 @@ class Store:
         values[3] = json.loads(values[3])
         values[8] = bool(values[8])
         values[14] = bool(values[14])
+        values[15] = {int(seat): level for seat, level in json.loads(values[15]).items()}
         return SessionRow(*values)
 
-    def save(self, progress: Progress, result: Result | None = None) -> None:
-        self.write(progress_saved(progress, result))
+    def save(self, progress: Progress, *results: Result) -> None:
+        self.write(progress_saved(progress, results))
 
     def unfinished(self, limit: int = 20) -> list[SessionRow]:
         sids = [
@@ -517,17 +585,18 @@ class Store:
 
     # -- results --------------------------------------------------------------------
     def results(self, game: str | None = None) -> list[Result]:
-        query = "SELECT * FROM results"
+        query = f"SELECT {_RESULT_COLUMNS} FROM results"
         args: tuple[str, ...] = ()
         if game is not None:
             query += " WHERE game=?"
             args = (game,)
-        rows = self.db.execute(query + " ORDER BY finished", args).fetchall()
+        rows = self.db.execute(query + " ORDER BY finished, seat", args).fetchall()
         return [
             Result(
-                sid=row[0], round=row[1], game=row[2], preset=row[3], mode=row[4],
-                outcome=row[5], score=row[6], elapsed_ms=row[7], moves=row[8],
-                assisted=bool(row[9]), finished=row[10], figures=json.loads(row[11]),
+                sid=row[0], round=row[1], seat=row[2], seat_name=row[3], game=row[4],
+                preset=row[5], mode=row[6], outcome=row[7], score=row[8],
+                elapsed_ms=row[9], moves=row[10], assisted=bool(row[11]),
+                finished=row[12], figures=json.loads(row[13]),
             )
             for row in rows
         ]

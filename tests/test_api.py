@@ -562,24 +562,29 @@ def test_undo_at_the_start_is_refused(client: TestClient, store: Store) -> None:
     unchanged.check()
 
 
-def test_undo_is_refused_while_another_player_shares_the_game(
+def test_undo_asks_the_others_while_another_player_shares_the_game(
     client: TestClient, store: Store
 ) -> None:
+    """Redo and restart are off with two people at the game; undo becomes a take-back
+    request (tests/test_seats.py follows it through)."""
     created = new_game(client, seats=["human", "open"])
     sid, mine = created["session"], created["token"]
     move(client, sid, mine, (1, 1))
     view = post(client, sid, "undo", mine).json()  # alone in the game: allowed
-    assert view["moves"] == 0
+    assert view["moves"] == 0 and view["undo_asks"] is False
     move(client, sid, mine, (1, 1))
     theirs = client.post(f"/api/games/{sid}/join").json()["token"]
     move(client, sid, theirs, (0, 0))
-    assert get_view(client, sid, mine)["can_undo"] is False
+    assert get_view(client, sid, mine)["undo_asks"] is True
     for token in (mine, theirs):
         unchanged = Unchanged(client, store, sid, token)
-        for action in ("undo", "redo", "restart"):
+        for action in ("redo", "restart"):
             message = error_of(post(client, sid, action, token), 409)
             assert f"{action} is off while another player shares this game" in message
             unchanged.check()
+    asked = post(client, sid, "undo", mine).json()
+    assert asked["moves"] == 2 and asked["takeback"] == {
+        "seats": [0], "yours": True, "waiting_for_you": False}
 
 
 def test_can_undo_matches_what_undo_does(client: TestClient) -> None:

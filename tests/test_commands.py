@@ -18,7 +18,7 @@ from parlour.core.commands import BROWSER_KEYS, Command, client, new_game, serve
 from parlour.core.game import JSON, Game, GameSpec, Hint, IllegalMove, Params, Status
 from parlour.games import GAMES
 from parlour.server.app import create_app
-from parlour.server.compute import Compute
+from parlour.server.compute import Compute, Progress
 from parlour.store import Store
 
 T = TypeVar("T")
@@ -218,7 +218,9 @@ PEEK_SPEC = GameSpec(
 class Inline(Compute):
     """Runs the work in this process (the double's functions live in a test module)."""
 
-    async def run(self, budget: float, work: Callable[..., T], *args: Any) -> T:
+    async def run(
+        self, budget: float, work: Callable[..., T], *args: Any, progress: Progress | None = None
+    ) -> T:
         return work(*args)
 
 

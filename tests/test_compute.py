@@ -1,8 +1,10 @@
-"""The worker pool: long work runs elsewhere, within a budget, and can be stopped."""
+"""The worker pool: long work runs elsewhere, within a budget, can be stopped, and tells
+the server how far it has got."""
 
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -70,3 +72,71 @@ def test_the_event_loop_is_free_while_work_runs(compute: Compute, tmp_path: Path
         return worst
 
     assert run_async(measure()) < 0.05
+
+
+# -- progress reports -------------------------------------------------------------------
+Reports = list[tuple[float | None, str]]
+
+
+def test_progress_reaches_the_callback_in_order_on_the_loops_thread(compute: Compute) -> None:
+    seen: Reports = []
+    threads: set[int] = set()
+
+    def heard(done: float | None, note: str) -> None:
+        seen.append((done, note))
+        threads.add(threading.get_ident())
+
+    async def run() -> tuple[str, int]:
+        result = await compute.run(10, jobs.report_quarters, 0.15, progress=heard)
+        return result, threading.get_ident()
+
+    result, loop_thread = run_async(run())
+    assert result == "counted"
+    assert seen == [(0.25, "counting"), (0.5, "counting"), (0.75, "counting")]
+    assert threads == {loop_thread}
+
+
+def test_no_report_arrives_after_the_work_has_ended(compute: Compute) -> None:
+    seen: Reports = []
+
+    async def run() -> tuple[int, int]:
+        await compute.run(10, jobs.report_then_return, 200, progress=lambda *r: seen.append(r))
+        heard_by_the_end = len(seen)
+        await asyncio.sleep(0.5)  # any report still on its way has time to come
+        return heard_by_the_end, len(seen)
+
+    by_the_end, later = run_async(run())
+    assert later == by_the_end
+    assert seen == sorted(seen, key=lambda report: report[0] or 0)  # in the order made
+
+
+def test_no_report_arrives_after_the_work_is_cancelled(compute: Compute) -> None:
+    seen: Reports = []
+
+    async def cancel_soon() -> tuple[int, int]:
+        task = asyncio.create_task(
+            compute.run(10, jobs.report_for, 3.0, progress=lambda *r: seen.append(r))
+        )
+        await asyncio.sleep(1.0)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        at_cancel = len(seen)
+        await asyncio.sleep(0.5)
+        return at_cancel, len(seen)
+
+    at_cancel, later = run_async(cancel_soon())
+    assert at_cancel > 0  # it was heard while it ran
+    assert later == at_cancel
+
+
+def test_reports_are_at_most_ten_a_second(compute: Compute) -> None:
+    seen: Reports = []
+    run_async(compute.run(10, jobs.report_for, 1.0, progress=lambda *r: seen.append(r)))
+    assert 5 <= len(seen) <= 11
+    assert set(seen) == {(None, "still going")}
+
+
+def test_work_that_reports_runs_as_before_without_a_callback(compute: Compute) -> None:
+    assert run_async(compute.run(10, jobs.report_quarters, 0.0)) == "counted"
+    assert jobs.report_quarters(0.0) == "counted"  # and outside any worker

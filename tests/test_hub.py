@@ -10,8 +10,9 @@ from typing import Any, TypeVar
 
 from parlour.devtools import run_async
 from parlour.games import GAMES
-from parlour.server.compute import Compute
-from parlour.server.hub import Hub, Live
+from parlour.server.compute import Compute, Progress
+from parlour.server.hub import ApiError, Hub, Live
+from parlour.server.viewers import Viewer
 from parlour.store import Store
 
 T = TypeVar("T")
@@ -25,9 +26,14 @@ class SlowInline(Compute):
         self.pause = pause
         self.started = self.finished = 0
 
-    async def run(self, budget: float, work: Callable[..., T], *args: Any) -> T:
+    async def run(
+        self, budget: float, work: Callable[..., T], *args: Any, progress: Progress | None = None
+    ) -> T:
         self.started += 1
-        await asyncio.sleep(self.pause)
+        for step in range(4):  # the work tells how far it has got, as a worker's would
+            await asyncio.sleep(self.pause / 4)
+            if progress is not None:
+                progress((step + 1) / 4, "searching")
         self.finished += 1
         return work(*args)
 
@@ -65,6 +71,69 @@ def test_the_game_can_be_read_while_the_computer_thinks(tmp_path: Path) -> None:
         view = hub.view_for(live, token)
         assert view["to_move"] == 1 and view["moves"] == 1
         await hub.settle(live)
+        assert live.session.cursor == 2
+        hub.store.close()
+
+    run_async(scenario())
+
+
+def watching(live: Live, token: str | None) -> list[dict[str, Any]]:
+    """What a viewer of `live` holding `token` is sent, as it is sent."""
+    heard: list[dict[str, Any]] = []
+
+    async def send(message: Any) -> None:
+        heard.append(message)
+
+    live.viewers.add(Viewer(live.seats_of(token), send, token))
+    return heard
+
+
+def test_long_work_is_shown_after_half_a_second_and_may_be_cancelled(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        hub, compute, live, token = await against_the_computer(tmp_path)
+        heard = watching(live, token)
+        compute.pause = 0.2  # a quick hint: nothing said about it
+        await hub.act(live, token, "hint")
+        await asyncio.sleep(0.05)
+        assert not [m for m in heard if m["type"].startswith("progress")]
+
+        compute.pause = 4.0
+        hint = asyncio.ensure_future(hub.act(live, token, "hint"))
+        await asyncio.sleep(1.3)
+        told = [m for m in heard if m["type"] == "progress"]
+        assert told[0]["done"] is None and told[0]["elapsed_ms"] >= 500  # under way
+        assert told[1]["done"] == 0.25 and told[1]["note"] == "searching"
+        assert told[0]["what"] == "The hint" and told[0]["cancellable"] is True
+        hub.cancel(live, None)  # a spectator cannot
+        await asyncio.sleep(0.05)
+        assert not hint.done()
+        hub.cancel(live, token)
+        try:
+            await asyncio.wait_for(hint, 1.0)
+            raise AssertionError("the hint was not cancelled")
+        except ApiError as error:
+            assert (error.status, error.message) == (409, "the hint was cancelled")
+        await asyncio.sleep(0.05)
+        assert heard[-1] == {"type": "progress-end"}
+        assert compute.finished == 1 and live.work is None
+        assert hub.view_for(live, token)["hint"] is not None  # the first, quick hint
+        hub.store.close()
+
+    run_async(scenario())
+
+
+def test_the_computers_long_thinking_is_shown_without_cancel(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        hub, compute, live, token = await against_the_computer(tmp_path)
+        heard = watching(live, token)
+        compute.pause = 1.0
+        await hub.act(live, token, "move", {"cell": [1, 1]})
+        await hub.settle(live)
+        await asyncio.sleep(0.05)
+        told = [m for m in heard if m["type"] == "progress"]
+        assert told and {m["cancellable"] for m in told} == {False}
+        assert told[0]["what"] == "The computer is thinking"
+        assert heard[-1] == {"type": "progress-end"} or heard[-1]["type"] == "view"
         assert live.session.cursor == 2
         hub.store.close()
 

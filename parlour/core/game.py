@@ -321,6 +321,9 @@ class GameSpec:
     """Which server commands are enabled now (None: all, for a seat's holder)."""
     about_html: str = ""
     """The About box: what the game is, where it comes from, what Parlour added (HTML)."""
+    stand_in: str | None = None
+    """The AI level that plays for a player who leaves their seat (None: the level of
+    the default seats' computer, else the first level; a game without AI waits)."""
 
     def __post_init__(self) -> None:
         menu_commands(self)  # raises if two commands share a name or a key
@@ -332,3 +335,11 @@ class GameSpec:
     @property
     def name(self) -> str:
         return self.game.name
+
+    @property
+    def stand_in_level(self) -> str | None:
+        if self.stand_in is not None or not self.ai_levels:
+            return self.stand_in
+        prefix = "ai:"
+        defaults = [kind[len(prefix):] for kind in self.default_seats if kind.startswith(prefix)]
+        return next(iter(defaults), next(iter(self.ai_levels)))

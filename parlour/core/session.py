@@ -92,6 +92,8 @@ class Session:
         self.game = spec.game
         self.game_id = game_id
         self.seats = tuple(seats)
+        self.stand_ins: dict[int, str] = {}
+        """Human seats the computer plays, at this AI level, while their player is away."""
         self.assisted = False
         self.assist = False
         self.clock = Clock()
@@ -155,10 +157,17 @@ class Session:
         return self._facts[1]
 
     def is_ai(self, seat: int | None) -> bool:
-        return seat is not None and self.seats[seat].startswith(AI_PREFIX)
+        """Whether the computer plays `seat` (an AI seat, or one it stands in for)."""
+        return seat is not None and (
+            self.seats[seat].startswith(AI_PREFIX) or seat in self.stand_ins
+        )
+
+    def is_human(self, seat: int) -> bool:
+        """Whether `seat` is a person's, even while the computer stands in for them."""
+        return self.seats[seat] == HUMAN
 
     def ai_level(self, seat: int) -> str:
-        return self.seats[seat][len(AI_PREFIX) :]
+        return self.stand_ins.get(seat) or self.seats[seat][len(AI_PREFIX) :]
 
     def clock_running(self) -> bool:
         return self.cursor > 0 and self.status is Status.PLAYING

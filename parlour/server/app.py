@@ -41,8 +41,10 @@ from parlour.server.messages import (
     Hello,
     HintReply,
     Joined,
+    JoinRequest,
     MoveRequest,
     NewGame,
+    TakebackAnswer,
     Uploaded,
     describe_catalog,
 )
@@ -56,6 +58,8 @@ from parlour.uploads import MAX_BYTES, BadUpload, check_picture
 STATIC = Path(__file__).resolve().parent.parent / "static"
 HELLO_TIMEOUT = 10.0
 """Seconds a new WebSocket has to say hello (with its token) before it is closed."""
+MESSAGES_WAITING = 16
+"""A browser's messages waiting to be carried out, at most: more are refused."""
 PICTURE_TYPES = ("image/png", "image/jpeg", "image/webp")
 IMPORT_PATH = "/api/games/import"  # its body is a saved file, pictures included
 log = logging.getLogger("parlour")
@@ -231,13 +235,42 @@ def create_app(
         return await _act(sid, "assist", authorization, body.on)
 
     @app.post("/api/games/{sid}/join", response_model=Joined,
-              responses=errors(403, 404, 409, 413, 415, 503), tags=["play"])
-    async def join(sid: str) -> Joined:
-        """Take the first open seat of a shared game; with none left, you may watch."""
+              responses=errors(401, 403, 404, 409, 413, 415, 503), tags=["seats"])
+    async def join(
+        sid: str, body: JoinRequest | None = None,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> Joined:
+        """Take an open seat of a shared game: `seat`, or the first open one (409 if it
+        is taken). With your token from before (you left a seat), you keep it; else you
+        get a new one. A seat the computer stood in for is given back. With no seat left
+        open, the answer has no token: you may watch."""
         live = await hub.get(sid)
-        token, seats = await hub.join(live)
-        hub.broadcast(live, "join")
+        token, seats = await hub.join(live, bearer(authorization), body.seat if body else None)
         return Joined(token=token, seats=sorted(seats), view=hub.view_for(live, token))
+
+    @app.post("/api/games/{sid}/leave", response_model=View,
+              responses=errors(401, 403, 404, 409, 413, 415, 503), tags=["seats"])
+    async def leave(
+        sid: str, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """Give up your seats: they are open for anyone to take (your token takes one
+        again), and the computer plays them meanwhile if the game has one. 409: nobody
+        else holds a seat."""
+        live = await hub.get(sid)
+        token = bearer(authorization)
+        await hub.leave(live, token)
+        await hub.settle(live)
+        return dict(hub.view_for(live, token))
+
+    @app.post("/api/games/{sid}/takeback", response_model=View, responses=PLAY,
+              tags=["seats"])
+    async def takeback(
+        sid: str, body: TakebackAnswer, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """Answer the take-back another player asked for with Undo (the view's
+        `takeback`): once every other player accepts, their moves are taken back to
+        their previous turn; one refusal ends it."""
+        return await _act(sid, "takeback", authorization, body.accept)
 
     @app.post("/api/uploads", status_code=201, response_model=Uploaded,
               responses=errors(403, 413, 415, 422, 429), tags=["games"],
@@ -300,7 +333,9 @@ def create_app(
 
         route.__name__ = action
         route.__doc__ = {
-            "undo": "Take back moves to your previous turn (the game's undo rules apply).",
+            "undo": "Take back moves to your previous turn (the game's undo rules apply). "
+                    "With other players in the game, this asks them (the view's "
+                    "`takeback`): see POST /api/games/{sid}/takeback.",
             "redo": "Replay what Undo took back, up to your next turn.",
             "restart": "Start the same deal again from the beginning.",
         }[action]
@@ -346,29 +381,54 @@ def create_app(
             live.viewers.discard(viewer)
 
     async def _serve(socket: WebSocket, live: Live, viewer: Viewer) -> None:
-        while True:
-            try:
-                text = await _receive_text(socket)
-            except _BadFrame as error:
-                await _refuse(socket, error.code, str(error))
-                return
-            except Exception:  # disconnected, or the connection broke
-                return
-            await _serve_message(live, viewer, text)
-
-    async def _serve_message(live: Live, viewer: Viewer, text: str) -> None:
+        """Read the browser's messages while they are carried out one by one, so that a
+        "cancel" reaches the long work it is meant for at once."""
+        waiting: asyncio.Queue[ClientMessage] = asyncio.Queue(MESSAGES_WAITING)
+        carrying_out = asyncio.create_task(_carry_out(live, viewer, waiting))
         try:
-            message = ClientMessage.model_validate_json(text)
-            payload = {"assist": message.on, "command": message.name}.get(
-                message.type, message.move)
+            while True:
+                try:
+                    text = await _receive_text(socket)
+                except _BadFrame as error:
+                    await _refuse(socket, error.code, str(error))
+                    return
+                except Exception:  # disconnected, or the connection broke
+                    return
+                try:
+                    message = ClientMessage.model_validate_json(text)
+                except ValidationError as error:
+                    reason = error.errors()[0]["msg"]
+                    viewer.tell({"type": "error", "error": f"bad message: {reason}"})
+                    continue
+                if message.type == "cancel":
+                    hub.cancel(live, viewer.token)
+                elif waiting.full():
+                    viewer.tell({"type": "error", "error": "too many messages at once: "
+                                 "wait for the answers"})
+                else:
+                    waiting.put_nowait(message)
+        finally:
+            carrying_out.cancel()
+
+    async def _carry_out(
+        live: Live, viewer: Viewer, waiting: asyncio.Queue[ClientMessage]
+    ) -> None:
+        while True:
+            await _serve_message(live, viewer, await waiting.get())
+
+    async def _serve_message(live: Live, viewer: Viewer, message: ClientMessage) -> None:
+        try:
+            if message.type == "leave":
+                await hub.leave(live, viewer.token)
+                return
+            assert message.type != "cancel"  # carried out as it comes in (`_serve`)
+            payload = {"assist": message.on, "command": message.name,
+                       "takeback": message.accept}.get(message.type, message.move)
             found = await hub.act(live, viewer.token, message.type, payload)
             if isinstance(found, Hint):
                 viewer.tell({"type": "hint", "move": found.move, "note": found.note})
             elif found is not None:
                 viewer.tell({"type": "note", "note": found})
-        except ValidationError as error:
-            reason = error.errors()[0]["msg"]
-            viewer.tell({"type": "error", "error": f"bad message: {reason}"})
         except ApiError as error:
             viewer.tell({"type": "error", "error": error.message})
         except Exception:  # a bug must not end the connection without a word

@@ -7,19 +7,29 @@ which can stop a task that runs too long or is no longer wanted by ending its wo
 gives it a time budget, and lets the caller cancel it when the position changes.
 
 What is sent must pickle: module-level functions, game objects, states and moves.
+
+Progress: every worker gets one queue at start-up; a job run with a `progress` callback
+is wrapped so that its `parlour.core.progress.report` calls go into that queue tagged with
+the job's number, and one thread here reads the queue and hands each report to its job's
+callback on that job's event loop. Reports of a job that has ended are dropped.
 """
 
 from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
+import itertools
 import multiprocessing
 import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import CancelledError as FutureCancelled
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.queues import Queue
 from typing import TYPE_CHECKING, Any, TypeVar
+
+from parlour.core.progress import Listener, listening
 
 if TYPE_CHECKING:  # pebble is imported when the first work is sent: a quicker start
     from pebble import ProcessPool
@@ -42,6 +52,12 @@ class WorkerFailed(Exception):
     """The worker process died (for instance out of memory)."""
 
 
+Progress = Listener
+"""Told (done, note) as the work reports it: done from 0 to 1, or None when unknown."""
+Report = tuple[int, float | None, str]
+"""What a worker puts in the queue: (job number, done, note)."""
+
+
 def _worker_count() -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
@@ -53,6 +69,10 @@ class Compute:
         self._workers = workers or _worker_count()
         self._pool: ProcessPool | None = None
         self._starting = threading.Lock()
+        self._reports: Queue[Report | None] | None = None
+        self._reader: threading.Thread | None = None
+        self._job_numbers = itertools.count(1)
+        self._listeners: dict[int, tuple[asyncio.AbstractEventLoop, Progress]] = {}
 
     def pool(self) -> ProcessPool:
         from pebble import ProcessPool
@@ -61,10 +81,12 @@ class Compute:
             if self._pool is None or not self._pool.active:
                 # spawn, not fork: the server has threads (the store's writer) and an
                 # event loop, which a forked child must not inherit
+                context = multiprocessing.get_context("spawn")
                 self._pool = ProcessPool(
                     max_workers=self._workers,
-                    context=multiprocessing.get_context("spawn"),
-                    initializer=_warm_up,
+                    context=context,
+                    initializer=_start_worker,
+                    initargs=(self._open_reports(context),),
                 )
             return self._pool
 
@@ -74,12 +96,21 @@ class Compute:
         for _ in range(self._workers):
             pool.schedule(_warm_up)
 
-    async def run(self, budget: float, work: Callable[..., T], *args: Any) -> T:
+    async def run(
+        self, budget: float, work: Callable[..., T], *args: Any, progress: Progress | None = None
+    ) -> T:
         """`work(*args)` in a worker process; TooSlow after `budget` seconds. Cancelling
-        the caller stops the work."""
+        the caller stops the work. `progress`, if given, is called on this event loop
+        with what the work reports (`parlour.core.progress.report`) until it ends."""
         from pebble import ProcessExpired
 
-        future = self.pool().schedule(work, args=args, timeout=budget)
+        pool = self.pool()
+        job = next(self._job_numbers)
+        if progress is None:
+            future = pool.schedule(work, args=args, timeout=budget)
+        else:
+            self._listeners[job] = (asyncio.get_running_loop(), progress)
+            future = pool.schedule(_reporting, args=(job, work, *args), timeout=budget)
         try:
             return await asyncio.wrap_future(future)
         except TimeoutError:
@@ -88,12 +119,71 @@ class Compute:
             raise WorkerFailed(str(error) or type(error).__name__) from None
         except FutureCancelled:  # stopped by the pool (it is closing)
             raise asyncio.CancelledError() from None
+        finally:
+            self._listeners.pop(job, None)
 
     def close(self) -> None:
         if self._pool is not None:
             self._pool.stop()  # type: ignore[no-untyped-call]
             self._pool.join(timeout=10)
             self._pool = None
+        if self._reports is not None and self._reader is not None:
+            self._reports.put(None)  # the reader's signal to stop
+            self._reader.join(timeout=10)
+            self._reports.close()
+            self._reports = self._reader = None
+
+    # -- progress from the workers --------------------------------------------------------
+    def _open_reports(self, context: Any) -> Queue[Report | None]:
+        """The queue every worker reports into, and the thread that reads it."""
+        if self._reports is None:
+            self._reports = context.Queue()
+            self._reader = threading.Thread(
+                target=self._read_reports, args=(self._reports,),
+                name="parlour-progress", daemon=True,
+            )
+            self._reader.start()
+        assert self._reports is not None
+        return self._reports
+
+    def _read_reports(self, reports: Queue[Report | None]) -> None:
+        while (report := reports.get()) is not None:
+            job, done, note = report
+            listener = self._listeners.get(job)
+            if listener is None:
+                continue  # the job has ended
+            loop, _ = listener
+            with contextlib.suppress(RuntimeError):  # its loop has closed since
+                loop.call_soon_threadsafe(self._hand_over, job, done, note)
+
+    def _hand_over(self, job: int, done: float | None, note: str) -> None:
+        """On the job's loop: `run` stops listening there, so none arrives after it ends."""
+        listener = self._listeners.get(job)
+        if listener is not None:
+            listener[1](done, note)
+
+
+# -- in the worker processes -----------------------------------------------------------
+_reports_here: Queue[Report | None] | None = None
+"""In a worker: the queue its jobs' progress goes into."""
+
+
+def _start_worker(reports: Queue[Report | None]) -> None:
+    global _reports_here
+    _reports_here = reports
+    _warm_up()
+
+
+def _reporting(job: int, work: Callable[..., T], *args: Any) -> T:
+    """`work(*args)`, its progress reports sent to the server tagged with `job`."""
+    reports = _reports_here
+    assert reports is not None, "run in a worker started by Compute.pool"
+
+    def send(done: float | None, note: str) -> None:
+        reports.put((job, done, note))
+
+    with listening(send):
+        return work(*args)
 
 
 def _warm_up() -> None:

@@ -28,19 +28,20 @@ from parlour.server.compute import (
     MOVE_BUDGET,
     THINK_BUDGET,
     Compute,
+    Progress,
     TooSlow,
     WorkerFailed,
     shared_compute,
 )
-from parlour.server.live import OPEN, ApiError, Live, describe_mode
+from parlour.server.live import OPEN, ApiError, Live, Takeback, describe_mode
 from parlour.server.saved_games import SavedGame, checked_pictures, pictures_kept
 from parlour.server.turns import ComputerTurns
 from parlour.server.views import build_view
-from parlour.store import Change, OverQuota, Store, token_added
+from parlour.store import Change, OverQuota, Store, seating_changed
 
 __all__ = ["OPEN", "Action", "ApiError", "Hub", "Live"]
 
-Action = Literal["move", "undo", "redo", "restart", "hint", "assist", "command"]
+Action = Literal["move", "undo", "redo", "restart", "hint", "assist", "command", "takeback"]
 IDLE_SECONDS = 300.0
 """A session nobody has touched for this long leaves memory (it stays on disk)."""
 MAX_LIVE = 200
@@ -207,6 +208,7 @@ class Hub:
         except GameError as error:
             raise ApiError(409, f"this saved game cannot be replayed: {error}") from None
         session.assisted, session.assist = row.assisted, row.assist
+        session.stand_ins = dict(row.stand_ins)
         session.clock.elapsed_ms, session.clock.last_at = row.elapsed_ms, row.clock_last_at
         holders = {t: frozenset(s) for t, s in self.store.tokens(sid).items()}
         live = Live(sid, session, row.mode, row.preset, row.round, holders)
@@ -224,15 +226,52 @@ class Hub:
             if (idle > IDLE_SECONDS or (crowded and idle > GRACE_SECONDS)) and not other.busy():
                 del self.live[sid]
 
-    async def join(self, live: Live) -> tuple[str | None, frozenset[int]]:
-        """Give the caller the first open seat, or nothing: they may still watch."""
-        free = live.open_seats()
-        if not free:
-            return None, frozenset()
-        token = secrets.token_urlsafe(18)
-        await self.store.commit(token_added(live.sid, token, free[:1]))
-        live.holders[token] = frozenset(free[:1])
-        return token, live.holders[token]
+    # -- seats ----------------------------------------------------------------------
+    async def join(
+        self, live: Live, token: str | None = None, seat: int | None = None
+    ) -> tuple[str | None, frozenset[int]]:
+        """Give the caller `seat`, or the first open one if None; with none open they may
+        still watch. A caller who held seats here before (`token`) keeps their token, so
+        their browser comes back to the seat; the computer, if it stood in, gives it up."""
+        async with live.lock:
+            free = live.open_seats()
+            if seat is None and free:
+                seat = free[0]
+            if seat is None:
+                return (token if token in live.holders else None), live.seats_of(token)
+            if seat not in free:
+                raise ApiError(409, _taken(live, seat))
+            if token not in live.holders:
+                token = secrets.token_urlsafe(18)  # never one the caller chose
+            live.holders[token] = live.seats_of(token) | {seat}
+            live.session.stand_ins.pop(seat, None)
+            live.takeback = None
+            await self._seating_saved(live, token)
+        self.broadcast(live, "join")
+        return token, live.seats_of(token)
+
+    async def leave(self, live: Live, token: str | None) -> None:
+        """The caller gives up their seats: they become open, and the computer plays them
+        meanwhile if the game has one (`GameSpec.stand_in_level`)."""
+        seats = live.seats_of(token)
+        if not seats or token is None:
+            raise ApiError(403, "you hold no seat in this game")
+        if not live.sharers(token):
+            raise ApiError(409, "you are the only player here: start a new game instead")
+        async with live.lock:
+            session = live.session
+            live.holders[token] = frozenset()
+            level = session.spec.stand_in_level
+            if level is not None and session.status is Status.PLAYING:
+                session.stand_ins.update(dict.fromkeys(seats, level))
+            live.takeback = None
+            await self._seating_saved(live, token)
+        self.broadcast(live, "leave")
+        self.turns.kick(live)
+
+    async def _seating_saved(self, live: Live, token: str) -> None:
+        await self.store.commit(seating_changed(
+            live.sid, {token: sorted(live.seats_of(token))}, live.session.stand_ins))
 
     # -- acting -------------------------------------------------------------------
     async def act(
@@ -244,24 +283,30 @@ class Hub:
         if not seats:
             raise ApiError(403, "you hold no seat in this game: you can only watch")
         async with live.lock:
-            if action in ("undo", "restart"):
+            if action in ("undo", "restart", "takeback"):
                 self.turns.stop(live)  # the AI was thinking about a position about to go
             before = live.session.cursor
-            hint = await self._change(live, seats, action, move)
+            hint = await self._change(live, token, seats, action, move)
             await self._save(live, appended_from=before if action == "move" else None)
         self.broadcast(live, _sound(action, live.session))
         self.turns.kick(live)
         return hint
 
     async def _change(
-        self, live: Live, seats: frozenset[int], action: Action, move: JSON
+        self, live: Live, token: str | None, seats: frozenset[int], action: Action,
+        move: JSON,
     ) -> Hint | str | None:
         session = live.session
         try:
             if action == "move":
-                await self._move(session, seats, move)
+                await self._move(live, seats, move)
+                live.takeback = None  # a take-back is of the last move: it is no longer
+            elif action == "takeback":
+                return self._answer_takeback(live, token, bool(move))
+            elif action == "undo" and live.sharers(token):
+                return self._ask_takeback(live, token, seats)
             elif action == "hint":
-                return await self._hint(session, seats)
+                return await self._hint(live, seats)
             elif action == "assist":
                 session.set_assist(bool(move))
             elif action == "command":
@@ -279,23 +324,63 @@ class Hub:
             raise ApiError(409, str(error)) from None
         return None
 
-    async def _move(self, session: Session, seats: frozenset[int], move: JSON) -> None:
+    @staticmethod
+    def _ask_takeback(live: Live, token: str | None, seats: frozenset[int]) -> str:
+        """Undo when others play too: the others are asked first, as on chess servers."""
+        if token is None or not live.session.can_undo(seats):
+            raise GameError("there is no move of yours to take back")
+        if live.takeback is not None:
+            raise GameError("a take-back is already waiting for an answer")
+        live.takeback = Takeback(token, set(live.sharers(token)))
+        return "Asked to take back your last move: waiting for an answer"
+
+    def _answer_takeback(self, live: Live, token: str | None, accept: bool) -> str:
+        """Accept or refuse the take-back asked for; the asker may withdraw it."""
+        request, role = live.takeback, live.takeback_role(token)
+        if request is None or role is None or token is None:
+            raise GameError("no take-back is waiting for your answer")
+        if role == "asker" and accept:
+            raise GameError("your take-back is waiting for the other players")
+        if not accept:
+            live.takeback = None
+            if role == "asked":
+                self._tell(live, request.asker, "Your take-back was refused")
+            return "Take-back withdrawn" if role == "asker" else "Take-back refused"
+        request.waiting_for.discard(token)
+        if request.waiting_for:
+            return "Accepted: waiting for the other players"
+        live.takeback = None
+        live.session.undo(live.seats_of(request.asker))
+        self._tell(live, request.asker, "Your take-back was accepted")
+        return "Take-back accepted"
+
+    @staticmethod
+    def _tell(live: Live, token: str, note: str) -> None:
+        for viewer in live.viewers:
+            if viewer.token == token:
+                viewer.tell({"type": "note", "note": note})
+
+    async def _move(self, live: Live, seats: frozenset[int], move: JSON) -> None:
+        session = live.session
         seat = session.to_move
         if seat not in seats:
             raise GameError("the game is over" if seat is None else "it is not your turn")
         after = None
         if session.game.slow_move(session.state, session.game.parse_move(move)):
             after = await self._long(
-                MOVE_BUDGET, "this move", work.apply_move, session.game, session.state, move
+                MOVE_BUDGET, "this move", work.apply_move, session.game, session.state, move,
+                live=live,
             )
         session.play(move, seat, after=after)
 
-    async def _hint(self, session: Session, seats: frozenset[int]) -> Hint:
+    async def _hint(self, live: Live, seats: frozenset[int]) -> Hint:
+        session = live.session
         seat = session.to_move
         if seat not in seats:
             raise GameError("a hint is for the player to move")
         finder = session.hint_finder(seat)
-        found = await self._long(THINK_BUDGET, "the hint", work.hint, finder, session.state, seat)
+        found = await self._long(THINK_BUDGET, "the hint", work.hint, finder, session.state,
+                                 seat, live=live)
         return session.record_hint(seat, found)
 
     async def _command(self, live: Live, seats: frozenset[int], name: str) -> Hint | str:
@@ -308,7 +393,9 @@ class Hub:
         seat = session.to_move if session.to_move in seats else min(seats)
         if not server_command_states(session.spec, live.observe(seat), True)[name]:
             raise GameError(f"{name} cannot be used now")
-        found = await self._long(THINK_BUDGET, name, handler, session.state, seat)
+        label = next(c.label for c in session.spec.commands if c.name == name)
+        found = await self._long(THINK_BUDGET, label.rstrip("…"), handler, session.state, seat,
+                                 live=live)
         return session.record_hint(seat, found) if isinstance(found, Hint) else found
 
     async def _dealt(
@@ -322,14 +409,43 @@ class Hub:
             return await self._long(DEAL_BUDGET, what, job, *args)
         return job(*args)
 
-    async def _long(self, budget: float, what: str, job: Callable[..., T], *args: Any) -> T:
-        """`job(*args)` in a worker process; a clear 503 if it cannot be done in time."""
+    async def _long(
+        self, budget: float, what: str, job: Callable[..., T], *args: Any,
+        live: Live | None = None,
+    ) -> T:
+        """`job(*args)` in a worker process; a clear 503 if it cannot be done in time.
+        For a game's players (`live`): its progress told to the viewers after half a
+        second, and any of them may cancel it (`cancel`)."""
+        if live is None:
+            return await self._in_worker(budget, what, job, args, None)
+        with live.reporting(what[:1].upper() + what[1:], cancellable=True) as progress:
+            running = asyncio.ensure_future(self._in_worker(budget, what, job, args, progress))
+            live.work = running
+            try:
+                return await running
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if running.cancelled() and not (task and task.cancelling()):
+                    raise ApiError(409, f"{what} was cancelled") from None
+                raise
+            finally:
+                live.work = None
+
+    async def _in_worker(
+        self, budget: float, what: str, job: Callable[..., T], args: tuple[Any, ...],
+        progress: Progress | None,
+    ) -> T:
         try:
-            return await self.compute.run(budget, job, *args)
+            return await self.compute.run(budget, job, *args, progress=progress)
         except TooSlow:
             raise ApiError(503, f"{what} took too long ({budget:g} s): try again") from None
         except WorkerFailed as error:
             raise ApiError(503, f"{what} failed in its worker ({error}): try again") from None
+
+    def cancel(self, live: Live, token: str | None) -> None:
+        """Stop the long work a player of the game asked for (a hint, a solver...)."""
+        if live.seats_of(token) and live.work is not None:
+            live.work.cancel()
 
     async def _save(self, live: Live, appended_from: int | None = None) -> None:
         """Commit the session's new state; if that fails, forget the unsaved state."""
@@ -344,11 +460,12 @@ class Hub:
         """Play the computer's `move`, thought out for `state`, if that is still the
         position (a player may have taken it back meanwhile)."""
         async with live.lock:
-            session = live.session
-            if session.state is not state or session.to_move is None:
+            session, seat = live.session, live.session.to_move
+            # the position moved on, or a player took the seat back from the computer
+            if session.state is not state or seat is None or not session.is_ai(seat):
                 return False
             before = session.cursor
-            session.play(move, session.to_move)
+            session.play(move, seat)
             await self._save(live, appended_from=before)
         self.broadcast(live, _sound("move", session))
         return True
@@ -369,13 +486,13 @@ class Hub:
 
     def broadcast(self, live: Live, sound: str | None) -> None:
         """Leave every viewer its view (one render per kind of viewer); never waits."""
-        views: dict[tuple[frozenset[int], bool], JSON] = {}
+        views: dict[tuple[frozenset[int], bool, str | None], JSON] = {}
         for viewer in list(live.viewers):
             if viewer.dropped.is_set():
                 live.viewers.discard(viewer)
                 continue
             viewer.seats = live.seats_of(viewer.token)
-            key = (viewer.seats, live.reveals_id(viewer.token))
+            key = (viewer.seats, live.reveals_id(viewer.token), live.takeback_role(viewer.token))
             if key not in views:
                 views[key] = self.view_for(live, viewer.token, sound)
             viewer.show(views[key])
@@ -397,7 +514,18 @@ class Hub:
         ]
 
 
+def _taken(live: Live, seat: int) -> str:
+    names = live.session.game.seat_names(live.session.game_id.params)
+    if not 0 <= seat < len(names):
+        return f"there is no seat {seat}: this game has {len(names)}"
+    if not live.session.is_human(seat):
+        return f"{names[seat]} is the computer's seat"
+    return f"{names[seat]} is taken"
+
+
 def _sound(action: Action, session: Session) -> str:
+    if action == "takeback":
+        return "undo"
     if action != "move":
         return action
     return "end" if session.status is not Status.PLAYING else session.last_move_sound()

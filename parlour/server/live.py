@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from parlour.core.game import JSON, GameSpec, Status
 from parlour.core.session import AI_PREFIX, HUMAN, Session
+from parlour.server.compute import Progress
 from parlour.server.viewers import Viewer
 
 OPEN = "open"  # a human seat kept free for whoever opens the invite link
+QUIET_SECONDS = 0.5
+"""Long work says nothing to the players for this long: most answers come sooner."""
 
 
 class ApiError(Exception):
@@ -21,6 +26,15 @@ class ApiError(Exception):
         super().__init__(message)
         self.status = status
         self.message = message
+
+
+@dataclass
+class Takeback:
+    """A player's request to take back their last move, until every other player who
+    holds a seat has accepted it (one refusal ends it)."""
+
+    asker: str  # the asking player's token
+    waiting_for: set[str]  # the tokens that have not accepted yet
 
 
 @dataclass(eq=False)
@@ -38,6 +52,8 @@ class Live:
     # the last observation per seat, with the state it was made from: every viewer and
     # the saved headline need the same one after each change
     observed: dict[int | None, tuple[Any, JSON]] = field(default_factory=dict)
+    takeback: Takeback | None = None
+    work: asyncio.Future[Any] | None = None  # long work a player asked for: they may cancel it
 
     @property
     def owner(self) -> str | None:
@@ -62,6 +78,19 @@ class Live:
     def held(self) -> frozenset[int]:
         return frozenset().union(*self.holders.values())
 
+    def sharers(self, token: str | None) -> list[str]:
+        """The other players: tokens other than `token` that hold a seat."""
+        return [other for other, seats in self.holders.items() if seats and other != token]
+
+    def takeback_role(self, token: str | None) -> str | None:
+        """'asker' or 'asked' while a take-back waits for `token`'s player; else None."""
+        request = self.takeback
+        if request is None or token is None:
+            return None
+        if token == request.asker:
+            return "asker"
+        return "asked" if token in request.waiting_for else None
+
     def open_seats(self) -> list[int]:
         return [
             seat
@@ -75,6 +104,34 @@ class Live:
         return (token is not None and token == self.owner) or (
             self.session.status is not Status.PLAYING
         )
+
+    @contextmanager
+    def reporting(self, what: str, cancellable: bool) -> Iterator[Progress]:
+        """A progress listener for long work (`Compute.run`) that tells every viewer how
+        it goes: nothing for QUIET_SECONDS, then that it is under way, then each report,
+        and at last that it has ended."""
+        started = time.monotonic()
+
+        def quiet() -> bool:
+            return time.monotonic() - started < QUIET_SECONDS
+
+        def tell(message: dict[str, Any]) -> None:
+            for viewer in self.viewers:
+                viewer.tell(message)
+
+        def report(done: float | None, note: str) -> None:
+            if not quiet():
+                tell({"type": "progress", "what": what, "done": done, "note": note,
+                      "elapsed_ms": int((time.monotonic() - started) * 1000),
+                      "cancellable": cancellable})
+
+        announced = asyncio.get_running_loop().call_later(QUIET_SECONDS, report, None, "")
+        try:
+            yield report
+        finally:
+            announced.cancel()
+            if not quiet():
+                tell({"type": "progress-end"})
 
     def busy(self) -> bool:
         """Whether anyone uses it now: watched, changing, or the computer thinking."""

@@ -49,12 +49,33 @@ class Hello(Strict):
 
 
 class ClientMessage(Strict):
-    """What a browser sends on the WebSocket."""
+    """What a browser sends on the WebSocket. "undo", when other players hold seats, asks
+    them to accept a take-back; they answer with "takeback" (`accept`), and the asker may
+    withdraw it ("takeback", accept false). "leave" gives up the sender's seats.
+    "cancel" stops the long work a player asked for (a hint, a solver), at once."""
 
-    type: Literal["move", "undo", "redo", "restart", "hint", "assist", "command"]
+    type: Literal[
+        "move", "undo", "redo", "restart", "hint", "assist", "command", "takeback", "leave",
+        "cancel",
+    ]
     move: Any = None
     on: bool = False  # for "assist": the switch's new position
+    accept: bool = False  # for "takeback": accept (or refuse) the take-back asked for
     name: str = Field("", max_length=40, description="for 'command': a server command's name")
+
+
+class JoinRequest(Strict):
+    seat: int | None = Field(
+        None, ge=0, le=7, description="the seat to take (see the view's seats); "
+        "none: the first open one"
+    )
+
+
+class TakebackAnswer(Strict):
+    accept: bool = Field(
+        description="accept or refuse the take-back asked for (the player who asked "
+        "withdraws it with false)"
+    )
 
 
 class AssistRequest(Strict):

@@ -55,28 +55,37 @@ def progress(live: Live, now: float, appended_from: int | None) -> Change:
             new_moves_from=appended_from,
             new_moves=session.line_from(appended_from) if appended_from is not None else (),
         ),
-        result(live, now) if status is not Status.PLAYING else None,
+        results(live, now) if status is not Status.PLAYING else (),
     )
 
 
-def result(live: Live, now: float) -> Result | None:
-    """The finished game as the player who started it saw it (None if they hold no seat)."""
+def results(live: Live, now: float) -> list[Result]:
+    """The finished game as each player holding seats at the end saw it, from their
+    first seat (a seat the computer finished for a player who left has none)."""
+    return [
+        _result(live, now, min(seats), everyone=not live.sharers(token))
+        for token, seats in live.holders.items()
+        if seats
+    ]
+
+
+def _result(live: Live, now: float, seat: int, everyone: bool) -> Result:
     session = live.session
-    owner = min(live.seats_of(live.owner), default=None)
-    if owner is None:
-        return None
-    scores = session.game.scores(session.state)
+    scores = session.facts().scores
+    names = session.game.seat_names(session.game_id.params)
     return Result(
         sid=live.sid,
         round=live.round,
         game=session.game.name,
         preset=live.preset,
         mode=live.mode,
-        outcome=outcome(session, {owner}) or "draw",
-        score=scores[owner] if scores else None,
+        outcome=outcome(session, {seat}) or "draw",
+        score=scores[seat] if scores else None,
         elapsed_ms=session.clock.elapsed_ms,
         moves=session.cursor,
         assisted=session.assisted,
         finished=now,
         figures=session.game.figures(session.state, session.clock.elapsed_ms, session.cursor),
+        seat=seat,
+        seat_name="" if everyone else names[seat],
     )

@@ -16,7 +16,6 @@ from typing import Any
 
 from parlour.core import work
 from parlour.core.game import JSON
-from parlour.core.session import Session
 from parlour.server.compute import THINK_BUDGET, Compute, TooSlow, WorkerFailed
 from parlour.server.live import Live
 
@@ -61,14 +60,17 @@ class ComputerTurns:
             state = session.state
             if not session.is_ai(session.to_move):
                 break
-            await self.play(live, state, await self._think(session, state))
+            await self.play(live, state, await self._think(live, state))
 
-    async def _think(self, session: Session, state: Any) -> JSON:
+    async def _think(self, live: Live, state: Any) -> JSON:
+        session = live.session
         player, rng = session.ai_player()
         try:
-            return await self.compute.run(
-                THINK_BUDGET, work.ai_move, session.game, player, state, rng
-            )
+            with live.reporting("The computer is thinking", cancellable=False) as progress:
+                return await self.compute.run(
+                    THINK_BUDGET, work.ai_move, session.game, player, state, rng,
+                    progress=progress,
+                )
         except (TooSlow, WorkerFailed) as error:  # never leave the game waiting
             log.warning("%s: the AI failed (%s); it plays a random move", session.id_text, error)
             moves = session.game.legal_moves(state)

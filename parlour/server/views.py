@@ -18,8 +18,14 @@ from parlour.server.live import Live
 class SeatView(BaseModel):
     name: str
     kind: str = Field(description="'human' or 'ai'")
-    level: str | None = Field(description="the AI's level")
-    open: bool = Field(description="a human seat nobody holds yet: the invite link takes it")
+    level: str | None = Field(description="the level of the AI playing it")
+    open: bool = Field(
+        description="a human seat nobody holds: POST /api/games/{sid}/join takes it"
+    )
+    stand_in: bool = Field(
+        description="a human seat whose player left: the computer plays it until someone "
+        "takes it"
+    )
     held: bool
     you: bool
     score: int
@@ -28,6 +34,14 @@ class SeatView(BaseModel):
 class HintView(BaseModel):
     move: Any
     note: str
+
+
+class TakebackView(BaseModel):
+    """A take-back asked for by one player, waiting for the others."""
+
+    seats: list[int] = Field(description="the seats of the player who asked")
+    yours: bool = Field(description="you asked: you may withdraw it")
+    waiting_for_you: bool = Field(description="you may accept or refuse it")
 
 
 class View(BaseModel):
@@ -55,7 +69,16 @@ class View(BaseModel):
     seats: list[SeatView]
     you: list[int] = Field(description="the seats this viewer holds")
     can_move: bool
-    can_undo: bool
+    can_undo: bool = Field(
+        description="Undo may be used now; with other players in the game it asks them "
+        "(a take-back request)"
+    )
+    undo_asks: bool = Field(description="Undo is a take-back request to the other players")
+    takeback: TakebackView | None
+    can_leave: bool = Field(
+        description="you may leave your seats (POST /api/games/{sid}/leave): they open "
+        "for others, and the computer plays them meanwhile"
+    )
     can_restart: bool
     can_redo: bool
     outcome: str | None = Field(description="won, lost or draw for this viewer, at the end")
@@ -90,7 +113,8 @@ def build_view(
     can_move = to_move is not None and to_move in seats
     hint = session.hints.get(perspective) if perspective is not None else None
     context = RenderContext(perspective, can_move, hint.move if hint else None, session.assist)
-    alone = bool(seats) and not (live.held() - set(seats))  # nobody else shares the game
+    sharers = live.sharers(token) if seats else []
+    alone = bool(seats) and not sharers
     return {
         "game": game.name,
         "title": game.title,
@@ -108,7 +132,10 @@ def build_view(
         "seats": _seats(live, seats),
         "you": sorted(seats),
         "can_move": can_move,
-        "can_undo": alone and session.can_undo(seats),
+        "can_undo": bool(seats) and live.takeback is None and session.can_undo(seats),
+        "undo_asks": bool(sharers),
+        "takeback": _takeback(live, token),
+        "can_leave": bool(sharers) and session.status is Status.PLAYING,
         "can_restart": alone and session.line_length > 0,
         "can_redo": alone and session.cursor < session.line_length,
         "outcome": outcome(session, seats),
@@ -126,6 +153,14 @@ def build_view(
     }
 
 
+def _takeback(live: Live, token: str | None) -> JSON:
+    request, role = live.takeback, live.takeback_role(token)
+    if request is None:
+        return None
+    return {"seats": sorted(live.seats_of(request.asker)), "yours": role == "asker",
+            "waiting_for_you": role == "asked"}
+
+
 def _seats(live: Live, seats: Collection[int]) -> list[JSON]:
     session = live.session
     names = session.game.seat_names(session.game_id.params)
@@ -134,9 +169,10 @@ def _seats(live: Live, seats: Collection[int]) -> list[JSON]:
     return [
         {
             "name": names[seat],
-            "kind": "ai" if session.is_ai(seat) else "human",
+            "kind": "human" if session.is_human(seat) else "ai",
             "level": session.ai_level(seat) if session.is_ai(seat) else None,
             "open": seat in open_seats,
+            "stand_in": seat in session.stand_ins,
             "held": seat in held,
             "you": seat in seats,
             "score": scores[seat],

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from parlour.core import tables
 from parlour.core.game import GameError, IllegalMove, Status
 from parlour.core.gameid import GameId
 from parlour.core.session import Session
@@ -111,6 +112,19 @@ def reachable() -> tuple[Turn, ...]:
 
 def playing_positions() -> list[Turn]:
     return [turn for turn in reachable() if GAME.status(turn) is Status.PLAYING]
+
+
+@cache
+def solve_soonest(turn: Turn) -> int:
+    """Independent negamax scored as the AI's table is: a win with k empty cells left is
+    worth k + 1 (a loss, -(k + 1)), so sooner wins and later losses score higher."""
+    empty = [cell for cell in ALL_CELLS if owner_of(turn, cell) is None]
+    found = hand_winner(turn)
+    if found is not None:
+        return (len(empty) + 1) * (1 if found == turn.player else -1)
+    if not empty:
+        return 0
+    return max(-solve_soonest(GAME.apply(turn, cell)) for cell in empty)
 
 
 @cache
@@ -445,6 +459,24 @@ def test_undo_when_the_ai_is_cross() -> None:
 
 
 # -- the computer players ---------------------------------------------------------------
+def test_the_value_table_agrees_with_a_direct_search() -> None:
+    table = tables.get(ai.VALUES)
+    assert len(table) == len(reachable()) == 5478
+    for turn in reachable():
+        assert table[ai.position_key(turn)] == solve_soonest(turn), turn
+        assert ai.value(turn) == solve_soonest(turn)
+        assert (solve_soonest(turn) > 0) - (solve_soonest(turn) < 0) == solve(turn)
+
+
+def test_the_value_table_is_kept_and_read_back() -> None:
+    tables.get(ai.VALUES)
+    assert tables.ready(ai.VALUES)
+    assert tables.path(ai.VALUES).is_file()
+    tables.forget(ai.VALUES)
+    assert tables.ready(ai.VALUES)  # from the file now
+    assert ai.value(start()) == 0  # perfect play from the start is a draw
+
+
 def explore(player: Any, ai_seat: int, turn: Turn, seen: set[Turn]) -> list[Turn]:
     """Every game where the opponent tries every move and `player` any choice it may make;
     returns the final positions `player` lost."""

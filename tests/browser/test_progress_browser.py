@@ -1,0 +1,88 @@
+"""The progress panel (static/progress.js): shown only after half a second of waiting,
+with what is being done, a bar, the seconds and Cancel; gone as soon as the answer comes.
+
+The page's clock is Playwright's, moved by hand, so the half second is exact."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import OpenPage
+
+pytestmark = pytest.mark.browser
+
+SET_UP = """
+import { createProgress } from "/static/progress.js";
+window.cancels = 0;
+window.progress = createProgress({
+  board: document.getElementById("board-wrap"), cancel: () => { window.cancels += 1; },
+});
+"""
+
+
+@pytest.fixture
+def page(open_page: OpenPage) -> Page:
+    page = open_page()
+    page.clock.install()
+    page.add_script_tag(type="module", content=SET_UP)
+    page.wait_for_function("window.progress")
+    return page
+
+
+def test_an_answer_within_half_a_second_shows_nothing(page: Page) -> None:
+    page.evaluate("progress.waitingFor('Thinking…')")
+    page.clock.run_for(490)
+    page.evaluate("progress.doneWaiting()")
+    page.clock.run_for(2000)
+    expect(page.locator(".progress-panel")).to_be_hidden()
+
+
+def test_a_longer_wait_shows_what_is_done_until_the_answer(page: Page) -> None:
+    panel = page.locator(".progress-panel")
+    page.evaluate("progress.waitingFor('Thinking…')")
+    page.clock.run_for(510)
+    expect(panel).to_be_visible()
+    expect(panel).to_have_attribute("role", "status")
+    expect(panel.locator(".progress-what")).to_have_text("Thinking…")
+    bar = panel.get_by_role("progressbar")
+    expect(bar).to_have_class("progress-bar indeterminate")
+    assert bar.get_attribute("aria-valuenow") is None  # how far is not known yet
+    page.evaluate("""progress.progressReported(
+        {what: 'Building the pattern database…', done: 0.25, note: 'first tiles'})""")
+    page.clock.run_for(2000)
+    expect(panel.locator(".progress-what")).to_have_text("Building the pattern database…")
+    expect(panel.locator(".progress-note")).to_have_text("first tiles")
+    expect(bar).to_have_attribute("aria-valuenow", "25")
+    expect(panel.locator(".progress-time")).to_have_text("25% · 2 s")
+    page.evaluate("progress.doneWaiting()")
+    expect(panel).to_be_hidden()
+
+
+def test_a_report_nobody_asked_for_starts_the_wait(page: Page) -> None:
+    page.evaluate("progress.progressReported({what: 'Thinking…', done: null, note: ''})")
+    page.clock.run_for(400)
+    expect(page.locator(".progress-panel")).to_be_hidden()
+    page.clock.run_for(200)
+    expect(page.locator(".progress-panel")).to_be_visible()
+
+
+def test_cancel_hides_the_panel_and_tells_the_page(page: Page) -> None:
+    page.evaluate("progress.waitingFor('Thinking…')")
+    page.clock.run_for(600)
+    page.get_by_role("button", name="Cancel").click()
+    expect(page.locator(".progress-panel")).to_be_hidden()
+    assert page.evaluate("window.cancels") == 1
+
+
+def test_a_spectator_sees_the_wait_without_cancel(page: Page) -> None:
+    page.add_script_tag(type="module", content="""
+        import { createProgress } from "/static/progress.js";
+        window.watching = createProgress({ board: document.getElementById("seats") });
+    """)
+    page.wait_for_function("window.watching")
+    page.evaluate("watching.waitingFor('Thinking…')")
+    page.clock.run_for(600)
+    panel = page.locator("#seats + .progress-panel")
+    expect(panel).to_be_visible()
+    expect(panel.get_by_role("button", name="Cancel")).to_be_hidden()

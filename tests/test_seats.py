@@ -1,0 +1,295 @@
+"""Seats for people on several browsers: choosing one, leaving and coming back, the
+computer standing in, take-backs asked of the other players, and a result per player."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from parlour.devtools import TEST_HOSTS
+from parlour.games import GAMES
+from parlour.server.app import create_app
+from parlour.stats import statistics
+from parlour.store import Store
+from tests.test_api import (
+    CROSS_WINS,
+    View,
+    auth,
+    error_of,
+    get_view,
+    move,
+    new_game,
+    open_socket,
+    post,
+)
+
+SAVED_BY_0_1 = Path(__file__).parent / "fixtures" / "saved_by_0.1.sqlite3"
+
+
+def join(client: TestClient, sid: str, seat: int | None = None, token: str | None = None
+         ) -> dict[str, object]:
+    body = {} if seat is None else {"seat": seat}
+    response = client.post(f"/api/games/{sid}/join", json=body, headers=auth(token))
+    assert response.status_code == 200, response.text
+    joined: dict[str, object] = response.json()
+    return joined
+
+
+def two_browsers(client: TestClient) -> tuple[str, str, str]:
+    """A game of Cross (the creator) against Circle (a friend who joined)."""
+    created = new_game(client, seats=["human", "open"])
+    sid, cross = created["session"], created["token"]
+    nought = join(client, sid)["token"]
+    assert isinstance(nought, str)
+    return sid, cross, nought
+
+
+def leave(client: TestClient, sid: str, token: str) -> View:
+    response = client.post(f"/api/games/{sid}/leave", headers=auth(token))
+    assert response.status_code == 200, response.text
+    view: View = response.json()
+    return view
+
+
+def answer(client: TestClient, sid: str, token: str, accept: bool) -> View:
+    response = client.post(f"/api/games/{sid}/takeback", json={"accept": accept},
+                           headers=auth(token))
+    assert response.status_code == 200, response.text
+    view: View = response.json()
+    return view
+
+
+# -- choosing a seat ------------------------------------------------------------------------
+def test_a_player_chooses_their_seat(client: TestClient) -> None:
+    created = new_game(client, seats=["open", "open"])  # the host only watches
+    sid = created["session"]
+    assert created["seats"] == []
+    nought = join(client, sid, seat=1)
+    assert nought["seats"] == [1]
+    assert "Circle is taken" in error_of(
+        client.post(f"/api/games/{sid}/join", json={"seat": 1}), 409)
+    assert "no seat 5" in error_of(client.post(f"/api/games/{sid}/join", json={"seat": 5}), 409)
+    cross = join(client, sid)  # no seat named: the first open one
+    assert cross["seats"] == [0]
+    watcher = join(client, sid)
+    assert (watcher["token"], watcher["seats"]) == (None, [])
+
+
+def test_the_computers_seat_cannot_be_taken(client: TestClient) -> None:
+    sid = new_game(client, seats=["human", "ai:perfect"])["session"]
+    message = error_of(client.post(f"/api/games/{sid}/join", json={"seat": 1}), 409)
+    assert "computer's seat" in message
+
+
+def test_a_bad_seat_number_is_refused(client: TestClient) -> None:
+    sid = new_game(client, seats=["human", "open"])["session"]
+    for bad in (-1, 8, "one", 1.5):
+        assert client.post(f"/api/games/{sid}/join", json={"seat": bad}).status_code == 422
+    assert get_view(client, sid)["seats"][1]["open"] is True
+
+
+# -- leaving, the computer standing in, coming back ---------------------------------------
+def test_the_computer_plays_a_left_seat_until_its_player_comes_back(client: TestClient) -> None:
+    sid, cross, nought = two_browsers(client)
+    move(client, sid, cross, (1, 1))
+    view = leave(client, sid, nought)  # Circle to move: the computer answers at once
+    assert view["you"] == [] and view["moves"] == 2
+    seat = view["seats"][1]
+    assert (seat["kind"], seat["open"], seat["stand_in"], seat["level"]) == (
+        "human", True, True, GAMES["tictactoe"].stand_in_level)
+    assert get_view(client, sid, cross)["can_move"] is True
+
+    back = join(client, sid, seat=1, token=nought)  # the same browser takes it again
+    assert (back["token"], back["seats"]) == (nought, [1])
+    move(client, sid, cross, next(cell for cell in [(0, 0), (2, 2), (0, 2), (2, 0)]
+                                  if get_view(client, sid)["text"][cell[1] * 4 + cell[0]] == "."))
+    after = get_view(client, sid, nought)
+    assert after["moves"] == 3 and after["can_move"] is True  # the computer left it alone
+    assert after["seats"][1]["stand_in"] is False
+
+
+def test_a_stranger_may_take_the_left_seat(client: TestClient) -> None:
+    sid, _, nought = two_browsers(client)
+    leave(client, sid, nought)
+    stranger = join(client, sid)
+    assert stranger["seats"] == [1] and stranger["token"] != nought
+    assert get_view(client, sid, nought)["you"] == []  # the old token holds nothing now
+
+
+def test_leaving_is_refused_without_a_seat_or_another_player(client: TestClient) -> None:
+    sid, cross, _ = two_browsers(client)
+    assert "no seat" in error_of(client.post(f"/api/games/{sid}/leave"), 403)
+    solo = new_game(client, seats=["human", "ai:medium"])
+    message = error_of(client.post(f"/api/games/{solo['session']}/leave",
+                                   headers=auth(solo["token"])), 409)
+    assert "only player" in message
+    assert get_view(client, sid, cross)["can_leave"] is True
+    assert solo["view"]["can_leave"] is False
+
+
+def test_seats_and_stand_ins_survive_a_restart(client: TestClient, store: Store) -> None:
+    sid, cross, nought = two_browsers(client)
+    move(client, sid, cross, (1, 1))
+    leave(client, sid, nought)
+    with TestClient(create_app(Store(store.path), GAMES, ai_delay_scale=0,
+                               allowed_hosts=TEST_HOSTS)) as again:
+        view = get_view(again, sid, cross)
+        assert view["seats"][1]["stand_in"] is True and view["you"] == [0]
+        played = move(again, sid, cross, next(
+            cell for cell in [(0, 0), (2, 2), (0, 2), (2, 0)]
+            if view["text"][cell[1] * 4 + cell[0]] == "."))
+        assert played["moves"] == 4  # the computer still plays Circle
+        assert join(again, sid, seat=1, token=nought)["seats"] == [1]
+    with TestClient(create_app(Store(store.path), GAMES, ai_delay_scale=0,
+                               allowed_hosts=TEST_HOSTS)) as third:
+        view = get_view(third, sid, nought)
+        assert view["you"] == [1] and view["seats"][1]["stand_in"] is False
+
+
+# -- take-backs -------------------------------------------------------------------------------
+def test_a_take_back_accepted_goes_back_to_the_askers_turn(client: TestClient) -> None:
+    sid, cross, nought = two_browsers(client)
+    move(client, sid, cross, (1, 1))
+    move(client, sid, nought, (0, 0))
+    move(client, sid, cross, (2, 2))
+    asked = post(client, sid, "undo", cross).json()
+    assert asked["moves"] == 3 and asked["can_undo"] is False  # one request at a time
+    theirs = get_view(client, sid, nought)
+    assert theirs["takeback"] == {"seats": [0], "yours": False, "waiting_for_you": True}
+    assert "already waiting" in error_of(post(client, sid, "undo", cross), 409)
+    assert "waiting for the other players" in error_of(
+        client.post(f"/api/games/{sid}/takeback", json={"accept": True}, headers=auth(cross)),
+        409)
+    done = answer(client, sid, nought, accept=True)
+    assert done["moves"] == 2 and done["takeback"] is None
+    assert get_view(client, sid, cross)["can_move"] is True
+
+
+def position(client: TestClient, store: Store, sid: str) -> tuple[object, ...]:
+    view, (row, line) = get_view(client, sid), store.load_session(sid) or ((), [])
+    return view["moves"], view["text"], row.cursor, line  # type: ignore[union-attr]
+
+
+def test_a_take_back_refused_or_withdrawn_changes_nothing(
+    client: TestClient, store: Store
+) -> None:
+    sid, cross, nought = two_browsers(client)
+    move(client, sid, cross, (1, 1))
+    move(client, sid, nought, (0, 0))
+    before = position(client, store, sid)
+    with open_socket(client, sid, cross) as socket:
+        socket.receive_json()
+        post(client, sid, "undo", cross)
+        answer(client, sid, nought, accept=False)
+        notes = [socket.receive_json() for _ in range(3)]
+    assert {"type": "note", "note": "Your take-back was refused"} in notes
+    assert position(client, store, sid) == before
+    post(client, sid, "undo", nought)  # Circle asks; then withdraws
+    assert answer(client, sid, nought, accept=False)["takeback"] is None
+    assert position(client, store, sid) == before
+
+
+def test_a_move_ends_a_take_back_request(client: TestClient) -> None:
+    sid, cross, nought = two_browsers(client)
+    move(client, sid, cross, (1, 1))
+    post(client, sid, "undo", cross)
+    move(client, sid, nought, (0, 0))  # answered with a move instead
+    assert get_view(client, sid, cross)["takeback"] is None
+    assert "no take-back" in error_of(
+        client.post(f"/api/games/{sid}/takeback", json={"accept": True},
+                    headers=auth(nought)), 409)
+
+
+def test_a_spectator_cannot_answer_a_take_back(client: TestClient) -> None:
+    sid, cross, _ = two_browsers(client)
+    move(client, sid, cross, (1, 1))
+    post(client, sid, "undo", cross)
+    error_of(client.post(f"/api/games/{sid}/takeback", json={"accept": True}), 403)
+    assert get_view(client, sid)["takeback"] == {
+        "seats": [0], "yours": False, "waiting_for_you": False}
+
+
+def next_view(socket: Any) -> View:
+    """The next view the socket is sent (notes skipped)."""
+    while (message := socket.receive_json())["type"] != "view":
+        pass
+    view: View = message["view"]
+    return view
+
+
+def test_take_back_over_the_websocket(client: TestClient) -> None:
+    sid, cross, nought = two_browsers(client)
+    move(client, sid, cross, (1, 1))
+    with open_socket(client, sid, cross) as asker, open_socket(client, sid, nought) as asked:
+        asker.receive_json(), asked.receive_json()
+        asker.send_json({"type": "undo"})
+        assert asker.receive_json()["type"] in ("view", "note")
+        while (view := next_view(asked))["takeback"] is None:
+            pass
+        assert view["takeback"]["waiting_for_you"] is True
+        asked.send_json({"type": "takeback", "accept": True})
+        while next_view(asked)["moves"] != 0:
+            pass
+    assert get_view(client, sid, cross)["moves"] == 0
+
+
+def test_leave_over_the_websocket(client: TestClient) -> None:
+    sid, _, nought = two_browsers(client)
+    with open_socket(client, sid, nought) as socket:
+        socket.receive_json()
+        socket.send_json({"type": "leave"})
+        while next_view(socket)["you"] != []:
+            pass
+    assert get_view(client, sid)["seats"][1]["stand_in"] is True
+
+
+# -- results ------------------------------------------------------------------------------------
+def test_every_player_gets_a_result(client: TestClient, store: Store) -> None:
+    sid, cross, nought = two_browsers(client)
+    for number, cell in enumerate(CROSS_WINS):
+        move(client, sid, cross if number % 2 == 0 else nought, cell)
+    results = {r.seat: r for r in store.results("tictactoe") if r.sid == sid}
+    assert {seat: (r.outcome, r.seat_name) for seat, r in results.items()} == {
+        0: ("won", "Cross"), 1: ("lost", "Circle")}
+    groups = {g["mode"]: g for g in statistics(store.results("tictactoe"), GAMES)["groups"]}
+    assert groups["two players, as Cross"]["won"] == 1
+    assert groups["two players, as Circle"]["lost"] == 1
+
+
+def test_a_player_who_left_gets_no_result(client: TestClient, store: Store) -> None:
+    sid, cross, nought = two_browsers(client)
+    leave(client, sid, nought)
+    view = get_view(client, sid, cross)
+    while view["status"] == "playing":
+        empty = [i for i, ch in enumerate(view["text"].replace("\n", "")) if ch == "."]
+        view = move(client, sid, cross, (empty[0] % 3, empty[0] // 3))
+    [result] = [r for r in store.results("tictactoe") if r.sid == sid]
+    assert (result.seat, result.seat_name) == (0, "")  # alone at the end: one record
+
+
+def test_a_result_saved_before_seats_were_kept_is_the_starters(tmp_path: Path) -> None:
+    path = tmp_path / "parlour.sqlite3"
+    shutil.copy(SAVED_BY_0_1, path)
+    db = sqlite3.connect(path)
+    db.execute(
+        "INSERT INTO sessions VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        ("sid1", "tictactoe", "tictactoe:standard#abc", '["ai:perfect", "human"]',
+         "vs AI (perfect)", "standard", 5, 1, 0, 4200, None, "lost", "Cross wins", 1.0, 2.0, 0))
+    db.execute("INSERT INTO tokens VALUES (?,?,?)", ("tok", "sid1", "[1]"))
+    db.execute("INSERT INTO results VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+               ("sid1", 1, "tictactoe", "standard", "vs AI (perfect)", "lost", None, 4200, 5,
+                0, 2.0, "{}"))
+    db.commit()
+    db.close()
+    store = Store(path)
+    results = {r.sid: r for r in store.results()}
+    assert (results["sid1"].seat, results["sid1"].outcome) == (1, "lost")
+    assert (results["YSuL7Urf4dtb"].seat, results["YSuL7Urf4dtb"].seat_name) == (0, "")
+    assert len(results) == 6  # the five of the fixture and this one
+    assert store.session_row("sid1") is not None
+    assert store.session_row("sid1").stand_ins == {}  # type: ignore[union-attr]
+    store.close()
