@@ -37,6 +37,7 @@ MENU_LABELS: Mapping[Menu, str] = {"game": "Game", "edit": "Edit", "view": "View
 CLIENT_ACTIONS = frozenset({
     "new", "restart", "undo", "redo", "hint", "assist", "help", "keys", "about", "display",
     "theme", "sound", "copy-link", "invite-link", "stats", "quit", "export", "import",
+    "take-seat", "leave-seat",
 })
 """What the game page knows how to do by itself."""
 
@@ -143,12 +144,16 @@ def standard_commands(spec: GameSpec) -> dict[Menu, list[list[Command]]]:
     if spec.has_assist:
         edit_help.append(client("assist", "Assist: show every valid move", "edit", "A"))
     links = [client("copy-link", "Copy link to this deal", "edit")]
+    places: list[Command] = []
     if len(seats) > 1:
         links.append(client("invite-link", "Copy invite link", "edit"))
+        places = [client("take-seat", "Take a seat…", "game"),
+                  client("leave-seat", "Leave your seat", "game")]
     return {
         "game": [
             [client("new", "New game…", "game", "N", "Alt+N"),
              client("restart", "Restart", "game", "R")],
+            places,
             [client("export", "Export…", "game"), client("import", "Import…", "game")],
             [client("stats", "Statistics", "game")],
             [client("quit", "Quit", "game", "Q", "Alt+Q")],

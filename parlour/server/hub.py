@@ -356,9 +356,9 @@ class Hub:
 
     @staticmethod
     def _tell(live: Live, token: str, note: str) -> None:
-        for viewer in live.viewers:
-            if viewer.token == token:
-                viewer.tell({"type": "note", "note": note})
+        """A note for another player, sent after the view of the change it is about
+        (a new view clears the note on the page)."""
+        live.notes.append((token, note))
 
     async def _move(self, live: Live, seats: frozenset[int], move: JSON) -> None:
         session = live.session
@@ -487,6 +487,7 @@ class Hub:
     def broadcast(self, live: Live, sound: str | None) -> None:
         """Leave every viewer its view (one render per kind of viewer); never waits."""
         views: dict[tuple[frozenset[int], bool, str | None], JSON] = {}
+        notes, live.notes = live.notes, []
         for viewer in list(live.viewers):
             if viewer.dropped.is_set():
                 live.viewers.discard(viewer)
@@ -496,6 +497,9 @@ class Hub:
             if key not in views:
                 views[key] = self.view_for(live, viewer.token, sound)
             viewer.show(views[key])
+            for token, note in notes:
+                if viewer.token == token:
+                    viewer.tell({"type": "note", "note": note})
 
     def unfinished(self) -> list[dict[str, Any]]:
         """Unfinished games to resume; without their ids, which hold their deals."""

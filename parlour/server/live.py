@@ -53,6 +53,7 @@ class Live:
     # the saved headline need the same one after each change
     observed: dict[int | None, tuple[Any, JSON]] = field(default_factory=dict)
     takeback: Takeback | None = None
+    notes: list[tuple[str, str]] = field(default_factory=list)  # (token, note) for the next views
     work: asyncio.Future[Any] | None = None  # long work a player asked for: they may cancel it
 
     @property

@@ -7,6 +7,7 @@ import {
 } from "/static/common.js";
 import { createMenus, declaredKeyName, eventKeyName } from "/static/menus.js";
 import { morphInto, patchParts } from "/static/morph.js";
+import { createProgress } from "/static/progress.js";
 
 const GAME = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (id) => document.getElementById(id);
@@ -23,6 +24,7 @@ let reconnectDelay = 500;
 let note = "";            // a hint's note or an error, shown under the board until the next view
 let noteIsError = false;
 let menus = null;         // the menu bar, drawn from the game's commands
+let progress = null;      // the panel that shows long work after half a second
 const keyCommands = new Map();  // a key's canonical name -> the command it runs
 
 // -- starting -------------------------------------------------------------------------
@@ -38,6 +40,7 @@ async function start() {
   $("about-title").textContent = `About ${info.title}`;
   $("about").innerHTML = info.about_html;
   bindCommands();
+  progress = createProgress({ board: $("board-wrap"), cancel: () => send({ type: "cancel" }) });
   $("btn-hint").hidden = !info.has_hints;
   $("btn-assist").hidden = !info.has_assist;
   applyGameOptions();
@@ -67,16 +70,46 @@ async function chooseSession() {
   return await createSession(newGameChoices());
 }
 
+// An invite link: with one seat open, take it; with several, the player chooses one
+// (or watches); with none, watch.
 async function joinIfNeeded(sid) {
   if (tokens()[sid]) return sid;
-  const joined = await api("POST", `/api/games/${encodeURIComponent(sid)}/join`);
-  if (joined.token) {
-    saveToken(sid, joined.token);
-    toast(`You play ${joined.seats.map((s) => joined.view.seats[s].name).join(" and ")}`);
-  } else {
-    toast("Every seat is taken: you are watching");
-  }
+  const seen = await api("GET", `/api/games/${encodeURIComponent(sid)}`);
+  const open = seen.seats.map((seat, index) => ({ ...seat, index })).filter((seat) => seat.open);
+  if (open.length === 0) { toast("Every seat is taken: you are watching"); return sid; }
+  const seat = open.length === 1 ? open[0].index : await chooseSeat(seen);
+  if (seat !== null) await takeSeat(sid, seat);
   return sid;
+}
+
+// The seat the player picks in the seat dialog, or null to watch.
+function chooseSeat(seen) {
+  const dialog = $("seat-dialog");
+  $("seat-choices").innerHTML = seen.seats.map((seat, index) => (seat.open
+    ? `<button class="btn seat-choice" value="${index}" style="--seat-color: var(--seat-${index})">`
+      + `<span class="dot"></span>${escapeHtml(seat.name)}${seat.stand_in ? " <small>(the computer plays it for now)</small>" : ""}</button>`
+    : "")).join("");
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => {
+      const chosen = Number.parseInt(dialog.returnValue, 10);
+      resolve(Number.isNaN(chosen) ? null : chosen);
+    }, { once: true });
+    dialog.returnValue = "";
+    dialog.showModal();
+  });
+}
+
+async function takeSeat(sid, seat) {
+  const joined = await api("POST", `/api/games/${encodeURIComponent(sid)}/join`, { seat },
+    tokens()[sid]);
+  if (!joined.token) { toast("That seat was just taken: you are watching"); return; }
+  saveToken(sid, joined.token);
+  toast(`You play ${joined.seats.map((s) => joined.view.seats[s].name).join(" and ")}`);
+  if (sid === sessionId) connect();  // say hello again, with the seat's token
+}
+
+async function takeSeatNow(seat) {
+  try { await takeSeat(sessionId, seat); } catch (error) { showNote(error.message, true); }
 }
 
 async function createSession(options) {
@@ -115,15 +148,28 @@ function connect() {
   };
 }
 
+// What the page says it is waiting for, should an answer take over half a second.
+const WAITING_FOR = { hint: "Thinking…", move: "Working…", undo: "Working…", redo: "Working…", restart: "Working…" };
+
 function send(message) {
   if (!socket || socket.readyState !== WebSocket.OPEN) {
     showNote("Not connected: reconnecting…", true);
     return;
   }
   socket.send(JSON.stringify(message));
+  const command = message.type === "command" && info.commands.find((c) => c.name === message.name);
+  const what = command ? `${command.label.replace(/…$/, "")}…` : WAITING_FOR[message.type];
+  if (what) progress.waitingFor(what);
 }
 
 function receive(message) {
+  if (message.type === "progress") {
+    const holder = Boolean(view && view.you.length > 0);
+    progress.progressReported({ ...message, cancellable: message.cancellable && holder });
+    return;
+  }
+  progress.doneWaiting();  // anything else answers what the page waited for
+  if (message.type === "progress-end") return;
   if (message.type === "view") {
     const first = view === null;
     note = ""; noteIsError = false;
@@ -153,6 +199,9 @@ function render(next, sound) {
   showBoard(next);
   const holder = next.you.length > 0;  // holds a seat: not a spectator
   $("btn-undo").disabled = !next.can_undo;
+  $("btn-undo").title = next.undo_asks ? "Ask the other player to take back your last move (U)" : "Undo (U or Ctrl+Z)";
+  $("btn-undo").querySelector(".label").textContent = next.undo_asks ? "Take back" : "Undo";
+  showTakeback(next);
   $("btn-redo").disabled = !next.can_redo;
   $("btn-hint").disabled = !next.can_move;
   $("btn-assist").setAttribute("aria-pressed", String(next.assist));
@@ -181,14 +230,32 @@ function showBoard(next) {
 }
 
 function seatChip(seat, index) {
-  const who = seat.kind === "ai" ? `Computer (${seat.level})` : seat.you ? "You" : seat.open ? "Open seat" : "Friend";
+  const who = seat.kind === "ai" ? `Computer (${seat.level})` : seat.you ? "You"
+    : seat.stand_in ? "Computer, for now" : seat.open ? "Open seat" : "Friend";
   const classes = ["seat"];
   if (view.to_move === index) classes.push("to-move");
   if (view.winners.includes(index)) classes.push("winner");
+  // a player who holds no seat may sit in an open one (the computer gives it back)
+  const sit = seat.open && view.you.length === 0 && view.status === "playing"
+    ? `<button class="btn sit" data-take-seat="${index}" title="Play ${escapeHtml(seat.name)}">Sit here</button>` : "";
   return `<span class="${classes.join(" ")}" style="--seat-color: var(--seat-${index})" data-seat="${index}">`
     + `<span class="dot"></span><b>${escapeHtml(seat.name)}</b><span class="who">${escapeHtml(who)}</span>`
-    + `<span class="score">${seat.score}</span>`
+    + `<span class="score">${seat.score}</span>${sit}`
     + "</span>";
+}
+
+// A take-back asked for: the other players answer it, the asker may withdraw it.
+function showTakeback(next) {
+  const request = next.takeback;
+  $("takeback").hidden = !request;
+  if (!request) return;
+  const names = request.seats.map((s) => next.seats[s].name).join(" and ");
+  $("takeback-text").textContent = request.waiting_for_you ? `${names} asks to take back their last move.`
+    : request.yours ? "Waiting for the other player to accept your take-back…"
+      : `${names} asked to take back their last move.`;
+  $("takeback-accept").hidden = !request.waiting_for_you;
+  $("takeback-refuse").hidden = !(request.waiting_for_you || request.yours);
+  $("takeback-refuse").textContent = request.yours ? "Withdraw" : "Refuse";
 }
 
 function soundFor(sound, next) {
@@ -210,7 +277,7 @@ function statusText() {
   if (!mover) return "";
   if (view.you.length === 0) return `You are watching. ${mover.name} to play.`;
   if (view.can_move) return view.you.length > 1 && view.seats.length > 1 ? `${mover.name} to play` : "Your turn";
-  if (mover.kind === "ai") return `${mover.name} (computer) is thinking…`;
+  if (mover.kind === "ai" || mover.stand_in) return `${mover.name} (computer) is thinking…`;
   if (mover.open) return "Waiting for a friend: send them the invite link.";
   return `Waiting for ${mover.name}…`;
 }
@@ -256,6 +323,8 @@ const COMMANDS = {
   quit: () => { location.href = "/"; },
   export: () => exportGame(),
   import: () => importGame(),
+  "take-seat": async () => { const seat = await chooseSeat(view); if (seat !== null) takeSeatNow(seat); },
+  "leave-seat": () => { send({ type: "leave" }); toast("You left your seat: it is open, and you may take it again"); },
 };
 
 function bindCommands() {
@@ -292,6 +361,8 @@ function commandEnabled(command) {
     case "copy-link": return Boolean(view?.id);
     case "invite-link": return holder && view.seats.some((s) => s.open);
     case "export": return holder && Boolean(view.id);
+    case "take-seat": return !holder && view?.status === "playing" && view.seats.some((s) => s.open);
+    case "leave-seat": return Boolean(view?.can_leave);
     default: return true;
   }
 }
@@ -320,6 +391,12 @@ function bindToolbar() {
   $("btn-theme").addEventListener("click", () => COMMANDS.display());
   $("btn-copy").addEventListener("click", () => COMMANDS["copy-link"]());
   $("btn-invite").addEventListener("click", () => COMMANDS["invite-link"]());
+  $("seats").addEventListener("click", (event) => {
+    const button = event.target.closest("[data-take-seat]");
+    if (button) takeSeatNow(Number(button.dataset.takeSeat));
+  });
+  $("takeback-accept").addEventListener("click", () => send({ type: "takeback", accept: true }));
+  $("takeback-refuse").addEventListener("click", () => send({ type: "takeback", accept: false }));
   $("new-form").addEventListener("submit", startNewGame);
   bindDisplayDialog();
 }

@@ -32,19 +32,22 @@ export function createProgress({ board, cancel }) {
   let done = null;
 
   // The page has asked for something slow: `what` says what, for the player ("Thinking…").
-  function waitingFor(what) {
+  // `waitedMs`: how long the work has already run (the server tells it).
+  function waitingFor(what, waitedMs = 0) {
     if (part("what").textContent !== what) part("what").textContent = what;  // read out once
     if (startedAt !== null) return;  // already waiting: the clock runs on
-    startedAt = performance.now();
+    startedAt = performance.now() - waitedMs;
     done = null;
     part("note").textContent = "";
-    showTimer = setTimeout(show, SHOW_AFTER_MS);
+    showTimer = setTimeout(show, Math.max(0, SHOW_AFTER_MS - waitedMs));
   }
 
-  // The server's {"type": "progress", what, done, note}: done from 0 to 1, or null.
-  // A report that comes unasked (the computer's own turn) starts the wait.
-  function progressReported({ what, done: reported = null, note = "" }) {
-    waitingFor(what || part("what").textContent || "Working…");
+  // The server's {"type": "progress", what, done, note, elapsed_ms, cancellable}: done
+  // from 0 to 1, or null. A report that comes unasked (the computer's own turn) starts
+  // the wait, as long ago as the work began.
+  function progressReported({ what, done: reported = null, note = "", elapsed_ms = 0, cancellable = true }) {
+    part("cancel").hidden = !cancel || !cancellable;
+    waitingFor(what || part("what").textContent || "Working…", elapsed_ms);
     done = typeof reported === "number" ? Math.min(1, Math.max(0, reported)) : null;
     if (part("note").textContent !== note) part("note").textContent = note;
     if (!panel.hidden) draw();

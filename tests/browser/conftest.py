@@ -101,10 +101,12 @@ def open_page(new_context: NewContext) -> OpenPage:
         *,
         context: BrowserContext | None = None,
         tokens: Mapping[str, str] | None = None,
+        wait: bool = True,
     ) -> Page:
         page = (context or new_context(tokens=tokens)).new_page()
         page.goto(path)
-        wait_for_views(page, 1)
+        if wait:  # (not when the page first asks the player something, e.g. a seat)
+            wait_for_views(page, 1)
         return page
 
     return open_

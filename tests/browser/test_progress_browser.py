@@ -14,6 +14,8 @@ pytestmark = pytest.mark.browser
 
 SET_UP = """
 import { createProgress } from "/static/progress.js";
+// a panel of the test's own, with a cancel it counts, instead of the page's
+document.querySelectorAll(".progress-panel").forEach((panel) => panel.remove());
 window.cancels = 0;
 window.progress = createProgress({
   board: document.getElementById("board-wrap"), cancel: () => { window.cancels += 1; },
