@@ -8,9 +8,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from parlour.core import tables
 from parlour.devtools import run_async
 from parlour.games import GAMES
-from parlour.server.compute import Compute, Progress
+from parlour.games.tictactoe.ai import VALUES
+from parlour.server.compute import TABLE_BUDGET, THINK_BUDGET, Compute, Progress
 from parlour.server.hub import ApiError, Hub, Live
 from parlour.server.viewers import Viewer
 from parlour.store import Store
@@ -25,11 +27,13 @@ class SlowInline(Compute):
         super().__init__(workers=1)
         self.pause = pause
         self.started = self.finished = 0
+        self.budgets: list[float] = []
 
     async def run(
         self, budget: float, work: Callable[..., T], *args: Any, progress: Progress | None = None
     ) -> T:
         self.started += 1
+        self.budgets.append(budget)
         for step in range(4):  # the work tells how far it has got, as a worker's would
             await asyncio.sleep(self.pause / 4)
             if progress is not None:
@@ -135,6 +139,21 @@ def test_the_computers_long_thinking_is_shown_without_cancel(tmp_path: Path) -> 
         assert told[0]["what"] == "The computer is thinking"
         assert heard[-1] == {"type": "progress-end"} or heard[-1]["type"] == "view"
         assert live.session.cursor == 2
+        hub.store.close()
+
+    run_async(scenario())
+
+
+def test_work_that_builds_a_table_first_gets_the_time_it_takes(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        hub, compute, live, token = await against_the_computer(tmp_path)
+        tables.forget(VALUES)
+        tables.path(VALUES).unlink(missing_ok=True)
+        await hub.act(live, token, "hint")
+        assert compute.budgets[-1] == TABLE_BUDGET  # the table was not built yet
+        tables.get(VALUES)  # built (here, as a worker would), and kept in its file
+        await hub.act(live, token, "hint")
+        assert compute.budgets[-1] == THINK_BUDGET
         hub.store.close()
 
     run_async(scenario())

@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from parlour.core.commands import Command, menu_commands
+from parlour.core.tables import Table
 
 JSON = Any
 """A value that `json.dumps` accepts."""
@@ -321,6 +322,9 @@ class GameSpec:
     """Which server commands are enabled now (None: all, for a seat's holder)."""
     about_html: str = ""
     """The About box: what the game is, where it comes from, what Parlour added (HTML)."""
+    tables: tuple[Table[Any], ...] = ()
+    """The tables its solvers and AI read (`parlour.core.tables`): while one is not built
+    yet, their work gets the time a build takes."""
     stand_in: str | None = None
     """The AI level that plays for a player who leaves their seat (None: the level of
     the default seats' computer, else the first level; a game without AI waits)."""

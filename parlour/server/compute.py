@@ -42,6 +42,8 @@ MOVE_BUDGET = 30.0
 """Seconds for a move the game declares slow (e.g. laying a no-guess minefield)."""
 THINK_BUDGET = 20.0
 """Seconds for a hint or an AI move."""
+TABLE_BUDGET = 600.0
+"""Seconds for work that may first build a game's solver table (`GameSpec.tables`)."""
 
 
 class TooSlow(Exception):

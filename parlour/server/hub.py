@@ -418,6 +418,7 @@ class Hub:
         second, and any of them may cancel it (`cancel`)."""
         if live is None:
             return await self._in_worker(budget, what, job, args, None)
+        budget = live.budget(budget)
         with live.reporting(what[:1].upper() + what[1:], cancellable=True) as progress:
             running = asyncio.ensure_future(self._in_worker(budget, what, job, args, progress))
             live.work = running

@@ -9,9 +9,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from parlour.core import tables
 from parlour.core.game import JSON, GameSpec, Status
 from parlour.core.session import AI_PREFIX, HUMAN, Session
-from parlour.server.compute import Progress
+from parlour.server.compute import TABLE_BUDGET, Progress
 from parlour.server.viewers import Viewer
 
 OPEN = "open"  # a human seat kept free for whoever opens the invite link
@@ -105,6 +106,13 @@ class Live:
         return (token is not None and token == self.owner) or (
             self.session.status is not Status.PLAYING
         )
+
+    def budget(self, seconds: float) -> float:
+        """The time long work for this game gets: more while a table its solvers read
+        is not built yet (the work builds it first, once)."""
+        if all(tables.ready(table) for table in self.session.spec.tables):
+            return seconds
+        return max(seconds, TABLE_BUDGET)
 
     @contextmanager
     def reporting(self, what: str, cancellable: bool) -> Iterator[Progress]:

@@ -68,7 +68,7 @@ class ComputerTurns:
         try:
             with live.reporting("The computer is thinking", cancellable=False) as progress:
                 return await self.compute.run(
-                    THINK_BUDGET, work.ai_move, session.game, player, state, rng,
+                    live.budget(THINK_BUDGET), work.ai_move, session.game, player, state, rng,
                     progress=progress,
                 )
         except (TooSlow, WorkerFailed) as error:  # never leave the game waiting

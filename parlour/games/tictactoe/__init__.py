@@ -35,6 +35,7 @@ SPEC = GameSpec(
     thumbnail_svg=THUMBNAIL,
     ai_levels=ai.LEVELS,
     hint=ai.hint,
+    tables=(ai.VALUES,),
     default_seats=("human", "ai:medium"),
     about_html=ABOUT_HTML,
     commands=(
