@@ -322,6 +322,8 @@ class GameSpec:
     """Which server commands are enabled now (None: all, for a seat's holder)."""
     about_html: str = ""
     """The About box: what the game is, where it comes from, what Parlour added (HTML)."""
+    order: int = 100
+    """Where the game comes in the lists of games (smaller first)."""
     tables: tuple[Table[Any], ...] = ()
     """The tables its solvers and AI read (`parlour.core.tables`): while one is not built
     yet, their work gets the time a build takes."""

@@ -1,8 +1,23 @@
-"""The games Parlour offers. Adding a game: add its folder, then one line here."""
+"""The games Parlour offers: every package in this folder with a `SPEC` (a `GameSpec`).
+
+Adding a game is adding its folder: nothing here or elsewhere in the platform changes.
+They are listed by `GameSpec.order`, then title.
+"""
+
+import importlib
+import pkgutil
 
 from parlour.core.game import GameSpec
-from parlour.games.ishido import SPEC as ISHIDO
-from parlour.games.minesweeper import SPEC as MINESWEEPER
-from parlour.games.tictactoe import SPEC as TICTACTOE
 
-GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (ISHIDO, TICTACTOE, MINESWEEPER)}
+
+def _discovered() -> list[GameSpec]:
+    specs = []
+    for found in pkgutil.iter_modules(__path__):
+        if found.ispkg:
+            spec = getattr(importlib.import_module(f"{__name__}.{found.name}"), "SPEC", None)
+            if isinstance(spec, GameSpec):
+                specs.append(spec)
+    return sorted(specs, key=lambda spec: (spec.order, spec.game.title))
+
+
+GAMES: dict[str, GameSpec] = {spec.name: spec for spec in _discovered()}

@@ -39,6 +39,7 @@ sets for colour-blind play, undo and redo, and a board that turns on a tall phon
 """
 
 SPEC = GameSpec(
+    order=10,
     game=Ishido(),
     render=render,
     rules_html=RULES_HTML,

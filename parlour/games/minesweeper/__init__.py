@@ -69,6 +69,7 @@ def hint(state: Minefield, seat: int) -> Hint | None:
 
 
 SPEC = GameSpec(
+    order=60,
     game=Minesweeper(),
     render=render,
     rules_html=RULES_HTML,

@@ -29,6 +29,7 @@ and statistics.</p>
 """
 
 SPEC = GameSpec(
+    order=20,
     game=TicTacToe(),
     render=render,
     rules_html=RULES_HTML,
