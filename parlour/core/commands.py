@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal, get_args
 
 if TYPE_CHECKING:
@@ -184,7 +184,7 @@ def menu_commands(spec: GameSpec) -> list[tuple[Command, int]]:
     Raises ValueError if two commands share a name or a key.
     """
     laid_out: list[tuple[Command, int]] = []
-    for menu, groups in standard_commands(spec).items():
+    for menu, groups in _relabelled(standard_commands(spec), spec.command_labels).items():
         own = [command for command in spec.commands if command.menu == menu]
         arranged = [groups[0], own, *groups[1:]]
         for group, commands in enumerate(group for group in arranged if group):
@@ -201,6 +201,18 @@ def menu_commands(spec: GameSpec) -> list[tuple[Command, int]]:
                                  f"both take the key {key}")
             keys[key.upper()] = command.name
     return laid_out
+
+
+def _relabelled(
+    menus: dict[Menu, list[list[Command]]], labels: Mapping[str, str]
+) -> dict[Menu, list[list[Command]]]:
+    unknown = set(labels) - {c.name for groups in menus.values() for g in groups for c in g}
+    if unknown:
+        raise ValueError(f"command_labels names no standard command: {', '.join(sorted(unknown))}")
+    return {
+        menu: [[replace(c, label=labels.get(c.name, c.label)) for c in group] for group in groups]
+        for menu, groups in menus.items()
+    }
 
 
 def server_command_states(spec: GameSpec, observation: JSON, holder: bool) -> dict[str, bool]:

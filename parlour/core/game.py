@@ -150,6 +150,8 @@ class Game(ABC, Generic[S, M]):
     old_deals: ClassVar[Mapping[int, Callable[[Params, random.Random], Any]]] = {}
     position_help: ClassVar[str] = ""
     """How a start position given by the player is written (empty: none is taken)."""
+    undo_refusal: ClassVar[str] = "that move cannot be taken back"
+    """What the player is told when Undo meets a move `undo_rule` forbids."""
 
     # -- parameters ---------------------------------------------------------------
     def validate(self, params: Mapping[str, object]) -> Params:
@@ -292,6 +294,18 @@ CommandStates = Callable[[JSON], Mapping[str, bool]]
 
 
 @dataclass(frozen=True)
+class StatFigure:
+    """How the statistics show one of a game's `figures`, over all its finished games:
+    `share` — the share of games where it is 1 (e.g. winnable deals); `distribution` — a
+    chart of how often each value came (e.g. cards left at the end). Figures a game does
+    not declare show their best and mean over the games won."""
+
+    name: str
+    label: str
+    show: Literal["share", "distribution"]
+
+
+@dataclass(frozen=True)
 class Shortcut:
     keys: str
     action: str
@@ -327,6 +341,12 @@ class GameSpec:
     tables: tuple[Table[Any], ...] = ()
     """The tables its solvers and AI read (`parlour.core.tables`): while one is not built
     yet, their work gets the time a build takes."""
+    command_labels: Mapping[str, str] = field(default_factory=dict)
+    """Labels of standard commands as this game calls them, e.g. {"undo": "Undo pick-up"}."""
+    stat_figures: tuple[StatFigure, ...] = ()
+    """Figures the statistics show over every game, not only as best and mean of wins."""
+    refusal_sound: str = "error"
+    """The sound of a refused move (tktk rings a bell: "bell")."""
     stand_in: str | None = None
     """The AI level that plays for a player who leaves their seat (None: the level of
     the default seats' computer, else the first level; a game without AI waits)."""

@@ -195,6 +195,13 @@ class Session:
             (k for k in range(self.cursor - 1, -1, -1) if self._to_move_at(k) in seats), None
         )
 
+    def undo_refusal(self, seats: Collection[int]) -> str | None:
+        """Why Undo cannot take back the last move of `seats`, if a rule forbids it."""
+        target = self.undo_target(seats)
+        if target is not None and UndoRule.FORBIDDEN in self._undo_rules(target):
+            return self.game.undo_refusal
+        return None
+
     def can_undo(self, seats: Collection[int]) -> bool:
         target = self.undo_target(seats)
         return target is not None and UndoRule.FORBIDDEN not in self._undo_rules(target)
@@ -206,7 +213,7 @@ class Session:
             raise GameError("nothing to undo")
         rules = self._undo_rules(target)
         if UndoRule.FORBIDDEN in rules:
-            raise GameError("that move cannot be taken back")
+            raise GameError(self.game.undo_refusal)
         self.assisted |= UndoRule.ASSISTED in rules
         self.cursor = target
         self.hints.clear()

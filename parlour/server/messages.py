@@ -153,6 +153,7 @@ class GameInfo(BaseModel):
         "(empty: the game takes only seeds, '<game>:<params>#<seed>')"
     )
     has_hints: bool
+    refusal_sound: str = Field(description="the sound the page plays when a move is refused")
     has_assist: bool
     display_options: dict[str, list[str]]
     shortcuts: list[ShortcutInfo] = Field(
@@ -182,6 +183,7 @@ def describe_catalog(games: Mapping[str, GameSpec]) -> Catalog:
                 default_seats=list(spec.default_seats),
                 position_help=spec.game.position_help,
                 has_hints=spec.hint is not None,
+                refusal_sound=spec.refusal_sound,
                 has_assist=spec.has_assist,
                 display_options={k: list(v) for k, v in spec.display_options.items()},
                 shortcuts=[ShortcutInfo(keys=s.keys, action=s.action) for s in spec.shortcuts],

@@ -73,6 +73,9 @@ class View(BaseModel):
         description="Undo may be used now; with other players in the game it asks them "
         "(a take-back request)"
     )
+    undo_refusal: str | None = Field(
+        description="why Undo is off now, when the game's rules forbid taking the move back"
+    )
     undo_asks: bool = Field(description="Undo is a take-back request to the other players")
     takeback: TakebackView | None
     can_leave: bool = Field(
@@ -133,6 +136,7 @@ def build_view(
         "you": sorted(seats),
         "can_move": can_move,
         "can_undo": bool(seats) and live.takeback is None and session.can_undo(seats),
+        "undo_refusal": session.undo_refusal(seats) if seats else None,
         "undo_asks": bool(sharers),
         "takeback": _takeback(live, token),
         "can_leave": bool(sharers) and session.status is Status.PLAYING,

@@ -182,7 +182,7 @@ function receive(message) {
     showNote(message.note);
   } else if (message.type === "error") {
     settleDrop(false);
-    play("error");
+    play(info.refusal_sound || "error");
     showNote(message.error, true);
   }
 }
@@ -199,7 +199,8 @@ function render(next, sound) {
   showBoard(next);
   const holder = next.you.length > 0;  // holds a seat: not a spectator
   $("btn-undo").disabled = !next.can_undo;
-  $("btn-undo").title = next.undo_asks ? "Ask the other player to take back your last move (U)" : "Undo (U or Ctrl+Z)";
+  $("btn-undo").title = next.undo_refusal ? `Undo is off: ${next.undo_refusal}`
+    : next.undo_asks ? "Ask the other player to take back your last move (U)" : "Undo (U or Ctrl+Z)";
   $("btn-undo").querySelector(".label").textContent = next.undo_asks ? "Take back" : "Undo";
   showTakeback(next);
   $("btn-redo").disabled = !next.can_redo;
@@ -339,6 +340,11 @@ function bindCommands() {
 }
 
 function runCommand(command) {
+  if (command.args.action === "undo" && !view?.can_undo && view?.undo_refusal) {
+    play(info.refusal_sound || "error");
+    showNote(`Undo is off: ${view.undo_refusal}`, true);  // say why rather than do nothing
+    return;
+  }
   if (!commandEnabled(command)) return;
   const args = command.args;
   if (command.kind === "client") COMMANDS[args.action]?.();
@@ -801,7 +807,9 @@ function onKey(event) {
   const focused = document.activeElement?.closest?.("[data-nav]");
   const focusedKeys = focused && focused.dataset.keymoves ? parseMove(focused, "data-keymoves") : null;
   if (focusedKeys && focusedKeys[key.toLowerCase()]) { event.preventDefault(); sendMove(focusedKeys[key.toLowerCase()]); return; }
-  const keyed = board.querySelector(`[data-key="${CSS.escape(key)}"]`) || board.querySelector(`[data-key="${CSS.escape(key.toLowerCase())}"]`);
+  // data-key lists the keys that activate an element, e.g. "d Space"
+  const name = key === " " ? "Space" : key;
+  const keyed = board.querySelector(`[data-key~="${CSS.escape(name)}"]`) || board.querySelector(`[data-key~="${CSS.escape(name.toLowerCase())}"]`);
   if (keyed) { event.preventDefault(); activate(keyed); return; }
   if (ARROWS[key]) { event.preventDefault(); moveCursor(...ARROWS[key]); return; }
   if ((key === "Enter" || key === " ") && focused && board.contains(focused)) {

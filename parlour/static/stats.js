@@ -23,9 +23,19 @@ function groupCard(g) {
     </div>
     ${Object.entries(g.figures).length ? `<div class="figures">${Object.entries(g.figures).map(([name, f]) =>
       figure(`${round(f.best)} <small>/ ${round(f.mean)}</small>`, `${name}: best / mean`)).join("")}</div>` : ""}
+    ${(g.over_all || []).map(overAll).join("")}
     ${g.chart_svg}
     <div class="legend"><span><i style="background:var(--won)"></i>won</span><span><i style="background:var(--lost)"></i>lost</span><span><i style="background:var(--draw)"></i>draw</span><span>pale: assisted · height: time</span></div>
   </section>`;
+}
+
+// A game's own figure over every game: a share, or how often each value came.
+function overAll(f) {
+  if (f.show === "share") {
+    const share = f.share === null ? "–" : `${Math.round(f.share * 100)}%`;
+    return `<div class="figures">${figure(share, `${f.label} (of ${f.games})`)}</div>`;
+  }
+  return `<div class="distribution"><p class="mode">${escapeHtml(f.label)}</p>${f.chart_svg}</div>`;
 }
 
 async function show() {
