@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from pydantic import BaseModel, ConfigDict
 
 from parlour.core.commands import BROWSER_KEYS, Command, client, new_game, server
-from parlour.core.game import JSON, Game, GameSpec, Hint, IllegalMove, Params, Status
+from parlour.core.game import JSON, Game, GameSpec, Hint, IllegalMove, Params, Replay, Status
 from parlour.games import GAMES
 from parlour.server.app import create_app
 from parlour.server.compute import Compute, Progress
@@ -201,16 +201,21 @@ def count_left(state: PeekState, seat: int) -> str:
     return f"{len(state.hidden)} numbers left"
 
 
+def replay_firsts(state: PeekState, seat: int) -> Replay:
+    return Replay(({"take": 0},) * 3, "the firsts, to step through with Redo")
+
+
 def peek_enabled(observation: JSON) -> Mapping[str, bool]:
-    return {"largest": observation["left"] > 1, "count": True}
+    return {"largest": observation["left"] > 1, "count": True, "firsts": True}
 
 
 PEEK_SPEC = GameSpec(
     game=Peek(), render=lambda observation, ctx: f"<p>{observation['left']}</p>",
     rules_html="<p>Peek</p>", thumbnail_svg="<svg/>",
     commands=(server("largest", "Show the largest", "edit", "L"),
-              server("count", "Count what is left", "view")),
-    command_handlers={"largest": peek_largest, "count": count_left},
+              server("count", "Count what is left", "view"),
+              server("firsts", "Replay taking the first", "game")),
+    command_handlers={"largest": peek_largest, "count": count_left, "firsts": replay_firsts},
     commands_enabled=peek_enabled,
 )
 
@@ -256,9 +261,9 @@ def test_the_catalog_carries_a_server_command(peek: TestClient) -> None:
 
 def test_a_server_command_answers_with_a_hint_or_a_note(peek: TestClient) -> None:
     sid, token, view = started(peek)
-    assert view["commands"] == {"largest": True, "count": True}
-    assert peek.get(f"/api/games/{sid}").json()["commands"] == {"largest": False,
-                                                                "count": False}
+    assert view["commands"] == {"largest": True, "count": True, "firsts": True}
+    assert peek.get(f"/api/games/{sid}").json()["commands"] == {
+        "largest": False, "count": False, "firsts": False}
     with peek.websocket_connect(f"/ws/{sid}") as socket:
         socket.send_json({"type": "hello", "token": token})
         receive(socket, "view")
@@ -274,7 +279,8 @@ def test_a_server_command_answers_with_a_hint_or_a_note(peek: TestClient) -> Non
         socket.send_json({"type": "move", "move": {"take": 0}})
         assert receive(socket, "view")["view"]["commands"]["largest"] is True
         socket.send_json({"type": "move", "move": {"take": 0}})
-        assert receive(socket, "view")["view"]["commands"] == {"largest": False, "count": True}
+        assert receive(socket, "view")["view"]["commands"] == {
+            "largest": False, "count": True, "firsts": True}
         socket.send_json({"type": "command", "name": "largest"})
         assert receive(socket, "error")["error"] == "largest cannot be used now"
         socket.send_json({"type": "command", "name": "launch"})
@@ -285,7 +291,26 @@ def test_a_spectator_cannot_send_a_command(peek: TestClient) -> None:
     sid, _, _ = started(peek)
     with peek.websocket_connect(f"/ws/{sid}") as socket:
         socket.send_json({"type": "hello", "token": None})
-        assert receive(socket, "view")["view"]["commands"] == {"largest": False,
-                                                                "count": False}
+        assert receive(socket, "view")["view"]["commands"] == {
+            "largest": False, "count": False, "firsts": False}
         socket.send_json({"type": "command", "name": "count"})
         assert "you hold no seat" in receive(socket, "error")["error"]
+
+
+def test_a_command_may_open_a_replay_of_the_deal(peek: TestClient) -> None:
+    sid, token, _ = started(peek)
+    with peek.websocket_connect(f"/ws/{sid}") as socket:
+        socket.send_json({"type": "hello", "token": token})
+        receive(socket, "view")
+        socket.send_json({"type": "command", "name": "firsts"})
+        opened = receive(socket, "open")
+    assert opened["note"] == "the firsts, to step through with Redo"
+    assert opened["session"] != sid
+    mine = {"Authorization": f"Bearer {opened['token']}"}
+    replay = peek.get(f"/api/games/{opened['session']}", headers=mine).json()
+    original = peek.get(f"/api/games/{sid}", headers={"Authorization": f"Bearer {token}"}).json()
+    assert (replay["moves"], replay["line_length"], replay["assisted"]) == (0, 3, True)
+    assert replay["id"] == original["id"]  # the same deal
+    stepped = peek.post(f"/api/games/{opened['session']}/redo", headers=mine).json()
+    assert stepped["moves"] == 1
+    assert original["moves"] == 0  # the game it came from is as it was

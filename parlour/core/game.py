@@ -285,9 +285,19 @@ HintFinder = Callable[[Any, int], Hint | None]
 Renderer = Callable[[JSON, RenderContext], str]
 """Markup for an observation; user actions are declared as data attributes."""
 
-CommandHandler = Callable[[Any, int], Hint | str]
+@dataclass(frozen=True)
+class Replay:
+    """A command's answer: the same deal opened anew with `moves` ahead of it, for the
+    player to step through with Redo (e.g. the solver's winning line)."""
+
+    moves: tuple[JSON, ...]
+    note: str
+
+
+CommandHandler = Callable[[Any, int], "Hint | str | Replay"]
 """Answers a server command for a seat: (state, seat) -> a hint to show on the board (the
-game then counts as assisted) or a note for the player. Module-level: it runs in a worker."""
+game then counts as assisted), a note for the player, or a replay to open. Module-level:
+it runs in a worker."""
 
 CommandStates = Callable[[JSON], Mapping[str, bool]]
 """Which server commands may be used, from the observation of the viewer's seat."""

@@ -32,6 +32,7 @@ from parlour.server.guard import (
     Guard,
 )
 from parlour.server.hub import Action, ApiError, Hub, Live
+from parlour.server.live import Opened
 from parlour.server.messages import (
     AssistRequest,
     Catalog,
@@ -427,6 +428,9 @@ def create_app(
             found = await hub.act(live, viewer.token, message.type, payload)
             if isinstance(found, Hint):
                 viewer.tell({"type": "hint", "move": found.move, "note": found.note})
+            elif isinstance(found, Opened):
+                viewer.tell({"type": "open", "session": found.sid, "token": found.token,
+                             "note": found.note})
             elif found is not None:
                 viewer.tell({"type": "note", "note": found})
         except ApiError as error:

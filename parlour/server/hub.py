@@ -19,7 +19,7 @@ from typing import Any, Literal, TypeVar
 
 from parlour.core import work
 from parlour.core.commands import server_command_states
-from parlour.core.game import JSON, BadParams, GameError, GameSpec, Hint, Status
+from parlour.core.game import JSON, BadParams, GameError, GameSpec, Hint, Replay, Status
 from parlour.core.gameid import GameId, new_seed, parse_game_id
 from parlour.core.session import HUMAN, Clock, Session, seat_kind_error
 from parlour.server import records
@@ -33,7 +33,7 @@ from parlour.server.compute import (
     WorkerFailed,
     shared_compute,
 )
-from parlour.server.live import OPEN, ApiError, Live, Takeback, describe_mode
+from parlour.server.live import OPEN, ApiError, Live, Opened, Takeback, describe_mode
 from parlour.server.saved_games import SavedGame, checked_pictures, pictures_kept
 from parlour.server.turns import ComputerTurns
 from parlour.server.views import build_view
@@ -276,7 +276,7 @@ class Hub:
     # -- acting -------------------------------------------------------------------
     async def act(
         self, live: Live, token: str | None, action: Action, move: JSON = None
-    ) -> Hint | str | None:
+    ) -> Hint | str | Opened | None:
         """Carry out a player's action; raise ApiError (nothing changed) if refused. A hint,
         or a game's command, answers with a hint to show or a note for the player."""
         seats = live.seats_of(token)
@@ -295,7 +295,7 @@ class Hub:
     async def _change(
         self, live: Live, token: str | None, seats: frozenset[int], action: Action,
         move: JSON,
-    ) -> Hint | str | None:
+    ) -> Hint | str | Opened | None:
         session = live.session
         try:
             if action == "move":
@@ -383,9 +383,12 @@ class Hub:
                                  seat, live=live)
         return session.record_hint(seat, found)
 
-    async def _command(self, live: Live, seats: frozenset[int], name: str) -> Hint | str:
+    async def _command(
+        self, live: Live, seats: frozenset[int], name: str
+    ) -> Hint | str | Opened:
         """A game's server command (`GameSpec.command_handlers`), for the seat to move if
-        the caller holds it: a hint is kept (shown on the board, the game now assisted)."""
+        the caller holds it: a hint is kept (shown on the board, the game now assisted); a
+        replay opens as a new game."""
         session = live.session
         handler = session.spec.command_handlers.get(name)
         if handler is None:
@@ -396,7 +399,24 @@ class Hub:
         label = next(c.label for c in session.spec.commands if c.name == name)
         found = await self._long(THINK_BUDGET, label.rstrip("…"), handler, session.state, seat,
                                  live=live)
+        if isinstance(found, Replay):
+            return await self._replay(live, seats, found)
         return session.record_hint(seat, found) if isinstance(found, Hint) else found
+
+    async def _replay(self, live: Live, seats: frozenset[int], replay: Replay) -> Opened:
+        """The game's deal opened anew for the caller, `replay.moves` ahead to redo; it
+        counts as assisted."""
+        old = live.session
+        try:
+            session = await self._dealt(
+                old.spec, old.game_id, len(replay.moves), "opening the replay", work.replay,
+                old.spec, old.game_id, old.seats, replay.moves, 0,
+            )
+        except GameError as error:
+            raise GameError(f"the replay cannot be played: {error}") from None
+        session.assisted = True
+        opened, token = await self._open(session, sorted(seats))
+        return Opened(opened.sid, token, replay.note)
 
     async def _dealt(
         self, spec: GameSpec, game_id: GameId, moves: int, what: str,

@@ -20,6 +20,15 @@ QUIET_SECONDS = 0.5
 """Long work says nothing to the players for this long: most answers come sooner."""
 
 
+@dataclass(frozen=True)
+class Opened:
+    """A new game opened for a player (a command's replay): where, and their token."""
+
+    sid: str
+    token: str
+    note: str
+
+
 class ApiError(Exception):
     """A refused request: its HTTP status and a message for the player."""
 

@@ -180,6 +180,9 @@ function receive(message) {
     showNote(`Hint: ${message.note || "try the highlighted move"}`);
   } else if (message.type === "note") {
     showNote(message.note);
+  } else if (message.type === "open") {  // a game opened for this player (a replay)
+    saveToken(message.session, message.token);
+    openSession(message.session).then(() => toast(message.note));
   } else if (message.type === "error") {
     settleDrop(false);
     play(info.refusal_sound || "error");
