@@ -665,7 +665,10 @@ def test_sessions_pickle_and_take_a_dealt_start(spec: GameSpec) -> None:
     session = Session(spec, game_id, seats)
     play_random(session, random.Random(7), 3 * SNAPSHOT_INTERVAL)
     assert session.line_length > 0
-    session.undo(range(len(seats)))  # a redo line too
+    if session.can_undo(range(len(seats))):
+        session.undo(range(len(seats)))  # a redo line too
+    else:  # (the rules forbid it, as Escalator's for a turn of the stock: step back anyway)
+        session.cursor -= 1
     copied = pickle.loads(pickle.dumps(session))
     assert copied.state == session.state
     assert (copied.line, copied.cursor, copied.id_text) == (session.line, session.cursor,

@@ -7,7 +7,8 @@ The browser client is generic; it only knows these attributes:
 - `data-key`       a key that triggers the element's `data-move` from anywhere;
 - `data-nav`       the element joins the keyboard cursor grid (arrow keys move it);
 - `data-drag`      the element can be dragged onto elements that have `data-drop`;
-- `data-drop`      JSON move sent when a dragged element is dropped here;
+- `data-drop`      JSON move sent when a dragged element is dropped here (empty: the
+                   dragged element's own `data-move`, for a pile any of several cards fits);
 - `aria-disabled="true"`  no moves are sent from inside this element.
 
 Markup that puts each element that changes on its own (a cell, a tile) on a line of its

@@ -779,7 +779,9 @@ function startDrag(source, down) {
     document.addEventListener("click", suppress, { capture: true, once: true });
     setTimeout(() => document.removeEventListener("click", suppress, { capture: true }), 0);
     const home = source.getBoundingClientRect();
-    const dropped = over ? parseMove(over, "data-drop") : null;
+    // an empty data-drop takes the dragged element's own move (several cards, one pile)
+    const dropped = !over ? null
+      : over.getAttribute("data-drop") === "" ? parseMove(source, "data-move") : parseMove(over, "data-drop");
     if (dropped) {  // the ghost waits where it was dropped: the answer places it or sends it back
       droppedGhost = { ghost, home };
       sendMove(dropped);

@@ -1,0 +1,75 @@
+"""Escalator (seed 003, tktk): the pyramid solitaire, with an exact solver, hints that
+never peek at the stock, a "still winnable?" light and deals that can always be won."""
+
+from collections.abc import Mapping
+
+from parlour.core.commands import server
+from parlour.core.game import JSON, GameSpec, Shortcut, StatFigure
+from parlour.games.escalator import ai
+from parlour.games.escalator.logic import Escalator
+from parlour.games.escalator.view import THUMBNAIL, render
+
+RULES_HTML = """
+<p>Clear the <b>pyramid</b> of 28 cards. The other 24 cards are the <b>stock</b>, face
+down; its first card starts face up as the <b>base</b>.</p>
+<p>Pick up any <b>free</b> pyramid card (no card of the row below lies on it) whose rank
+is <b>one above or one below</b> the base's, whatever its suit: it becomes the new base.
+Aces are next to both kings and twos, so you can go round the corner:
+Q → K → A → 2. When nothing fits, or whenever you like, <b>turn the stock</b> (click it,
+or press D or Space) for a new base.</p>
+<p>You win when the pyramid is empty, and lose when the stock is spent and no card can
+be picked up.</p>
+<p><b>Undo</b> (U) takes back pick-ups, several in a row, but never a turn of the stock:
+that would let you look one card ahead.</p>
+<p>Click or tap a card, drag it onto the base, or move over the free cards with the
+arrow keys and press Enter. <b>Hint</b> (H) suggests a move and says how often it wins
+over every way the unseen stock may fall: it never looks at the stock. After the game,
+Parlour's solver tells you whether the deal could have been won; <b>Show a winning
+line</b> (W, in the Game menu) opens the deal again with the solver's line
+to step through with Redo (Y). <i>Deal only winnable games</i> (New game) checks every deal
+with the solver first.</p>
+<p>The game is tktk's; its author took the rules from <i>Pyramid</i> as his wife played
+it. PySolFC and others call this game <b>Escalator</b>.</p>
+"""
+
+ABOUT_HTML = """
+<p><b>Escalator</b> comes from <b>tktk</b>, the "Tk timekiller" that Greg Bacon wrote in
+Perl/Tk after watching his wife play a solitaire whose name he never learnt (he called it
+Pyramid, after the rules he linked; PySolFC knows it as Escalator). His version dealt with
+a Fisher–Yates shuffle, drew the cards from images, and had a Game menu with New game,
+Undo pick-up and Quit, keyboard accelerators and an About box; he wished for "something
+neat" when the pyramid is cleared.</p>
+<p>Parlour added cards drawn as SVG (a four-colour deck and three backs), drag and
+keyboard play, an exact solver that tells after every game whether the deal could have
+been won and shows a winning line, deals that are always winnable (an option), hints that
+weigh every way the unseen stock may fall without peeking, the "still winnable?" light,
+statistics, and the cascade of cards he wished for.</p>
+"""
+
+def commands_enabled(observation: JSON) -> Mapping[str, bool]:
+    return {"winning-line": observation["status"] != "playing"}
+
+
+SPEC = GameSpec(
+    order=50,
+    game=Escalator(),
+    render=render,
+    rules_html=RULES_HTML,
+    about_html=ABOUT_HTML,
+    thumbnail_svg=THUMBNAIL,
+    hint=ai.hint,
+    commands=(server("winning-line", "Show a winning line", "game", "W"),),
+    command_handlers={"winning-line": ai.winning_line},
+    commands_enabled=commands_enabled,
+    stat_figures=(
+        StatFigure("winnable", "winnable deals", "share"),
+        StatFigure("cards_left", "cards left in the pyramid at the end", "distribution"),
+    ),
+    refusal_sound="bell",
+    command_labels={"undo": "Undo pick-up", "new": "New game…"},
+    display_options={"deck": ("two-colour", "four-colour"), "back": ("red", "blue", "green")},
+    shortcuts=(
+        Shortcut("D, Space", "turn the stock"),
+        Shortcut("Arrows, Enter", "move over the free cards, pick one up"),
+    ),
+)

@@ -1,0 +1,118 @@
+"""Escalator over the REST API, as scripts and bots play it (the issue's contract)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from parlour.core.gameid import parse_game_id
+from parlour.games.escalator.logic import POSITIONS, Escalator, Layout, code
+
+GAME = Escalator()
+CARD = re.compile(r"^[A2-9TJQK][cdhs]$")
+
+
+def create(client: TestClient, **params: Any) -> dict[str, Any]:
+    reply = client.post("/api/games", json={"game": "escalator", "params": params})
+    assert reply.status_code == 201, reply.json()
+    body: dict[str, Any] = reply.json()
+    return body
+
+
+def play(client: TestClient, game: dict[str, Any], move: dict[str, Any]) -> Any:
+    return client.post(f"/api/games/{game['session']}/moves", json={"move": move},
+                       headers={"Authorization": f"Bearer {game['token']}"})
+
+
+def undo(client: TestClient, game: dict[str, Any]) -> Any:
+    return client.post(f"/api/games/{game['session']}/undo",
+                       headers={"Authorization": f"Bearer {game['token']}"})
+
+
+def deal_of(game: dict[str, Any]) -> Layout:
+    parsed = parse_game_id(GAME, game["id"])
+    return GAME.deal(parsed.params, parsed.rng(GAME))
+
+
+def test_a_new_game_reads_as_the_contract_says(client: TestClient) -> None:
+    game = create(client)
+    lines = game["view"]["text"].split("\n")
+    assert len(lines) == 9
+    for row, line in enumerate(lines[:7]):
+        cards = line.split()
+        assert len(cards) == row + 1 and all(CARD.match(c) for c in cards)
+        assert "  " not in line.strip()  # single spaces between cards
+    deal = deal_of(game)
+    assert lines[7] == f"base: {code(deal.stock[0])}" and lines[8] == "stock: 23"
+
+
+def test_picks_draws_and_undo_of_picks_only(client: TestClient) -> None:
+    for _ in range(40):  # a deal where the first base can pick a card
+        game = create(client)
+        deal = deal_of(game)
+        if deal.playable():
+            break
+    row, col = POSITIONS[deal.playable()[0]]
+    picked = play(client, game, {"pick": [row, col]})
+    assert picked.status_code == 200, picked.json()
+    assert picked.json()["text"].split("\n")[row].split()[col] == ".."
+    undone = undo(client, game).json()
+    assert undone["text"] == game["view"]["text"]
+
+    drawn = play(client, game, {"draw": True}).json()
+    assert drawn["text"].endswith("stock: 22") and drawn["can_undo"] is False
+    assert "would show you the next card" in drawn["undo_refusal"]
+    refused = undo(client, game)
+    assert refused.status_code == 409
+    assert "would show you the next card" in refused.json()["error"]
+    again = client.get(f"/api/games/{game['session']}",
+                       headers={"Authorization": f"Bearer {game['token']}"}).json()
+    assert again["text"] == drawn["text"] and again["moves"] == 1  # (the pick was undone)
+
+
+def test_a_bad_pick_is_refused_with_the_reason(client: TestClient) -> None:
+    game = create(client)
+    covered = play(client, game, {"pick": [0, 0]})
+    assert covered.status_code == 409 and "covered" in covered.json()["error"]
+    nowhere = play(client, game, {"pick": [3, 5]})
+    assert nowhere.status_code == 409 and "no pyramid card at [3, 5]" in nowhere.json()["error"]
+    malformed = play(client, game, {"draw": "yes"})
+    assert malformed.status_code == 409
+
+
+def test_the_stock_order_is_not_sent_while_playing(client: TestClient) -> None:
+    game = create(client)
+    deal = deal_of(game)
+    hidden = [code(card) for card in deal.stock[1:]]
+    spectator = client.get(f"/api/games/{game['session']}").text
+    owner_view = game["view"]
+    for card in hidden:  # neither as text nor as a card drawn on the board
+        assert card not in owner_view["text"].split()
+        assert f"esc-card-{card}" not in owner_view["html"] + spectator
+
+
+def test_a_whole_game_played_greedily_matches_the_rules_move_by_move(
+    client: TestClient,
+) -> None:
+    game = create(client)
+    state, view = deal_of(game), game["view"]
+    while view["status"] == "playing":
+        move = ({"pick": list(POSITIONS[state.playable()[0]])} if state.playable()
+                else {"draw": True})
+        reply = play(client, game, move)
+        assert reply.status_code == 200, reply.json()
+        view, state = reply.json(), GAME.apply(state, GAME.parse_move(move))
+        assert view["text"] == GAME.text(GAME.observe(state, 0))
+    assert view["status"] == GAME.status(state).value
+    assert state.verdict is not None  # the solver's word on the deal, once over
+    assert view["id"] is not None  # and the deal is public
+
+
+def test_winnable_deals_are_winnable(client: TestClient) -> None:
+    from parlour.games.escalator.ai import verdict_of_deal
+
+    game = create(client, winnable=True)
+    assert game["view"]["params"] == {"winnable": True}
+    assert verdict_of_deal(deal_of(game)).winnable

@@ -1,0 +1,556 @@
+"""Escalator as SVG: the pyramid on a felt table, the stock and the base below it.
+
+Every card is drawn here (no images): a white face, corner indices big enough to read
+on a phone, pips or a court panel. Each card is a nested `<svg>` with an id of its own
+(`esc-card-Qs`), placed by CSS custom properties: a picked card keeps its element when
+the view is morphed, so a CSS transition flies it from the pyramid to the base. Colours
+(two- or four-colour deck) and card backs are CSS, chosen by the board's `data-opt-deck`
+and `data-opt-back` display options, so switching them never asks the server.
+
+The cards are children of one group, in the order they are stacked: the pyramid row by
+row, then the base pile. A pick moves the picked card to the end; the morph then moves
+the cards after it instead, so the flying card stays in place and animates.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from parlour.core.game import JSON, RenderContext
+from parlour.core.markup import attr, classes, lines, move_attr
+
+RANKS = "A23456789TJQK"
+SUITS = "cdhs"
+RANK_WORDS = {"A": "Ace", "T": "10", "J": "Jack", "Q": "Queen", "K": "King"}
+SUIT_WORDS = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+BACKS = ("red", "blue", "green")
+
+ROWS = 7
+CARD_W, CARD_H = 100, 140
+GAP = 6
+PITCH = CARD_W + GAP  # a card and the gap beside it
+ROW_STEP = CARD_H // 2  # each row covers the lower half of the row above
+MARGIN = 12
+WIDTH = 2 * MARGIN + ROWS * PITCH - GAP
+TABLE_Y = MARGIN + (ROWS - 1) * ROW_STEP + CARD_H + 28  # the stock and the base
+STOCK_X = MARGIN + 2 * PITCH
+BASE_X = MARGIN + 4 * PITCH
+HEIGHT = TABLE_Y + CARD_H + MARGIN
+PILE_STEP = 3  # how far each layer under a pile shows
+MINI = 0.72  # the scale of the cards revealed from the stock at the end
+BANNER_Y = 150
+
+# Suits in a 100 × 100 box, drawn once in <defs> and used by every pip.
+SUIT_SHAPES = {
+    "c": '<circle cx="50" cy="27" r="19"/><circle cx="27" cy="57" r="19"/>'
+         '<circle cx="73" cy="57" r="19"/><circle cx="50" cy="50" r="12"/>'
+         '<path d="M46.5 55C46.5 77 42 88 31 97H69C58 88 53.5 77 53.5 55Z"/>',
+    "d": '<path d="M50 3C60 21 72 36 86 50C72 64 60 79 50 97C40 79 28 64 14 50'
+         'C28 36 40 21 50 3Z"/>',
+    "h": '<path d="M50 92C46 84 6 62 6 33C6 16 18 6 31 6C40 6 47 12 50 21C53 12 60 6 69 6'
+         'C82 6 94 16 94 33C94 62 54 84 50 92Z"/>',
+    "s": '<path d="M50 3C57 19 93 37 93 62C93 76 83 85 71 85C63 85 57 81 53.5 75'
+         'C54 85 58 92 67 97H33C42 92 46 85 46.5 75C43 81 37 85 29 85C17 85 7 76 7 62'
+         'C7 37 43 19 50 3Z"/>',
+}
+
+# Pip rows from 0 (top) to 1 (bottom) in three columns, as printed cards have them.
+_L, _C, _R = 38, 50, 62
+PIPS: dict[str, tuple[tuple[int, float], ...]] = {
+    "2": ((_C, 0), (_C, 1)),
+    "3": ((_C, 0), (_C, .5), (_C, 1)),
+    "4": ((_L, 0), (_R, 0), (_L, 1), (_R, 1)),
+    "5": ((_L, 0), (_R, 0), (_C, .5), (_L, 1), (_R, 1)),
+    "6": ((_L, 0), (_R, 0), (_L, .5), (_R, .5), (_L, 1), (_R, 1)),
+    "7": ((_L, 0), (_R, 0), (_C, .25), (_L, .5), (_R, .5), (_L, 1), (_R, 1)),
+    "8": ((_L, 0), (_R, 0), (_C, .25), (_L, .5), (_R, .5), (_C, .75), (_L, 1), (_R, 1)),
+    "9": ((_L, 0), (_R, 0), (_L, 1 / 3), (_R, 1 / 3), (_C, .5), (_L, 2 / 3), (_R, 2 / 3),
+          (_L, 1), (_R, 1)),
+    "T": ((_L, 0), (_R, 0), (_C, 1 / 6), (_L, 1 / 3), (_R, 1 / 3), (_L, 2 / 3), (_R, 2 / 3),
+          (_C, 5 / 6), (_L, 1), (_R, 1)),
+}
+PIP_TOP, PIP_BOTTOM, PIP_SIZE = 28, 112, 19
+
+# Court emblems, drawn around (0, 0) about 28 wide: a king's crown, a queen's tiara,
+# a jack's plumed cap.
+EMBLEMS = {
+    "K": '<path d="M-14 8V-6L-7 1L0-10L7 1L14-6V8Z"/><circle cx="-14" cy="-7" r="2.2"/>'
+         '<circle cx="0" cy="-11" r="2.4"/><circle cx="14" cy="-7" r="2.2"/>'
+         '<rect x="-14" y="8" width="28" height="3.5" rx="1"/>',
+    "Q": '<path d="M-13 8C-13 1-11-4-9-7C-6-2-3-3 0-10C3-3 6-2 9-7C11-4 13 1 13 8Z"/>'
+         '<circle cx="0" cy="-11.5" r="2.6"/><circle cx="-9" cy="-8.5" r="1.8"/>'
+         '<circle cx="9" cy="-8.5" r="1.8"/><rect x="-13" y="8" width="26" height="3.5" rx="1"/>',
+    "J": '<path d="M-13 9C-13 0-7-5 1-5C8-5 13 0 13 9Z"/>'
+         '<path d="M3-5C5-11 11-14 15-13C12-11 10-8 9-5Z"/><rect x="-14" y="8" width="28" '
+         'height="3.5" rx="1"/>',
+}
+
+
+def render(observation: JSON, ctx: RenderContext) -> str:
+    """One line per card, pile and panel, each with an id: a move sends only what changed
+    when it can, and the morph keeps each card's element wherever it goes."""
+    status = observation["status"]
+    live = status == "playing" and ctx.can_move
+    hint = ctx.hint or {}
+    hinted = tuple(hint["pick"]) if "pick" in hint else None
+    won, over = status == "won", status != "playing"
+    end_lines = _end_panel(observation) if over and not won else []
+    height = HEIGHT + (_end_height(observation) if end_lines else 0)
+    left = sum(card is not None for row in observation["pyramid"] for card in row)
+    label = f"Escalator: {left} cards in the pyramid, {observation['stock']} in the stock"
+    return lines([
+        f'<div class="esc {status}" id="esc">',
+        f'<svg class="esc-board" id="esc-board" viewBox="0 0 {WIDTH} {height}" role="group" '
+        f'aria-label="{attr(label)}">',
+        _DEFS,
+        f'<g id="esc-felt">{_felt(height)}</g>',
+        f'<g class="esc-play" id="esc-play" aria-disabled="{str(not live).lower()}">',
+        _stock(observation["stock"], live, hint.get("draw") is True),
+        _stock_count(observation["stock"]),
+        _waste(len(observation["bases"])),
+        *_pyramid(observation, live, hinted),
+        *_base_pile(observation, live),
+        "</g>",
+        *_lamp(observation, ctx),
+        *(_celebration(observation) if won else []),
+        *end_lines,
+        "</svg></div>",
+    ])
+
+
+# -- names --------------------------------------------------------------------------
+def card_name(card: str) -> str:
+    """'Queen of spades', '7 of clubs'."""
+    return f"{RANK_WORDS.get(card[0], card[0])} of {SUIT_WORDS[card[1]]}"
+
+
+def _moves(move: JSON) -> str:
+    return move_attr("data-move", move)
+
+
+# -- the table ----------------------------------------------------------------------
+def slot_xy(row: int, index: int) -> tuple[int, int]:
+    """Top-left corner of a pyramid card: rows centred, each half a card lower."""
+    return MARGIN + (ROWS - 1 - row) * PITCH // 2 + index * PITCH, MARGIN + row * ROW_STEP
+
+
+@cache
+def _felt(height: int) -> str:
+    slots = "".join(  # what the row below leaves in sight: the top half, or all
+        _slot(*slot_xy(row, index), ROW_STEP if row < ROWS - 1 else CARD_H - 4)
+        for row in range(ROWS)
+        for index in range(row + 1)
+    )
+    piles = "".join(
+        f'<rect class="esc-slot esc-pile-slot" x="{x + 2}" y="{TABLE_Y + 2}" '
+        f'width="{CARD_W - 4}" height="{CARD_H - 4}" rx="8"/>'
+        for x in (STOCK_X, BASE_X)
+    )
+    return (
+        f'<rect class="esc-cloth" width="{WIDTH}" height="{height}"/>'
+        f'<rect class="esc-sheen" width="{WIDTH}" height="{height}" '
+        f'fill="url(#esc-sheen)"/>{slots}{piles}'
+    )
+
+
+def _slot(x: int, y: int, height: int) -> str:
+    """An empty place: a rounded box open at the foot where the next row would cover it."""
+    left, right, top, r = x + 2, x + CARD_W - 2, y + 2, 8
+    if height == ROW_STEP:
+        return (f'<path class="esc-slot" d="M{left} {y + height}V{top + r}Q{left} {top} '
+                f'{left + r} {top}H{right - r}Q{right} {top} {right} {top + r}V{y + height}"/>')
+    return (f'<rect class="esc-slot" x="{left}" y="{top}" width="{CARD_W - 4}" '
+            f'height="{height}" rx="{r}"/>')
+
+
+def _pyramid(observation: JSON, live: bool, hinted: tuple[int, ...] | None) -> list[str]:
+    free = {tuple(at) for at in observation["free"]}
+    playable = {tuple(at) for at in observation["playable"]}
+    cards = []
+    for row, cards_in_row in enumerate(observation["pyramid"]):
+        for index, card in enumerate(cards_in_row):
+            if card is None:
+                continue
+            at = (row, index)
+            x, y = slot_xy(row, index)
+            name = f"{card_name(card)}, row {row + 1}"
+            hint = "esc-hint" if at == hinted else None
+            if not live:
+                state = "covered" if at not in free else "free"
+                cards.append(_card(card, x, y, classes(state, hint), role="img",
+                                   label=name if at in free else f"{name}, covered"))
+            elif at in playable:
+                cards.append(_card(card, x, y, classes("playable", hint), role="button",
+                                   label=name, actions=_pick(row, index, drag=True)))
+            elif at in free:
+                cards.append(_card(card, x, y, classes("free", hint), role="button",
+                                   label=f"{name}: not one rank from the base, cannot be "
+                                         "picked now",
+                                   actions=_pick(row, index, drag=False)))
+            else:
+                cards.append(_card(card, x, y, "covered", role="img", label=f"{name}, covered"))
+    return cards
+
+
+@cache
+def _pick(row: int, index: int, drag: bool) -> str:
+    return _moves({"pick": [row, index]}) + (" data-drag" if drag else "") + (
+        ' data-nav tabindex="-1"'
+    )
+
+
+def _card(card: str, x: float, y: float, css: str, *, role: str, label: str | None,
+          actions: str = "", style: str = "", inner: str = "") -> str:
+    """A card as a nested <svg>: so it can be dragged (its clone is an image of its own),
+    and placed by --x/--y so that a change of place is a CSS transition. No label: a
+    card out of sight, hidden from screen readers too."""
+    named = f'role="{role}" aria-label="{attr(label)}"' if label else 'aria-hidden="true"'
+    return (
+        f'<svg id="esc-card-{card}" class="{classes("esc-card", f"suit-{card[1]}", css)}" '
+        f'width="{CARD_W}" height="{CARD_H}" viewBox="0 0 {CARD_W} {CARD_H}" '
+        f'style="--x:{x}px;--y:{y}px{style}" {named}{actions}>'
+        f'<g class="esc-in">{card_face(card)}{inner}{_RING}</g></svg>'
+    )
+
+
+# -- the stock and the base -----------------------------------------------------------
+def _layers(count: int) -> int:
+    """Layers drawn under the top card of a pile of `count` cards: a hint of its depth."""
+    return 0 if count <= 1 else min(4, 1 + (count - 2) // 6)
+
+
+def _stock(count: int, live: bool, hinted: bool) -> str:
+    if count == 0:
+        return (
+            '<g id="esc-stock" class="esc-stock empty" role="img" aria-label="Stock: empty">'
+            f'<rect class="esc-empty-pile" x="{STOCK_X + 2}" y="{TABLE_Y + 2}" '
+            f'width="{CARD_W - 4}" height="{CARD_H - 4}" rx="8"/></g>'
+        )
+    layers = "".join(
+        f'<rect class="esc-edge esc-back-edge" x="{STOCK_X + PILE_STEP * k}" '
+        f'y="{TABLE_Y + PILE_STEP * k}" width="{CARD_W}" height="{CARD_H}" rx="8"/>'
+        for k in range(_layers(count), 0, -1)
+    )
+    plural = "card" if count == 1 else "cards"
+    actions = (
+        _moves({"draw": True}) + ' data-key="d" data-nav tabindex="-1" role="button"'
+        if live else ' role="img"'
+    )
+    label = f"Stock: {count} {plural}" + (", turn one (D)" if live else "")
+    return (
+        f'<g id="esc-stock" class="{classes("esc-stock", "esc-hint" if hinted else None)}"'
+        f'{actions} aria-label="{label}">{layers}'
+        f'<g transform="translate({STOCK_X} {TABLE_Y})">{_BACK}'
+        f"{_RING}</g></g>"
+    )
+
+
+def _stock_count(count: int) -> str:
+    x = STOCK_X - 18
+    return (
+        f'<text id="esc-count" class="esc-count" x="{x}" y="{TABLE_Y + 66}" aria-hidden="true">'
+        f'<tspan class="esc-count-n" x="{x}">{count}</tspan>'
+        f'<tspan x="{x}" dy="32">in stock</tspan></text>'
+    )
+
+
+def _waste(count: int) -> str:
+    """The edges of the cards under the base: a hint of how many there are."""
+    edges = "".join(
+        f'<rect class="esc-edge" x="{BASE_X + PILE_STEP * k}" y="{TABLE_Y + PILE_STEP * k}" '
+        f'width="{CARD_W}" height="{CARD_H}" rx="8"/>'
+        for k in range(_layers(count - 1), 0, -1)
+    )
+    return f'<g id="esc-waste" aria-hidden="true">{edges}</g>'
+
+
+def _base_pile(observation: JSON, live: bool) -> list[str]:
+    bases, base = observation["bases"], observation["base"]
+    if base is None:
+        return [
+            f'<rect id="esc-base-empty" class="esc-empty-pile" x="{BASE_X + 2}" '
+            f'y="{TABLE_Y + 2}" width="{CARD_W - 4}" height="{CARD_H - 4}" rx="8"/>'
+        ]
+    shown = []
+    if len(bases) > 1 and bases[-2] != base:  # seen under a card that flies in
+        shown.append(_card(bases[-2], BASE_X, TABLE_Y, "esc-under", role="img", label=None))
+    last = observation.get("last") or {}
+    drawn = bool(last.get("draw")) and last.get("card") == base
+    turns = live and observation["stock"] > 0  # as in tktk, a click on the base turns a card
+    actions = ' data-drop=""' if live else ""  # a dragged card sends its own pick here
+    label = f"Base: {card_name(base)}"
+    if turns:
+        actions += _moves({"draw": True}) + ' data-nav tabindex="-1"'
+        label += "; drop a card here, or turn the next card from the stock (D)"
+    style = f";--sx:{STOCK_X - BASE_X}px;--sy:0px" if drawn else ""
+    css = classes("esc-base", "esc-drawn" if drawn else None)
+    flip = f'<g class="esc-flipback">{_BACK}</g>' if drawn else ""
+    shown.append(_card(base, BASE_X, TABLE_Y, css, role="button" if turns else "img",
+                       label=label, actions=actions, style=style, inner=flip))
+    return shown
+
+
+def _lamp(observation: JSON, ctx: RenderContext) -> list[str]:
+    """The assist light: is the deal still winnable from here?"""
+    winnable = observation.get("still_winnable")
+    if not ctx.assist or winnable is None:
+        return []
+    words = ("Still", "winnable") if winnable else ("No longer", "winnable")
+    x, y = BASE_X + CARD_W + 22, TABLE_Y + 50
+    return [
+        f'<g id="esc-lamp" class="esc-lamp {"on" if winnable else "off"}" role="status" '
+        f'aria-label="{" ".join(words).capitalize()}">'
+        f'<circle class="esc-lamp-glow" cx="{x + 14}" cy="{y + 14}" r="22"/>'
+        f'<circle class="esc-lamp-bulb" cx="{x + 14}" cy="{y + 14}" r="13"/>'
+        f'<text class="esc-lamp-text" x="{x + 40}" y="{y + 4}">{words[0]}'
+        f'<tspan x="{x + 40}" dy="30">{words[1]}</tspan></text></g>'
+    ]
+
+
+# -- the end --------------------------------------------------------------------------
+def _end_height(observation: JSON) -> int:
+    return 64 + (_order_height() if observation.get("stock_order") else 0)
+
+
+def _order_height() -> int:
+    return round(CARD_H * MINI) + 56
+
+
+def _end_panel(observation: JSON) -> list[str]:
+    """After a loss: whether any order of play could have won, and the stock revealed."""
+    verdict = observation.get("verdict")
+    parts = []
+    if verdict is not None:
+        text = ("This deal could have been won" if verdict["winnable"]
+                else "No order of play could have won this deal")
+        css = "esc-verdict " + ("winnable" if verdict["winnable"] else "unwinnable")
+        parts.append(
+            f'<text id="esc-verdict" class="{css}" x="{WIDTH // 2}" y="{HEIGHT + 34}" '
+            f'role="status">{text}</text>'
+        )
+    order = observation.get("stock_order") or []
+    if order:
+        parts.append(_stock_order(order, HEIGHT + 64))
+    return parts
+
+
+def _stock_order(order: list[str], top: int) -> str:
+    """The cards left in the stock, in the order they would have come, fanned."""
+    w, h = round(CARD_W * MINI), round(CARD_H * MINI)
+    span = WIDTH - 2 * MARGIN - w
+    step = min(w + 8, span / max(1, len(order) - 1))
+    left = (WIDTH - (step * (len(order) - 1) + w)) / 2
+    minis = "".join(
+        f'<svg class="esc-mini suit-{card[1]}" x="{left + i * step:.1f}" y="{top + 44}" '
+        f'width="{w}" height="{h}" viewBox="0 0 {CARD_W} {CARD_H}" role="img" '
+        f'aria-label="{attr(card_name(card))}">{card_face(card)}</svg>'
+        for i, card in enumerate(order)
+    )
+    plural = "card" if len(order) == 1 else "cards"
+    return (
+        f'<g id="esc-order" class="esc-order" role="group" aria-label="The stock, in order">'
+        f'<text class="esc-order-title" x="{WIDTH // 2}" y="{top + 28}">{len(order)} {plural} '
+        f"left in the stock, in order</text>{minis}</g>"
+    )
+
+
+def _celebration(observation: JSON) -> list[str]:
+    """The pyramid is cleared: cards leap from where it stood and bounce off the table
+    (the solitaire win cascade), then a banner stays. Reduced motion: the banner only."""
+    order = observation.get("stock_order") or []
+    left = len(order)
+    words = ("with the whole stock spent" if left == 0 else
+             f"with {left} card{'s' * (left != 1)} left in the stock")
+    banner = (
+        f'<g id="esc-banner" class="esc-banner" role="status" aria-label="Cleared! {words}">'
+        f'<rect class="esc-banner-plate" x="{WIDTH // 2 - 240}" y="{BANNER_Y}" width="480" '
+        'height="150" rx="22"/>'
+        f'<text class="esc-banner-title" x="{WIDTH // 2}" y="{BANNER_Y + 86}">Cleared!</text>'
+        f'<text class="esc-banner-sub" x="{WIDTH // 2}" y="{BANNER_Y + 126}">{words}</text>'
+        "</g>"
+    )
+    parts = [_cascade(observation["bases"]), banner]
+    if order:
+        parts.append(_stock_order(order, BANNER_Y + 175))
+    return parts
+
+
+def _cascade(bases: list[str]) -> str:
+    """Up to 14 cards, each with three fading copies that trail it, falling from the
+    pyramid's slots one after another, bouncing along the foot of the table."""
+    seen: list[str] = []
+    for card in reversed(bases):
+        if card not in seen:
+            seen.append(card)
+    cards = seen[:14]
+    slots = [slot_xy(row, index) for row in range(5) for index in range(row + 1)]
+    faces, flights = [], []
+    for k, card in enumerate(cards):
+        x, y = slots[k % len(slots)]
+        direction = -1 if k % 2 else 1
+        if x + CARD_W / 2 < WIDTH / 2 - 60:
+            direction = -1
+        elif x + CARD_W / 2 > WIDTH / 2 + 60:
+            direction = 1
+        dx = direction * (760 + 53 * (k % 5))
+        fall = HEIGHT - CARD_H - y
+        duration = 2.3 + 0.1 * (k % 4)
+        faces.append(f'<g id="esc-fall-{card}" class="suit-{card[1]}">{card_face(card)}</g>')
+        for trail, opacity in enumerate((1, .5, .28, .14)):
+            delay = 0.45 + 0.22 * k + 0.045 * trail  # after the last card lands
+            flights.append(
+                f'<use class="esc-fall{" trail" if trail else ""}" href="#esc-fall-{card}" '
+                f'x="{x}" y="{y}" style="--dx:{dx}px;--fall:{fall}px;--o:{opacity};'
+                f'--delay:{delay:.3f}s;--t:{duration:.1f}s"/>'
+            )
+    # the trails first: each card flies over its own trail
+    return (
+        f'<g id="esc-cascade" class="esc-cascade" aria-hidden="true"><defs>{"".join(faces)}'
+        f'</defs>{"".join(reversed(flights))}</g>'
+    )
+
+
+# -- drawing a card -------------------------------------------------------------------
+@cache
+def card_face(card: str) -> str:
+    """The face of a card in a 100 × 140 box: indices in two corners, pips or a court."""
+    rank, suit = card[0], card[1]
+    corner = _index(rank, suit)
+    return (
+        f'<rect class="esc-face" x="1" y="1" width="{CARD_W - 2}" height="{CARD_H - 2}" rx="8" '
+        'filter="url(#esc-shadow)"/>'
+        f'<g class="esc-ink">{corner}<g transform="rotate(180 50 70)">{corner}</g>'
+        f"{_centre(rank, suit)}</g>"
+    )
+
+
+def _index(rank: str, suit: str) -> str:
+    text = "10" if rank == "T" else rank
+    squeeze = ' textLength="27" lengthAdjust="spacingAndGlyphs"' if rank == "T" else ""
+    return (
+        f'<text class="esc-rank" x="15" y="34"{squeeze}>{text}</text>'
+        f'<use href="#esc-suit-{suit}" x="4" y="39" width="22" height="22"/>'
+    )
+
+
+def _pip(suit: str, x: float, y: float, size: float, flip: bool = False) -> str:
+    turn = f' transform="rotate(180 {x:g} {y:g})"' if flip else ""
+    return (
+        f'<use href="#esc-suit-{suit}" x="{x - size / 2:g}" y="{y - size / 2:g}" '
+        f'width="{size:g}" height="{size:g}"{turn}/>'
+    )
+
+
+def _centre(rank: str, suit: str) -> str:
+    if rank == "A":
+        size = 56 if suit == "s" else 46
+        ring = ('<circle class="esc-ace-ring" cx="50" cy="70" r="34"/>' if suit == "s" else "")
+        return ring + _pip(suit, 50, 70, size)
+    if rank in "JQK":
+        return _court(rank, suit)
+    span = PIP_BOTTOM - PIP_TOP
+    return "".join(
+        _pip(suit, x, PIP_TOP + row * span, PIP_SIZE, flip=row > .5)
+        for x, row in PIPS[rank]
+    )
+
+
+def _court(rank: str, suit: str) -> str:
+    """A framed panel, double-ended as court cards are: an emblem, the letter, a pip."""
+    half = (
+        f'<g class="esc-emblem" transform="translate(50 34)">{EMBLEMS[rank]}</g>'
+        f'<text class="esc-court-letter" x="50" y="66">{rank}</text>'
+        + _pip(suit, 38, 52, 10) + _pip(suit, 62, 52, 10)
+    )
+    return (
+        '<rect class="esc-panel" x="29" y="15" width="42" height="110" rx="4"/>'
+        '<rect class="esc-panel-line" x="32" y="18" width="36" height="104" rx="2.5"/>'
+        f'{half}<g transform="rotate(180 50 70)">{half}</g>'
+        '<line class="esc-panel-line" x1="34" y1="70" x2="66" y2="70"/>'
+    )
+
+
+def _patterns() -> str:
+    red = (
+        '<pattern id="esc-pat-red" width="9" height="9" patternUnits="userSpaceOnUse" '
+        'patternTransform="rotate(45)"><rect width="9" height="9" fill="#a3192b"/>'
+        '<path d="M0 0H9M0 0V9" stroke="#f4c9cf" stroke-width="1.1" opacity=".75"/></pattern>'
+    )
+    blue = (
+        '<pattern id="esc-pat-blue" width="14" height="14" patternUnits="userSpaceOnUse">'
+        '<rect width="14" height="14" fill="#1d4c8f"/>'
+        '<path d="M7 1.5L12.5 7L7 12.5L1.5 7Z" fill="none" stroke="#9cc0f0" stroke-width="1"/>'
+        '<circle cx="7" cy="7" r="1.6" fill="#d6e6fb"/><circle cx="0" cy="0" r="1.2" '
+        'fill="#9cc0f0"/><circle cx="14" cy="0" r="1.2" fill="#9cc0f0"/>'
+        '<circle cx="0" cy="14" r="1.2" fill="#9cc0f0"/><circle cx="14" cy="14" r="1.2" '
+        'fill="#9cc0f0"/></pattern>'
+    )
+    green = (
+        '<pattern id="esc-pat-green" width="14" height="12" patternUnits="userSpaceOnUse">'
+        '<rect width="14" height="12" fill="#1c6a46"/>'
+        '<path d="M0 12A7 7 0 0 1 14 12M-7 6A7 7 0 0 1 7 6A7 7 0 0 1 21 6" fill="none" '
+        'stroke="#a5dcbc" stroke-width="1.1" opacity=".8"/></pattern>'
+    )
+    return red + blue + green
+
+
+def _back(colour: str) -> str:
+    medallion = (
+        '<ellipse cx="50" cy="70" rx="22" ry="30" class="esc-medal"/>'
+        '<ellipse cx="50" cy="70" rx="16" ry="23" class="esc-medal-line"/>'
+    )
+    return (
+        f'<g id="esc-back-{colour}" class="esc-back-art">'
+        f'<rect class="esc-back-face" x="1" y="1" width="98" height="138" rx="8"/>'
+        f'<rect x="7" y="7" width="86" height="126" rx="5" fill="url(#esc-pat-{colour})"/>'
+        f'<rect class="esc-back-frame" x="10" y="10" width="80" height="120" rx="3"/>'
+        f"{medallion}</g>"
+    )
+
+
+_DEFS = (
+    '<defs id="esc-defs">'
+    + "".join(
+        f'<symbol id="esc-suit-{suit}" viewBox="0 0 100 100">{shape}</symbol>'
+        for suit, shape in SUIT_SHAPES.items()
+    )
+    + _patterns()
+    + "".join(_back(colour) for colour in BACKS)
+    + '<radialGradient id="esc-sheen" cx="50%" cy="50%" r="52%">'
+    '<stop offset="0" class="esc-sheen-in"/><stop offset="1" class="esc-sheen-out"/>'
+    "</radialGradient>"
+    '<filter id="esc-shadow" x="-10%" y="-10%" width="130%" height="130%">'
+    '<feDropShadow dx="0" dy="2" stdDeviation="2.2" flood-color="#000" flood-opacity=".35"/>'
+    "</filter></defs>"
+)
+
+_RING = (  # outside the card: the keyboard cursor, a hint, a drop target
+    f'<rect class="esc-ring" x="-5" y="-5" width="{CARD_W + 10}" height="{CARD_H + 10}" rx="12"/>'
+)
+_BACK = "".join(
+    f'<use class="esc-back b-{colour}" href="#esc-back-{colour}"/>' for colour in BACKS
+)
+
+
+def _thumb_card(x: int, y: int, rank: str, suit: str, colour: str, turn: int) -> str:
+    shape = SUIT_SHAPES[suit]
+    return (
+        f'<g transform="translate({x} {y}) rotate({turn} 17 24)">'
+        '<rect x="0" y="0" width="34" height="48" rx="4" fill="#fffdf8" stroke="#6b6b6b" '
+        f'stroke-width="1"/><text x="8" y="14" font-size="12" font-weight="700" '
+        f'font-family="sans-serif" text-anchor="middle" fill="{colour}">{rank}</text>'
+        f'<g fill="{colour}" transform="translate(11 23) scale(.2)">{shape}</g></g>'
+    )
+
+
+THUMBNAIL = (
+    '<svg viewBox="0 0 120 120" aria-hidden="true">'
+    '<rect x="2" y="2" width="116" height="116" rx="14" fill="#2f6e4f"/>'
+    + _thumb_card(43, 10, "K", "s", "#1a1a1a", 0)
+    + _thumb_card(25, 34, "Q", "h", "#c0182b", 0)
+    + _thumb_card(61, 34, "7", "c", "#1a1a1a", 0)
+    + _thumb_card(7, 58, "A", "d", "#c0182b", 0)
+    + _thumb_card(43, 58, "9", "h", "#c0182b", 0)
+    + _thumb_card(79, 58, "2", "s", "#1a1a1a", 0)
+    + "</svg>"
+)
