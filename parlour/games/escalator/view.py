@@ -233,7 +233,7 @@ def _stock(count: int, live: bool, hinted: bool) -> str:
     )
     plural = "card" if count == 1 else "cards"
     actions = (
-        _moves({"draw": True}) + ' data-key="d" data-nav tabindex="-1" role="button"'
+        _moves({"draw": True}) + ' data-key="d Space" data-nav tabindex="-1" role="button"'
         if live else ' role="img"'
     )
     label = f"Stock: {count} {plural}" + (", turn one (D)" if live else "")

@@ -147,7 +147,7 @@ def test_a_card_is_free_once_both_cards_over_it_are_gone() -> None:
 def test_the_stock_turns_a_card_by_click_or_the_d_key() -> None:
     stock = by_id(render(observation(), LIVE))["esc-stock"]
     assert json.loads(stock["data-move"] or "") == {"draw": True}
-    assert stock["data-key"] == "d" and "data-nav" in stock
+    assert stock["data-key"] == "d Space" and "data-nav" in stock
     assert stock["aria-label"] == "Stock: 17 cards, turn one (D)"
 
 

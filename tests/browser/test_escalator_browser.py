@@ -1,0 +1,162 @@
+"""Escalator in a real Chromium: a winnable deal won by following the solver's line, a
+deal lost, pick-ups undone, an undo of a draw refused with the bell's reason, the menus
+and their accelerators, drag onto the base."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from parlour.core.gameid import GameId
+from parlour.games.escalator.ai import verdict_of_deal
+from parlour.games.escalator.logic import Draw, Escalator, Layout, Pick, code
+from tests.browser.conftest import CreateGame, OpenPage, ServerView, expect_views
+
+pytestmark = pytest.mark.browser
+
+GAME = Escalator()
+
+
+def deal_of(seed: str, winnable: bool = False) -> tuple[str, Layout]:
+    game_id = GameId("escalator", {"winnable": winnable}, seed, GAME.deal_version)
+    return game_id.text(GAME), game_id.deal(GAME)
+
+
+def open_game(open_page: OpenPage, create_game: CreateGame, **options: Any
+              ) -> tuple[Page, dict[str, Any]]:
+    created = create_game("escalator", **options)
+    page = open_page(f"/play/escalator?session={created['session']}",
+                     tokens={created["session"]: created["token"]})
+    page.wait_for_selector("#esc-stock")
+    return page, created
+
+
+def play(page: Page, layout: Layout, move: Pick | Draw) -> None:
+    """Click the card (or press D for the stock) and wait for the answer."""
+    with expect_views(page):
+        if isinstance(move, Draw):
+            page.keyboard.press("d")
+        else:
+            page.locator(f"#esc-card-{code(layout.pyramid[move.at])}").click()
+
+
+def test_a_winnable_deal_won_by_following_the_solvers_line(
+    open_page: OpenPage, create_game: CreateGame, server_view: ServerView
+) -> None:
+    for number in range(200):
+        game_id, layout = deal_of(f"win{number}")
+        found = verdict_of_deal(layout)
+        if found.winnable and len(found.line) < 45:
+            break
+    page, created = open_game(open_page, create_game, id=game_id)
+    state = layout
+    for move in found.line:
+        play(page, state, move)
+        state = GAME.apply(state, move)
+    expect(page.locator("#headline")).to_have_text("The pyramid is cleared!")
+    expect(page.locator("#esc-banner")).to_be_attached()
+    assert server_view(created["session"])["status"] == "won"
+
+
+def test_a_deal_lost_says_whether_it_could_have_been_won(
+    open_page: OpenPage, create_game: CreateGame
+) -> None:
+    page, created = open_game(open_page, create_game)
+    state = deal_of_created(created)
+    while GAME.status(state).value == "playing":  # turn the whole stock, then pick what fits
+        move: Pick | Draw = Draw() if state.stock_left else Pick(state.playable()[0])
+        play(page, state, move)
+        state = GAME.apply(state, move)
+    if GAME.status(state).value == "won":
+        pytest.skip("this deal was won by turning the stock first")  # (rare)
+    expect(page.locator("#headline")).to_contain_text("Stuck with")
+    verdict = page.locator("#esc-verdict")
+    expect(verdict).to_contain_text("could have been won" if state.verdict and
+                                    state.verdict.winnable else "No order of play")
+
+
+def deal_of_created(created: dict[str, Any]) -> Layout:
+    from parlour.core.gameid import parse_game_id
+
+    parsed = parse_game_id(GAME, created["id"])
+    return GAME.deal(parsed.params, parsed.rng(GAME))
+
+
+def test_pick_ups_are_undone_but_a_draw_is_not(
+    open_page: OpenPage, create_game: CreateGame, server_view: ServerView
+) -> None:
+    for number in range(300):  # a deal with two picks at the start
+        game_id, layout = deal_of(f"undo{number}")
+        if layout.playable():
+            after = GAME.apply(layout, Pick(layout.playable()[0]))
+            if after.playable():
+                break
+    page, created = open_game(open_page, create_game, id=game_id)
+    play(page, layout, Pick(layout.playable()[0]))
+    play(page, after, Pick(after.playable()[0]))
+    for _ in range(2):
+        with expect_views(page):
+            page.keyboard.press("u")
+    assert server_view(created["session"])["moves"] == 0
+    assert page.locator(".playable").count() == len(layout.playable())
+
+    play(page, layout, Draw())
+    expect(page.locator("#btn-undo")).to_be_disabled()
+    page.keyboard.press("u")
+    expect(page.locator("#message")).to_contain_text("would show you the next card")
+    assert server_view(created["session"])["moves"] == 1
+
+
+def test_a_bad_pick_is_refused_and_says_why(
+    open_page: OpenPage, create_game: CreateGame
+) -> None:
+    page, _ = open_game(open_page, create_game)
+    free = page.locator(".free")  # free, but not one rank from the base
+    if free.count() == 0:
+        pytest.skip("every free card fits the base in this deal")
+    free.first.click()
+    expect(page.locator("#message")).to_contain_text("not one rank from the base")
+
+
+def test_the_menus_and_their_accelerators(open_page: OpenPage, create_game: CreateGame) -> None:
+    page, _ = open_game(open_page, create_game)
+    page.click("#menu-game")
+    game_menu = page.locator("#menu-game-list")
+    expect(game_menu.locator('[data-run="new"] .menu-keys')).to_have_text("NAlt+N")
+    expect(game_menu.locator('[data-run="quit"] .menu-keys')).to_have_text("QAlt+Q")
+    page.keyboard.press("Escape")
+    page.click("#menu-edit")
+    undo = page.locator('#menu-edit-list [data-run="undo"]')
+    expect(undo).to_contain_text("Undo pick-up")
+    expect(undo.locator(".menu-keys")).to_have_text("UCtrl+Z")
+    page.keyboard.press("Escape")
+    page.keyboard.press("Alt+n")
+    expect(page.locator("#new-dialog")).to_be_visible()
+    page.keyboard.press("Escape")
+    page.click("#menu-help")
+    page.locator('#menu-help-list [data-run="about"]').click()
+    expect(page.locator("#about")).to_contain_text("Tk timekiller")
+    page.keyboard.press("Escape")
+    page.locator("#board-wrap").focus()  # (the About entry had the focus: the menus')
+    with expect_views(page):
+        page.keyboard.press(" ")  # Space turns the stock too
+    expect(page.locator("#headline")).to_contain_text("22 in the stock")
+    page.keyboard.press("Alt+q")
+    page.wait_for_url("**/")
+
+
+def test_a_card_dragged_onto_the_base_is_picked(
+    open_page: OpenPage, create_game: CreateGame, server_view: ServerView
+) -> None:
+    for number in range(300):
+        game_id, layout = deal_of(f"drag{number}")
+        if layout.playable():
+            break
+    page, created = open_game(open_page, create_game, id=game_id)
+    card = page.locator(f"#esc-card-{code(layout.pyramid[layout.playable()[0]])}")
+    base = page.locator(f"#esc-card-{code(layout.base)}")
+    with expect_views(page):
+        card.drag_to(base)
+    assert server_view(created["session"])["moves"] == 1
