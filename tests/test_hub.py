@@ -157,3 +157,26 @@ def test_work_that_builds_a_table_first_gets_the_time_it_takes(tmp_path: Path) -
         hub.store.close()
 
     run_async(scenario())
+
+
+def test_what_the_assist_shows_is_worked_out_off_the_loop_then_shown(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        compute = SlowInline(pause=0.2)
+        hub = Hub(Store(tmp_path / "db.sqlite3"), GAMES, ai_delay_scale=0, compute=compute)
+        live, token = await hub.create("escalator")
+        heard = watching(live, token)
+        assert "esc-lamp" not in hub.view_for(live, token)["html"]
+        await hub.act(live, token, "assist", True)
+        assert live.assist_task is not None and live.facts_now() is None  # being worked out
+        await live.assist_task
+        assert live.facts_now() == {"still_winnable": True}  # a new deal: some order wins
+        assert "esc-lamp" in hub.view_for(live, token)["html"]
+        await asyncio.sleep(0.05)
+        assert "esc-lamp" in (heard[-1]["view"]["html"] or "".join(heard[-1]["view"]["parts"]))
+        await hub.act(live, token, "move", {"draw": True})
+        assert live.facts_now() is None  # a new position: worked out again
+        await live.assist_task
+        assert live.facts_now() is not None
+        hub.store.close()
+
+    run_async(scenario())

@@ -134,6 +134,7 @@ class RenderContext:
     can_move: bool  # the viewer holds the seat to move and the game is on
     hint: JSON | None = None  # the move a hint suggested, to highlight
     assist: bool = False  # the game's assist switch is on (e.g. show every valid cell)
+    assist_facts: JSON = None  # what `GameSpec.assist_facts` worked out for this position
 
 
 class Game(ABC, Generic[S, M]):
@@ -335,6 +336,11 @@ class GameSpec:
     shortcuts: tuple[Shortcut, ...] = ()
     ai_delay_seconds: float = 0.4
     has_assist: bool = False  # offers an assist switch; turning it on counts as help
+    assist_facts: Callable[[Any], JSON] | None = None
+    """What the assist switch shows that takes a solver (e.g. Escalator's "still
+    winnable?" light): (state) -> JSON, module-level, worked out in a worker after each
+    change while the switch is on, and given to the renderer as `ctx.assist_facts`
+    (None until it is known)."""
     display_options: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Choices the client keeps per player and sets on the board as `data-opt-<name>`
     (e.g. Ishido's tile sets); the first is the default. Pure display: no rules."""

@@ -12,6 +12,7 @@ WebSocket's outbox). Games nobody uses leave memory and are reloaded when asked 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 import time
 from collections.abc import Callable, Collection, Mapping
@@ -214,6 +215,7 @@ class Hub:
         live = Live(sid, session, row.mode, row.preset, row.round, holders)
         self._keep(live)
         self.turns.kick(live)
+        self.work_out_assist(live)
         return live
 
     def _keep(self, live: Live) -> None:
@@ -290,6 +292,7 @@ class Hub:
             await self._save(live, appended_from=before if action == "move" else None)
         self.broadcast(live, _sound(action, live.session))
         self.turns.kick(live)
+        self.work_out_assist(live)
         return hint
 
     async def _change(
@@ -489,7 +492,30 @@ class Hub:
             session.play(move, seat)
             await self._save(live, appended_from=before)
         self.broadcast(live, _sound("move", session))
+        self.work_out_assist(live)
         return True
+
+    def work_out_assist(self, live: Live) -> None:
+        """With the assist switch on, work out what it shows for the new position in a
+        worker (`GameSpec.assist_facts`), then show it; a newer position cancels it."""
+        session = live.session
+        if not session.assist or session.spec.assist_facts is None or live.facts_now():
+            return
+        if live.assist_task is not None:
+            live.assist_task.cancel()
+        with contextlib.suppress(RuntimeError):  # no running loop: nobody to show it
+            live.assist_task = asyncio.get_running_loop().create_task(self._assist(live))
+
+    async def _assist(self, live: Live) -> None:
+        state, spec = live.session.state, live.session.spec
+        assert spec.assist_facts is not None
+        try:
+            facts = await self.compute.run(live.budget(THINK_BUDGET), spec.assist_facts, state)
+        except (TooSlow, WorkerFailed):
+            return  # the light stays unknown; the next move tries again
+        if live.session.state is state:
+            live.assist_facts = (state, facts)
+            self.broadcast(live, None)
 
     async def settle(self, live: Live) -> None:
         """Wait until the computer is not thinking: a bot gets the position to answer."""

@@ -63,6 +63,8 @@ class Live:
     # the saved headline need the same one after each change
     observed: dict[int | None, tuple[Any, JSON]] = field(default_factory=dict)
     takeback: Takeback | None = None
+    assist_facts: tuple[Any, JSON] | None = None  # (state, what GameSpec.assist_facts said)
+    assist_task: asyncio.Task[None] | None = None
     notes: list[tuple[str, str]] = field(default_factory=list)  # (token, note) for the next views
     work: asyncio.Future[Any] | None = None  # long work a player asked for: they may cancel it
 
@@ -150,6 +152,11 @@ class Live:
             announced.cancel()
             if not quiet():
                 tell({"type": "progress-end"})
+
+    def facts_now(self) -> JSON:
+        """The assist facts of the current position, if worked out."""
+        known = self.assist_facts
+        return known[1] if known is not None and known[0] is self.session.state else None
 
     def busy(self) -> bool:
         """Whether anyone uses it now: watched, changing, or the computer thinking."""

@@ -115,7 +115,8 @@ def build_view(
     observation = live.observe(perspective)
     can_move = to_move is not None and to_move in seats
     hint = session.hints.get(perspective) if perspective is not None else None
-    context = RenderContext(perspective, can_move, hint.move if hint else None, session.assist)
+    context = RenderContext(perspective, can_move, hint.move if hint else None, session.assist,
+                            live.facts_now() if session.assist else None)
     sharers = live.sharers(token) if seats else []
     alone = bool(seats) and not sharers
     return {

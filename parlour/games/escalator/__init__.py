@@ -23,11 +23,13 @@ be picked up.</p>
 that would let you look one card ahead.</p>
 <p>Click or tap a card, drag it onto the base, or move over the free cards with the
 arrow keys and press Enter. <b>Hint</b> (H) suggests a move and says how often it wins
-over every way the unseen stock may fall: it never looks at the stock. After the game,
-Parlour's solver tells you whether the deal could have been won; <b>Show a winning
-line</b> (W, in the Game menu) opens the deal again with the solver's line
-to step through with Redo (Y). <i>Deal only winnable games</i> (New game) checks every deal
-with the solver first.</p>
+over every way the unseen stock may fall: it never looks at the stock. The
+<b>Assist</b> light (A) says whether some order of the unseen stock could still clear
+the pyramid; turning it on counts as help.</p>
+<p>After the game, Parlour's solver tells you whether the deal could have been won;
+<b>Show a winning line</b> (W, in the Game menu) opens the deal again with the solver's
+line to step through with Redo (Y). <i>Deal only winnable games</i> (New game) checks
+every deal with the solver first.</p>
 <p>The game is tktk's; its author took the rules from <i>Pyramid</i> as his wife played
 it. PySolFC and others call this game <b>Escalator</b>.</p>
 """
@@ -58,6 +60,8 @@ SPEC = GameSpec(
     about_html=ABOUT_HTML,
     thumbnail_svg=THUMBNAIL,
     hint=ai.hint,
+    has_assist=True,
+    assist_facts=ai.assist_facts,
     commands=(server("winning-line", "Show a winning line", "game", "W"),),
     command_handlers={"winning-line": ai.winning_line},
     commands_enabled=commands_enabled,

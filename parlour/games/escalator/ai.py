@@ -95,6 +95,11 @@ def still_winnable(state: Layout) -> bool:
                                            unseen_counts(state), rank(state.base))
 
 
+def assist_facts(state: Layout) -> dict[str, bool]:
+    """The assist light: whether the pyramid can still be cleared."""
+    return {"still_winnable": still_winnable(state)}
+
+
 def winning_line(state: Layout, seat: int) -> Replay | str:
     """The solver's winning line for the deal, to step through with Redo."""
     found = verdict_of_deal(state) if state.verdict is None else state.verdict

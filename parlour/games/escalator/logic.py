@@ -298,7 +298,6 @@ class Escalator(Game[Layout, Move]):
             },
             # the stock's order is the deal's secret until the end
             "stock_order": [code(c) for c in state.stock[state.turned:]] if over else None,
-            "still_winnable": None,
         }
 
     def text(self, observation: JSON) -> str:

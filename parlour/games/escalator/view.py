@@ -292,7 +292,7 @@ def _base_pile(observation: JSON, live: bool) -> list[str]:
 
 def _lamp(observation: JSON, ctx: RenderContext) -> list[str]:
     """The assist light: is the deal still winnable from here?"""
-    winnable = observation.get("still_winnable")
+    winnable = (ctx.assist_facts or {}).get("still_winnable")
     if not ctx.assist or winnable is None:
         return []
     words = ("Still", "winnable") if winnable else ("No longer", "winnable")

@@ -34,7 +34,7 @@ def observation(removed: Collection[tuple[int, int]] = (), base: str = "6s",
     obs: JSON = {
         "pyramid": pyramid, "free": free, "playable": playable, "base": base,
         "bases": ["4c", base] if base != "4c" else [base], "stock": 17, "status": "playing",
-        "last": None, "verdict": None, "stock_order": None, "still_winnable": None,
+        "last": None, "verdict": None, "stock_order": None,
     }
     obs.update(changes)
     return obs
@@ -200,8 +200,9 @@ def test_ids_are_unique_and_the_markup_nests() -> None:
 
 
 def test_every_card_pile_and_panel_is_a_line_of_its_own_with_an_id() -> None:
-    obs = observation(base="9h", still_winnable=True)
-    markup = render(obs, RenderContext(seat=0, can_move=True, assist=True))
+    obs = observation(base="9h")
+    markup = render(obs, RenderContext(seat=0, can_move=True, assist=True,
+                                       assist_facts={"still_winnable": True}))
     parts = [line for line in markup.split("\n") if part_key(line)]
     ids = {part_key(line)[1] for line in parts}  # type: ignore[index]
     assert {"esc-stock", "esc-count", "esc-waste", "esc-lamp", "esc-card-9h"} <= ids
@@ -304,10 +305,12 @@ def test_no_celebration_before_the_end() -> None:
                                                   (False, "No longer winnable")])
 def test_the_assist_light_says_whether_the_deal_is_still_winnable(winnable: bool,
                                                                  words: str) -> None:
-    obs = observation(still_winnable=winnable)
+    obs, facts = observation(), {"still_winnable": winnable}
     assert "esc-lamp" not in render(obs, LIVE)
-    assert "esc-lamp" not in render(observation(), RenderContext(0, True, assist=True))
-    lamp = by_id(render(obs, RenderContext(seat=0, can_move=True, assist=True)))["esc-lamp"]
+    assert "esc-lamp" not in render(obs, RenderContext(0, True, assist_facts=facts))  # off
+    assert "esc-lamp" not in render(obs, RenderContext(0, True, assist=True))  # not known yet
+    lamp = by_id(render(obs, RenderContext(seat=0, can_move=True, assist=True,
+                                           assist_facts=facts)))["esc-lamp"]
     assert lamp["aria-label"] == words and ("on" if winnable else "off") in (lamp["class"] or "")
 
 
