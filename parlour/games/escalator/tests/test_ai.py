@@ -39,3 +39,23 @@ def test_a_winnable_deal_has_a_line_that_the_rules_accept() -> None:
             state = GAME.apply(state, move)
         assert GAME.status(state).value == "won"
         assert still_winnable(layout)  # the true order wins, so some order does
+
+
+def test_statistics_show_the_winnable_share_and_the_cards_left() -> None:
+    from parlour.games import GAMES
+    from parlour.stats import statistics
+    from parlour.store import Result
+
+    def result(number: int, outcome: str, left: int, winnable: bool) -> Result:
+        return Result(f"s{number}", 1, "escalator", "standard", "solo", outcome, 28 - left,
+                      60_000, 40, False, float(number),
+                      {"cards_left": float(left), "winnable": float(winnable)})
+
+    results = [result(1, "won", 0, True), result(2, "lost", 5, True),
+               result(3, "lost", 5, False), result(4, "lost", 12, False)]
+    [group] = statistics(results, GAMES)["groups"]
+    shown = {f["name"]: f for f in group["over_all"]}
+    assert shown["winnable"]["share"] == 0.5 and shown["winnable"]["games"] == 4
+    assert shown["cards_left"]["counts"] == {"0": 1, "5": 2, "12": 1}
+    assert "<svg" in shown["cards_left"]["chart_svg"]
+    assert group["figures"] == {}  # shown over every game, not as best and mean of wins
