@@ -10,26 +10,26 @@ A move is a `Step`: `Pick(index)` takes the uncovered pyramid card `index`, whos
 must be next to the base's, and makes it the base; `Draw()` turns the next stock card as
 the new base. The game is won when the pyramid is empty.
 
-How the exact solver (`solve`) works. Drawing is allowed at any time, so every set of
-removed cards reachable after j draws is reachable after j + 1 too, and what the picks
-from (removed, base) can reach does not depend on when the player gets there. The
-search therefore goes level by level (level j = after j draws): it keeps the growing
-list of reachable removed-sets and, for each level, expands each (removed, base) state
-once in the whole search, not once per level: a state already expanded at an earlier
-level is proved no better later (the player could have burnt the stock cards in between
-by drawing). After a draw the base is the stock card, so at each level only the
-removed-sets reached since that rank was last the base need expanding. A full deal is
-about 5 000 states at worst (there are 1 430 removed-sets a pyramid can have); a winning
-line is rebuilt from parent links. `best_move` runs the same search for every first move
-at once: each state carries the set of first moves that reach it (bits), so one pass
-per sampled stock order scores all the candidates.
+`solve`: drawing is allowed at any time, so every set of removed cards reachable after j
+draws is reachable after j + 1 too, and what picks reach from (removed, base) does not
+depend on when the player gets there. The search therefore goes by levels (level j =
+after j draws), keeps the growing list of removed-sets reached, and expands each state
+(removed, base) once in the whole search, not once per level: a state met again at a
+later level can do nothing new (the player could have got there earlier and drawn the
+cards in between). After a draw the base is the stock card, so a level only expands the
+sets reached since that rank was last the base. A full deal takes about 5 200 states
+(7 800 at most in 3 000 deals; a pyramid has 1 430 removed-sets), fewer when the stock
+cards after the last one that can come just before the apex are left out
+(`_turns_that_matter`). A winning line is rebuilt from parent links, in a second search
+run only when the first one won.
 
-`winnable_with_some_order` answers the same question when the player may choose which
-unseen rank comes next at each draw (a depth-first search with a memo of lost
-positions). A draw that allows no pick is never needed there (drawing the next card
-instead leaves more in the stock), and a position is given up when some rank cannot
-find enough neighbours: every card picked needs a distinct card of a next rank just
-before it (the base, a pyramid card or a stock card), see `_enough_neighbours`.
+`best_move` samples stock orders and shares work between them: what picks alone reach
+from a state does not depend on the stock, so `_Closures` computes it once per call (as
+bitsets over the removed-sets met), and each sampled order only walks its draws. A sample
+that the position loses whatever the first move is settled by one walk; otherwise each
+legal move gets its own.
+
+`winnable_with_some_order` lets the player choose the rank of each draw; see `_Chooser`.
 """
 
 from __future__ import annotations
@@ -43,8 +43,11 @@ ROWS = 7
 CARDS = ROWS * (ROWS + 1) // 2  # 28
 RANKS = 13
 FULL = (1 << CARDS) - 1  # every pyramid card removed
-SAMPLES = 64
-"""Stock orders `best_move` samples by default (see bench/escalator_solver.py)."""
+SAMPLES = 100
+"""Stock orders `best_move` samples by default: a move's win rate is then known to within
+5 points (one standard error, 0.5 / sqrt(100)), and the moves are compared on the same
+orders. The hint's p95 time on positions from real games is about 150 ms in CPython
+(bench/escalator_solver.py), half the 300 ms budget."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,15 +92,17 @@ def flat_index(row: int, col: int) -> int:
 
 
 _ROW_MASKS = tuple(((1 << (r + 1)) - 1) << flat_index(r, 0) for r in range(ROWS))
-COVERS = tuple(
-    0 if r == ROWS - 1 else (0b11 << flat_index(r + 1, c))
-    for r in range(ROWS)
-    for c in range(r + 1)
-)
-"""COVERS[i]: the two cards covering card i (none on the bottom row)."""
 
 _free_cache: dict[int, int] = {}
 _FREE_CACHE_LIMIT = 1 << 17
+
+
+def _covered(remaining: int) -> int:
+    """The cards with a card of `remaining` on them."""
+    covered = 0
+    for row in range(ROWS - 1):  # card i of row r is covered by i + r + 1 and i + r + 2
+        covered |= ((remaining >> (row + 1)) | (remaining >> (row + 2))) & _ROW_MASKS[row]
+    return covered
 
 
 def free_cards(removed: int) -> int:
@@ -105,10 +110,7 @@ def free_cards(removed: int) -> int:
     found = _free_cache.get(removed)
     if found is None:
         remaining = FULL & ~removed
-        blocked = 0
-        for row in range(ROWS - 1):  # card i of row r is covered by i + r + 1 and i + r + 2
-            blocked |= ((remaining >> (row + 1)) | (remaining >> (row + 2))) & _ROW_MASKS[row]
-        found = remaining & ~blocked
+        found = remaining & ~_covered(remaining)
         if len(_free_cache) >= _FREE_CACHE_LIMIT:
             _free_cache.clear()
         _free_cache[removed] = found
@@ -118,6 +120,24 @@ def free_cards(removed: int) -> int:
 def neighbours(rank: int) -> tuple[int, int]:
     """The two ranks next to `rank` (an ace is next to a king and a two)."""
     return rank % RANKS + 1, (rank - 2) % RANKS + 1
+
+
+def _turns_that_matter(pyramid: Sequence[int], removed: int, stock: Sequence[int]) -> int:
+    """How many of the cards `stock` (in turning order) can still help to win.
+
+    With the pyramid taken from the bottom up (as in any game), the apex goes last and
+    just after (1, 0) or (1, 1): they are freed only when everything else is gone. If
+    neither of them that is left has a rank next to the apex's, the card just before the
+    apex must be a stock card next to it, turned at once; so a win comes by the last
+    such card, and the cards after it do not matter.
+    """
+    remaining = FULL & ~removed
+    if removed & 1 or removed & _covered(remaining):
+        return len(stock)  # the apex is gone, or cards were taken from under others
+    up, down = neighbours(pyramid[0])
+    if any(remaining >> i & 1 and pyramid[i] in (up, down) for i in (1, 2)):
+        return len(stock)
+    return max((n for n, rank in enumerate(stock, start=1) if rank in (up, down)), default=0)
 
 
 def _bits(mask: int) -> list[int]:
@@ -158,166 +178,210 @@ def _check(pyramid: Sequence[int], removed: int, base: int, *more: Sequence[int]
         raise ValueError("removed must be a set of the 28 pyramid cards")
 
 
-# -- the level-by-level search -------------------------------------------------------------
+# -- the exact search, level by level -----------------------------------------------------
 
-_Parent: TypeAlias = tuple[int, int, int]  # (kind, a, b); see _Race.line
+_START, _PICKED, _DRAWN = -1, -2, -3  # how a state was first reached (see _Search.line)
 
 
-class _Race:
-    """Which of several first moves win against one known stock order.
+class _Search:
+    """Whether a known stock order wins from (removed, base), and how.
 
-    Each entry is a first move: a state (removed, base) at level 0, or a removed-set
-    that enters at a later level (after that many draws, with the stock card as base).
-    Every entry has its own bit; states carry the bits of the entries that reach them,
-    and `won` collects the bits of the entries that empty the pyramid. With `track`,
-    parent links are kept so that `line` can rebuild the winning line (meant for a
-    single entry).
+    Level j is "after j more draws". `reached` holds every removed-set reached so far,
+    `log` the same in the order reached; a state (removed, base) is expanded at most once
+    in the whole search (`seen`). With `track`, each state and set remembers how it was
+    first reached (`parent`), for `line`.
     """
 
-    __slots__ = ("alive", "level", "log", "parent", "reached", "rest", "seen", "t", "track",
-                 "won")
+    __slots__ = ("level", "log", "parent", "reached", "rest", "seen", "t", "track")
 
     def __init__(self, t: _Tables, rest: Sequence[int], track: bool = False) -> None:
         self.t = t
         self.rest = rest
         self.track = track
-        self.reached: dict[int, int] = {}  # removed-set -> entry bits that reach it
-        # (removed-set, the bits it gained, its free cards), in the order gained
-        self.log: list[tuple[int, int, int]] = []
-        self.seen: dict[int, int] = {}  # state (removed | base << 28) -> bits expanded
-        self.parent: dict[int, _Parent] = {}  # tracked: how a state or set was first reached
-        self.won = 0
-        self.alive = 0
+        self.reached: set[int] = set()
+        self.log: list[tuple[int, int]] = []  # (removed-set, its free cards), in order
+        self.seen: set[int] = set()  # states (removed | base << 28) expanded
+        # tracked: state -> (kind, a, b); removed-set -> (state picked from, card, level)
+        self.parent: dict[int, tuple[int, int, int]] = {}
         self.level = 0
 
-    def run(self, starts: Sequence[tuple[int, int, int]],
-            later: Sequence[tuple[int, int, int]] = ()) -> int:
-        """Play it out: `starts` are (removed, base, bit) at level 0, `later` are
-        (level, removed, bit) entering after that many draws. Returns the winning bits."""
-        rest, seen, log, near, track = self.rest, self.seen, self.log, self.t.near, self.track
-        for _, _, bit in (*starts, *later):
-            self.alive |= bit
-        stack: list[tuple[int, int, int]] = []
-        for removed, base, bit in starts:
-            if removed == FULL:
-                self.won |= bit
-                self.alive &= ~bit
-                continue
-            self._gain(removed, bit)
-            key = removed | base << CARDS
-            seen[key] = seen.get(key, 0) | bit
-            if track:
-                self.parent.setdefault(key, (_ROOT, 0, 0))
-            pickable = free_cards(removed) & near[base]
-            if pickable:
-                stack.append((key, pickable, bit))
-        self._expand(stack)
-        done = [0] * (RANKS + 1)
-        for level in range(1, len(rest) + 1):
-            if not self.alive:
-                break
+    def run(self, removed: int, base: int) -> bool:
+        if removed == FULL:
+            return True
+        near, seen, log, track = self.t.near, self.seen, self.log, self.track
+        self.reached.add(removed)
+        free = free_cards(removed)
+        log.append((removed, free))
+        key = removed | base << CARDS
+        seen.add(key)
+        if track:
+            self.parent[key] = (_START, 0, 0)
+        stack: list[tuple[int, int]] = []
+        if free & near[base]:
+            stack.append((key, free & near[base]))
+        if self._expand(stack):
+            return True
+        done = [0] * (RANKS + 1)  # done[b]: log entries already expanded with base b
+        for level, base in enumerate(self.rest, start=1):
             self.level = level
-            for when, removed, bit in later:
-                if when == level:
-                    self._gain(removed, bit)
-            base = rest[level - 1]
             near_base, shifted = near[base], base << CARDS
             start, stop = done[base], len(log)
             done[base] = stop
-            alive = self.alive
-            for removed, bits, free in log[start:stop]:
+            for removed, free in log[start:stop]:
                 pickable = free & near_base
-                if not pickable:
-                    continue
-                key = removed | shifted
-                old = seen.get(key, 0)
-                bits &= alive & ~old
-                if bits:
-                    seen[key] = old | bits
-                    if track and not old:
-                        self.parent[key] = (_DRAWN, level, removed)
-                    stack.append((key, pickable, bits))
-            self._expand(stack)
-        return self.won
+                if pickable:
+                    key = removed | shifted
+                    if key not in seen:
+                        seen.add(key)
+                        if track:
+                            self.parent[key] = (_DRAWN, level, removed)
+                        stack.append((key, pickable))
+            if self._expand(stack):
+                return True
+        return False
 
-    def _gain(self, removed: int, bits: int) -> None:
-        old = self.reached.get(removed, 0)
-        if bits & ~old:
-            self.reached[removed] = old | bits
-            self.log.append((removed, bits & ~old, free_cards(removed)))
-
-    def _expand(self, stack: list[tuple[int, int, int]]) -> None:
-        """Every state reachable by picks from the states on `stack`, each given as
-        (state, its pickable cards, the entry bits to spread from it); empties `stack`."""
+    def _expand(self, stack: list[tuple[int, int]]) -> bool:
+        """Expand every state reachable by picks from the (state, pickable cards) on
+        `stack`; True as soon as the pyramid is empty."""
         near, rank_of = self.t.near, self.t.rank_of
-        reached, seen, log, cache = self.reached, self.seen, self.log, _free_cache
-        track, alive = self.track, self.alive
+        reached, seen, log, track = self.reached, self.seen, self.log, self.track
+        cache = _free_cache
         while stack:
-            state, pickable, bits = stack.pop()
-            bits &= alive
-            if not bits:
-                continue
+            state, pickable = stack.pop()
             removed = state & FULL
             while pickable:
                 low = pickable & -pickable
                 pickable ^= low
                 after = removed | low
-                if track and after not in reached:
-                    self.parent[after] = (state, low, self.level)
-                if after == FULL:
-                    self.won |= bits
-                    alive &= ~bits
-                    self.alive = alive
-                    if not alive:
-                        stack.clear()
-                        return
-                    bits &= alive
-                    continue
-                free = cache.get(after)
-                if free is None:
-                    free = free_cards(after)
-                old = reached.get(after, 0)
-                if bits & ~old:
-                    reached[after] = old | bits
-                    log.append((after, bits & ~old, free))
+                if after not in reached:
+                    if track:
+                        self.parent[after] = (state, low, self.level)
+                    if after == FULL:
+                        return True
+                    reached.add(after)
+                    free = cache.get(after)
+                    if free is None:
+                        free = free_cards(after)
+                    log.append((after, free))
+                else:
+                    free = cache.get(after)
+                    if free is None:
+                        free = free_cards(after)
                 rank = rank_of[low]
                 more = free & near[rank]
-                if not more:
-                    continue  # nothing to pick from there: only the set matters
-                key = after | rank << CARDS
-                old = seen.get(key, 0)
-                if bits & ~old:
-                    seen[key] = old | bits
-                    if track and not old:
-                        self.parent[key] = (_PICKED, state, low)
-                    stack.append((key, more, bits & ~old))
+                if more:
+                    key = after | rank << CARDS
+                    if key not in seen:
+                        seen.add(key)
+                        if track:
+                            self.parent[key] = (_PICKED, state, low)
+                        stack.append((key, more))
+        return False
 
     def line(self) -> list[Step]:
-        """The winning line of a tracked single-entry race that won."""
+        """The winning line found by a tracked search that won, first step first."""
         steps: list[Step] = []
         state, low, _ = self.parent[FULL]
         steps.append(Pick(low.bit_length() - 1))
         while True:
             kind, a, b = self.parent[state]
-            if kind == _PICKED:
+            if kind == _PICKED:  # a pick from state a of card b
                 state = a
                 steps.append(Pick(b.bit_length() - 1))
-                continue
-            if kind == _ROOT:
-                break
-            level, removed = a, b  # a chain started at `level` from `removed`
-            if removed in self.parent:  # reached by a pick at an earlier level
-                state, low, first = self.parent[removed]
-                steps.extend([DRAW] * (level - first))
-                steps.append(Pick(low.bit_length() - 1))
-            else:  # the starting set
-                steps.extend([DRAW] * level)
+            elif kind == _DRAWN:  # drawn at level a onto the set b
+                if b in self.parent:  # b was first reached by a pick, at an earlier level
+                    state, low, first = self.parent[b]
+                    steps.extend([DRAW] * (a - first))
+                    steps.append(Pick(low.bit_length() - 1))
+                else:  # b is where the search started
+                    steps.extend([DRAW] * a)
+                    break
+            else:
                 break
         steps.reverse()
         return steps
 
 
-_ROOT, _PICKED, _DRAWN = -1, -2, -3
+# -- pick closures of one pyramid, shared by many stock orders ----------------------------
+
+
+class _Closures:
+    """For one pyramid: every removed-set that picks alone reach from a state.
+
+    Removed-sets get indices as they are met (FULL is 0), and sets of them are ints used as
+    bitsets over those indices. `closure(i, base)` is the bitset of the sets that zero or
+    more picks reach from (set i, base); it does not depend on the stock, so the many
+    stock orders of a hint share it. `pickable[b]` holds the sets from which base b can
+    pick something.
+    """
+
+    __slots__ = ("index", "masks", "pickable", "t", "table")
+
+    def __init__(self, t: _Tables) -> None:
+        self.t = t
+        self.index: dict[int, int] = {}
+        self.masks: list[int] = []
+        self.pickable = [0] * (RANKS + 1)
+        self.table: list[list[int]] = [[] for _ in range(RANKS + 1)]  # [base][index], 0 unknown
+        self.indexed(FULL)
+
+    def indexed(self, removed: int) -> int:
+        found = self.index.get(removed)
+        if found is not None:
+            return found
+        i = self.index[removed] = len(self.masks)
+        self.masks.append(removed)
+        for row in self.table:
+            row.append(0)
+        free, near, bit = free_cards(removed), self.t.near, 1 << i
+        for base in range(1, RANKS + 1):
+            if free & near[base]:
+                self.pickable[base] |= bit
+        return i
+
+    def closure(self, i: int, base: int) -> int:
+        found = self.table[base][i]
+        if found:
+            return found
+        removed = self.masks[i]
+        out = 1 << i
+        pickable = free_cards(removed) & self.t.near[base]
+        while pickable:
+            low = pickable & -pickable
+            pickable ^= low
+            out |= self.closure(self.indexed(removed | low), self.t.rank_of[low])
+        self.table[base][i] = out
+        return out
+
+    def wins(self, reached: int, stock: Sequence[int]) -> bool:
+        """Whether the pyramid can be emptied from the sets `reached` (bitset), each with
+        a draw to come, when the stock is turned in the order `stock`."""
+        if reached & 1:
+            return True
+        done = [0] * (RANKS + 1)
+        pickable, table, closure = self.pickable, self.table, self.closure
+        for base in stock:
+            new = reached & pickable[base] & ~done[base]
+            if new:
+                done[base] |= new
+                row = table[base]
+                for i in _indices(new):
+                    reached |= row[i] or closure(i, base)
+                if reached & 1:
+                    return True
+        return False
+
+
+def _indices(bitset: int) -> list[int]:
+    """The set bits of a (possibly long) int, highest first."""
+    digits = bin(bitset)
+    top = len(digits) - 1
+    out = []
+    at = digits.find("1", 2)
+    while at >= 0:
+        out.append(top - at)
+        at = digits.find("1", at + 1)
+    return out
 
 
 # -- public API ----------------------------------------------------------------------------
@@ -352,19 +416,24 @@ def solve(
         return []
     t = _tables(pyramid)
     rest = tuple(stock[drawn:])
-    if not _Race(t, rest).run([(removed, base, 1)]):
+    rest = rest[:_turns_that_matter(pyramid, removed, rest)]
+    if not _Search(t, rest).run(removed, base):
         return None
-    race = _Race(t, rest, track=True)
-    race.run([(removed, base, 1)])
-    return race.line()
+    search = _Search(t, rest, track=True)
+    search.run(removed, base)
+    return search.line()
 
 
 def legal_moves(pyramid: Sequence[int], removed: int, base: int, stock_left: int) -> list[Step]:
     """The legal moves: picks of uncovered cards next to the base (by index), then the
     draw if the stock is not empty. Empty when the game is over."""
+    _check(pyramid, removed, base)
+    return _legal(_tables(pyramid), removed, base, stock_left)
+
+
+def _legal(t: _Tables, removed: int, base: int, stock_left: int) -> list[Step]:
     if removed == FULL:
         return []
-    t = _tables(pyramid)
     moves: list[Step] = [Pick(i) for i in _bits(free_cards(removed) & t.near[base])]
     if stock_left > 0:
         moves.append(DRAW)
@@ -379,61 +448,77 @@ def best_move(
     rng: random.Random,
     samples: int = SAMPLES,
 ) -> MoveOdds | None:
-    """The move that wins against the most of `samples` random orders of the stock.
+    """The legal move that wins against the most of `samples` random orders of the stock.
 
     The player knows the pyramid, the removed cards, the base and how many cards of
     each rank are still face down (`unseen_counts[rank - 1]`), not their order: each
     sample shuffles those ranks with `rng` (seed it from what the player knows only)
-    and plays every legal move against that order exactly (`_Race`). None when no move
-    is legal (the game is over).
+    and plays every legal move against that order exactly. None when no move is legal.
+    Ties go to the first move in `legal_moves` order.
     """
-    if len(unseen_counts) != RANKS or any(count < 0 for count in unseen_counts):
-        raise ValueError(f"unseen_counts holds {RANKS} counts, one per rank")
+    _check_counts(unseen_counts)
     _check(pyramid, removed, base)
     if samples < 1:
         raise ValueError("samples must be at least 1")
     unseen = [rank for rank in range(1, RANKS + 1) for _ in range(unseen_counts[rank - 1])]
-    moves = legal_moves(pyramid, removed, base, len(unseen))
+    t = _tables(pyramid)
+    moves = _legal(t, removed, base, len(unseen))
     if not moves:
         return None
-    t = _tables(pyramid)
-    starts = [(removed | 1 << m.index, pyramid[m.index], 1 << n)
-              for n, m in enumerate(moves) if isinstance(m, Pick)]
-    later = [(1, removed, 1 << (len(moves) - 1))] if unseen else []
+    c = _Closures(t)
+    root = c.closure(c.indexed(removed), base)
+    after = [
+        c.closure(c.indexed(removed | 1 << move.index), pyramid[move.index])
+        if isinstance(move, Pick) else 1 << c.indexed(removed)
+        for move in moves
+    ]
     wins = [0] * len(moves)
     for _ in range(samples):
         order = unseen[:]
         rng.shuffle(order)
-        won = _Race(t, order).run(starts, later)
-        for n in _bits(won):
-            wins[n] += 1
+        del order[_turns_that_matter(pyramid, removed, order):]
+        if len(moves) > 1 and not c.wins(root, order):
+            continue  # lost whatever the first move: no need to try each
+        for n, reached in enumerate(after):
+            if c.wins(reached, order):
+                wins[n] += 1
     best = max(range(len(moves)), key=lambda n: (wins[n], -n))
     return MoveOdds(moves[best], wins[best], samples, tuple(zip(moves, wins, strict=True)))
 
 
+def _check_counts(counts: Sequence[int]) -> None:
+    if len(counts) != RANKS or any(not 0 <= count <= 52 for count in counts):
+        raise ValueError(f"give {RANKS} counts of unseen cards, one per rank")
+
+
 # -- when the player chooses the order of the stock --------------------------------------
 
-_WIDTH = 8  # bits per rank in packed counts
+_WIDTH = 10  # bits per rank in packed counts: the top one is a guard, the rest hold < 512
+_FIELD = (1 << _WIDTH) - 1
 _FIELDS = (1 << (RANKS * _WIDTH)) - 1
-_GUARD = sum(1 << (_WIDTH * i + _WIDTH - 1) for i in range(RANKS))
+_GUARD = sum(1 << (_WIDTH * i + _WIDTH - 1) for i in range(RANKS))  # top bit of each field
 
 
 def _unit(rank: int) -> int:
     return 1 << (_WIDTH * (rank - 1))
 
 
-def _enough_neighbours(need: int, supply: int) -> bool:
-    """Whether every rank r has at least need[r] cards among supply[r - 1] + supply[r + 1].
+def _around(counts: int) -> int:
+    """Packed counts: for each rank, the counts of the two ranks next to it added up."""
+    up = ((counts << _WIDTH) | (counts >> (_WIDTH * (RANKS - 1)))) & _FIELDS
+    down = (counts >> _WIDTH) | ((counts << (_WIDTH * (RANKS - 1))) & _FIELDS)
+    return up + down
 
-    `need` and `supply` are packed counts (`_WIDTH` bits per rank, all below half the
-    field). Each card picked from the pyramid needs the card just before it to be of a
-    next rank, and no card is just before two picks, so this is necessary for a win when
-    `need` counts the pyramid's cards and `supply` the pyramid's, the stock's and the base.
-    """
-    around = (((supply << _WIDTH) | (supply >> (_WIDTH * (RANKS - 1)))) & _FIELDS) + (
-        (supply >> _WIDTH) | (supply << (_WIDTH * (RANKS - 1))) & _FIELDS
-    )
-    return ((around | _GUARD) - need) & _GUARD == _GUARD
+
+def _at_most(a: int, b: int) -> bool:
+    """Whether every field of packed counts `a` is at most the same field of `b`."""
+    return ((b | _GUARD) - a) & _GUARD == _GUARD
+
+
+def _smaller(a: int, b: int) -> int:
+    """Packed counts: field by field, the smaller of `a` and `b`."""
+    b_not_less = ((((b | _GUARD) - a) & _GUARD) >> (_WIDTH - 1)) * _FIELD
+    return (a & b_not_less) | (b & ~b_not_less & _FIELDS)
 
 
 def winnable_with_some_order(
@@ -442,53 +527,106 @@ def winnable_with_some_order(
     """Whether some order of the unseen stock lets the position be won.
 
     `unseen[rank - 1]` counts the cards of that rank still face down in the stock. The
-    answer is what the best player could do if they chose, at each draw, which of the
-    unseen ranks comes next.
+    answer is what a player could do who chose, at each draw, which of the unseen
+    ranks comes next (see `_Chooser`).
     """
-    if len(unseen) != RANKS or any(not 0 <= count <= 52 for count in unseen):
-        raise ValueError(f"unseen holds {RANKS} counts, one per rank")
+    _check_counts(unseen)
     _check(pyramid, removed, base)
     if removed == FULL:
         return True
-    t = _tables(pyramid)
-    near, rank_of = t.near, t.rank_of
-    units = (0, *(_unit(rank) for rank in range(1, RANKS + 1)))
-    left = 0
-    for index in _bits(FULL & ~removed):
-        left += units[pyramid[index]]
-    stock = sum(count * units[rank] for rank, count in enumerate(unseen, start=1))
-    lost: set[int] = set()
+    return _Chooser(pyramid, removed).wins(unseen, base)
 
-    def won(removed: int, left: int, stock: int, base: int) -> bool:
-        key = removed | base << CARDS | stock << (CARDS + 4)
-        if key in lost:
+
+class _Chooser:
+    """The search behind `winnable_with_some_order`, for one pyramid and removed-set.
+
+    A position with a draw to come is (set, stock): a removed-set (by `_Closures` index)
+    and the packed counts of the ranks face down (`_WIDTH` bits a rank). A move draws a
+    rank, then stops after any number of picks (a set in `_Closures.closure`). A draw
+    must allow a pick (otherwise drawing the next card instead leaves more in the
+    stock), so a rank is worth drawing at most as many times as there are pyramid cards
+    next to it, and counts above that are cut. More of every rank is never worse, so a
+    position is lost if the same set with at least as many of every rank is. A position
+    is also given up when some rank has too few neighbours: every card picked needs the
+    card just before it to be of a next rank (a pyramid or stock card, or the base), and
+    no card comes just before two picks.
+
+    The search is depth-first, trying first the moves that remove the most cards and
+    then leave the most cards uncovered, so that wins are found at once. (A search by
+    number of draws, keeping only the largest stocks for each set, proves losses with
+    fewer positions but is slower on wins; mixing both did not pay.)
+    """
+
+    def __init__(self, pyramid: Sequence[int], removed: int) -> None:
+        self.pyramid = pyramid
+        self.removed = removed
+        self.c = _Closures(_tables(pyramid))
+        self.units = (0, *(_unit(rank) for rank in range(1, RANKS + 1)))
+        self.left_at_start = sum(self.units[pyramid[i]] for i in _bits(FULL & ~removed))
+        self.need: dict[int, tuple[int, int]] = {}  # set -> see _need
+        self.chains: dict[int, list[tuple[int, int, int]]] = {}  # set -> see _moves
+        self.lost: set[int] = set()  # (stock << 32 | set) proved lost
+        self.lost_stocks: dict[int, list[int]] = {}  # set -> stocks proved lost from it
+
+    def wins(self, unseen: Sequence[int], base: int) -> bool:
+        c, units = self.c, self.units
+        stock = sum(count * units[rank] for rank, count in enumerate(unseen, start=1))
+        start = c.closure(c.indexed(self.removed), base)
+        if start & 1:
+            return True
+        sets = sorted(_indices(start), key=lambda i: -c.masks[i].bit_count())
+        return any(self._depth_first(i, stock) for i in sets)
+
+    def _need(self, i: int) -> tuple[int, int]:
+        """For set i: packed counts of the pyramid cards left, and of their neighbours."""
+        found = self.need.get(i)
+        if found is None:
+            left = self.left_at_start
+            for index in _bits(self.c.masks[i] & ~self.removed):
+                left -= self.units[self.pyramid[index]]
+            found = self.need[i] = (left, _around(left))
+        return found
+
+    def _moves(self, i: int) -> list[tuple[int, int, int]]:
+        """Every move from set i as (field of the rank to draw, its unit, set to stop at),
+        most cards removed first, then most cards left uncovered."""
+        found = self.chains.get(i)
+        if found is None:
+            c = self.c
+            masks, near, units = c.masks, c.t.near, self.units
+            free = free_cards(masks[i])
+            found = [
+                (units[rank] * _FIELD, units[rank], j)
+                for rank in range(1, RANKS + 1) if free & near[rank]
+                for j in _indices(c.closure(i, rank) & ~(1 << i))
+            ]
+            found.sort(key=lambda move: (-masks[move[2]].bit_count(),
+                                         -free_cards(masks[move[2]]).bit_count()))
+            self.chains[i] = found
+        return found
+
+    def _useful(self, i: int, stock: int) -> int:
+        """`stock` cut to what set i can use, or -1 if set i is lost with it."""
+        left, cap = self.need.get(i) or self._need(i)
+        if not _at_most(left, _around(left + stock)):
+            return -1  # a rank without enough neighbours
+        stock = _smaller(stock, cap)  # draws beyond those are no use
+        if stock << 32 | i in self.lost:
+            return -1
+        for bigger in self.lost_stocks.get(i, ()):
+            if ((bigger | _GUARD) - stock) & _GUARD == _GUARD:
+                return -1
+        return stock
+
+    def _depth_first(self, i: int, stock: int) -> bool:
+        stock = self._useful(i, stock)
+        if stock < 0:
             return False
-        if not _enough_neighbours(left, left + stock + units[base]):
-            lost.add(key)
-            return False
-        free = free_cards(removed)
-        pickable = free & near[base]
-        while pickable:
-            low = pickable & -pickable
-            pickable ^= low
-            after = removed | low
-            if after == FULL:
+        for field, unit, j in self.chains.get(i) or self._moves(i):
+            if stock & field and (j == 0 or self._depth_first(j, stock - unit)):
                 return True
-            rank = rank_of[low]
-            if won(after, left - units[rank], stock, rank):
-                return True
-        # draws: only ranks that allow a pick, those allowing the most first
-        options = []
-        for rank in range(1, RANKS + 1):
-            if stock >> (_WIDTH * (rank - 1)) & 0xFF:
-                reach = free & near[rank]
-                if reach:
-                    options.append((-reach.bit_count(), rank))
-        options.sort()
-        for _, rank in options:
-            if won(removed, left, stock - units[rank], rank):
-                return True
-        lost.add(key)
+        self.lost.add(stock << 32 | i)
+        known = self.lost_stocks.setdefault(i, [])
+        known[:] = [smaller for smaller in known if not _at_most(smaller, stock)]
+        known.append(stock)
         return False
-
-    return won(removed, left, stock, base)
