@@ -13,17 +13,19 @@ matter to the solver, and these deals are its own.) Three parts:
    the player's view only (counts of the unseen ranks, never their order; the hint's
    random generator is seeded from the visible position). Printed: the hint's win rate
    next to the winnable share of the same deals, the time per hint (median, p95, max;
-   target p95 <= 300 ms), and the time of `winnable_with_some_order` (the "still
-   winnable?" light) at every position of those games. The games also check the solvers
-   against each other: a game won must be on a winnable deal, a deal `solve` can win must
-   light up at the start, and no position after the light goes out may be won.
+   target p95 <= 300 ms), the time of `winnable_with_some_order` (the "still winnable?"
+   light) at every position of those games, and the three slowest positions of each
+   (deal and number of moves played, to look at them again). The games also check the
+   solvers against each other: a game won must be on a winnable deal, a deal `solve` can
+   win must light up at the start, and no position after the light goes out may be won.
 3. dealing winnable games by reshuffling (--reshuffles trials): shuffle with one seeded
    generator until `solve` finds a win; time per winnable deal found (median, p95) and
    shuffles needed.
 
 Runs on --workers processes (default: every core) and prints progress as it goes.
 
-Run from the repository root:
+Run from the repository root (about 30 minutes on two cores; --deals 2000
+--hint-deals 100 for a quick look):
     .venv/bin/python -m bench.escalator_solver [--deals N] [--hint-deals N] [--reshuffles N]
 """
 
@@ -146,6 +148,7 @@ class HintGame:
     hint_ms: tuple[float, ...]  # wall clock per hint
     hint_cpu_ms: tuple[float, ...]
     light_ms: tuple[float, ...]  # wall clock per light
+    light_cpu_ms: tuple[float, ...]
     lights: tuple[bool, ...]
     problem: str | None
 
@@ -163,12 +166,14 @@ def hint_game(job: tuple[int, int]) -> HintGame:
     hint_ms: list[float] = []
     hint_cpu_ms: list[float] = []
     light_ms: list[float] = []
+    light_cpu_ms: list[float] = []
     lights: list[bool] = []
     problem = None
     while True:
         unseen = counts(stock[drawn:])
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         lights.append(winnable_with_some_order(pyramid, removed, unseen, base))
+        light_cpu_ms.append((time.process_time() - started_cpu) * 1000)
         light_ms.append((time.perf_counter() - started) * 1000)
         rng = random.Random(visible_seed(pyramid, removed, drawn, base))
         started, started_cpu = time.perf_counter(), time.process_time()
@@ -193,7 +198,7 @@ def hint_game(job: tuple[int, int]) -> HintGame:
     elif won and not all(lights):
         problem = "the light went out in a game that was then won"
     return HintGame(seed, winnable, won, tuple(hint_ms), tuple(hint_cpu_ms), tuple(light_ms),
-                    tuple(lights), problem)
+                    tuple(light_cpu_ms), tuple(lights), problem)
 
 
 def hint_part(deals: int, samples: int, workers: int) -> None:
@@ -212,6 +217,7 @@ def hint_part(deals: int, samples: int, workers: int) -> None:
     hint_ms = [ms for game in games for ms in game.hint_ms]
     hint_cpu = [ms for game in games for ms in game.hint_cpu_ms]
     light_ms = [ms for game in games for ms in game.light_ms]
+    light_cpu = [ms for game in games for ms in game.light_cpu_ms]
     lit = sum(sum(game.lights) for game in games)
     verdict = "met" if percentile(hint_ms, 95) <= HINT_TARGET_MS else "NOT met"
     print(f"won by the hint     {won}/{deals} = {won / deals:.2%}  (95 % CI {won_low:.2%} -"
@@ -223,6 +229,13 @@ def hint_part(deals: int, samples: int, workers: int) -> None:
     print(f"time per hint, CPU  {figures(hint_cpu)}")
     print(f"light, wall         {figures(light_ms)}   ({len(light_ms)} positions, "
           f"{lit / len(light_ms):.1%} lit)")
+    print(f"light, CPU          {figures(light_cpu)}")
+    for name, times in (("hints", "hint_cpu_ms"), ("lights", "light_cpu_ms")):
+        slowest = sorted(((ms, game.seed, n) for game in games
+                          for n, ms in enumerate(getattr(game, times))), reverse=True)[:3]
+        print(f"slowest {name:<11} " + ", ".join(f"deal {seed} position {n}: {ms:.0f} ms"
+                                                   for ms, seed, n in slowest)
+              + "  (CPU; position n = after n moves)")
     print("checks              every won game was on a winnable deal; every winnable deal lit"
           " at the start; no light went out in a game then won")
     print(f"run time            {time.perf_counter() - started:.0f} s")

@@ -35,7 +35,7 @@ legal move gets its own.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import TypeAlias
 
@@ -549,13 +549,22 @@ class _Chooser:
     position is lost if the same set with at least as many of every rank is. A position
     is also given up when some rank has too few neighbours: every card picked needs the
     card just before it to be of a next rank (a pyramid or stock card, or the base), and
-    no card comes just before two picks.
+    no card comes just before two picks. When the card just before the apex must come
+    from the stock (`_turns_that_matter`), one stock card next to the apex is set aside
+    for it in that count, and the apex, last, counts for no other card.
 
-    The search is depth-first, trying first the moves that remove the most cards and
-    then leave the most cards uncovered, so that wins are found at once. (A search by
-    number of draws, keeping only the largest stocks for each set, proves losses with
-    fewer positions but is slower on wins; mixing both did not pay.)
+    Two searches take turns until one of them knows: a depth-first one (`TURN`
+    positions a turn), trying first the moves that remove the most cards and then leave
+    the most cards uncovered, which finds wins at once; and one by number of draws (half
+    as many positions a turn, each costs about twice as much) that keeps only the
+    largest stocks each set was reached with, which proves losses with several times
+    fewer positions but is hopeless on many wins. What the first proves lost, the second
+    skips. The depth-first search resumes by starting again with what it proved kept, so
+    that a turn costs little more than its positions. On positions from real games this
+    halves the slowest answers of either search alone (bench/escalator_solver.py).
     """
+
+    TURN = 2000
 
     def __init__(self, pyramid: Sequence[int], removed: int) -> None:
         self.pyramid = pyramid
@@ -563,10 +572,11 @@ class _Chooser:
         self.c = _Closures(_tables(pyramid))
         self.units = (0, *(_unit(rank) for rank in range(1, RANKS + 1)))
         self.left_at_start = sum(self.units[pyramid[i]] for i in _bits(FULL & ~removed))
-        self.need: dict[int, tuple[int, int]] = {}  # set -> see _need
+        self.need: dict[int, tuple[int, int, tuple[int, ...]]] = {}  # set -> see _need
         self.chains: dict[int, list[tuple[int, int, int]]] = {}  # set -> see _moves
         self.lost: set[int] = set()  # (stock << 32 | set) proved lost
         self.lost_stocks: dict[int, list[int]] = {}  # set -> stocks proved lost from it
+        self.budget = 0  # positions the depth-first search may still open in this turn
 
     def wins(self, unseen: Sequence[int], base: int) -> bool:
         c, units = self.c, self.units
@@ -575,16 +585,33 @@ class _Chooser:
         if start & 1:
             return True
         sets = sorted(_indices(start), key=lambda i: -c.masks[i].bit_count())
-        return any(self._depth_first(i, stock) for i in sets)
+        by_draws = self._by_draws([(i, stock) for i in sets])
+        while True:
+            self.budget = self.TURN
+            try:
+                return any(self._depth_first(i, stock) for i in sets)
+            except _OutOfTurn:
+                pass
+            for _ in range(max(1, self.TURN // 2)):
+                try:
+                    next(by_draws)
+                except StopIteration as finished:
+                    return bool(finished.value)
 
-    def _need(self, i: int) -> tuple[int, int]:
-        """For set i: packed counts of the pyramid cards left, and of their neighbours."""
+    def _need(self, i: int) -> tuple[int, int, tuple[int, ...]]:
+        """For set i: packed counts of the pyramid cards left, of their neighbours, and
+        the units of the ranks next to the apex if the card just before the apex must
+        come from the stock (see `_turns_that_matter`), else ()."""
         found = self.need.get(i)
         if found is None:
+            removed = self.c.masks[i]
             left = self.left_at_start
-            for index in _bits(self.c.masks[i] & ~self.removed):
+            for index in _bits(removed & ~self.removed):
                 left -= self.units[self.pyramid[index]]
-            found = self.need[i] = (left, _around(left))
+            last: tuple[int, ...] = ()
+            if removed != FULL and _turns_that_matter(self.pyramid, removed, [0]) == 0:
+                last = tuple(self.units[rank] for rank in neighbours(self.pyramid[0]))
+            found = self.need[i] = (left, _around(left), last)
         return found
 
     def _moves(self, i: int) -> list[tuple[int, int, int]]:
@@ -607,9 +634,16 @@ class _Chooser:
 
     def _useful(self, i: int, stock: int) -> int:
         """`stock` cut to what set i can use, or -1 if set i is lost with it."""
-        left, cap = self.need.get(i) or self._need(i)
+        left, cap, last = self.need.get(i) or self._need(i)
         if not _at_most(left, _around(left + stock)):
             return -1  # a rank without enough neighbours
+        if last:
+            # one stock card next to the apex is kept for the end, and the apex, picked
+            # last, comes just before no other card
+            rest = left - self.units[self.pyramid[0]]
+            if not any(stock & unit * _FIELD and _at_most(rest, _around(rest + stock - unit))
+                       for unit in last):
+                return -1
         stock = _smaller(stock, cap)  # draws beyond those are no use
         if stock << 32 | i in self.lost:
             return -1
@@ -622,6 +656,9 @@ class _Chooser:
         stock = self._useful(i, stock)
         if stock < 0:
             return False
+        self.budget -= 1
+        if self.budget < 0:
+            raise _OutOfTurn
         for field, unit, j in self.chains.get(i) or self._moves(i):
             if stock & field and (j == 0 or self._depth_first(j, stock - unit)):
                 return True
@@ -630,3 +667,40 @@ class _Chooser:
         known[:] = [smaller for smaller in known if not _at_most(smaller, stock)]
         known.append(stock)
         return False
+
+    def _by_draws(self, frontier: list[tuple[int, int]]) -> Generator[None, None, bool]:
+        """The search by number of draws: yields after each position it opens, returns
+        whether the pyramid can be emptied."""
+        best: dict[int, list[int]] = {}  # set -> the largest stocks it was reached with
+        for i, stock in frontier:
+            _keep(best, i, stock)
+        while frontier:
+            after: list[tuple[int, int]] = []
+            for i, stock in frontier:
+                if stock not in best[i]:
+                    continue  # a larger stock reached set i since
+                yield None
+                for field, unit, j in self.chains.get(i) or self._moves(i):
+                    if stock & field:
+                        if j == 0:
+                            return True
+                        more = self._useful(j, stock - unit)
+                        if more >= 0 and _keep(best, j, more):
+                            after.append((j, more))
+            frontier = after
+        return False
+
+
+class _OutOfTurn(Exception):
+    """The depth-first search used up its turn."""
+
+
+def _keep(best: dict[int, list[int]], i: int, stock: int) -> bool:
+    """Record that set i is reached with `stock`, unless it was with at least as much of
+    every rank; forget the stocks it beats."""
+    known = best.setdefault(i, [])
+    if any(_at_most(stock, bigger) for bigger in known):
+        return False
+    known[:] = [smaller for smaller in known if not _at_most(smaller, stock)]
+    known.append(stock)
+    return True

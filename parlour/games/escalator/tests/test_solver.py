@@ -23,6 +23,7 @@ from parlour.games.escalator.solver import (
     Draw,
     Pick,
     Step,
+    _Chooser,
     best_move,
     legal_moves,
     solve,
@@ -231,7 +232,7 @@ def test_bad_input_is_refused() -> None:
 decks = st.permutations(DECK)
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(decks)
 def test_full_deals_agree_with_the_reference(deck: list[int]) -> None:
     pyramid, stock = deck[:28], deck[28:]
@@ -293,6 +294,38 @@ def test_choosing_the_order_agrees_with_trying_every_order(
     assert winnable_with_some_order(pyramid, removed, unseen, base) == reference_some_order(
         pyramid, removed, unseen, base
     )
+
+
+@settings(max_examples=60, deadline=None)
+@given(decks, st.integers(0, 2**32), st.integers(1, 9), st.integers(1, 7))
+def test_both_searches_for_an_order_agree_with_trying_every_order(
+    deck: list[int], seed: int, keep: int, stock_size: int
+) -> None:
+    # turns of a few positions, so that the search by number of draws gets its say
+    pyramid, stock, removed, base = played_into(deck, seed, keep, stock_size)
+    unseen = counts(stock[1:])
+    expected = reference_some_order(pyramid, removed, unseen, base)
+    for turn in (1, 4, 40):
+        chooser = _Chooser(pyramid, removed)
+        chooser.TURN = turn
+        assert chooser.wins(unseen, base) == expected, turn
+
+
+@settings(max_examples=150, deadline=None)
+@given(decks, st.integers(0, 2**32), st.integers(4, 16), st.integers(3, 12))
+def test_both_searches_for_an_order_agree_on_larger_positions(
+    deck: list[int], seed: int, keep: int, stock_size: int
+) -> None:
+    # too many orders to try them all: the depth-first search alone against the search
+    # by number of draws deciding alone (the other never gets past its first positions)
+    pyramid, stock, removed, base = played_into(deck, seed, keep, stock_size)
+    unseen = counts(stock[1:])
+    answers = set()
+    for turn in (1, 10**9):
+        chooser = _Chooser(pyramid, removed)
+        chooser.TURN = turn
+        answers.add(chooser.wins(unseen, base))
+    assert len(answers) == 1
 
 
 # -- hints -----------------------------------------------------------------------------------
