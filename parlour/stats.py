@@ -66,6 +66,12 @@ def _over_all(figure: StatFigure, results: Sequence[Result]) -> dict[str, Any]:
                              "games": len(values)}
     if figure.show == "share":
         shown["share"] = sum(value == 1 for value in values) / len(values) if values else None
+    elif figure.show == "fewest":
+        unhelped = [r.figures[figure.name] for r in results
+                    if r.outcome == "won" and not r.assisted and figure.name in r.figures]
+        shown["games"] = len(unhelped)
+        shown["fewest"] = min(unhelped, default=None)
+        shown["mean"] = sum(unhelped) / len(unhelped) if unhelped else None
     else:
         shown["counts"] = {str(int(v)): c for v, c in sorted(Counter(values).items())}
         shown["chart_svg"] = distribution_chart(values, figure.label)

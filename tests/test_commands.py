@@ -62,7 +62,10 @@ def test_keys_are_unique_within_a_game_and_none_is_kept_by_the_browser(
         # the seed's accelerators, with alternatives a browser lets through
         assert commands["new"]["keys"] == ["N", "Alt+N"]
         assert commands["quit"]["keys"] == ["Q", "Alt+Q"]
-        assert commands["undo"]["keys"] == ["U", "Ctrl+Z"]
+        # Ctrl+Z everywhere; U too, but where a game's seed gave U another job (the
+        # sliding puzzle's unmute) and the game rebinds Undo (GameSpec.command_keys)
+        expected_undo = ["Ctrl+Z", "Backspace"] if name == "sliding" else ["U", "Ctrl+Z"]
+        assert commands["undo"]["keys"] == expected_undo
         assert commands["redo"]["keys"][:2] == ["Y", "Ctrl+Y"]
         assert commands["help"]["keys"] == ["?", "F1"]
 

@@ -14,6 +14,7 @@ import json
 import pickle
 import random
 import string
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -47,6 +48,8 @@ MAX_PLIES = 400  # a random game longer than this is cut short
 MOVES_CHECKED = 30  # per position: at most this many legal moves are applied and checked
 FULL_CHECKS = 10  # per game: positions given every check (all of a Tic-Tac-Toe game)
 REFERENCE_WEIGHT = 40  # `weight` of a game as big as Tic-Tac-Toe or a little bigger
+AI_SECONDS = 60.0  # about what the AI test may spend on a game whose computer searches long
+AI_MIN_PLIES = 10  # the fewest computer moves checked in a game, when it searches long
 
 
 # -- a test double: a solitaire with a random deal -------------------------------------
@@ -328,21 +331,59 @@ def test_random_games_keep_the_invariants(spec: GameSpec) -> None:
     run()
 
 
+_AI_COSTS: dict[str, float] = {}
+
+
+def ai_seconds_per_ply(spec: GameSpec) -> float:
+    """What a hint and a move of each AI level take at the start of the first preset
+    (measured once per game: it sizes the AI test, it is never a result)."""
+    if spec.name in _AI_COSTS:
+        return _AI_COSTS[spec.name]
+    game = spec.game
+    game_id = parse_game_id(game, f"{spec.name}:{next(iter(game.presets))}#cost")
+    state = game.deal(game_id.params, game_id.rng(game))
+    seat = game.to_move(state)
+    started = time.perf_counter()
+    if spec.hint is not None and seat is not None:
+        spec.hint(state, seat)
+    for level in spec.ai_levels.values():
+        level(state, random.Random(0))
+    _AI_COSTS[spec.name] = time.perf_counter() - started
+    return _AI_COSTS[spec.name]
+
+
+def ai_plan(spec: GameSpec, examples: int) -> tuple[int, int]:
+    """(games, computer moves per game) for the AI test: `examples` whole games when the
+    computer is quick; when it searches for a second a move (Tribolo's strong level), a few
+    games, each opened with random moves and checked for as many moves as about
+    AI_SECONDS allow, rather than an hour of games."""
+    cost = 2 * ai_seconds_per_ply(spec)  # each move is chosen twice (reproducible?)
+    if cost * MAX_PLIES * examples <= AI_SECONDS:
+        return examples, MAX_PLIES
+    games = max(2, min(examples, int(AI_SECONDS / (cost * AI_MIN_PLIES))))
+    return games, max(AI_MIN_PLIES, int(AI_SECONDS / (cost * games)))
+
+
 @pytest.mark.parametrize("spec", SPECS)
 def test_ai_and_hints_only_suggest_legal_moves(spec: GameSpec) -> None:
     if not spec.ai_levels:
         pytest.skip(f"{spec.name} has no AI")
     game = spec.game
     names = list(spec.ai_levels)
+    settings_ = budget(spec, 200)
+    games, plies = ai_plan(spec, settings_.max_examples)
+    opening = 0 if plies == MAX_PLIES else MAX_PLIES // 4  # cut short: start anywhere
 
-    @budget(spec, 200)
-    @given(preset=st.integers(0, 50), seed=seeds, levels=st.lists(st.integers(0, 20), min_size=1))
-    def run(preset: int, seed: str, levels: list[int]) -> None:
+    @settings(settings_, max_examples=games)
+    @given(preset=st.integers(0, 50), seed=seeds, levels=st.lists(st.integers(0, 20), min_size=1),
+           random_plies=st.integers(0, opening), move_seed=rng_seeds)
+    def run(preset: int, seed: str, levels: list[int], random_plies: int, move_seed: int) -> None:
         game_id = game_id_for(spec, preset, seed)
         seats = [f"ai:{names[levels[s % len(levels)] % len(names)]}"
                  for s in range(seat_count(spec, game_id))]
         session = Session(spec, game_id, seats)
-        for _ in range(MAX_PLIES):
+        play_random(session, random.Random(move_seed), random_plies)
+        for _ in range(plies):
             seat = session.to_move
             if seat is None:
                 break

@@ -4,7 +4,9 @@ A command is one entry of the menu bar (Game, Edit, View, Help). What it does is
 small closed set of kinds, so that the browser client, which holds no game code, can
 carry out any command a game declares:
 
-- `client`: a built-in action of the game page (`CLIENT_ACTIONS`: undo, hint, about…);
+- `client`: a built-in action of the game page (`CLIENT_ACTIONS`: undo, hint, about…;
+  `mute` and `unmute` set the sound, `play` closes the rules and plays on, as the seeds'
+  keys did);
 - `new-game`: start a new game with these parameter values (and seats), e.g. Minesweeper's
   "New no-guess game" is `{"first_click": "no_guess"}` on the current board;
 - `option`: choose one of the game's display options (`GameSpec.display_options`);
@@ -37,7 +39,7 @@ MENU_LABELS: Mapping[Menu, str] = {"game": "Game", "edit": "Edit", "view": "View
 CLIENT_ACTIONS = frozenset({
     "new", "restart", "undo", "redo", "hint", "assist", "help", "keys", "about", "display",
     "theme", "sound", "copy-link", "invite-link", "stats", "quit", "export", "import",
-    "take-seat", "leave-seat",
+    "take-seat", "leave-seat", "mute", "unmute", "play",
 })
 """What the game page knows how to do by itself."""
 
@@ -184,7 +186,8 @@ def menu_commands(spec: GameSpec) -> list[tuple[Command, int]]:
     Raises ValueError if two commands share a name or a key.
     """
     laid_out: list[tuple[Command, int]] = []
-    for menu, groups in _relabelled(standard_commands(spec), spec.command_labels).items():
+    standard = _relabelled(standard_commands(spec), spec.command_labels, spec.command_keys)
+    for menu, groups in standard.items():
         own = [command for command in spec.commands if command.menu == menu]
         arranged = [groups[0], own, *groups[1:]]
         for group, commands in enumerate(group for group in arranged if group):
@@ -204,13 +207,19 @@ def menu_commands(spec: GameSpec) -> list[tuple[Command, int]]:
 
 
 def _relabelled(
-    menus: dict[Menu, list[list[Command]]], labels: Mapping[str, str]
+    menus: dict[Menu, list[list[Command]]], labels: Mapping[str, str],
+    keys: Mapping[str, tuple[str, ...]],
 ) -> dict[Menu, list[list[Command]]]:
-    unknown = set(labels) - {c.name for groups in menus.values() for g in groups for c in g}
-    if unknown:
-        raise ValueError(f"command_labels names no standard command: {', '.join(sorted(unknown))}")
+    """The standard commands with the labels and keys a game gives them."""
+    names = {c.name for groups in menus.values() for g in groups for c in g}
+    for field_name, given in (("command_labels", labels), ("command_keys", keys)):
+        unknown = set(given) - names
+        if unknown:
+            raise ValueError(f"{field_name} names no standard command: "
+                             f"{', '.join(sorted(unknown))}")
     return {
-        menu: [[replace(c, label=labels.get(c.name, c.label)) for c in group] for group in groups]
+        menu: [[replace(c, label=labels.get(c.name, c.label), keys=keys.get(c.name, c.keys))
+                for c in group] for group in groups]
         for menu, groups in menus.items()
     }
 

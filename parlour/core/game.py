@@ -70,7 +70,16 @@ class Param:
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[str, ...] = ()
+    """choice: the values; upload: named alternatives to a picture of the player's own
+    (e.g. built-in pictures), which are not uploads."""
     help: str = ""
+    crop: tuple[str, ...] = ()
+    """upload: the int parameters that keep the player's crop of the picture — the point
+    kept in view, across and down in % of the picture, and the zoom in % (100: the
+    picture covers the frame) — which the New game dialog lets the player adjust."""
+    frame: tuple[str, ...] = ()
+    """upload: the int parameters whose ratio is the shape of the crop, width to height
+    (e.g. a board's columns and rows)."""
 
     def coerce(self, value: object) -> int | str | bool:
         if self.kind == "bool":
@@ -85,8 +94,9 @@ class Param:
             return self._coerce_int(value)
         text = str(value)
         if self.kind == "upload":
-            if text and not UPLOAD_ID.match(text):
-                raise BadParams(f"{self.name} must be the id of an uploaded picture")
+            if text and text not in self.choices and not UPLOAD_ID.match(text):
+                named = f" or one of {', '.join(self.choices)}" if self.choices else ""
+                raise BadParams(f"{self.name} must be the id of an uploaded picture{named}")
             return text
         if text not in self.choices:
             raise BadParams(f"{self.name} must be one of {', '.join(self.choices)}")
@@ -115,15 +125,25 @@ class Param:
         }
         if self.kind == "int":
             described |= {"min": self.minimum, "max": self.maximum}
-        if self.kind == "choice":
+        if self.kind in ("choice", "upload") and self.choices:
             described["choices"] = list(self.choices)
+        if self.kind == "upload" and self.crop:
+            described |= {"crop": list(self.crop), "frame": list(self.frame)}
         return described
+
+    def names_upload(self, value: object) -> bool:
+        """Whether `value` of this parameter names an uploaded picture."""
+        return self.kind == "upload" and bool(value) and value not in self.choices
 
 
 @dataclass(frozen=True)
 class Hint:
     move: JSON
     note: str = ""
+    line: tuple[Hint, ...] = ()
+    """The hints that follow, should the player play `move` and then each of theirs (e.g.
+    the rest of a solver's solution): while the player follows them, the session answers
+    later hints from here without asking the hint finder again."""
 
 
 @dataclass(frozen=True)
@@ -153,6 +173,9 @@ class Game(ABC, Generic[S, M]):
     """How a start position given by the player is written (empty: none is taken)."""
     undo_refusal: ClassVar[str] = "that move cannot be taken back"
     """What the player is told when Undo meets a move `undo_rule` forbids."""
+    position_param: ClassVar[str] = ""
+    """A name under which a script may also give a start position among the parameters
+    of a new game (e.g. Sliding's `tiles`): the same as an id '<game>:<params>:<position>'."""
 
     # -- parameters ---------------------------------------------------------------
     def validate(self, params: Mapping[str, object]) -> Params:
@@ -170,6 +193,11 @@ class Game(ABC, Generic[S, M]):
 
     def check_params(self, params: Params) -> None:
         """Checks between parameters (e.g. mines fit the board); raise BadParams."""
+
+    def stat_group(self, params: Params) -> str:
+        """The group a game's results are counted in by the statistics (and shown with
+        unfinished games): its preset's name, or "custom"."""
+        return self.preset_of(params) or "custom"
 
     def preset_of(self, params: Params) -> str | None:
         return next((name for name, full in self._full_presets.items() if full == params), None)
@@ -239,6 +267,12 @@ class Game(ABC, Generic[S, M]):
         server then applies it in a worker process, so that other games go on."""
         return False
 
+    def moves_made(self, state: S, played: int) -> int:
+        """What the view's `moves` counts, for a position reached by `played` moves: the
+        moves themselves, unless the game counts otherwise (the sliding puzzle counts
+        tiles moved, a click that slides a line of three being three)."""
+        return played
+
     def figures(self, state: S, elapsed_ms: int, moves: int) -> dict[str, float]:
         """Extra figures of a finished game for the statistics (e.g. Minesweeper's 3BV/s)."""
         return {}
@@ -295,10 +329,21 @@ class Replay:
     note: str
 
 
-CommandHandler = Callable[[Any, int], "Hint | str | Replay"]
+@dataclass(frozen=True)
+class Playback:
+    """A command's answer: `moves` played out on the board, one every `step_seconds`, as
+    if the player made them (e.g. a solver's solution shown). The game counts as
+    assisted; any action of a player stops it, and they play on from there."""
+
+    moves: tuple[JSON, ...]
+    note: str
+    step_seconds: float = 0.3
+
+
+CommandHandler = Callable[[Any, int], "Hint | str | Replay | Playback"]
 """Answers a server command for a seat: (state, seat) -> a hint to show on the board (the
-game then counts as assisted), a note for the player, or a replay to open. Module-level:
-it runs in a worker."""
+game then counts as assisted), a note for the player, a replay to open, or moves to play
+out. Module-level: it runs in a worker."""
 
 CommandStates = Callable[[JSON], Mapping[str, bool]]
 """Which server commands may be used, from the observation of the viewer's seat."""
@@ -308,12 +353,13 @@ CommandStates = Callable[[JSON], Mapping[str, bool]]
 class StatFigure:
     """How the statistics show one of a game's `figures`, over all its finished games:
     `share` — the share of games where it is 1 (e.g. winnable deals); `distribution` — a
-    chart of how often each value came (e.g. cards left at the end). Figures a game does
-    not declare show their best and mean over the games won."""
+    chart of how often each value came (e.g. cards left at the end); `fewest` — the
+    smallest and the mean over the games won without help (e.g. moves). Figures a game
+    does not declare show their best (largest) and mean over the games won."""
 
     name: str
     label: str
-    show: Literal["share", "distribution"]
+    show: Literal["share", "distribution", "fewest"]
 
 
 @dataclass(frozen=True)
@@ -359,6 +405,14 @@ class GameSpec:
     yet, their work gets the time a build takes."""
     command_labels: Mapping[str, str] = field(default_factory=dict)
     """Labels of standard commands as this game calls them, e.g. {"undo": "Undo pick-up"}."""
+    command_keys: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Keys of standard commands as this game binds them, freeing a key the game's own
+    commands take (e.g. the sliding puzzle's U is the seed's unmute: {"undo": ("Ctrl+Z",
+    "Backspace")})."""
+    music: str = ""
+    """Soft background music the page synthesises while the game is played (no audio
+    files): the name of a style the client knows (`static/music.js`, e.g. "music-box");
+    empty: none. It follows the sound switch (M) and the Display dialog's Music switch."""
     stat_figures: tuple[StatFigure, ...] = ()
     """Figures the statistics show over every game, not only as best and mean of wins."""
     refusal_sound: str = "error"

@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 import re
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,7 +70,7 @@ class GameId:
         return [
             str(self.params[param.name])
             for param in game.parameters
-            if param.kind == "upload" and self.params.get(param.name)
+            if param.names_upload(self.params.get(param.name))
         ]
 
 
@@ -123,5 +124,18 @@ def parse_game_id(game: Game[Any, Any], text: str) -> GameId:
     if not _POSITION.match(position):
         raise BadParams("a start position is letters, digits and . , / * - _")
     game_id = GameId(game.name, parse_params(game, params), None, version, position)
+    game.parse_position(game_id.params, position)  # refused here, with its reason
+    return game_id
+
+
+def position_id(game: Game[Any, Any], params: Mapping[str, object]) -> GameId:
+    """The id of a start position given among a new game's parameters, under the game's
+    `position_param` (e.g. Sliding's `tiles`); BadParams if it is not one."""
+    rest = {name: value for name, value in params.items() if name != game.position_param}
+    position = str(params[game.position_param]).replace(" ", "")
+    if not _POSITION.match(position):
+        raise BadParams(f"{game.position_param}: a start position is letters, digits "
+                        "and . , / * - _")
+    game_id = GameId(game.name, game.validate(rest), None, game.deal_version, position)
     game.parse_position(game_id.params, position)  # refused here, with its reason
     return game_id

@@ -98,6 +98,9 @@ class Session:
         self.assist = False
         self.clock = Clock()
         self.hints: dict[int, Hint] = {}
+        self._plans: dict[int, tuple[Hint, ...]] = {}
+        """Per seat, the hint for the current position and those after it (`Hint.line`),
+        kept while the seat's player follows them."""
         self._facts: tuple[Any, Facts] | None = None
         if start is None:
             start = game_id.deal(self.game)
@@ -187,7 +190,11 @@ class Session:
         self._positions.append(parsed, after)
         self.cursor += 1
         self.hints.clear()
-        return self.game.move_to_json(parsed)
+        played = self.game.move_to_json(parsed)
+        plan = self._plans.pop(seat, ())
+        if len(plan) > 1 and plan[0].move == played:  # followed: the next hint is ready
+            self._plans[seat] = plan[1:]
+        return played
 
     def undo_target(self, seats: Collection[int]) -> int | None:
         """The last earlier position where one of `seats` was to move, if any."""
@@ -217,6 +224,7 @@ class Session:
         self.assisted |= UndoRule.ASSISTED in rules
         self.cursor = target
         self.hints.clear()
+        self._plans.clear()
 
     def redo(self, seats: Collection[int]) -> None:
         """Replay the redo line up to the next position where one of `seats` moves."""
@@ -233,6 +241,7 @@ class Session:
         )
         self.cursor = target
         self.hints.clear()
+        self._plans.clear()
 
     def last_move_sound(self) -> str:
         """The sound of the move that led to the current position."""
@@ -249,11 +258,19 @@ class Session:
         self.assisted = self.assist  # a switch left on helps from the start
         self.clock = Clock()
         self.hints.clear()
+        self._plans.clear()
 
     def hint(self, seat: int) -> Hint:
         """A suggested move for `seat`, found here (the server finds it elsewhere with
         `hint_finder` and `record_hint`)."""
-        return self.record_hint(seat, self.hint_finder(seat)(self.state, seat))
+        finder = self.hint_finder(seat)
+        return self.record_hint(seat, self.planned_hint(seat) or finder(self.state, seat))
+
+    def planned_hint(self, seat: int) -> Hint | None:
+        """The hint for the current position from an earlier hint's line, if the player
+        has followed it so far."""
+        plan = self._plans.get(seat)
+        return plan[0] if plan else None
 
     def hint_finder(self, seat: int) -> HintFinder:
         """The game's hint finder, if a hint may be asked for now; raises GameError."""
@@ -269,6 +286,8 @@ class Session:
             raise GameError("no hint: there is no move to suggest")
         self.assisted = True
         self.hints[seat] = found
+        if found.line:
+            self._plans[seat] = (found, *found.line)
         return found
 
     def set_assist(self, on: bool) -> None:

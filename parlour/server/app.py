@@ -403,7 +403,10 @@ def create_app(
                     continue
                 if message.type == "cancel":
                     hub.cancel(live, viewer.token)
-                elif waiting.full():
+                    continue
+                if message.type in ("move", "undo", "redo", "restart"):
+                    hub.play_on(live, viewer.token)  # a hint still coming is moot now
+                if waiting.full():
                     viewer.tell({"type": "error", "error": "too many messages at once: "
                                  "wait for the answers"})
                 else:

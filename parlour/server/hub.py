@@ -20,8 +20,17 @@ from typing import Any, Literal, TypeVar
 
 from parlour.core import work
 from parlour.core.commands import server_command_states
-from parlour.core.game import JSON, BadParams, GameError, GameSpec, Hint, Replay, Status
-from parlour.core.gameid import GameId, new_seed, parse_game_id
+from parlour.core.game import (
+    JSON,
+    BadParams,
+    GameError,
+    GameSpec,
+    Hint,
+    Playback,
+    Replay,
+    Status,
+)
+from parlour.core.gameid import GameId, new_seed, parse_game_id, position_id
 from parlour.core.session import HUMAN, Clock, Session, seat_kind_error
 from parlour.server import records
 from parlour.server.compute import (
@@ -141,7 +150,7 @@ class Hub:
             sid=sid,
             session=session,
             mode=describe_mode(spec, list(session.seats)),
-            preset=spec.game.preset_of(session.game_id.params) or "custom",
+            preset=spec.game.stat_group(session.game_id.params),
             round=1,
             holders={token: frozenset(mine)},
         )
@@ -164,6 +173,8 @@ class Hub:
                 if params:
                     raise BadParams("give either an id or params, not both")
                 game_id = parse_game_id(spec.game, id_text)
+            elif params and spec.game.position_param and spec.game.position_param in params:
+                game_id = position_id(spec.game, params)
             else:
                 game_id = GameId(spec.name, spec.game.validate(params or {}), new_seed(),
                                  spec.game.deal_version)
@@ -284,6 +295,7 @@ class Hub:
         seats = live.seats_of(token)
         if not seats:
             raise ApiError(403, "you hold no seat in this game: you can only watch")
+        self.play_on(live, token)
         async with live.lock:
             if action in ("undo", "restart", "takeback"):
                 self.turns.stop(live)  # the AI was thinking about a position about to go
@@ -382,8 +394,10 @@ class Hub:
         if seat not in seats:
             raise GameError("a hint is for the player to move")
         finder = session.hint_finder(seat)
-        found = await self._long(THINK_BUDGET, "the hint", work.hint, finder, session.state,
-                                 seat, live=live)
+        found = session.planned_hint(seat) or await self._long(
+            THINK_BUDGET, "the hint", work.hint, finder, session.state, seat, live=live,
+            advice=True,
+        )
         return session.record_hint(seat, found)
 
     async def _command(
@@ -401,9 +415,14 @@ class Hub:
             raise GameError(f"{name} cannot be used now")
         label = next(c.label for c in session.spec.commands if c.name == name)
         found = await self._long(THINK_BUDGET, label.rstrip("…"), handler, session.state, seat,
-                                 live=live)
+                                 live=live, advice=True)
         if isinstance(found, Replay):
             return await self._replay(live, seats, found)
+        if isinstance(found, Playback):
+            session.assisted = True
+            live.playback = asyncio.get_running_loop().create_task(
+                self._play_back(live, seat, found))
+            return found.note
         return session.record_hint(seat, found) if isinstance(found, Hint) else found
 
     async def _replay(self, live: Live, seats: frozenset[int], replay: Replay) -> Opened:
@@ -421,6 +440,32 @@ class Hub:
         opened, token = await self._open(session, sorted(seats))
         return Opened(opened.sid, token, replay.note)
 
+    async def _play_back(self, live: Live, seat: int, playback: Playback) -> None:
+        """Play `playback.moves` for `seat`, one every `step_seconds`, each saved and
+        shown as a move of the player's; it ends early if a move no longer fits."""
+        for move in playback.moves:
+            await asyncio.sleep(playback.step_seconds * self.ai_delay_scale)
+            async with live.lock:
+                session = live.session
+                before = session.cursor
+                try:
+                    session.play(move, seat)
+                except GameError:
+                    return
+                await self._save(live, appended_from=before)
+            self.broadcast(live, _sound("move", session))
+
+    def play_on(self, live: Live, token: str | None) -> None:
+        """A player acts: the advice they were waiting for (a hint, a solver) and any
+        moves being played out for them are no longer wanted."""
+        if not live.seats_of(token):
+            return
+        if live.advice is not None:
+            live.advice.cancel()
+        if live.playback is not None:
+            live.playback.cancel()
+            live.playback = None
+
     async def _dealt(
         self, spec: GameSpec, game_id: GameId, moves: int, what: str,
         job: Callable[..., T], *args: Any,
@@ -434,17 +479,19 @@ class Hub:
 
     async def _long(
         self, budget: float, what: str, job: Callable[..., T], *args: Any,
-        live: Live | None = None,
+        live: Live | None = None, advice: bool = False,
     ) -> T:
         """`job(*args)` in a worker process; a clear 503 if it cannot be done in time.
         For a game's players (`live`): its progress told to the viewers after half a
-        second, and any of them may cancel it (`cancel`)."""
+        second, and any of them may cancel it (`cancel`); `advice` (a hint, a solver)
+        is also cancelled when they play on (`play_on`)."""
         if live is None:
             return await self._in_worker(budget, what, job, args, None)
         budget = live.budget(budget)
         with live.reporting(what[:1].upper() + what[1:], cancellable=True) as progress:
             running = asyncio.ensure_future(self._in_worker(budget, what, job, args, progress))
             live.work = running
+            live.advice = running if advice else None
             try:
                 return await running
             except asyncio.CancelledError:
@@ -453,7 +500,7 @@ class Hub:
                     raise ApiError(409, f"{what} was cancelled") from None
                 raise
             finally:
-                live.work = None
+                live.work = live.advice = None
 
     async def _in_worker(
         self, budget: float, what: str, job: Callable[..., T], args: tuple[Any, ...],

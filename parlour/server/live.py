@@ -67,6 +67,8 @@ class Live:
     assist_task: asyncio.Task[None] | None = None
     notes: list[tuple[str, str]] = field(default_factory=list)  # (token, note) for the next views
     work: asyncio.Future[Any] | None = None  # long work a player asked for: they may cancel it
+    advice: asyncio.Future[Any] | None = None  # that work, if playing on makes it moot (a hint)
+    playback: asyncio.Task[None] | None = None  # moves a command plays out (`Playback`)
 
     @property
     def owner(self) -> str | None:
@@ -159,9 +161,10 @@ class Live:
         return known[1] if known is not None and known[0] is self.session.state else None
 
     def busy(self) -> bool:
-        """Whether anyone uses it now: watched, changing, or the computer thinking."""
-        return bool(self.viewers) or self.lock.locked() or (
-            self.ai_task is not None and not self.ai_task.done()
+        """Whether anyone uses it now: watched, changing, the computer thinking, or moves
+        being played out."""
+        return bool(self.viewers) or self.lock.locked() or any(
+            task is not None and not task.done() for task in (self.ai_task, self.playback)
         )
 
 

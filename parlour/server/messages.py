@@ -155,6 +155,7 @@ class GameInfo(BaseModel):
     has_hints: bool
     refusal_sound: str = Field(description="the sound the page plays when a move is refused")
     has_assist: bool
+    music: str = Field(description="the background music the page plays (empty: none)")
     display_options: dict[str, list[str]]
     shortcuts: list[ShortcutInfo] = Field(
         description="keys that are not commands (the board's own), for the key table"
@@ -185,6 +186,7 @@ def describe_catalog(games: Mapping[str, GameSpec]) -> Catalog:
                 has_hints=spec.hint is not None,
                 refusal_sound=spec.refusal_sound,
                 has_assist=spec.has_assist,
+                music=spec.music,
                 display_options={k: list(v) for k, v in spec.display_options.items()},
                 shortcuts=[ShortcutInfo(keys=s.keys, action=s.action) for s in spec.shortcuts],
                 menus=[MenuInfo(name=name, label=label) for name, label in MENU_LABELS.items()],

@@ -82,7 +82,7 @@ def _result(live: Live, now: float, seat: int, everyone: bool) -> Result:
         outcome=outcome(session, {seat}) or "draw",
         score=scores[seat] if scores else None,
         elapsed_ms=session.clock.elapsed_ms,
-        moves=session.cursor,
+        moves=session.game.moves_made(session.state, session.cursor),
         assisted=session.assisted,
         finished=now,
         figures=session.game.figures(session.state, session.clock.elapsed_ms, session.cursor),

@@ -58,7 +58,8 @@ class View(BaseModel):
     to_move: int | None
     scores: list[int]
     winners: list[int]
-    moves: int = Field(description="moves played up to the current position")
+    moves: int = Field(description="moves played up to the current position (as the game "
+                       "counts them: the sliding puzzle counts tiles moved)")
     line_length: int = Field(description="moves in the line, the redo line included")
     headline: str
     text: str = Field(description="the position as plain text")
@@ -128,7 +129,7 @@ def build_view(
         "to_move": to_move,
         "scores": list(session.facts().scores),
         "winners": list(session.facts().winners),
-        "moves": session.cursor,
+        "moves": game.moves_made(session.state, session.cursor),
         "line_length": session.line_length,
         "headline": game.headline(observation),
         "text": game.text(observation),
@@ -150,7 +151,7 @@ def build_view(
         "clock_running": session.clock_running(),
         "hint": {"move": hint.move, "note": hint.note} if hint else None,
         "commands": server_command_states(session.spec, observation, bool(seats)),
-        "preset": live.preset,
+        "preset": game.preset_of(session.game_id.params) or "custom",
         "params": session.game_id.params,
         "params_text": params_text(game, session.game_id.params),
         "uses_upload": bool(session.game_id.uploads(game)),
@@ -193,4 +194,8 @@ def outcome(session: Session, seats: Collection[int]) -> str | None:
         return None
     if status is Status.DRAW:
         return "draw"
-    return "won" if set(session.facts().winners) & set(seats) else "lost"
+    winners = set(session.facts().winners)
+    if not winners & set(seats):
+        return "lost"
+    # a first place shared with another player's seat (e.g. two of Tribolo's three) is a draw
+    return "won" if winners <= set(seats) else "draw"

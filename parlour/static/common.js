@@ -1,7 +1,7 @@
 // Shared by every page: display preferences, synthesised sounds, API calls, toasts.
 
 const PREFS_KEY = "parlour.prefs";
-const DEFAULTS = { theme: "auto", sound: true, animations: true };
+const DEFAULTS = { theme: "auto", sound: true, animations: true, music: true };
 
 export function loadPrefs() {
   try { return { ...DEFAULTS, ...JSON.parse(localStorage.getItem(PREFS_KEY) || "{}") }; }

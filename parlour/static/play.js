@@ -7,12 +7,14 @@ import {
 } from "/static/common.js";
 import { createMenus, declaredKeyName, eventKeyName } from "/static/menus.js";
 import { morphInto, patchParts } from "/static/morph.js";
+import { createMusic } from "/static/music.js";
 import { createProgress } from "/static/progress.js";
 
 const GAME = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (id) => document.getElementById(id);
 const LONG_PRESS_MS = 450;
 const DRAG_THRESHOLD_PX = 6;
+const SWIPE_PX = 24;
 
 let info = null;          // this game's catalog entry
 let sessionId = null;
@@ -25,6 +27,7 @@ let note = "";            // a hint's note or an error, shown under the board un
 let noteIsError = false;
 let menus = null;         // the menu bar, drawn from the game's commands
 let progress = null;      // the panel that shows long work after half a second
+let music = null;         // the game's background music (GameSpec.music), if it has some
 const keyCommands = new Map();  // a key's canonical name -> the command it runs
 
 // -- starting -------------------------------------------------------------------------
@@ -47,6 +50,8 @@ async function start() {
   bindToolbar();
   bindBoard();
   document.addEventListener("keydown", onKey);
+  bindPictureDrops();
+  if (info.music) startMusicOnGestures();
   setInterval(tickClock, 250);
   showPrefs();
   try {
@@ -70,14 +75,15 @@ async function chooseSession() {
   return await createSession(newGameChoices());
 }
 
-// An invite link: with one seat open, take it; with several, the player chooses one
-// (or watches); with none, watch.
+// An invite link: the seat it names (`&seat=N`) if open, else with one seat open, take it;
+// with several, the player chooses one (or watches); with none, watch.
 async function joinIfNeeded(sid) {
   if (tokens()[sid]) return sid;
   const seen = await api("GET", `/api/games/${encodeURIComponent(sid)}`);
   const open = seen.seats.map((seat, index) => ({ ...seat, index })).filter((seat) => seat.open);
   if (open.length === 0) { toast("Every seat is taken: you are watching"); return sid; }
-  const seat = open.length === 1 ? open[0].index : await chooseSeat(seen);
+  const named = open.find((seat) => String(seat.index) === new URLSearchParams(location.search).get("seat"));
+  const seat = named ? named.index : open.length === 1 ? open[0].index : await chooseSeat(seen);
   if (seat !== null) await takeSeat(sid, seat);
   return sid;
 }
@@ -241,7 +247,10 @@ function seatChip(seat, index) {
   if (view.winners.includes(index)) classes.push("winner");
   // a player who holds no seat may sit in an open one (the computer gives it back)
   const sit = seat.open && view.you.length === 0 && view.status === "playing"
-    ? `<button class="btn sit" data-take-seat="${index}" title="Play ${escapeHtml(seat.name)}">Sit here</button>` : "";
+    ? `<button class="btn sit" data-take-seat="${index}" title="Play ${escapeHtml(seat.name)}">Sit here</button>`
+    // a player may send each open seat its own invite link
+    : seat.open && view.you.length > 0 && view.status === "playing"
+      ? `<button class="btn sit" data-invite-seat="${index}" title="Copy the invite link for ${escapeHtml(seat.name)}">Invite</button>` : "";
   return `<span class="${classes.join(" ")}" style="--seat-color: var(--seat-${index})" data-seat="${index}">`
     + `<span class="dot"></span><b>${escapeHtml(seat.name)}</b><span class="who">${escapeHtml(who)}</span>`
     + `<span class="score">${seat.score}</span>${sit}`
@@ -254,8 +263,9 @@ function showTakeback(next) {
   $("takeback").hidden = !request;
   if (!request) return;
   const names = request.seats.map((s) => next.seats[s].name).join(" and ");
+  const others = next.seats.filter((s) => s.held && !s.you).length > 1 ? "players" : "player";
   $("takeback-text").textContent = request.waiting_for_you ? `${names} asks to take back their last move.`
-    : request.yours ? "Waiting for the other player to accept your take-back…"
+    : request.yours ? `Waiting for the other ${others} to accept your take-back…`
       : `${names} asked to take back their last move.`;
   $("takeback-accept").hidden = !request.waiting_for_you;
   $("takeback-refuse").hidden = !(request.waiting_for_you || request.yours);
@@ -329,6 +339,9 @@ const COMMANDS = {
   import: () => importGame(),
   "take-seat": async () => { const seat = await chooseSeat(view); if (seat !== null) takeSeatNow(seat); },
   "leave-seat": () => { send({ type: "leave" }); toast("You left your seat: it is open, and you may take it again"); },
+  mute: () => setSound(false),
+  unmute: () => setSound(true),
+  play: () => { for (const open of document.querySelectorAll("dialog[open]")) open.close(); syncMusic(); },
 };
 
 function bindCommands() {
@@ -403,6 +416,11 @@ function bindToolbar() {
   $("seats").addEventListener("click", (event) => {
     const button = event.target.closest("[data-take-seat]");
     if (button) takeSeatNow(Number(button.dataset.takeSeat));
+    const invite = event.target.closest("[data-invite-seat]");
+    if (invite) {
+      const seat = Number(invite.dataset.inviteSeat);
+      copy(inviteLink(seat), `Invite link for ${view.seats[seat].name} copied: send it to a friend`);
+    }
   });
   $("takeback-accept").addEventListener("click", () => send({ type: "takeback", accept: true }));
   $("takeback-refuse").addEventListener("click", () => send({ type: "takeback", accept: false }));
@@ -411,7 +429,10 @@ function bindToolbar() {
 }
 
 function dealLink() { return `${location.origin}/play/${encodeURIComponent(GAME)}?id=${encodeURIComponent(view.id)}`; }
-function inviteLink() { return `${location.origin}/play/${encodeURIComponent(GAME)}?session=${encodeURIComponent(sessionId)}`; }
+function inviteLink(seat = null) {
+  const link = `${location.origin}/play/${encodeURIComponent(GAME)}?session=${encodeURIComponent(sessionId)}`;
+  return seat === null ? link : `${link}&seat=${seat}`;
+}
 
 async function copy(text, done) {
   try { await navigator.clipboard.writeText(text); toast(done); }
@@ -423,6 +444,8 @@ function showPrefs() {
   $("theme-label").textContent = THEMES.find(([key]) => key === prefs.theme)[1];
   $("btn-sound").setAttribute("aria-pressed", String(prefs.sound));
   $("sound-icon").textContent = prefs.sound ? "🔊" : "🔇";
+  $("pref-music-row").hidden = !info.music;
+  if (music?.playing() || !prefs.sound || !prefs.music) syncMusic();  // turns it off, or keeps it going
   menus?.update();
 }
 
@@ -435,10 +458,27 @@ function cycleTheme() {
 }
 
 function toggleSound() {
+  setSound(!loadPrefs().sound);
+}
+
+function setSound(on) {
+  savePrefs({ ...loadPrefs(), sound: on }); showPrefs();
+  toast(on ? "Sound on" : "Sound off");
+}
+
+// -- background music (GameSpec.music): browsers let a page play sound only after the
+// player has done something, so it starts at the first click or key, and follows the
+// sound switch, the Music preference and whether the page is in sight.
+function startMusicOnGestures() {
+  music = createMusic(info.music);
+  for (const type of ["pointerdown", "keydown"]) document.addEventListener(type, syncMusic, { passive: true });
+  document.addEventListener("visibilitychange", syncMusic);
+}
+
+function syncMusic() {
+  if (!music) return;
   const prefs = loadPrefs();
-  prefs.sound = !prefs.sound;
-  savePrefs(prefs); showPrefs();
-  toast(prefs.sound ? "Sound on" : "Sound off");
+  if (prefs.sound && prefs.music && document.visibilityState === "visible") music.start(); else music.stop();
 }
 
 // -- the game's own display options (e.g. Ishido's tile sets): data-opt-* on the board --
@@ -480,16 +520,18 @@ function openDisplayDialog() {
   theme.value = prefs.theme;
   $("pref-sound").checked = prefs.sound;
   $("pref-animations").checked = prefs.animations;
+  $("pref-music").checked = prefs.music;
   $("display-dialog").showModal();
 }
 
 function bindDisplayDialog() {
   const update = () => {
     savePrefs({ ...loadPrefs(), theme: $("pref-theme").value, sound: $("pref-sound").checked,
-      animations: $("pref-animations").checked });
+      animations: $("pref-animations").checked, music: $("pref-music").checked });
     showPrefs();
+    syncMusic();
   };
-  for (const id of ["pref-theme", "pref-sound", "pref-animations"]) $(id).addEventListener("change", update);
+  for (const id of ["pref-theme", "pref-sound", "pref-animations", "pref-music"]) $(id).addEventListener("change", update);
 }
 
 // The key table: every command's keys (from the catalog), then the board's.
@@ -519,7 +561,12 @@ function openNewDialog() {
     fields.push(`<label for="f-preset">Preset</label><select id="f-preset">`
       + presets.map((p) => `<option value="${escapeHtml(p)}">${escapeHtml(p)}</option>`).join("")
       + `<option value="">custom</option></select>`);
-    for (const p of info.parameters) fields.push(paramField(p, params[p.name] ?? p.default));
+    const cropping = new Set(info.parameters.flatMap((p) => p.crop || []));  // set by the crop editor
+    for (const p of info.parameters) {
+      const value = params[p.name] ?? p.default;
+      fields.push(cropping.has(p.name)
+        ? `<input type="hidden" data-param="${p.name}" value="${escapeHtml(value)}">` : paramField(p, value));
+    }
   }
   if (info.seats.length > 1) {
     info.seats.forEach((name, i) => fields.push(seatField(name, i, seats[i] || "human")));
@@ -527,9 +574,7 @@ function openNewDialog() {
   fields.push(`<label for="f-id">Game id</label><input id="f-id" placeholder="optional: the id of a deal to replay" autocomplete="off">`);
   $("new-fields").innerHTML = fields.join("");
   $("new-error").textContent = "";
-  for (const input of $("new-fields").querySelectorAll("[data-upload]")) {
-    input.addEventListener("change", () => uploadPicture(input));
-  }
+  for (const select of $("new-fields").querySelectorAll("[data-upload]")) bindPictureField(select);
   const preset = $("f-preset");
   if (preset) {
     preset.value = view && presets.includes(view.preset) ? view.preset : "";
@@ -547,8 +592,16 @@ function paramField(p, value) {
       + p.choices.map((c) => `<option ${c === value ? "selected" : ""}>${escapeHtml(c)}</option>`).join("") + "</select>";
   }
   if (p.kind === "bool") return label + `<input type="checkbox" id="${id}" data-param="${p.name}" ${value ? "checked" : ""}>`;
-  if (p.kind === "upload") {
-    return label + `<input type="file" id="${id}" data-param="${p.name}" data-upload="${escapeHtml(value || "")}" accept="image/*">`;
+  if (p.kind === "upload") {  // the game's own pictures, the player's, or a new one
+    const named = (p.choices || []).map((c) => `<option ${c === value ? "selected" : ""}>${escapeHtml(c)}</option>`);
+    if (!p.choices?.length) named.push(`<option value="" ${value ? "" : "selected"}>none</option>`);
+    if (value && !(p.choices || []).includes(value)) named.push(`<option value="${escapeHtml(value)}" selected>your picture</option>`);
+    return label + `<div class="picture-field"><select id="${id}" data-param="${p.name}" data-upload>${named.join("")}`
+      + `<option value="${UPLOAD_CHOICE}">Upload a picture…</option></select>`
+      + `<input type="file" accept="image/png,image/jpeg,image/webp,image/*" hidden>`
+      + (p.crop ? `<div class="crop" hidden><div class="crop-frame" title="Drag to choose what shows; wheel or slider to zoom"><div class="crop-picture"></div></div>`
+        + `<label class="crop-zoom">Zoom <input type="range" min="100" max="400" step="5"></label></div>` : "")
+      + "</div>";
   }
   return label + `<input type="number" id="${id}" data-param="${p.name}" value="${escapeHtml(value)}" min="${p.min ?? ""}" max="${p.max ?? ""}" required>`;
 }
@@ -577,8 +630,8 @@ async function startNewGame(event) {
   const params = {};
   for (const input of $("new-fields").querySelectorAll("[data-param]")) {
     const p = info.parameters.find((q) => q.name === input.dataset.param);
-    params[p.name] = p.kind === "bool" ? input.checked : p.kind === "int" ? Number(input.value)
-      : p.kind === "upload" ? input.dataset.upload : input.value;
+    params[p.name] = p.kind === "bool" ? input.checked : p.kind === "int" ? Number(input.value) : input.value;
+    if (params[p.name] === UPLOAD_CHOICE) { $("new-error").textContent = "Choose a picture first"; return; }
   }
   const seats = [...$("new-fields").querySelectorAll("[data-seat]")].map((select) => select.value);
   const id = $("f-id").value.trim();
@@ -594,27 +647,155 @@ async function startNewGame(event) {
   }
 }
 
-// A chosen picture is scaled down in the browser and sent as JPEG; the game gets its id.
+// -- pictures: a parameter of kind "upload" -------------------------------------------
+// A picture chosen, dropped on the board or pasted is scaled down in the browser and sent
+// as JPEG; the game gets its id. Where the parameter has a crop (Param.crop), a preview of
+// the board's shape (Param.frame) shows what the board will show: drag it, zoom it.
 const UPLOAD_MAX_SIDE = 1200;
-async function uploadPicture(input) {
-  const file = input.files[0];
-  if (!file) return;
+const UPLOAD_CHOICE = "\u0000upload";
+
+async function uploadFile(file) {
+  const bitmap = await createImageBitmap(file);
+  const scale = Math.min(1, UPLOAD_MAX_SIDE / Math.max(bitmap.width, bitmap.height));
+  const canvas = document.createElement("canvas");
+  canvas.width = Math.round(bitmap.width * scale); canvas.height = Math.round(bitmap.height * scale);
+  canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+  const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.9));
+  const response = await fetch("/api/uploads", { method: "POST", headers: { "Content-Type": "image/jpeg" }, body: blob });
+  const data = await response.json().catch(() => ({ error: response.statusText }));
+  if (!response.ok) throw new Error(data.error);
+  return data.upload;
+}
+
+function bindPictureField(select) {
+  const field = select.closest(".picture-field");
+  const file = field.querySelector("input[type=file]");
+  const param = info.parameters.find((p) => p.name === select.dataset.param);
+  let previous = select.value;
+  select.addEventListener("change", () => {
+    if (select.value === UPLOAD_CHOICE) { select.value = previous; file.click(); return; }
+    previous = select.value;
+    showCrop(select, param);
+  });
+  file.addEventListener("change", () => { if (file.files[0]) usePicture(select, file.files[0]); });
+  for (const name of param.frame || []) {
+    $("new-fields").querySelector(`[data-param="${name}"]`)?.addEventListener("input", () => showCrop(select, param));
+  }
+  bindCropEditor(select, param);
+  showCrop(select, param);
+}
+
+async function usePicture(select, file) {
   $("new-error").textContent = "Uploading the picture…";
   try {
-    const bitmap = await createImageBitmap(file);
-    const scale = Math.min(1, UPLOAD_MAX_SIDE / Math.max(bitmap.width, bitmap.height));
-    const canvas = document.createElement("canvas");
-    canvas.width = Math.round(bitmap.width * scale); canvas.height = Math.round(bitmap.height * scale);
-    canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
-    const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.9));
-    const response = await fetch("/api/uploads", { method: "POST", headers: { "Content-Type": "image/jpeg" }, body: blob });
-    const data = await response.json();
-    if (!response.ok) throw new Error(data.error);
-    input.dataset.upload = data.upload;
+    const id = await uploadFile(file);
+    let option = [...select.options].find((o) => o.value === id);
+    if (!option) {
+      option = new Option("your picture", id);
+      select.add(option, select.options.length - 1);  // before "Upload a picture…"
+    }
+    select.value = id;
+    const param = info.parameters.find((p) => p.name === select.dataset.param);
+    setCrop(param, 50, 50, 100);
+    showCrop(select, param);
     $("new-error").textContent = "";
+    select.dispatchEvent(new Event("input"));
   } catch (error) {
     $("new-error").textContent = `That picture cannot be used: ${error.message || "it could not be read"}`;
   }
+}
+
+function cropInputs(param) {
+  return (param.crop || []).map((name) => $("new-fields").querySelector(`[data-param="${name}"]`));
+}
+
+function setCrop(param, x, y, zoom) {
+  const inputs = cropInputs(param);
+  if (inputs.length !== 3) return;
+  [x, y, zoom].forEach((value, i) => { inputs[i].value = String(Math.round(value)); });
+}
+
+// The preview: the picture as the board will show it, in a frame of the board's shape.
+function showCrop(select, param) {
+  const crop = select.closest(".picture-field").querySelector(".crop");
+  if (!crop) return;
+  const uploaded = select.value && !(param.choices || []).includes(select.value);
+  crop.hidden = !uploaded;
+  if (!uploaded) { setCrop(param, 50, 50, 100); return; }
+  const [x, y, zoom] = cropInputs(param).map((input) => Number(input.value));
+  const [width, height] = (param.frame || []).map((name) => Number($("new-fields").querySelector(`[data-param="${name}"]`)?.value) || 1);
+  const frame = crop.querySelector(".crop-frame");
+  frame.style.aspectRatio = `${width || 1} / ${height || 1}`;
+  const picture = crop.querySelector(".crop-picture");
+  picture.style.backgroundImage = `url("/api/uploads/${select.value}")`;
+  picture.style.backgroundPosition = `${x}% ${y}%`;
+  picture.style.transformOrigin = `${x}% ${y}%`;
+  picture.style.transform = `scale(${zoom / 100})`;
+  crop.querySelector("input[type=range]").value = String(zoom);
+}
+
+function bindCropEditor(select, param) {
+  const crop = select.closest(".picture-field").querySelector(".crop");
+  if (!crop) return;
+  const frame = crop.querySelector(".crop-frame");
+  const current = () => cropInputs(param).map((input) => Number(input.value));
+  const clamp = (value, low, high) => Math.min(high, Math.max(low, value));
+  frame.addEventListener("pointerdown", (down) => {
+    down.preventDefault();
+    frame.setPointerCapture(down.pointerId);
+    const [x0, y0, zoom] = current();
+    const box = frame.getBoundingClientRect();
+    // dragging the picture right shows more of its left: the kept point moves left
+    const move = (event) => {
+      const dx = (event.clientX - down.clientX) / box.width, dy = (event.clientY - down.clientY) / box.height;
+      setCrop(param, clamp(x0 - dx * 100 / (zoom / 100), 0, 100), clamp(y0 - dy * 100 / (zoom / 100), 0, 100), zoom);
+      showCrop(select, param);
+    };
+    const up = () => { frame.removeEventListener("pointermove", move); frame.removeEventListener("pointerup", up); };
+    frame.addEventListener("pointermove", move);
+    frame.addEventListener("pointerup", up);
+  });
+  frame.addEventListener("wheel", (event) => {
+    event.preventDefault();
+    const [x, y, zoom] = current();
+    setCrop(param, x, y, clamp(zoom - Math.sign(event.deltaY) * 10, 100, 400));
+    showCrop(select, param);
+  }, { passive: false });
+  crop.querySelector("input[type=range]").addEventListener("input", (event) => {
+    const [x, y] = current();
+    setCrop(param, x, y, Number(event.target.value));
+    showCrop(select, param);
+  });
+}
+
+// A picture dropped on the board or pasted starts the New game dialog with it, for games
+// that take a picture.
+function bindPictureDrops() {
+  if (!info.parameters.some((p) => p.kind === "upload")) return;
+  const board = $("board-wrap");
+  const picture = (files) => [...(files || [])].find((file) => file.type.startsWith("image/"));
+  board.addEventListener("dragover", (event) => {
+    if ([...event.dataTransfer.items].some((item) => item.kind === "file")) { event.preventDefault(); board.classList.add("picture-over"); }
+  });
+  board.addEventListener("dragleave", () => board.classList.remove("picture-over"));
+  board.addEventListener("drop", (event) => {
+    board.classList.remove("picture-over");
+    const file = picture(event.dataTransfer.files);
+    if (!file) return;
+    event.preventDefault();
+    newGameWithPicture(file);
+  });
+  document.addEventListener("paste", (event) => {
+    if (event.target.closest?.("input, textarea") || document.querySelector("dialog[open]")) return;
+    const file = picture(event.clipboardData?.files);
+    if (file) { event.preventDefault(); newGameWithPicture(file); }
+  });
+}
+
+function newGameWithPicture(file) {
+  openNewDialog();
+  const select = $("new-fields").querySelector("[data-upload]");
+  if (select) usePicture(select, file);
 }
 
 async function newGameLikeThis() {
@@ -712,6 +893,17 @@ function bindBoard() {
   board.addEventListener("pointerdown", (event) => {
     suppressClick = false;
     pointerKind = event.pointerType;
+    if (event.button === 0 && !event.target.closest("[data-drag]")) {
+      // a swipe: released far enough away, it is a gesture, not a click
+      const from = { x: event.clientX, y: event.clientY, target: event.target };
+      document.addEventListener("pointerup", (up) => {
+        if (Math.hypot(up.clientX - from.x, up.clientY - from.y) >= SWIPE_PX
+            && swipe(from.target, up.clientX - from.x, up.clientY - from.y)) {
+          suppressClick = true;  // the click this release makes, if any, comes at once
+          setTimeout(() => { suppressClick = false; }, 0);
+        }
+      }, { once: true });
+    }
     if (event.target.closest('[aria-disabled="true"]')) return;  // sends nothing: no "uh-oh", no long press
     // "pressing" lets a game show it, e.g. Minesweeper's "uh-oh" face
     if (event.target.closest("[data-move], [data-alt-move]")) document.documentElement.classList.add("pressing");
@@ -734,6 +926,28 @@ function bindBoard() {
   board.addEventListener("pointermove", (event) => {
     if (pressTimer && (Math.abs(event.movementX) + Math.abs(event.movementY) > 8)) clearTimeout(pressTimer);
   });
+}
+
+// A swipe (or a drag) of `dx`, `dy` that began on `start`: from an element with a move toward
+// an empty data-drop in line with it (a tile toward the gap), that element's move; else the
+// element marked data-swipe with the swipe's direction (left, right, up, down), if any.
+function swipe(start, dx, dy) {
+  const board = $("board");
+  const across = Math.abs(dx) > Math.abs(dy);
+  const direction = across ? (dx < 0 ? "left" : "right") : (dy < 0 ? "up" : "down");
+  const from = start.closest?.("[data-move]");
+  if (from && board.contains(from)) {
+    const a = from.getBoundingClientRect();
+    for (const target of board.querySelectorAll('[data-drop=""]')) {
+      const b = target.getBoundingClientRect();
+      const ahead = { left: b.right <= a.left + 2, right: b.left >= a.right - 2, up: b.bottom <= a.top + 2, down: b.top >= a.bottom - 2 }[direction];
+      const offset = across ? (b.top + b.bottom - a.top - a.bottom) / 2 : (b.left + b.right - a.left - a.right) / 2;
+      if (ahead && Math.abs(offset) < (across ? a.height : a.width) / 2) { activate(from); return true; }
+    }
+  }
+  const keyed = board.querySelector(`[data-swipe~="${direction}"]`);
+  if (keyed) { activate(keyed); return true; }
+  return false;
 }
 
 // Drag and drop with pointer events (works with mouse, pen and touch alike).
@@ -799,7 +1013,11 @@ function startDrag(source, down) {
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
 function onKey(event) {
-  if (document.querySelector("dialog[open]")) return;
+  if (document.querySelector("dialog[open]")) {
+    const command = event.target.closest("input, select, textarea") ? null : commandForKey(event);
+    if (command?.kind === "client" && command.args.action === "play") { event.preventDefault(); runCommand(command); }
+    return;
+  }
   if (event.target.closest("input, select, textarea, #menus")) return;
   const key = event.key;
   if (event.ctrlKey || event.metaKey || event.altKey) {

@@ -35,6 +35,10 @@ function overAll(f) {
     const share = f.share === null ? "–" : `${Math.round(f.share * 100)}%`;
     return `<div class="figures">${figure(share, `${f.label} (of ${f.games})`)}</div>`;
   }
+  if (f.show === "fewest") {
+    const shown = f.fewest === null ? "–" : `${round(f.fewest)} <small>/ ${round(f.mean)}</small>`;
+    return `<div class="figures">${figure(shown, `${f.label}: fewest / mean, won unassisted`)}</div>`;
+  }
   return `<div class="distribution"><p class="mode">${escapeHtml(f.label)}</p>${f.chart_svg}</div>`;
 }
 

@@ -1,0 +1,216 @@
+"""The sliding puzzle's rules: line slides, refused cells with their reasons, shuffles that
+can always be solved, and start positions that cannot be refused."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from parlour.core.game import BadParams, IllegalMove, Status
+from parlour.games.sliding.logic import (
+    DIFFICULTIES,
+    SEED_STEPS,
+    Puzzle,
+    Slide,
+    Sliding,
+    goal,
+    is_solvable,
+    slide,
+    uniform,
+    walk,
+)
+
+GAME = Sliding()
+sizes = st.integers(min_value=3, max_value=8)
+
+
+def position(rows: int, cols: int, text: str) -> Puzzle:
+    return GAME.parse_position(GAME.validate({"rows": rows, "cols": cols}), text)
+
+
+def reachable(rows: int, cols: int) -> set[tuple[int, ...]]:
+    """Every position single-tile slides reach from the goal (small boards only)."""
+    start = goal(rows, cols)
+    seen, frontier = {start}, [start]
+    while frontier:
+        tiles = frontier.pop()
+        gap_row, gap_col = divmod(tiles.index(0), cols)
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            row, col = gap_row + dr, gap_col + dc
+            if 0 <= row < rows and 0 <= col < cols:
+                after = slide(rows, cols, tiles, row, col)
+                if after not in seen:
+                    seen.add(after)
+                    frontier.append(after)
+    return seen
+
+
+def test_a_tile_next_to_the_gap_slides_into_it() -> None:
+    puzzle = position(3, 3, "1,2,3,4,5,6,7,0,8")
+    after = GAME.apply(puzzle, Slide(2, 2))
+    assert after.tiles == goal(3, 3)
+    assert after.moved == 1
+    assert GAME.status(after) is Status.WON
+
+
+def test_a_click_further_along_the_gaps_row_slides_the_whole_line() -> None:
+    puzzle = position(3, 4, "1,2,3,4,5,6,7,8,0,9,10,11")
+    after = GAME.apply(puzzle, Slide(2, 3))  # three tiles slide left at once
+    assert GAME.text(GAME.observe(after, 0)) == " 1  2  3  4\n 5  6  7  8\n 9 10 11  ."
+    assert after.moved == 3
+    assert GAME.status(after) is Status.WON
+
+
+def test_a_click_in_the_gaps_column_slides_that_column() -> None:
+    puzzle = position(4, 3, "0,2,3,1,5,6,4,8,9,7,10,11")
+    after = GAME.apply(puzzle, Slide(3, 0))
+    assert after.tiles[:12:3] == (1, 4, 7, 0)
+    assert after.moved == 3
+
+
+@pytest.mark.parametrize(("cell", "reason"), [
+    ((0, 0), "not in the gap's row or column"),
+    ((1, 2), "is the gap"),
+    ((3, 0), "no cell [3, 0] on a 3×3 board"),
+    ((-1, 2), "no cell [-1, 2]"),
+])
+def test_illegal_cells_are_refused_with_a_reason(cell: tuple[int, int], reason: str) -> None:
+    puzzle = position(3, 3, "1,2,3,4,5,0,7,8,6")
+    with pytest.raises(IllegalMove, match=reason.replace("[", r"\[").replace("]", r"\]")):
+        GAME.apply(puzzle, Slide(*cell))
+
+
+def test_malformed_moves_are_refused() -> None:
+    for bad in ({"cell": [1]}, {"cell": ["1", 2]}, {"tile": 3}, {"cell": [1, 2], "x": 1}, 7):
+        with pytest.raises(IllegalMove, match="malformed move"):
+            GAME.parse_move(bad)
+
+
+def test_the_legal_moves_are_the_gaps_row_and_column() -> None:
+    puzzle = position(3, 4, "1,2,3,4,5,0,7,8,9,10,11,6")
+    cells = {(move.row, move.col) for move in GAME.legal_moves(puzzle)}
+    assert cells == {(1, 0), (1, 2), (1, 3), (0, 1), (2, 1)}
+
+
+def test_no_move_is_legal_once_solved() -> None:
+    solved = position(3, 3, "1,2,3,4,5,6,7,8,0")
+    assert GAME.legal_moves(solved) == ()
+    assert GAME.to_move(solved) is None
+    with pytest.raises(IllegalMove, match="solved"):
+        GAME.apply(solved, Slide(2, 1))
+
+
+def test_text_has_one_line_per_row_with_two_character_cells() -> None:
+    puzzle = position(3, 4, "1,2,3,4,5,6,7,8,9,10,0,11")
+    assert GAME.text(GAME.observe(puzzle, 0)) == " 1  2  3  4\n 5  6  7  8\n 9 10  . 11"
+
+
+def test_the_solvability_test_agrees_with_every_position_slides_reach() -> None:
+    """On 3×3 (and 3×4 by parity too) exactly the positions reachable from the goal pass."""
+    rows, cols = 3, 3
+    reached = reachable(rows, cols)
+    every = list(itertools.permutations(range(rows * cols)))
+    assert len(reached) == len(every) // 2
+    assert all(is_solvable(rows, cols, tiles) == (tiles in reached) for tiles in every)
+
+
+@pytest.mark.parametrize("text", ["2,1,3,4,5,6,7,8,0", "1,2,3,4,5,6,8,7,0"])
+def test_an_unsolvable_start_position_is_refused(text: str) -> None:
+    with pytest.raises(BadParams, match="no sequence of slides can solve"):
+        position(3, 3, text)
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("1,2,3", "each of the numbers 0 to 8 once"),
+    ("1,2,3,4,5,6,7,8,8", "each of the numbers 0 to 8 once"),
+    ("1,2,3,4,5,6,7,8,9", "each of the numbers 0 to 8 once"),
+    ("1,2,x,4,5,6,7,8,0", "whole numbers"),
+])
+def test_a_malformed_start_position_is_refused(text: str, reason: str) -> None:
+    with pytest.raises(BadParams, match=reason):
+        position(3, 3, text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(rows=sizes, cols=sizes, steps=st.integers(1, 400), seed=st.integers(0, 2**32))
+def test_every_walk_shuffle_can_be_solved(rows: int, cols: int, steps: int, seed: int) -> None:
+    tiles = walk(rows, cols, steps, random.Random(seed))
+    assert sorted(tiles) == list(range(rows * cols))
+    assert is_solvable(rows, cols, tiles)
+    assert tiles != goal(rows, cols)
+
+
+@settings(max_examples=300, deadline=None)
+@given(rows=sizes, cols=sizes, seed=st.integers(0, 2**32))
+def test_every_random_shuffle_can_be_solved(rows: int, cols: int, seed: int) -> None:
+    tiles = uniform(rows, cols, random.Random(seed))
+    assert is_solvable(rows, cols, tiles)
+    assert tiles != goal(rows, cols)
+
+
+@settings(max_examples=100, deadline=None)
+@given(rows=sizes, cols=sizes, seed=st.integers(0, 2**32),
+       preset=st.sampled_from(sorted(DIFFICULTIES)))
+def test_every_deal_of_every_preset_can_be_solved(rows: int, cols: int, seed: int,
+                                                  preset: str) -> None:
+    params = GAME.validate({**DIFFICULTIES[preset], "rows": rows, "cols": cols})
+    puzzle = GAME.deal(params, random.Random(seed))
+    assert (puzzle.rows, puzzle.cols) == (rows, cols)
+    assert is_solvable(rows, cols, puzzle.tiles)
+    assert GAME.status(puzzle) is Status.PLAYING
+
+
+def test_the_easy_walk_is_the_seeds_ten_steps() -> None:
+    """Ten slides of the gap leave it at most ten cells from home, on an even distance."""
+    assert DIFFICULTIES["easy"]["steps"] == SEED_STEPS == 10
+    for seed in range(200):
+        tiles = walk(4, 4, SEED_STEPS, random.Random(seed))
+        gap_row, gap_col = divmod(tiles.index(0), 4)
+        distance = (3 - gap_row) + (3 - gap_col)
+        assert distance <= 10 and distance % 2 == 0
+        assert sum(tile != home for tile, home in zip(tiles, goal(4, 4), strict=True)) <= 11
+
+
+def test_the_random_shuffle_is_uniform_over_solvable_3x3_positions() -> None:
+    """Every solvable 3×3 position is about as likely (181 440 of them; chi-square)."""
+    rng = random.Random(7)
+    draws = 200_000
+    counts = Counter(uniform(3, 3, rng) for _ in range(draws))
+    solvable = len(reachable(3, 3)) - 1  # never the solved position
+    expected = draws / solvable
+    chi2 = sum((counts[t] - expected) ** 2 / expected for t in counts)
+    chi2 += (solvable - len(counts)) * expected  # positions never drawn
+    assert abs(chi2 - solvable) < 5 * (2 * solvable) ** 0.5
+
+
+def test_harder_presets_walk_further() -> None:
+    steps = [DIFFICULTIES[name]["steps"] for name in ("easy", "medium", "hard")]
+    assert steps == sorted(steps) and len(set(steps)) == 3
+    assert DIFFICULTIES["random"]["shuffle"] == "random"
+
+
+def test_statistics_group_by_size_and_difficulty() -> None:
+    assert GAME.stat_group(GAME.validate({"rows": 3, "cols": 5, "steps": 10})) == "3×5 easy"
+    assert GAME.stat_group(GAME.validate({"shuffle": "random"})) == "4×4 random"
+    assert GAME.stat_group(GAME.validate({"steps": 77, "picture": "sea"})) == "4×4 walk of 77"
+
+
+@pytest.mark.parametrize(("params", "reason"), [
+    ({"rows": 2}, "at least 3"), ({"cols": 9}, "at most 8"), ({"shuffle": "spiral"}, "one of"),
+    ({"picture": "nowhere"}, "uploaded picture or one of meadow"), ({"zoom": 50}, "at least 100"),
+])
+def test_bad_parameters_are_refused(params: dict[str, object], reason: str) -> None:
+    with pytest.raises(BadParams, match=reason):
+        GAME.validate(params)
+
+
+def test_the_same_seed_deals_the_same_puzzle() -> None:
+    params = GAME.validate({"rows": 5, "cols": 7, "steps": 300})
+    first = GAME.deal(params, random.Random("x"))
+    assert first == GAME.deal(params, random.Random("x"))
+    assert first != GAME.deal(params, random.Random("y"))

@@ -1,0 +1,105 @@
+"""The sliding puzzle as HTML: one element per tile, each on its own line with an id.
+
+A tile is placed by a transform from its cell (`--r`, `--c`), so a slide changes only the
+lines of the tiles that moved (and the gap's), and CSS animates the slide. Every tile
+shows the whole picture cropped to the board, shifted to its home cell (`--hr`, `--hc`):
+the browser slices one image, no tile is a file of its own. The picture is a built-in
+SVG (as a data URL, sent once on the board's line) or an uploaded photo.
+
+Keys and swipes: four hidden buttons carry the arrow keys (`data-key`) and the swipes
+(`data-swipe`); each slides the tile that moves the way the arrow points into the gap.
+"""
+
+from __future__ import annotations
+
+from parlour.core.game import JSON, RenderContext
+from parlour.core.markup import attr, classes, lines, move_attr
+from parlour.games.sliding.pictures import data_url
+
+ARROWS = (  # key, swipe, label, where the tile that moves that way is, seen from the gap
+    ("ArrowLeft", "left", "Slide left", (0, 1)),
+    ("ArrowRight", "right", "Slide right", (0, -1)),
+    ("ArrowUp", "up", "Slide up", (1, 0)),
+    ("ArrowDown", "down", "Slide down", (-1, 0)),
+)
+
+
+def picture_url(picture: JSON) -> str:
+    if picture["built_in"]:
+        return data_url(picture["name"])
+    return f"/api/uploads/{picture['name']}"
+
+
+def render(observation: JSON, ctx: RenderContext) -> str:
+    rows, cols, tiles = observation["rows"], observation["cols"], observation["tiles"]
+    status = observation["status"]
+    playing = status == "playing" and ctx.can_move
+    picture = observation["picture"]
+    hinted = tuple(ctx.hint["cell"]) if ctx.hint and "cell" in ctx.hint else None
+    style = (f"--rows:{rows};--cols:{cols};--picture:url('{picture_url(picture)}');"
+             f"--crop-x:{picture['crop_x']}%;--crop-y:{picture['crop_y']}%;"
+             f"--zoom:{picture['zoom'] / 100:g}")
+    gap = tiles.index(0)
+    return lines([
+        f'<div class="sl {status}{" wide" if cols > rows else ""}" id="sl" style="{attr(style)}">',
+        f'<div class="sl-board" id="sl-board" role="grid" aria-label="{rows} by {cols} '
+        f'sliding puzzle" aria-disabled="{str(not playing).lower()}">',
+        *(_tile(tile, cell, cols, rows, (cell // cols, cell % cols) == hinted)
+          for cell, tile in enumerate(tiles) if tile),
+        _gap(gap, rows, cols),
+        _keys(gap, rows, cols),
+        "</div>",
+        "</div>",
+    ])
+
+
+def _tile(tile: int, cell: int, cols: int, rows: int, hinted: bool) -> str:
+    row, col = divmod(cell, cols)
+    home_row, home_col = divmod(tile - 1, cols)
+    home = (row, col) == (home_row, home_col)
+    label = f"tile {tile}" + (", home" if home else f", row {row + 1}, column {col + 1}")
+    return (
+        f'<div class="{classes("sl-tile", "home" if home else None, "hint" if hinted else None)}" '
+        f'id="sl-t{tile}" style="--r:{row};--c:{col};--hr:{home_row};--hc:{home_col}" '
+        f'role="gridcell" aria-label="{label}" data-nav tabindex="-1"'
+        f'{move_attr("data-move", {"cell": [row, col]})}>'
+        f'<i class="sl-pic"></i><b class="sl-num">{tile}</b></div>'
+    )
+
+
+def _gap(gap: int, rows: int, cols: int) -> str:
+    """The empty cell: tiles dragged onto it slide there; once solved, the last piece
+    of the picture fills it."""
+    row, col = divmod(gap, cols)
+    return (f'<div class="sl-gap" id="sl-gap" style="--r:{row};--c:{col};--hr:{rows - 1};'
+            f'--hc:{cols - 1}" data-drop="" aria-hidden="true"><i class="sl-pic"></i></div>')
+
+
+def _keys(gap: int, rows: int, cols: int) -> str:
+    """The arrow keys and swipes: each slides the tile that moves that way, if any."""
+    gap_row, gap_col = divmod(gap, cols)
+    buttons = []
+    for key, swipe, label, (dr, dc) in ARROWS:
+        row, col = gap_row + dr, gap_col + dc
+        if 0 <= row < rows and 0 <= col < cols:
+            buttons.append(f'<button type="button" tabindex="-1" data-key="{key}" '
+                           f'data-swipe="{swipe}"{move_attr("data-move", {"cell": [row, col]})}>'
+                           f"{label}</button>")
+    return f'<div class="sl-keys" id="sl-keys" aria-hidden="true">{"".join(buttons)}</div>'
+
+
+THUMBNAIL = (
+    '<svg viewBox="0 0 64 64" xmlns="http://www.w3.org/2000/svg">'
+    '<defs><linearGradient id="slsky" x1="0" y1="0" x2="0" y2="1">'
+    '<stop offset="0" stop-color="#5aa9e6"/>'
+    '<stop offset="1" stop-color="#fdf1c7"/></linearGradient>'
+    '<clipPath id="slclip"><rect x="4" y="4" width="56" height="56" rx="6"/></clipPath></defs>'
+    '<g clip-path="url(#slclip)"><rect x="4" y="4" width="56" height="56" fill="url(#slsky)"/>'
+    '<circle cx="46" cy="18" r="7" fill="#ffe27a"/>'
+    '<path d="M4,40 C18,30 30,44 60,34 L60,60 L4,60 Z" fill="#6aa84f"/>'
+    '<path d="M4,50 C22,42 40,54 60,46 L60,60 L4,60 Z" fill="#3d7a2c"/>'
+    '<rect x="41.5" y="41.5" width="18.5" height="18.5" fill="var(--surface, #fff)"/></g>'
+    '<g stroke="var(--surface, #fff)" stroke-width="1.5">'
+    '<path d="M22.7 4V60M41.3 4V60M4 22.7H60M4 41.3H60"/></g>'
+    '</svg>'
+)

@@ -1,0 +1,207 @@
+"""Tribolo over the REST API, as scripts and bots play it (the issue's contract): seats,
+moves as {"cell": [x, y]}, the text and scores, refused requests, undo, help and the end.
+
+Legal moves are worked out here from the view's text with the rules engine, as a bot
+would, so these tests read only what the API answers.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from parlour.games.tribolo.rules import (
+    HEIGHT,
+    WIDTH,
+    board_from_rows,
+    cells,
+    legal_moves,
+    position,
+)
+from parlour.store import Store
+
+NAMES = ("Blue", "Red", "Green")
+View = dict[str, Any]
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(client: TestClient, **fields: Any) -> dict[str, Any]:
+    reply = client.post("/api/games", json={"game": "tribolo", **fields})
+    assert reply.status_code == 201, reply.json()
+    created: dict[str, Any] = reply.json()
+    return created
+
+
+def view_of(client: TestClient, sid: str, token: str | None = None) -> View:
+    reply = client.get(f"/api/games/{sid}", headers=auth(token) if token else {})
+    assert reply.status_code == 200, reply.json()
+    found: View = reply.json()
+    return found
+
+
+def post_move(client: TestClient, sid: str, token: str, move: Any) -> Any:
+    return client.post(f"/api/games/{sid}/moves", json={"move": move}, headers=auth(token))
+
+
+def legal(view: View) -> list[tuple[int, int]]:
+    """The cells the player to move may play, from the view's text alone."""
+    rows = view["text"].split("\n")[:HEIGHT]
+    board = board_from_rows(rows)
+    return [position(cell) for cell in cells(legal_moves(board, view["to_move"]))]
+
+
+def error_of(reply: Any, status: int) -> str:
+    assert reply.status_code == status, (reply.status_code, reply.json())
+    message: str = reply.json()["error"]
+    return message
+
+
+def stable(view: View) -> View:
+    return {key: value for key, value in view.items() if key != "elapsed_ms"}
+
+
+def three_on_one_screen(client: TestClient) -> tuple[str, str, View]:
+    created = create(client, seats=["human", "human", "human"])
+    return created["session"], created["token"], created["view"]
+
+
+# -- the contract ---------------------------------------------------------------------------
+def test_three_humans_on_one_screen_hold_every_seat_with_one_token(client: TestClient) -> None:
+    created = create(client, seats=["human", "human", "human"])
+    assert created["seats"] == [0, 1, 2]
+    view = created["view"]
+    assert view["you"] == [0, 1, 2] and view["can_move"] is True
+    assert [seat["name"] for seat in view["seats"]] == list(NAMES)
+
+
+def test_the_text_and_scores_read_as_the_contract_says(client: TestClient) -> None:
+    _, _, view = three_on_one_screen(client)
+    lines = view["text"].split("\n")
+    assert len(lines) == HEIGHT + 1
+    assert all(len(line) == WIDTH and set(line) <= set("BRG#.") for line in lines[:HEIGHT])
+    assert lines[HEIGHT] == f"to move: {NAMES[view['to_move']]}"
+    board = "".join(lines[:HEIGHT])
+    assert view["scores"] == [board.count(mark) for mark in "BRG"] == [12, 12, 12]
+    assert board.count("#") == 12
+    assert view["headline"] == f"{NAMES[view['to_move']]} to play"
+
+
+def test_a_move_is_x_across_and_y_down(client: TestClient) -> None:
+    sid, token, view = three_on_one_screen(client)
+    x, y = legal(view)[0]
+    after = post_move(client, sid, token, {"cell": [x, y]})
+    assert after.status_code == 200, after.json()
+    rows = after.json()["text"].split("\n")
+    assert rows[y][x] == "BRG"[view["to_move"]]
+    assert sum(after.json()["scores"]) == sum(view["scores"]) + 1
+
+
+def test_blue_plays_against_two_computers_by_default_to_the_end(client: TestClient) -> None:
+    created = create(client)
+    sid, token = created["session"], created["token"]
+    view = view_of(client, sid, token)
+    assert [seat["kind"] for seat in view["seats"]] == ["human", "ai", "ai"]
+    assert created["seats"] == [0]
+    rng = random.Random(3)
+    while view["status"] == "playing":
+        assert view["to_move"] == 0, "the computers answer before the move is answered"
+        reply = post_move(client, sid, token, {"cell": list(rng.choice(legal(view)))})
+        assert reply.status_code == 200, reply.json()
+        view = reply.json()
+    assert view["text"].endswith("to move: none")
+    assert view["outcome"] in ("won", "lost", "draw")
+    assert view["scores"] == ["".join(view["text"].split("\n")[:HEIGHT]).count(m) for m in "BRG"]
+
+
+# -- refused requests -----------------------------------------------------------------------
+def test_bad_cells_are_refused_with_a_reason_and_change_nothing(client: TestClient) -> None:
+    sid, token, view = three_on_one_screen(client)
+    rows = view["text"].split("\n")[:HEIGHT]
+    marks = {(x, y): mark for y, row in enumerate(rows) for x, mark in enumerate(row)}
+    taken = next(cell for cell, mark in marks.items() if mark in "BRG")
+    wall = next(cell for cell, mark in marks.items() if mark == "#")
+    playable = set(legal(view))
+    useless = next(cell for cell, mark in marks.items() if mark == "." and cell not in playable)
+    cases: list[tuple[Any, str]] = [
+        ({"cell": [16, 0]}, "off the board"),
+        ({"cell": [0, 11]}, "off the board"),
+        ({"cell": [-1, 3]}, "off the board"),
+        ({"cell": [10**30, 0]}, "off the board"),
+        ({"cell": list(wall)}, "wall"),
+        ({"cell": list(taken)}, "taken"),
+        ({"cell": list(useless)}, "captures nothing"),
+        ({"cell": ["a", 1]}, "malformed move"),
+        ({"cell": [1.5, 2]}, "malformed move"),
+        ({"cell": [True, 2]}, "malformed move"),
+        ({"cell": "b2"}, "malformed move"),
+        ({"cell": [1]}, "malformed move"),
+        ({"cell": [1, 2, 3]}, "malformed move"),
+        ({"cell": [1, 2], "player": 0}, "malformed move"),
+        ({"x": 1, "y": 2}, "malformed move"),
+        (None, "malformed move"),
+    ]
+    before = stable(view_of(client, sid, token))
+    for bad, fragment in cases:
+        assert fragment in error_of(post_move(client, sid, token, bad), 409), bad
+        assert stable(view_of(client, sid, token)) == before
+
+
+def test_a_seat_cannot_move_out_of_turn(client: TestClient) -> None:
+    created = create(client, seats=["human", "open", "open"])
+    sid, host = created["session"], created["token"]
+    view = created["view"]
+    friend_seat = 2 if view["to_move"] == 1 else 1
+    joined = client.post(f"/api/games/{sid}/join", json={"seat": friend_seat})
+    friend = joined.json()["token"]
+    cell = legal(view)[0]
+    assert "not your turn" in error_of(post_move(client, sid, friend, {"cell": list(cell)}), 409)
+    if view["to_move"] != 0:  # the host holds Blue only
+        assert "not your turn" in error_of(post_move(client, sid, host, {"cell": list(cell)}), 409)
+    assert view_of(client, sid)["moves"] == 0
+
+
+def test_no_move_after_the_end(client: TestClient, store: Store) -> None:
+    sid, token, view = three_on_one_screen(client)
+    rng = random.Random(8)
+    while view["status"] == "playing":
+        view = post_move(client, sid, token, {"cell": list(rng.choice(legal(view)))}).json()
+    assert view["to_move"] is None and view["text"].split("\n")[-1] == "to move: none"
+    best = max(view["scores"])
+    assert view["winners"] == ([] if view["scores"].count(best) == 3 else
+                               [seat for seat in range(3) if view["scores"][seat] == best])
+    assert "the game is over" in error_of(post_move(client, sid, token, {"cell": [0, 0]}), 409)
+
+
+# -- undo and help --------------------------------------------------------------------------
+def test_undo_goes_back_to_blues_turn_past_the_computers_replies(client: TestClient) -> None:
+    created = create(client, seats=["human", "ai:easy", "ai:easy"])
+    sid, token = created["session"], created["token"]
+    view = view_of(client, sid, token)
+    before = view["text"]
+    after = post_move(client, sid, token, {"cell": list(legal(view)[0])}).json()
+    assert after["moves"] > view["moves"] + 1 or after["status"] != "playing"
+    undone = client.post(f"/api/games/{sid}/undo", headers=auth(token))
+    assert undone.status_code == 200, undone.json()
+    assert undone.json()["text"] == before and undone.json()["to_move"] == 0
+
+
+def test_help_marks_the_legal_cells_and_counts_as_assisted(client: TestClient) -> None:
+    sid, token, view = three_on_one_screen(client)
+    assert view["assisted"] is False and ' legal"' not in view["html"]
+    helped = client.post(f"/api/games/{sid}/assist", json={"on": True}, headers=auth(token))
+    assert helped.status_code == 200, helped.json()
+    marked = helped.json()["html"].count(" legal")
+    assert marked == len(legal(view)) and helped.json()["assisted"] is True
+
+
+def test_a_hint_is_a_legal_cell_of_the_player_to_move(client: TestClient) -> None:
+    sid, token, view = three_on_one_screen(client)
+    reply = client.post(f"/api/games/{sid}/hint", headers=auth(token))
+    assert reply.status_code == 200, reply.json()
+    assert tuple(reply.json()["move"]["cell"]) in set(legal(view))
+    assert reply.json()["view"]["assisted"] is True

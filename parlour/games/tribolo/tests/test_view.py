@@ -1,0 +1,172 @@
+"""Tribolo's board markup: a cell per line with its id and move, shapes beside colours, the
+last move and its flips, passes, help and hints, and moves sent as a few changed lines."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from html.parser import HTMLParser
+
+from parlour.core.game import RenderContext
+from parlour.core.gameid import parse_game_id
+from parlour.games.tribolo.logic import Position, Tribolo
+from parlour.games.tribolo.rules import BLUE, GREEN, HEIGHT, RED, WIDTH, board_from_rows
+from parlour.games.tribolo.view import SHAPES, render
+from parlour.server.patch import changed_parts
+
+GAME = Tribolo()
+PLAYING = RenderContext(seat=BLUE, can_move=True)
+WATCHING = RenderContext(seat=None, can_move=False)
+CELL_LINE = re.compile(r'^<div id="tb-(\d+)-(\d+)".*</div>$')
+
+
+class Elements(HTMLParser):
+    """Every element with an id: its attributes, by id, in document order."""
+
+    def __init__(self, markup: str) -> None:
+        super().__init__()
+        self.by_id: dict[str, dict[str, str]] = {}
+        self.feed(markup)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = {name: value or "" for name, value in attrs}
+        if "id" in found:
+            self.by_id[found["id"]] = found
+
+
+def cells(markup: str) -> dict[tuple[int, int], dict[str, str]]:
+    return {
+        (int(x), int(y)): found
+        for element_id, found in Elements(markup).by_id.items()
+        if element_id.startswith("tb-") and element_id.count("-") == 2
+        for _, x, y in [element_id.split("-")]
+    }
+
+
+def css(found: dict[str, str]) -> set[str]:
+    return set(found["class"].split())
+
+
+def dealt(seed: str) -> Position:
+    game_id = parse_game_id(GAME, f"tribolo:standard#{seed}")
+    return GAME.deal(game_id.params, game_id.rng(GAME))
+
+
+def draw(state: Position, ctx: RenderContext = PLAYING) -> str:
+    return render(GAME.observe(state, ctx.seat), ctx)
+
+
+def test_each_of_the_176_cells_is_a_line_of_its_own_with_an_id() -> None:
+    markup = draw(dealt("cells"))
+    found = cells(markup)
+    assert len(found) == WIDTH * HEIGHT
+    assert set(found) == {(x, y) for x in range(WIDTH) for y in range(HEIGHT)}
+    cell_lines = [line for line in markup.split("\n") if CELL_LINE.match(line)]
+    assert len(cell_lines) == WIDTH * HEIGHT
+    order = [(int(x), int(y)) for x, y in (CELL_LINE.match(line).groups() for line in cell_lines)]
+    assert order == [(x, y) for y in range(HEIGHT) for x in range(WIDTH)]  # reading order
+
+
+def test_empty_cells_send_their_move_and_the_grid_is_off_out_of_turn() -> None:
+    state = dealt("moves")
+    rows = GAME.observe(state, None)["rows"]
+    for (x, y), found in cells(draw(state)).items():
+        if rows[y][x] == ".":
+            assert json.loads(found["data-move"]) == {"cell": [x, y]}
+        else:
+            assert "data-move" not in found
+        assert "data-nav" in found  # every cell joins the arrow-key cursor
+    grid = Elements(draw(state)).by_id["tb-grid"]
+    assert grid["aria-disabled"] == "false"
+    assert Elements(draw(state, WATCHING)).by_id["tb-grid"]["aria-disabled"] == "true"
+
+
+def test_each_player_has_a_shape_as_well_as_a_colour_and_walls_are_marked() -> None:
+    state = dealt("shapes")
+    rows = GAME.observe(state, None)["rows"]
+    for (x, y), found in cells(draw(state)).items():
+        mark = rows[y][x]
+        if mark in "BRG":
+            seat = "BRG".index(mark)
+            assert {f"p{seat}", SHAPES[seat]} <= css(found)
+            assert ("Blue", "Red", "Green")[seat] in found["aria-label"]
+        elif mark == "#":
+            assert "wall" in css(found) and "wall" in found["aria-label"]
+        else:
+            assert "empty" in css(found)
+    assert len(set(SHAPES)) == 3
+
+
+def test_the_last_move_is_ringed_and_its_captures_flip_ring_by_ring() -> None:
+    rows = ["BRRR." + "." * 11, "....." + "." * 11, "..R.BG" + "." * 10] + ["." * WIDTH] * 8
+    after = GAME.apply(Position(board_from_rows(rows), BLUE), (4, 0))
+    found = cells(draw(after))
+    assert "placed" in css(found[(4, 0)])
+    assert [found[(x, 0)].get("style") for x in (3, 2, 1)] == ["--ring:1", "--ring:2", "--ring:3"]
+    assert all("turned" in css(found[(x, 0)]) for x in (1, 2, 3))
+    assert not {"turned", "placed"} & css(found[(0, 0)])
+    # the next move flips with the other parity, so a cell turned again animates again
+    second = GAME.apply(after, GAME.legal_moves(after)[0])
+    first_kinds = {c for c in css(found[(3, 0)]) if c.startswith("flip")}
+    placed = next(cell for cell, f in cells(draw(second)).items() if "placed" in css(f))
+    second_kinds = {c for c in css(cells(draw(second))[placed]) if c.startswith("pop")}
+    assert len(first_kinds) == len(second_kinds) == 1
+    assert {kind[-1] for kind in first_kinds} != {kind[-1] for kind in second_kinds}
+
+
+def test_a_pass_is_told_in_a_short_note() -> None:
+    rows = ["BR.." + "." * 12] + ["." * WIDTH] * 4 + [".....GB" + "." * 9] + ["." * WIDTH] * 5
+    after = GAME.apply(Position(board_from_rows(rows), BLUE), (2, 0))
+    note = draw(after).split('id="tb-note"')[1].split("</p>")[0]
+    assert "Red cannot move and passes" in note and "Green to play" in note
+    boxes = Elements(draw(after)).by_id
+    assert "passed" in css(boxes["tb-p1"]) and "to-move" in css(boxes["tb-p2"])
+
+
+def test_the_players_boxes_show_cells_and_moves() -> None:
+    state = dealt("boxes")
+    line = GAME.legal_moves(state)[0]
+    after = GAME.apply(state, line)
+    markup = draw(after)
+    mover = state.player or 0
+    box = markup.split(f'id="tb-p{mover}"')[1].split("</div>")[0]
+    assert f">{GAME.scores(after)[mover]}</b>" in box and "1 move<" in box
+
+
+def test_help_marks_the_legal_cells_only_when_asked_and_a_hint_its_cell() -> None:
+    state = dealt("help")
+    legal = set(GAME.legal_moves(state))
+    plain = {cell for cell, found in cells(draw(state)).items() if "legal" in css(found)}
+    assert plain == set()
+    helped = RenderContext(seat=BLUE, can_move=True, assist=True)
+    marked = {cell for cell, found in cells(draw(state, helped)).items() if "legal" in css(found)}
+    assert marked == legal
+    target = sorted(legal)[0]
+    hinted = RenderContext(seat=BLUE, can_move=True, hint={"cell": list(target)})
+    assert [c for c, f in cells(draw(state, hinted)).items() if "hint" in css(f)] == [target]
+
+
+def test_a_move_sends_only_the_lines_it_changed() -> None:
+    rng = random.Random(4)
+    state = dealt("patch")
+    before = draw(state)
+    for _ in range(30):
+        moves = GAME.legal_moves(state)
+        if not moves:
+            break
+        state = GAME.apply(state, rng.choice(list(moves)))
+        after = draw(state)
+        parts = changed_parts(before, after)
+        assert parts is not None, "the whole board would be sent"
+        assert len(parts) < 40
+        before = after
+
+
+def test_the_end_shows_the_winner() -> None:
+    rows = ["BBBR." + "." * 11] + ["." * WIDTH] * 9 + ["GG##" + "." * 12]
+    after = GAME.apply(Position(board_from_rows(rows), BLUE), (4, 0))
+    boxes = Elements(draw(after, WATCHING)).by_id
+    assert "winner" in css(boxes["tb-p0"]) and "winner" not in css(boxes["tb-p2"])
+    assert "game is over" in draw(after)
+    assert {RED, GREEN} == {seat for seat in range(3) if "winner" not in css(boxes[f"tb-p{seat}"])}

@@ -1,0 +1,151 @@
+"""Tribolo as HTML: a bar with each player's cells and moves, a line for the last move
+and passes, and the 16×11 grid, one cell per line (a move sends only the cells it changed).
+
+Every player's cells have a colour from the theme (`--seat-N`) and a shape of their own
+(Blue round, Red square, Green a diamond), so the board reads without colours too. The
+last move's cell pops in and the cells it turned flip, one ring after another; the
+classes alternate with the move's parity so that a cell turned twice in a row flips again.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from parlour.core.game import JSON, RenderContext
+from parlour.core.markup import attr, classes, lines, move_attr
+from parlour.games.tribolo.logic import EMPTY, MARKS, SEAT_NAMES, WALL
+from parlour.games.tribolo.rules import HEIGHT, WIDTH
+
+SHAPES = ("round", "square", "diamond")
+
+
+def render(observation: JSON, ctx: RenderContext) -> str:
+    rows: list[str] = observation["rows"]
+    mover = observation["to_move"]
+    parity = sum(observation["moves"]) % 2
+    last = observation["last"]
+    placed = tuple(last["cell"]) if last else None
+    turned = {tuple(cell) for cell in last["turned"]} if last else set()
+    legal = {tuple(cell) for cell in observation["legal"]} if ctx.assist else set()
+    hint = tuple(ctx.hint["cell"]) if ctx.hint else None
+    cells = (
+        _cell(x, y, rows[y][x], _change(x, y, placed, turned), parity,
+              (x, y) in legal, (x, y) == hint)
+        for y in range(HEIGHT)
+        for x in range(WIDTH)
+    )
+    mover_name = SEAT_NAMES[mover] if mover is not None else "nobody"
+    grid_label = attr(f"Tribolo board, {WIDTH} columns by {HEIGHT} rows, {mover_name} to play")
+    return lines([
+        f'<div class="tb" id="tb" data-mover="{"" if mover is None else mover}">',
+        '<div class="tb-bar" id="tb-bar">',
+        *(_player(observation, seat, ctx.seat) for seat in range(len(SEAT_NAMES))),
+        "</div>",
+        _note(observation, parity),
+        f'<div class="tb-grid{" over" if observation["over"] else ""}" id="tb-grid" '
+        f'role="grid" aria-label="{grid_label}" '
+        f'aria-disabled="{str(not ctx.can_move).lower()}">',
+        *cells,
+        "</div></div>",
+    ])
+
+
+def _change(x: int, y: int, placed: tuple[int, ...] | None,
+            turned: set[tuple[int, ...]]) -> int | None:
+    """0 for the cell just played, the distance from it for a cell it turned, else None."""
+    if placed is None:
+        return None
+    if (x, y) == placed:
+        return 0
+    if (x, y) in turned:
+        return max(abs(x - placed[0]), abs(y - placed[1]))
+    return None
+
+
+@lru_cache(maxsize=8192)  # a cell's markup depends on these alone; most stay the same
+def _cell(x: int, y: int, mark: str, change: int | None, parity: int, legal: bool,
+          hinted: bool) -> str:
+    if mark == WALL:
+        kind, label = "wall", "wall"
+    elif mark == EMPTY:
+        kind, label = "empty", "empty"
+    else:
+        seat = MARKS.index(mark)
+        kind, label = f"p{seat} {SHAPES[seat]}", SEAT_NAMES[seat]
+    moved = None
+    if change is not None:
+        moved = f"placed pop{parity}" if change == 0 else f"turned flip{parity}"
+    css = classes("tb-cell", kind, moved, "legal" if legal else None, "hint" if hinted else None)
+    if change == 0:
+        label += ", just played"
+    elif change is not None:
+        label += ", just turned"
+    actions = move_attr("data-move", {"cell": [x, y]}) if mark == EMPTY else ""
+    delay = f' style="--ring:{change}"' if change else ""
+    inner = '<span class="disc"></span>' if kind not in ("wall", "empty") else ""
+    return (
+        f'<div id="tb-{x}-{y}" class="{css}" data-nav tabindex="-1" role="gridcell" '
+        f'aria-label="{attr(f"column {x + 1}, row {y + 1}: {label}")}"{actions}{delay}>'
+        f"{inner}</div>"
+    )
+
+
+def _player(observation: JSON, seat: int, viewer: int | None) -> str:
+    name = SEAT_NAMES[seat]
+    moves = observation["moves"][seat]
+    score = observation["scores"][seat]
+    css = classes(
+        "tb-player", f"p{seat}", SHAPES[seat],
+        "to-move" if observation["to_move"] == seat else None,
+        "winner" if seat in observation["winners"] else None,
+        "passed" if seat in observation["passed"] else None,
+    )
+    you = ' <small class="tb-you">(you)</small>' if viewer == seat else ""
+    title = f"{name}: {score} cells, {moves} moves"
+    return (
+        f'<div id="tb-p{seat}" class="{css}" title="{attr(title)}">'
+        f'<span class="disc" aria-hidden="true"></span>'
+        f'<span class="tb-name">{name}{you}</span>'
+        f'<b class="tb-score" aria-label="{score} cells">{score}</b>'
+        f'<span class="tb-moves">{moves} move{"" if moves == 1 else "s"}</span></div>'
+    )
+
+
+def _note(observation: JSON, parity: int) -> str:
+    """The last move in a few words, and who passed after it."""
+    parts = []
+    last = observation["last"]
+    if last is not None:
+        count = len(last["turned"])
+        plural = "" if count == 1 else "s"
+        parts.append(f"{SEAT_NAMES[last['player']]} turned {count} cell{plural}.")
+    passed = [SEAT_NAMES[seat] for seat in observation["passed"]]
+    if passed and not observation["over"]:
+        who = " and ".join(passed)
+        again = SEAT_NAMES[observation["to_move"]]
+        tail = f"{again} plays again." if len(passed) == 2 else f"{again} to play."
+        parts.append(f"{who} cannot move and pass{'es' if len(passed) == 1 else ''}: {tail}")
+    if observation["over"]:
+        parts.append("Nobody can move: the game is over.")
+    css = classes("tb-note", f"news{parity}" if passed else None)
+    return f'<p id="tb-note" class="{css}" role="status">{" ".join(parts) or "&nbsp;"}</p>'
+
+
+THUMBNAIL = (
+    '<svg viewBox="0 0 120 120" aria-hidden="true">'
+    '<rect x="6" y="14" width="108" height="92" rx="8" fill="var(--surface-2)"/>'
+    + "".join(
+        f'<rect x="{12 + 20 * x}" y="{20 + 20 * y}" width="16" height="16" rx="3" '
+        f'fill="var(--line)" opacity=".35"/>'
+        for x in range(5) for y in range(4)
+    )
+    + '<circle cx="40" cy="48" r="8" fill="var(--seat-0)"/>'
+    '<circle cx="60" cy="48" r="8" fill="var(--seat-0)"/>'
+    '<rect x="73" y="41" width="14" height="14" rx="2" fill="var(--seat-1)"/>'
+    '<rect x="53" y="61" width="14" height="14" rx="2" fill="var(--seat-1)"/>'
+    '<path d="M40 60l9 8-9 8-9-8z" fill="var(--seat-2)"/>'
+    '<path d="M80 60l9 8-9 8-9-8z" fill="var(--seat-2)"/>'
+    '<path d="M20 80l9 8-9 8-9-8z" fill="var(--seat-2)"/>'
+    '<rect x="92" y="81" width="16" height="16" rx="3" fill="var(--text)" opacity=".7"/>'
+    "</svg>"
+)

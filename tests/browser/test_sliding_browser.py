@@ -1,0 +1,173 @@
+"""The sliding puzzle in a real Chromium against a real server: solved by clicks (one of
+them sliding a whole line), by the arrow keys, by a swipe, and by following the hints;
+a photo made here uploaded, cropped and played; the seed's keys M and U.
+
+Games start from given positions (`tiles`), so each test knows its way to the goal. The
+board is read back as the server's text, from each tile's cell (`--r`, `--c`)."""
+
+from __future__ import annotations
+
+import io
+import re
+
+from PIL import Image
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import CreateGame, NextView, OpenPage
+
+READ_BOARD = """() => {
+  const board = document.querySelector('#sl');
+  const rows = Number(board.style.getPropertyValue('--rows'));
+  const cols = Number(board.style.getPropertyValue('--cols'));
+  const cells = Array(rows * cols).fill(' .');
+  for (const tile of board.querySelectorAll('.sl-tile')) {
+    const [r, c] = ['--r', '--c'].map((name) => Number(tile.style.getPropertyValue(name)));
+    cells[r * cols + c] = tile.id.slice(4).padStart(2, ' ');
+  }
+  const lines = [];
+  for (let r = 0; r < rows; r++) lines.push(cells.slice(r * cols, (r + 1) * cols).join(' '));
+  return lines.join('\\n');
+}"""
+
+
+def start(create_game: CreateGame, open_page: OpenPage, tiles: str, rows: int = 3,
+          cols: int = 3, **params: object) -> Page:
+    game = create_game("sliding", params={"rows": rows, "cols": cols, "tiles": tiles, **params})
+    return open_page(f"/play/sliding?session={game['session']}",
+                     tokens={game["session"]: game["token"]})
+
+
+def board(page: Page) -> str:
+    text: str = page.evaluate(READ_BOARD)
+    return text
+
+
+def tile(page: Page, number: int) -> Page:
+    return page.locator(f"#sl-t{number}")  # type: ignore[return-value]
+
+
+def test_a_puzzle_solved_by_clicks_each_sliding_a_whole_line(
+    create_game: CreateGame, open_page: OpenPage, next_view: NextView,
+) -> None:
+    page = start(create_game, open_page, "0,2,3,1,5,6,4,7,8")
+    assert board(page) == " .  2  3\n 1  5  6\n 4  7  8"
+    tile(page, 6).click()  # not in the gap's row or column: refused, with the reason
+    expect(page.locator("#message")).to_contain_text("not in the gap's row or column")
+    assert board(page) == " .  2  3\n 1  5  6\n 4  7  8"
+    with next_view(page):
+        tile(page, 4).click()  # 1 and 4 slide up together
+    assert board(page) == " 1  2  3\n 4  5  6\n .  7  8"
+    with next_view(page):
+        tile(page, 8).click()  # 7 and 8 slide left together
+    expect(page.locator("#headline")).to_have_text("Solved in 4 moves!")
+    expect(page.locator("#sl-board")).to_have_attribute("aria-disabled", "true")
+
+
+def test_a_puzzle_solved_by_the_arrow_keys(
+    create_game: CreateGame, open_page: OpenPage, next_view: NextView,
+) -> None:
+    page = start(create_game, open_page, "1,2,3,4,0,5,7,8,6")
+    with next_view(page):
+        page.keyboard.press("ArrowLeft")  # the tile right of the gap moves left
+    assert board(page) == " 1  2  3\n 4  5  .\n 7  8  6"
+    with next_view(page):
+        page.keyboard.press("ArrowUp")  # the tile below the gap moves up
+    expect(page.locator("#headline")).to_have_text("Solved in 2 moves!")
+
+
+def test_a_swipe_moves_the_tile_next_to_the_gap_that_way(
+    create_game: CreateGame, open_page: OpenPage, next_view: NextView,
+) -> None:
+    page = start(create_game, open_page, "1,2,3,4,5,6,0,7,8")
+    box = page.locator("#sl-board").bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.2
+    with next_view(page):  # a drag leftwards anywhere on the board
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.mouse.move(x - 40, y, steps=4)
+        page.mouse.move(x - 80, y, steps=4)
+        page.mouse.up()
+    assert board(page) == " 1  2  3\n 4  5  6\n 7  .  8"
+    eight = page.locator("#sl-t8").bounding_box()
+    assert eight is not None
+    with next_view(page):  # a tile dragged toward the gap
+        page.mouse.move(eight["x"] + 20, eight["y"] + 20)
+        page.mouse.down()
+        page.mouse.move(eight["x"] - 40, eight["y"] + 20, steps=6)
+        page.mouse.up()
+    assert board(page) == " 1  2  3\n 4  5  6\n 7  8  ."
+
+
+def test_a_puzzle_solved_by_following_the_hints(
+    create_game: CreateGame, open_page: OpenPage, next_view: NextView,
+) -> None:
+    page = start(create_game, open_page, "4,1,3,7,2,6,0,5,8")
+    for left in range(6, 0, -1):
+        page.keyboard.press("h")  # the first may wait for the solver's table to be built
+        expect(page.locator("#message")).to_contain_text(
+            f"{left} move{'s' * (left != 1)} to go (the shortest way)", timeout=120_000)
+        with next_view(page):
+            page.locator(".sl-tile.hint").click()
+    expect(page.locator("#headline")).to_have_text("Solved in 6 moves!")
+    expect(page.locator("#assisted")).to_be_visible()
+
+
+def test_show_me_the_solution_plays_it_out(
+    create_game: CreateGame, open_page: OpenPage,
+) -> None:
+    page = start(create_game, open_page, "4,1,3,7,2,6,0,5,8")
+    page.keyboard.press("w")
+    expect(page.locator("#headline")).to_have_text("Solved in 6 moves!", timeout=120_000)
+    assert board(page) == " 1  2  3\n 4  5  6\n 7  8  ."
+
+
+def photo_file(tmp_dir: object) -> bytes:
+    image = Image.new("RGB", (900, 600))
+    image.putdata([((x // 3) % 256, (y // 3) % 256, (x + y) % 256)
+                   for y in range(600) for x in range(900)])
+    data = io.BytesIO()
+    image.save(data, "JPEG")
+    return data.getvalue()
+
+
+def test_a_photo_uploaded_and_cropped_becomes_the_puzzle(
+    create_game: CreateGame, open_page: OpenPage, next_view: NextView,
+) -> None:
+    page = start(create_game, open_page, "1,2,3,4,5,6,0,7,8")
+    page.keyboard.press("n")
+    page.locator("#f-param-rows").fill("3")
+    page.locator("#f-param-cols").fill("5")
+    page.locator(".picture-field input[type=file]").set_input_files(
+        files=[{"name": "me.jpg", "mimeType": "image/jpeg", "buffer": photo_file(None)}])
+    picture = page.locator("#f-param-picture")
+    expect(picture).to_have_value(re.compile(r"^[0-9a-f]{16}$"))
+    frame = page.locator(".crop-frame")
+    expect(frame).to_be_visible()
+    box = frame.bounding_box()
+    assert box is not None and abs(box["width"] / box["height"] - 5 / 3) < 0.05
+    centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.move(*centre)
+    page.mouse.down()
+    page.mouse.move(centre[0] + box["width"] / 5, centre[1], steps=5)  # show more of the left
+    page.mouse.up()
+    upload = picture.input_value()
+    with next_view(page):
+        page.locator("#new-start").click()
+    style = page.locator("#sl").get_attribute("style") or ""
+    assert f"/api/uploads/{upload}" in style and "--cols:5" in style
+    crop_x = int(re.search(r"--crop-x:(\d+)%", style).group(1))  # type: ignore[union-attr]
+    assert crop_x < 50
+    expect(page.locator(".sl-tile")).to_have_count(14)
+
+
+def test_m_mutes_and_u_unmutes(open_page: OpenPage) -> None:
+    page = open_page("/play/sliding")
+    page.keyboard.press("m")
+    assert page.evaluate("JSON.parse(localStorage.getItem('parlour.prefs')).sound") is False
+    page.keyboard.press("u")
+    assert page.evaluate("JSON.parse(localStorage.getItem('parlour.prefs')).sound") is True
+    page.keyboard.press("i")
+    expect(page.locator("#help-dialog")).to_be_visible()
+    page.keyboard.press("p")
+    expect(page.locator("#help-dialog")).to_be_hidden()

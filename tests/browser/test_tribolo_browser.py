@@ -1,0 +1,245 @@
+"""Tribolo in real Chromium against a real server: three browsers on their invite links,
+one player against two computers to the end, help and hints, a take-back between people,
+and a player who leaves and comes back.
+
+Boards are compared as the contract's text: 11 rows of 16 characters, B, R, G, # and .,
+read from the cells' classes in the page. The page's legal cells are worked out from that
+text with the rules engine, as a player reads them off the board.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from parlour.games.tribolo.rules import board_from_rows, cells, legal_moves, position
+from tests.browser.conftest import (
+    TIMEOUT_MS,
+    CreateGame,
+    NextView,
+    OpenPage,
+    ServerView,
+    wait_for_views,
+)
+from tests.browser.pages import GamePage
+
+pytestmark = pytest.mark.browser
+
+Cell = tuple[int, int]
+NAMES = ("Blue", "Red", "Green")
+AI_MS = 20_000  # the computers' turns, each shown for a moment before it plays
+
+BOARD_JS = """() => [...Array(11).keys()].map((y) => [...Array(16).keys()].map((x) => {
+  const cell = document.getElementById(`tb-${x}-${y}`);
+  if (!cell) return "?";
+  const kind = ["p0", "p1", "p2", "wall", "empty"].find((k) => cell.classList.contains(k));
+  return { p0: "B", p1: "R", p2: "G", wall: "#", empty: "." }[kind] || "?";
+}).join("")).join("\\n")"""
+
+
+class TriboloPage(GamePage):
+    BOARD_JS = BOARD_JS
+
+    def cell(self, x: int, y: int) -> Any:
+        return self.page.locator(f"#tb-{x}-{y}")
+
+    def mover(self) -> int | None:
+        found = self.page.locator("#tb").get_attribute("data-mover")
+        return int(found) if found else None
+
+    def legal(self) -> list[Cell]:
+        """The cells the player to move may play, read off the page's board."""
+        mover = self.mover()
+        if mover is None:
+            return []
+        board = board_from_rows(self.board().split("\n"))
+        return [position(cell) for cell in cells(legal_moves(board, mover))]
+
+    def wait_my_turn(self, timeout: int = AI_MS) -> None:
+        """Wait until this page may move (its grid is on), or the game is over."""
+        self.page.wait_for_function(
+            "() => document.querySelector('#tb-grid[aria-disabled=false], #tb-grid.over')",
+            timeout=timeout)
+
+    def click(self, x: int, y: int) -> None:
+        with self.next_view(self.page):
+            self.cell(x, y).click()
+
+    def seat_chip(self, seat: int) -> Any:
+        return self.page.locator(f'#seats [data-seat="{seat}"]')
+
+
+OpenGame = Callable[..., TriboloPage]
+
+
+@pytest.fixture
+def tribolo(open_page: OpenPage, next_view: NextView) -> OpenGame:
+    def open_game(path: str, **options: Any) -> TriboloPage:
+        return TriboloPage(open_page(path, **options), next_view)
+
+    return open_game
+
+
+def rows_of(view: dict[str, Any]) -> str:
+    return "\n".join(view["text"].split("\n")[:11])
+
+
+def host_with_open_seats(create_game: CreateGame, tribolo: OpenGame, green: str = "open"
+                         ) -> tuple[str, TriboloPage]:
+    created = create_game("tribolo", seats=["human", "open", green])
+    sid = created["session"]
+    return sid, tribolo(f"/play/tribolo?session={sid}", tokens={sid: created["token"]})
+
+
+def test_three_browsers_on_their_invite_links_all_see_every_move(
+    tribolo: OpenGame, create_game: CreateGame, server_view: ServerView
+) -> None:
+    sid, blue = host_with_open_seats(create_game, tribolo)
+    expect(blue.page.locator("#seats [data-invite-seat]")).to_have_count(2)  # a link per seat
+    green = tribolo(f"/play/tribolo?session={sid}&seat=2")
+    red = tribolo(f"/play/tribolo?session={sid}&seat=1")
+    players = [blue, red, green]
+    for seat, page in enumerate(players):
+        expect(page.seat_chip(seat)).to_contain_text("You")
+    expect(blue.page.locator("#seats [data-invite-seat]")).to_have_count(0)
+
+    rng = random.Random(12)
+    for _ in range(6):
+        view = server_view(sid)
+        mover = players[view["to_move"]]
+        x, y = rng.choice(mover.legal())
+        mover.click(x, y)
+        expected = rows_of(server_view(sid))
+        assert expected[y * 17 + x] == "BRG"[view["to_move"]]
+        for page in players:
+            page.wait_board(expected)
+    for seat, page in enumerate(players):  # each sees whose turn it is, and may move only then
+        mover = server_view(sid)["to_move"]
+        grid = page.page.locator("#tb-grid")
+        expect(grid).to_have_attribute("aria-disabled", "false" if seat == mover else "true")
+    assert server_view(sid)["moves"] == 6
+
+
+def test_one_player_beats_or_loses_to_two_computers_clicking_to_the_end(
+    tribolo: OpenGame, create_game: CreateGame, server_view: ServerView
+) -> None:
+    created = create_game("tribolo", seats=["human", "ai:easy", "ai:easy"])
+    sid = created["session"]
+    game = tribolo(f"/play/tribolo?session={sid}", tokens={sid: created["token"]})
+    rng = random.Random(5)
+    keyboard_moves = 0
+    while True:
+        game.wait_my_turn()
+        if server_view(sid)["status"] != "playing":
+            break
+        legal = game.legal()
+        assert legal, "Blue's turn with nowhere to play"
+        x, y = rng.choice(legal)
+        if keyboard_moves < 1:  # the first move with the arrow keys and Enter
+            game.cell(x, y).focus()
+            game.page.keyboard.press("ArrowLeft" if x > 0 else "ArrowRight")
+            game.page.keyboard.press("ArrowRight" if x > 0 else "ArrowLeft")
+            with game.next_view(game.page):
+                game.page.keyboard.press("Enter")
+            keyboard_moves += 1
+        else:
+            game.click(x, y)
+        game.page.wait_for_function(
+            "([x, y]) => !document.getElementById(`tb-${x}-${y}`).classList.contains('empty')",
+            arg=[x, y], timeout=TIMEOUT_MS)
+    final = server_view(sid)
+    game.wait_board(rows_of(final))
+    expect(game.headline).to_have_text(final["headline"])
+    assert final["text"].endswith("to move: none")
+    expect(game.page.locator("#tb-grid")).to_have_attribute("aria-disabled", "true")
+    expect(game.page.locator("#tb-note")).to_contain_text("game is over")
+    winners = [NAMES[seat] for seat in final["winners"]]
+    for seat, name in enumerate(NAMES):
+        box = game.page.locator(f"#tb-p{seat}")
+        expect(box).to_contain_text(str(final["scores"][seat]))
+        assert ("winner" in (box.get_attribute("class") or "")) == (name in winners)
+
+
+def test_help_marks_where_blue_can_play_and_a_hint_one_cell(
+    tribolo: OpenGame, create_game: CreateGame
+) -> None:
+    created = create_game("tribolo", seats=["human", "human", "human"])
+    sid = created["session"]
+    game = tribolo(f"/play/tribolo?session={sid}", tokens={sid: created["token"]})
+    legal = set(game.legal())
+    with game.next_view(game.page):
+        game.page.keyboard.press("a")
+    marked = game.page.eval_on_selector_all(
+        "#tb-grid .legal", "cells => cells.map((c) => c.id)")
+    assert {(int(x), int(y)) for _, x, y in (name.split("-") for name in marked)} == legal
+    expect(game.page.locator("#assisted")).to_be_visible()
+    game.page.keyboard.press("h")
+    hinted = game.page.locator("#tb-grid .hint")
+    expect(hinted).to_have_count(1, timeout=AI_MS)
+    _, x, y = (hinted.get_attribute("id") or "").split("-")
+    assert (int(x), int(y)) in legal
+
+
+def test_a_take_back_asked_of_the_other_player_and_accepted(
+    tribolo: OpenGame, create_game: CreateGame, server_view: ServerView
+) -> None:
+    sid, blue = host_with_open_seats(create_game, tribolo, green="ai:easy")
+    red = tribolo(f"/play/tribolo?session={sid}&seat=1")
+    expect(red.seat_chip(1)).to_contain_text("You")
+    while server_view(sid)["to_move"] != 0:  # Red or the computer may move first
+        if server_view(sid)["to_move"] == 1:
+            red.wait_my_turn()
+            red.click(*red.legal()[0])
+        else:
+            blue.page.wait_for_timeout(200)
+    blue.wait_my_turn()
+    before = rows_of(server_view(sid))
+    blue.click(*blue.legal()[0])
+    red.wait_board(rows_of(server_view(sid)))  # Red sees Blue's move
+
+    undo = blue.page.locator("#btn-undo")
+    expect(undo).to_have_text("↶Take back")
+    undo.click()
+    bar = red.page.locator("#takeback")
+    expect(bar).to_contain_text("Blue asks to take back their last move")
+    bar.get_by_role("button", name="Accept").click()
+    blue.wait_board(before)
+    red.wait_board(before)
+    assert server_view(sid)["to_move"] == 0
+    expect(blue.message).to_contain_text("accepted")
+
+
+def test_a_player_leaves_the_computer_plays_for_them_and_they_come_back(
+    tribolo: OpenGame, create_game: CreateGame, server_view: ServerView
+) -> None:
+    sid, blue = host_with_open_seats(create_game, tribolo, green="ai:easy")
+    red = tribolo(f"/play/tribolo?session={sid}&seat=1")
+    expect(red.seat_chip(1)).to_contain_text("You")
+
+    red.page.click("#menu-game")
+    red.page.get_by_role("menuitem", name="Leave your seat").click()
+    expect(red.seat_chip(1)).to_contain_text("Computer, for now")
+    expect(red.message).to_contain_text("You are watching")
+    for _ in range(2):  # Blue plays; the computer answers for Red (and for Green)
+        blue.wait_my_turn()
+        moves = server_view(sid)["moves"]
+        blue.click(*blue.legal()[0])
+        blue.page.wait_for_function(
+            "() => document.querySelector('#tb-grid[aria-disabled=false], #tb-grid.over')",
+            timeout=AI_MS)
+        assert server_view(sid)["moves"] >= moves + 2
+
+    red.page.reload()
+    wait_for_views(red.page, 1)
+    red.page.locator('#seats [data-take-seat="1"]').click()
+    expect(red.seat_chip(1)).to_contain_text("You")
+    expect(blue.seat_chip(1)).to_contain_text("Friend")
+    blue.wait_my_turn()
+    moves = server_view(sid)["moves"]
+    blue.click(*blue.legal()[0])
+    red.wait_my_turn()  # Red's turn is the player's again, not the computer's
+    assert server_view(sid)["to_move"] == 1 and server_view(sid)["moves"] == moves + 1
