@@ -443,7 +443,7 @@ class Hub:
     async def _play_back(self, live: Live, seat: int, playback: Playback) -> None:
         """Play `playback.moves` for `seat`, one every `step_seconds`, each saved and
         shown as a move of the player's; it ends early if a move no longer fits."""
-        for move in playback.moves:
+        for played, move in enumerate(playback.moves, 1):
             await asyncio.sleep(playback.step_seconds * self.ai_delay_scale)
             async with live.lock:
                 session = live.session
@@ -451,8 +451,12 @@ class Hub:
                 try:
                     session.play(move, seat)
                 except GameError:
+                    live.playback = None
+                    self.broadcast(live, None)
                     return
                 await self._save(live, appended_from=before)
+            if played == len(playback.moves):
+                live.playback = None  # so that the last view says it is the player's turn
             self.broadcast(live, _sound("move", session))
 
     def play_on(self, live: Live, token: str | None) -> None:

@@ -103,6 +103,10 @@ class View(BaseModel):
         "take the picture along"
     )
     sound: str | None
+    playing_back: bool = Field(
+        description="moves a command plays out (e.g. a solution shown) are still coming; "
+        "any action of a player stops them"
+    )
 
 
 def build_view(
@@ -156,6 +160,7 @@ def build_view(
         "params_text": params_text(game, session.game_id.params),
         "uses_upload": bool(session.game_id.uploads(game)),
         "sound": sound,
+        "playing_back": live.playback is not None,
     }
 
 

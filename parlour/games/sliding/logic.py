@@ -44,6 +44,8 @@ DIFFICULTIES: dict[str, Params] = {
 STEPS: dict[int, str] = {int(values["steps"]): name for name, values in DIFFICULTIES.items()
                          if "steps" in values}
 STEPS_MOST = 100_000
+QUICK_WALK = 10_000
+"""Walks longer than this (tens of milliseconds) are dealt in a worker, off the event loop."""
 DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
 
@@ -135,22 +137,24 @@ def slide(rows: int, cols: int, tiles: tuple[int, ...], row: int, col: int) -> t
 def walk(rows: int, cols: int, steps: int, rng: random.Random) -> tuple[int, ...]:
     """The solved picture after the gap's random walk of `steps` slides, never straight
     back along the slide before (which would undo it); longer if it ended solved."""
-    board = list(goal(rows, cols))
+    solved = list(goal(rows, cols))
+    board = solved.copy()
+    around = _neighbour_cells(rows, cols)
     at, came_from = rows * cols - 1, -1
     taken = 0
-    while taken < steps or tuple(board) == goal(rows, cols):
-        row, col = divmod(at, cols)
-        nexts = [
-            (row + dr) * cols + col + dc
-            for dr, dc in DIRECTIONS
-            if 0 <= row + dr < rows and 0 <= col + dc < cols
-        ]
-        nexts = [cell for cell in nexts if cell != came_from]
-        step = rng.choice(nexts)
+    while taken < steps or board == solved:
+        step = rng.choice([cell for cell in around[at] if cell != came_from])
         board[at], board[step] = board[step], GAP
         came_from, at = at, step
         taken += 1
     return tuple(board)
+
+
+def _neighbour_cells(rows: int, cols: int) -> list[list[int]]:
+    """For each cell (reading order), the cells next to it, in DIRECTIONS' order."""
+    return [[(row + dr) * cols + col + dc for dr, dc in DIRECTIONS
+             if 0 <= row + dr < rows and 0 <= col + dc < cols]
+            for row, col in (divmod(cell, cols) for cell in range(rows * cols))]
 
 
 def uniform(rows: int, cols: int, rng: random.Random) -> tuple[int, ...]:
@@ -203,6 +207,9 @@ class Sliding(Game[Puzzle, Slide]):
         return f"{size} {STEPS.get(steps, f'walk of {steps}')}"
 
     # -- dealing --------------------------------------------------------------------
+    def slow_deal(self, params: Params) -> bool:
+        return params["shuffle"] == "walk" and int(params["steps"]) > QUICK_WALK
+
     def deal(self, params: Params, rng: random.Random) -> Puzzle:
         rows, cols = int(params["rows"]), int(params["cols"])
         if params["shuffle"] == "random":

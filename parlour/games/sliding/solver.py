@@ -41,6 +41,7 @@ import numpy as np
 
 from parlour.core import progress
 from parlour.games.sliding import kernel, patterns
+from parlour.games.sliding import logic as rules
 from parlour.games.sliding.kernel import Bytes, Ints
 from parlour.games.sliding.patterns import PatternDatabase
 
@@ -62,14 +63,9 @@ class Solution:
 
 
 def is_solvable(rows: int, cols: int, tiles: Sequence[int]) -> bool:
-    """Whether the goal can be reached: the permutation of the cells (the gap counted as
-    tile n) must have the parity of the gap's distance from its home, since every move
-    is a swap with the gap and changes that distance by one."""
+    """Whether the goal can be reached (the rules' test, after checking the shape)."""
     _check_shape(rows, cols, tiles)
-    n = rows * cols
-    gap = list(tiles).index(0)
-    distance = (rows - 1 - gap // cols) + (cols - 1 - gap % cols)
-    return _parity([tile or n for tile in tiles]) == distance % 2
+    return rules.is_solvable(rows, cols, tiles)
 
 
 def solve(rows: int, cols: int, tiles: Sequence[int]) -> Solution:
@@ -97,21 +93,6 @@ def _check_shape(rows: int, cols: int, tiles: Sequence[int]) -> None:
     n = rows * cols
     if len(tiles) != n or sorted(tiles) != list(range(n)):
         raise ValueError(f"the tiles must be the numbers 0 to {n - 1}, each once")
-
-
-def _parity(permutation: Sequence[int]) -> int:
-    """0 for an even permutation of 1..n, 1 for an odd one (by its cycles)."""
-    seen = [False] * len(permutation)
-    swaps = 0
-    for start in range(len(permutation)):
-        length = 0
-        cell = start
-        while not seen[cell]:
-            seen[cell] = True
-            cell = permutation[cell] - 1
-            length += 1
-        swaps += max(0, length - 1)
-    return swaps % 2
 
 
 def _shortest(board: Ints, side: int, node_limit: int | None) -> tuple[list[int], int] | None:

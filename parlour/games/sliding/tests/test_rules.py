@@ -14,7 +14,9 @@ from hypothesis import strategies as st
 from parlour.core.game import BadParams, IllegalMove, Status
 from parlour.games.sliding.logic import (
     DIFFICULTIES,
+    QUICK_WALK,
     SEED_STEPS,
+    STEPS_MOST,
     Puzzle,
     Slide,
     Sliding,
@@ -194,6 +196,14 @@ def test_harder_presets_walk_further() -> None:
     assert DIFFICULTIES["random"]["shuffle"] == "random"
 
 
+def test_only_long_walks_are_dealt_off_the_event_loop() -> None:
+    """The presets deal at once; a script's walk of many thousand steps goes to a worker."""
+    for preset in DIFFICULTIES.values():
+        assert not GAME.slow_deal(GAME.validate({**preset, "rows": 8, "cols": 8}))
+    assert GAME.slow_deal(GAME.validate({"steps": QUICK_WALK + 1}))
+    assert not GAME.slow_deal(GAME.validate({"shuffle": "random", "steps": STEPS_MOST}))
+
+
 def test_statistics_group_by_size_and_difficulty() -> None:
     assert GAME.stat_group(GAME.validate({"rows": 3, "cols": 5, "steps": 10})) == "3×5 easy"
     assert GAME.stat_group(GAME.validate({"shuffle": "random"})) == "4×4 random"
@@ -203,6 +213,10 @@ def test_statistics_group_by_size_and_difficulty() -> None:
 @pytest.mark.parametrize(("params", "reason"), [
     ({"rows": 2}, "at least 3"), ({"cols": 9}, "at most 8"), ({"shuffle": "spiral"}, "one of"),
     ({"picture": "nowhere"}, "uploaded picture or one of meadow"), ({"zoom": 50}, "at least 100"),
+    ({"zoom": 401}, "at most 400"), ({"crop_x": -1}, "at least 0"),
+    ({"crop_y": 101}, "at most 100"),
+    ({"steps": 0}, "at least 1"), ({"steps": STEPS_MOST + 1}, "at most"),
+    ({"picture": "../../etc/passwd"}, "uploaded picture"),
 ])
 def test_bad_parameters_are_refused(params: dict[str, object], reason: str) -> None:
     with pytest.raises(BadParams, match=reason):
