@@ -36,8 +36,8 @@ AI_MS = 20_000  # the computers' turns, each shown for a moment before it plays
 BOARD_JS = """() => [...Array(11).keys()].map((y) => [...Array(16).keys()].map((x) => {
   const cell = document.getElementById(`tb-${x}-${y}`);
   if (!cell) return "?";
-  const kind = ["p0", "p1", "p2", "wall", "empty"].find((k) => cell.classList.contains(k));
-  return { p0: "B", p1: "R", p2: "G", wall: "#", empty: "." }[kind] || "?";
+  const kind = ["p0", "p1", "p2", "wall", "vacant"].find((k) => cell.classList.contains(k));
+  return { p0: "B", p1: "R", p2: "G", wall: "#", vacant: "." }[kind] || "?";
 }).join("")).join("\\n")"""
 
 

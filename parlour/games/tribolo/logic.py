@@ -96,7 +96,7 @@ class Tribolo(Game[Position, Cell]):
             board = rules.play(state.board, player, cell)
         except ValueError as error:
             raise IllegalMove(f"cell {list(move)}: {error}") from None
-        turned = rules.captures(state.board, player, cell)
+        turned = board.owned[player] & ~state.board.owned[player] & ~(1 << cell)
         following, passed = turn_after(board, player)
         made = list(state.moves_made)
         made[player] += 1

@@ -68,7 +68,7 @@ def _cell(x: int, y: int, mark: str, change: int | None, parity: int, legal: boo
     if mark == WALL:
         kind, label = "wall", "wall"
     elif mark == EMPTY:
-        kind, label = "empty", "empty"
+        kind, label = "vacant", "empty"  # not "empty": the platform styles .empty (a notice)
     else:
         seat = MARKS.index(mark)
         kind, label = f"p{seat} {SHAPES[seat]}", SEAT_NAMES[seat]
@@ -82,7 +82,7 @@ def _cell(x: int, y: int, mark: str, change: int | None, parity: int, legal: boo
         label += ", just turned"
     actions = move_attr("data-move", {"cell": [x, y]}) if mark == EMPTY else ""
     delay = f' style="--ring:{change}"' if change else ""
-    inner = '<span class="disc"></span>' if kind not in ("wall", "empty") else ""
+    inner = '<span class="disc"></span>' if kind not in ("wall", "vacant") else ""
     return (
         f'<div id="tb-{x}-{y}" class="{css}" data-nav tabindex="-1" role="gridcell" '
         f'aria-label="{attr(f"column {x + 1}, row {y + 1}: {label}")}"{actions}{delay}>'
@@ -98,6 +98,7 @@ def _player(observation: JSON, seat: int, viewer: int | None) -> str:
         "tb-player", f"p{seat}", SHAPES[seat],
         "to-move" if observation["to_move"] == seat else None,
         "winner" if seat in observation["winners"] else None,
+        "shared" if seat in observation["winners"] and len(observation["winners"]) > 1 else None,
         "passed" if seat in observation["passed"] else None,
     )
     you = ' <small class="tb-you">(you)</small>' if viewer == seat else ""

@@ -15,20 +15,11 @@ from parlour.core.gameid import parse_game_id
 from parlour.core.session import Session
 from parlour.games import GAMES
 from parlour.games.tribolo.logic import LastMove, Position, Tribolo
-from parlour.games.tribolo.rules import BLUE, GREEN, HEIGHT, RED, WIDTH, board_from_rows
+from parlour.games.tribolo.rules import BLUE, GREEN, HEIGHT, RED, WIDTH
+from parlour.games.tribolo.tests.boards import board
 from parlour.server.views import outcome
 
 GAME = Tribolo()
-EMPTY_ROW = "." * WIDTH
-
-
-def board(*top: str) -> list[str]:
-    """The board with `top` as its first rows (padded with dots), the rest empty."""
-    return [row.ljust(WIDTH, ".") for row in top] + [EMPTY_ROW] * (HEIGHT - len(top))
-
-
-def position(rows: list[str], player: int) -> Position:
-    return Position(board_from_rows(rows), player)
 
 
 def dealt(id_text: str) -> Position:
@@ -60,7 +51,7 @@ def test_every_player_moves_first_in_some_deals() -> None:
 
 # -- moves, turns and passes --------------------------------------------------------------
 def test_a_move_turns_its_captures_and_hands_the_turn_on() -> None:
-    state = position(board("BRR.", "....G", "....R.B"), BLUE)
+    state = Position(board("BRR.", "....G", "....R.B"), BLUE)
     after = GAME.apply(state, (3, 0))  # Blue closes Red's run from the right
     rows = GAME.observe(after, None)["rows"]
     assert rows[0].startswith("BBBB")
@@ -71,7 +62,7 @@ def test_a_move_turns_its_captures_and_hands_the_turn_on() -> None:
 
 def test_a_player_who_cannot_move_passes() -> None:
     # after Blue takes Red's only cell, Red cannot move: Green plays next
-    state = position(board("BR..", "", "", "", "", ".....GB"), BLUE)
+    state = Position(board("BR..", "", "", "", "", ".....GB"), BLUE)
     after = GAME.apply(state, (2, 0))
     assert after.player == GREEN and after.passed == (RED,)
     assert GAME.observe(after, BLUE)["passed"] == [RED]
@@ -79,13 +70,13 @@ def test_a_player_who_cannot_move_passes() -> None:
 
 def test_the_mover_plays_again_when_both_others_pass() -> None:
     # Blue takes Red's only cell; Green's only line runs into a wall; Blue can still move
-    state = position(board("BR..", "", "", "", "", "...GB#"), BLUE)
+    state = Position(board("BR..", "", "", "", "", "...GB#"), BLUE)
     after = GAME.apply(state, (2, 0))
     assert after.player == BLUE and after.passed == (RED, GREEN)
 
 
 def test_nobody_able_to_move_ends_the_game_with_the_most_cells_winning() -> None:
-    state = position(board("BBBR.", "", "", "", "", "", "", "", "", "", "GG##"), BLUE)
+    state = Position(board("BBBR.", "", "", "", "", "", "", "", "", "", "GG##"), BLUE)
     after = GAME.apply(state, (4, 0))  # Blue takes Red's last cell; nobody can move
     assert after.player is None and after.passed == ()
     assert GAME.status(after) is Status.WON and GAME.winners(after) == (BLUE,)
@@ -95,7 +86,7 @@ def test_nobody_able_to_move_ends_the_game_with_the_most_cells_winning() -> None
 
 
 def test_two_players_sharing_the_most_cells_tie() -> None:
-    state = position(board("BR.", "", "", "", "", "", "", "", "", "", "GGG#"), BLUE)
+    state = Position(board("BR.", "", "", "", "", "", "", "", "", "", "GGG#"), BLUE)
     after = GAME.apply(state, (2, 0))
     assert after.player is None
     assert GAME.scores(after) == (3, 0, 3)
@@ -104,7 +95,7 @@ def test_two_players_sharing_the_most_cells_tie() -> None:
 
 
 def test_three_equal_scores_are_a_draw() -> None:
-    state = position(board("BR.", "", "", "", "", "", "", "", "RRR#", "", "GGG#"), BLUE)
+    state = Position(board("BR.", "", "", "", "", "", "", "", "RRR#", "", "GGG#"), BLUE)
     after = GAME.apply(state, (2, 0))
     assert after.player is None and GAME.scores(after) == (3, 3, 3)
     assert GAME.status(after) is Status.DRAW and GAME.winners(after) == ()
@@ -118,20 +109,20 @@ def test_three_equal_scores_are_a_draw() -> None:
     ((7, 5), "captures nothing"),
 ])
 def test_a_refused_move_says_why(cell: tuple[int, int], reason: str) -> None:
-    state = position(board("BRR.#."), BLUE)
+    state = Position(board("BRR.#."), BLUE)
     with pytest.raises(IllegalMove, match=reason):
         GAME.apply(state, cell)
 
 
 def test_no_move_once_the_game_is_over() -> None:
-    over = Position(board_from_rows(board("BR.")), None)
+    over = Position(board("BR."), None)
     with pytest.raises(IllegalMove, match="over"):
         GAME.apply(over, (2, 0))
 
 
 def test_a_capture_of_the_third_player_is_not_the_movers() -> None:
     # from (0, 0) the line is Red's run closed by Green: Green's capture, never Blue's
-    state = position(board(".RG", "B"), BLUE)
+    state = Position(board(".RG", "B"), BLUE)
     with pytest.raises(IllegalMove, match="captures nothing"):
         GAME.apply(state, (0, 0))
 
@@ -154,7 +145,7 @@ def test_every_seat_sees_the_same_position() -> None:
 
 
 def test_the_observation_has_the_last_move_and_what_it_turned() -> None:
-    state = position(board("BRR.", ".G..", ".R", ".B"), BLUE)
+    state = Position(board("BRR.", ".G..", ".R", ".B"), BLUE)
     after = GAME.apply(state, (3, 0))
     seen = GAME.observe(after, None)
     assert seen["last"] == {"player": BLUE, "cell": [3, 0], "turned": [[1, 0], [2, 0]]}
@@ -167,13 +158,13 @@ def test_the_text_is_eleven_rows_of_sixteen_then_who_moves() -> None:
     assert len(lines) == HEIGHT + 1
     assert all(len(line) == WIDTH and set(line) <= set("BRG#.") for line in lines[:HEIGHT])
     assert lines[HEIGHT] == f"to move: {('Blue', 'Red', 'Green')[state.player or 0]}"
-    over = Position(board_from_rows(board("B")), None)
+    over = Position(board("B"), None)
     assert GAME.text(GAME.observe(over, None)).split("\n")[-1] == "to move: none"
     assert GAME.text(GAME.observe(over, None)).split("\n")[0] == "B" + "." * (WIDTH - 1)
 
 
 def test_the_rows_place_x_across_and_y_down() -> None:
-    state = position(board("BRR.", "", "", "", "", "", "", "", "", "", "...............G"), BLUE)
+    state = Position(board("BRR.", "", "", "", "", "", "", "", "", "", "...............G"), BLUE)
     rows = GAME.observe(state, None)["rows"]
     assert rows[0][0] == "B" and rows[10][15] == "G"
     assert (3, 0) in GAME.legal_moves(state)
@@ -214,7 +205,7 @@ def test_undo_with_three_humans_on_one_screen_takes_back_one_move() -> None:
 
 def test_players_sharing_first_place_draw_and_the_third_loses() -> None:
     game_id = parse_game_id(GAME, "tribolo:standard#tie")
-    tie = position(board("BR.", "", "", "", "", "", "", "", "", "", "GGG#"), BLUE)
+    tie = Position(board("BR.", "", "", "", "", "", "", "", "", "", "GGG#"), BLUE)
     session = Session(GAMES["tribolo"], game_id, ["human", "human", "human"], start=tie)
     session.play({"cell": [2, 0]}, BLUE)
     assert session.status is Status.WON

@@ -35,12 +35,7 @@ from parlour.games.tribolo.rules import (
     scores,
     winners,
 )
-
-
-def board(*rows: str) -> Board:
-    """The rows given, padded with empty cells to the full board."""
-    padded = [row.ljust(WIDTH, ".") for row in rows]
-    return board_from_rows(padded + ["." * WIDTH] * (HEIGHT - len(rows)))
+from parlour.games.tribolo.tests.boards import board
 
 
 def at(*points: tuple[int, int]) -> int:

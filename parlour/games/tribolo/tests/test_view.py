@@ -7,7 +7,9 @@ import json
 import random
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 
+import parlour
 from parlour.core.game import RenderContext
 from parlour.core.gameid import parse_game_id
 from parlour.games.tribolo.logic import Position, Tribolo
@@ -94,7 +96,7 @@ def test_each_player_has_a_shape_as_well_as_a_colour_and_walls_are_marked() -> N
         elif mark == "#":
             assert "wall" in css(found) and "wall" in found["aria-label"]
         else:
-            assert "empty" in css(found)
+            assert "vacant" in css(found) and "empty" in found["aria-label"]
     assert len(set(SHAPES)) == 3
 
 
@@ -170,3 +172,23 @@ def test_the_end_shows_the_winner() -> None:
     assert "winner" in css(boxes["tb-p0"]) and "winner" not in css(boxes["tb-p2"])
     assert "game is over" in draw(after)
     assert {RED, GREEN} == {seat for seat in range(3) if "winner" not in css(boxes[f"tb-p{seat}"])}
+
+
+def test_a_shared_first_place_is_shown_as_a_tie_of_those_players() -> None:
+    rows = ["BR.." + "." * 12] + ["." * WIDTH] * 9 + ["GGG#" + "." * 12]
+    after = GAME.apply(Position(board_from_rows(rows), BLUE), (2, 0))
+    assert GAME.scores(after) == (3, 0, 3) and after.player is None
+    boxes = Elements(draw(after, WATCHING)).by_id
+    for seat in (BLUE, GREEN):
+        assert {"winner", "shared"} <= css(boxes[f"tb-p{seat}"])
+    assert not {"winner", "shared"} & css(boxes["tb-p1"])
+
+
+def test_the_cells_use_no_class_the_page_styles_for_itself() -> None:
+    # the page's own `.empty` (a notice with padding) once blew every empty cell up on phones
+    page_css = (Path(parlour.__file__).parent / "static" / "app.css").read_text()
+    page_classes = set(re.findall(r"\.([A-Za-z][\w-]*)", page_css))
+    state = GAME.apply(dealt("classes"), GAME.legal_moves(dealt("classes"))[0])
+    used = {name for found in cells(draw(state)).values() for name in css(found)}
+    assert {"vacant", "wall", "p0", "placed"} <= used
+    assert not used & page_classes
