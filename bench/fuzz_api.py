@@ -229,7 +229,7 @@ class Pool:
         holder = rnd.choice(playable if moving else self.holders)
         case.path_parameters = {**case.path_parameters, "sid": holder.sid}
         headers = case.headers if case.headers is not None else CaseInsensitiveDict()
-        draw = rnd.random()
+        draw = 0.0 if moving else rnd.random()  # a move meant to land is sent as its seat
         if draw < 0.6 and holder.token:
             headers["authorization"] = f"Bearer {holder.token}"
         elif draw < 0.7:
@@ -238,7 +238,7 @@ class Pool:
         elif draw < 0.85:
             headers.pop("authorization", None)  # a spectator
         case.headers = headers
-        if case.path.endswith("/moves") and rnd.random() < 0.8:
+        if case.path.endswith("/moves") and (moving or rnd.random() < 0.8):
             known = self.moves.get(holder.sid) or [{"cell": [1, 1]}]
             case.body = {"move": rnd.choice(known)}
             case.media_type = "application/json"

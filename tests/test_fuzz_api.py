@@ -43,8 +43,10 @@ def test_every_operation_answers_as_documented(tmp_path: Path) -> None:
     tally = fuzz(tmp_path, EXAMPLES, PROBES)
     operations = {label for label, _ in tally.statuses if not label.startswith("(")}
     assert len(operations) >= 14, operations  # every operation was tried
-    reached = {label for (label, status) in tally.statuses if 200 <= status < 300}
-    assert "POST /api/games/{sid}/moves" in reached, "no move was played: real ids unused?"
+    # a move the game played or refused as a move (409) went past the ids, the token and
+    # the schema: which of the two depends on the games' rules, not on the fuzzing
+    reached = {label for (label, status) in tally.statuses if 200 <= status < 300 or status == 409}
+    assert "POST /api/games/{sid}/moves" in reached, "no move reached a game: real ids unused?"
     if tally.failures:
         pytest.fail(f"{sum(tally.kinds.values())} of {tally.tried} requests failed a check:\n"
                     + failure_report(tally), pytrace=False)
