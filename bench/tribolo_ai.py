@@ -15,11 +15,14 @@ A game counts as a win for the level with the most cells, a tie for levels shari
 cells, a loss otherwise; each line gives the share with a 95 % Wilson interval, per seat of
 that level (so with two Easy seats, Easy's figures are per Easy player). Time per move is
 the CPU time of the worker process for one call of the level (other load on the shared
-machine does not inflate it) and the wall-clock time, each as median, p95 and max (target:
-Strong p95 <= 1 s). Progress and running tallies go to stderr as games finish.
+machine does not inflate it) and the wall-clock time, each as median, p95 and max (targets:
+Strong's CPU p95 <= 250 ms, which keeps its wall time under the spec's 1 s on a busy
+machine). Progress and running tallies go to stderr as games finish.
 
-Runs on --workers processes (default: every core). Run from the repository root (the full
-run, 600 games per match-up, takes several hours on two cores; --games 12 for a look):
+Runs on --workers processes (default: every core); the compiled search is loaded (or
+compiled, the first time) before they start. Run from the repository root (the full run,
+600 games per match-up, took 56 minutes on two cores shared with other work; --games 12
+for a look):
     .venv/bin/python -m bench.tribolo_ai [--games N] [--matchups 1,2,3] [--workers N]
 """
 
@@ -42,7 +45,8 @@ from bench.escalator_solver import wilson
 from parlour.games.tribolo import ai, rules
 
 STRONG_TARGET_SHARE = 0.60
-STRONG_TARGET_P95_MS = 1000.0
+STRONG_TARGET_CPU_P95_MS = 250.0
+STRONG_TARGET_WALL_P95_MS = 1000.0
 
 MATCHUPS: dict[int, tuple[str, str, str]] = {
     1: ("strong", "easy", "easy"),
@@ -164,8 +168,10 @@ def time_report(games: Sequence[Game]) -> None:
         print(f"{level:<7} CPU  {times(cpu)}   ({len(cpu)} moves)")
         print(f"{'':<7} wall {times(wall)}")
         if level == "strong":
-            verdict = "met" if percentile(cpu, 95) <= STRONG_TARGET_P95_MS else "NOT met"
-            print(f"target: Strong p95 <= {STRONG_TARGET_P95_MS:.0f} ms (CPU): {verdict}")
+            for kind, samples, target in (("CPU", cpu, STRONG_TARGET_CPU_P95_MS),
+                                          ("wall", wall, STRONG_TARGET_WALL_P95_MS)):
+                verdict = "met" if percentile(samples, 95) <= target else "NOT met"
+                print(f"target: Strong p95 <= {target:.0f} ms ({kind}): {verdict}")
 
 
 def main() -> None:
@@ -181,10 +187,15 @@ def main() -> None:
           f" --matchups {args.matchups} --workers {args.workers}")
     print(f"budgets: Medium {ai.MEDIUM_BUDGET} positions, depth <= {ai.MEDIUM_DEPTH};"
           f" Strong {ai.STRONG_BUDGET} positions, depth <= {ai.STRONG_DEPTH}")
+    started = time.perf_counter()
+    board, player = rules.deal(random.Random(0))
+    ai.strong(board, player, random.Random(0))  # compile or load the kernel once, here
+    print(f"search kernel ready in {time.perf_counter() - started:.1f} s")
     played: list[Game] = []
     for number in chosen:
         played += matchup(number, args.games, args.workers)
     time_report(played)
+    print(f"total run time {time.perf_counter() - started:.0f} s")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """Tribolo's computer players: legal, reproducible, greedy where it is obvious, Easy as the
-original scores moves, and Strong ahead of Easy on a fixed set of games.
+original scores moves, Strong perfect in endings (by the paranoid value, read to the end)
+and searching deeper than Medium.
 
 Every level is deterministic for a given rng (Medium and Strong count positions, not time),
 so the games below always play out the same: the assertions are about this code, not luck.
@@ -12,7 +13,7 @@ from functools import cache
 
 import pytest
 
-from parlour.games.tribolo import ai
+from parlour.games.tribolo import ai, kernel
 from parlour.games.tribolo.rules import (
     BLUE,
     GREEN,
@@ -29,7 +30,6 @@ from parlour.games.tribolo.rules import (
     legal_moves,
     next_to_move,
     play,
-    scores,
     winners,
 )
 
@@ -158,17 +158,36 @@ def test_the_hint_is_strongs_move_and_always_the_same() -> None:
     assert legal_moves(position, player) >> first & 1
 
 
-def test_strong_does_better_than_easy_in_the_same_seat_on_a_fixed_set_of_endings() -> None:
-    """Three endings (from move 90 of random games): each played out twice, the seat of
-    `colour` taken once by Strong and once by Easy, the other two seats by Easy."""
-    for colour in PLAYERS:
-        game = positions_along_a_game(10 + colour)
-        position, player = game[min(90, len(game) - 1)]
-        with_strong = tuple("strong" if seat == colour else "easy" for seat in PLAYERS)
-        strong_final = play_out(position, player, (with_strong[0], with_strong[1],
-                                                   with_strong[2]), seed=colour)
-        easy_final = play_out(position, player, ("easy", "easy", "easy"), seed=colour)
-        assert scores(strong_final)[colour] > scores(easy_final)[colour]
+def exact_value(position: Board, player: int, move: int) -> int:
+    """The paranoid value of `move` read to the end of the game (no budget, no depth limit:
+    kernel.search is checked against a plain minimax in test_kernel.py)."""
+    found = kernel.search(position, player, [move], ai.cell_weights(position.walls), 10**9,
+                          position.empty.bit_count())
+    assert found.depth == position.empty.bit_count()  # every line ran to the end
+    return found.value
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_strong_plays_endings_perfectly_against_the_worst_case(seed: int) -> None:
+    """With 10 empty cells left, Strong's budget reaches the end of the game: its move is
+    one of the best by the paranoid value, and never worse than Easy's."""
+    game = positions_along_a_game(20 + seed)
+    position, player = next((position, player) for position, player in game
+                            if position.empty.bit_count() <= 10)
+    values = {cell: exact_value(position, player, cell)
+              for cell in cells(legal_moves(position, player))}
+    strong_move = ai.strong(position, player, random.Random(seed))
+    easy_move = ai.easy(position, player, random.Random(seed))
+    assert values[strong_move] == max(values.values())
+    assert values[strong_move] >= values[easy_move]
+
+
+def test_medium_searches_one_round_and_strong_further() -> None:
+    position, player = sample_positions(seed=4, count=3)[1]  # the middle game
+    medium = ai.search(position, player, random.Random(0), ai.MEDIUM_BUDGET, ai.MEDIUM_DEPTH)
+    strong = ai.search(position, player, random.Random(0), ai.STRONG_BUDGET, ai.STRONG_DEPTH)
+    assert medium.depth <= ai.MEDIUM_DEPTH < strong.depth
+    assert medium.positions <= ai.MEDIUM_BUDGET + 1 and strong.positions <= ai.STRONG_BUDGET + 1
 
 
 def test_players_are_named_in_turn_order() -> None:
