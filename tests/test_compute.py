@@ -140,3 +140,33 @@ def test_reports_are_at_most_ten_a_second(compute: Compute) -> None:
 def test_work_that_reports_runs_as_before_without_a_callback(compute: Compute) -> None:
     assert run_async(compute.run(10, jobs.report_quarters, 0.0)) == "counted"
     assert jobs.report_quarters(0.0) == "counted"  # and outside any worker
+
+
+def test_a_worker_warms_up_every_game_that_asks_and_survives_one_that_fails(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import dataclasses
+
+    from parlour.games import GAMES
+    from parlour.server import compute
+
+    warmed: list[str] = []
+
+    def failing() -> None:
+        warmed.append("failing")
+        raise RuntimeError("no compiler here")
+
+    first, second = list(GAMES)[:2]
+    monkeypatch.setitem(GAMES, first, dataclasses.replace(GAMES[first], warm_up=failing))
+    monkeypatch.setitem(GAMES, second, dataclasses.replace(
+        GAMES[second], warm_up=lambda: warmed.append("working")))
+    compute._warm_up()
+    assert warmed[:2] == ["failing", "working"]
+
+
+def test_the_games_with_compiled_kernels_warm_them_up() -> None:
+    from parlour.games import GAMES
+
+    assert GAMES["tribolo"].warm_up is not None and GAMES["sliding"].warm_up is not None
+    GAMES["tribolo"].warm_up()
+    GAMES["sliding"].warm_up()

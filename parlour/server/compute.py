@@ -20,6 +20,7 @@ import asyncio
 import atexit
 import contextlib
 import itertools
+import logging
 import multiprocessing
 import os
 import threading
@@ -30,6 +31,8 @@ from multiprocessing.queues import Queue
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from parlour.core.progress import Listener, listening
+
+logger = logging.getLogger(__name__)
 
 if TYPE_CHECKING:  # pebble is imported when the first work is sent: a quicker start
     from pebble import ProcessPool
@@ -189,7 +192,16 @@ def _reporting(job: int, work: Callable[..., T], *args: Any) -> T:
 
 
 def _warm_up() -> None:
-    import parlour.games  # noqa: F401  (imports every game once per worker)
+    """Import every game once per worker and do what they ask first (`GameSpec.warm_up`);
+    a warm-up that fails only leaves that work for the first job."""
+    from parlour.games import GAMES
+
+    for spec in GAMES.values():
+        if spec.warm_up is not None:
+            try:
+                spec.warm_up()
+            except Exception:
+                logger.exception("warming up %s failed", spec.name)
 
 
 _shared: Compute | None = None

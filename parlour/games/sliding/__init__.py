@@ -70,6 +70,7 @@ SPEC = GameSpec(
     display_options={"numbers": ("off", "on")},
     music="music-box",
     tables=solver.TABLES,
+    warm_up=solver.warm_up,
     stat_figures=(StatFigure("tiles_moved", "moves (tiles moved)", "fewest"),),
     shortcuts=(
         Shortcut("Arrows", "slide the tile next to the gap that way"),

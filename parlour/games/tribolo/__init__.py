@@ -70,6 +70,7 @@ SPEC = GameSpec(
     thumbnail_svg=THUMBNAIL,
     ai_levels={level: partial(computer_move, level) for level in ai.LEVELS},
     hint=hint,
+    warm_up=ai.warm_up,
     stand_in="medium",
     default_seats=("human", "ai:medium", "ai:medium"),
     has_assist=True,

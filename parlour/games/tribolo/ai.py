@@ -55,6 +55,7 @@ from parlour.games.tribolo.rules import (
     apply_capture,
     captures,
     cells,
+    deal,
     legal_moves,
     others,
     position,
@@ -151,6 +152,13 @@ def strong(board: Board, player: int, rng: random.Random) -> int:
 
 
 LEVELS: dict[str, Level] = {"easy": easy, "medium": medium, "strong": strong}
+
+
+def warm_up() -> None:
+    """Load the compiled search (or compile it, the first time: seconds) in a worker
+    before its first move, so that the move's time budget is the search's alone."""
+    board, player = deal(random.Random(0))
+    medium(board, player, random.Random(0))
 
 
 def hint(board: Board, player: int) -> int:
