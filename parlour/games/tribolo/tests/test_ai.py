@@ -17,12 +17,9 @@ from parlour.games.tribolo import ai, kernel
 from parlour.games.tribolo.rules import (
     BLUE,
     GREEN,
-    HEIGHT,
     PLAYERS,
     RED,
-    WIDTH,
     Board,
-    board_from_rows,
     captures,
     cell_at,
     cells,
@@ -32,13 +29,9 @@ from parlour.games.tribolo.rules import (
     play,
     winners,
 )
+from parlour.games.tribolo.tests.boards import board
 
 LEVEL_NAMES = ("easy", "medium", "strong")
-
-
-def board(*rows: str) -> Board:
-    padded = [row.ljust(WIDTH, ".") for row in rows]
-    return board_from_rows(padded + ["." * WIDTH] * (HEIGHT - len(rows)))
 
 
 @cache
