@@ -1,7 +1,7 @@
 """The progress panel (static/progress.js): shown only after half a second of waiting,
 with what is being done, a bar, the seconds and Cancel; gone as soon as the answer comes.
 
-The page's clock is Playwright's, moved by hand, so the half second is exact."""
+The page's clock is Playwright's, paused and moved by hand, so the half second is exact."""
 
 from __future__ import annotations
 
@@ -27,6 +27,9 @@ window.progress = createProgress({
 def page(open_page: OpenPage) -> Page:
     page = open_page()
     page.clock.install()
+    # paused: installed, the page's clock still flows with real time, and on a busy
+    # machine that alone would cross the half second between two steps of a test
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
     page.add_script_tag(type="module", content=SET_UP)
     page.wait_for_function("window.progress")
     return page
