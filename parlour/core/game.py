@@ -404,9 +404,9 @@ class GameSpec:
     """The tables its solvers and AI read (`parlour.core.tables`): while one is not built
     yet, their work gets the time a build takes."""
     warm_up: Callable[[], None] | None = None
-    """Done once in each worker process as it starts, before its first job (e.g. loading
-    or compiling a numba kernel), so that it never counts against a move's time budget.
-    Module-level; it must be quick once done (the compiled code is cached on disk)."""
+    """Done in each worker process when the server starts (e.g. loading, or the first
+    time compiling, a numba kernel), so that players' moves and hints do not pay for it.
+    Module-level; quick once done (the compiled code is cached on disk)."""
     command_labels: Mapping[str, str] = field(default_factory=dict)
     """Labels of standard commands as this game calls them, e.g. {"undo": "Undo pick-up"}."""
     command_keys: Mapping[str, tuple[str, ...]] = field(default_factory=dict)

@@ -96,7 +96,9 @@ class Compute:
             return self._pool
 
     def warm_up(self) -> None:
-        """Start the workers now (they take a moment to import the games)."""
+        """Start the workers now (they take a moment to import the games) and let each
+        do the games' own warm-ups (`GameSpec.warm_up`: compiled kernels), as a job of
+        its own: at a server's start, before players ask for much."""
         pool = self.pool()
         for _ in range(self._workers):
             pool.schedule(_warm_up)
@@ -176,7 +178,7 @@ _reports_here: Queue[Report | None] | None = None
 def _start_worker(reports: Queue[Report | None]) -> None:
     global _reports_here
     _reports_here = reports
-    _warm_up()
+    import parlour.games  # noqa: F401  (imports every game once per worker)
 
 
 def _reporting(job: int, work: Callable[..., T], *args: Any) -> T:
@@ -192,8 +194,8 @@ def _reporting(job: int, work: Callable[..., T], *args: Any) -> T:
 
 
 def _warm_up() -> None:
-    """Import every game once per worker and do what they ask first (`GameSpec.warm_up`);
-    a warm-up that fails only leaves that work for the first job."""
+    """Do what the games ask of a new worker (`GameSpec.warm_up`); a warm-up that fails
+    only leaves that work for the first job that needs it."""
     from parlour.games import GAMES
 
     for spec in GAMES.values():
