@@ -404,9 +404,9 @@ class GameSpec:
     """The tables its solvers and AI read (`parlour.core.tables`): while one is not built
     yet, their work gets the time a build takes."""
     warm_up: Callable[[], None] | None = None
-    """Done in each worker process when the server starts (e.g. loading, or the first
-    time compiling, a numba kernel), so that players' moves and hints do not pay for it.
-    Module-level; quick once done (the compiled code is cached on disk)."""
+    """Done in a worker when the server starts (e.g. compiling a numba kernel the first
+    time; the compiled code is cached on disk for every worker), so that players' moves
+    and hints do not pay for it. Module-level."""
     command_labels: Mapping[str, str] = field(default_factory=dict)
     """Labels of standard commands as this game calls them, e.g. {"undo": "Undo pick-up"}."""
     command_keys: Mapping[str, tuple[str, ...]] = field(default_factory=dict)

@@ -96,12 +96,12 @@ class Compute:
             return self._pool
 
     def warm_up(self) -> None:
-        """Start the workers now (they take a moment to import the games) and let each
-        do the games' own warm-ups (`GameSpec.warm_up`: compiled kernels), as a job of
-        its own: at a server's start, before players ask for much."""
+        """Start the workers now (they take a moment to import the games) and do the
+        games' own warm-ups (`GameSpec.warm_up`: compiled kernels) as one job: what it
+        compiles the first time is cached on disk for every worker, and the other
+        workers stay free for players meanwhile."""
         pool = self.pool()
-        for _ in range(self._workers):
-            pool.schedule(_warm_up)
+        pool.schedule(_warm_up)
 
     async def run(
         self, budget: float, work: Callable[..., T], *args: Any, progress: Progress | None = None
