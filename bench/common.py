@@ -27,6 +27,17 @@ def percentile(samples: Sequence[float], pct: float) -> float:
     return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
 
 
+def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    """The 95 % Wilson score interval for a proportion (all of [0, 1] with no trials)."""
+    if not trials:
+        return 0.0, 1.0
+    share = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (share + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(share * (1 - share) / trials + z * z / (4 * trials * trials))
+    return centre - half / denominator, centre + half / denominator
+
+
 def summary(samples: Sequence[float]) -> dict[str, float]:
     return {
         "n": float(len(samples)),

@@ -32,7 +32,6 @@ Run from the repository root (about 30 minutes on two cores; --deals 2000
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import random
 import statistics
@@ -43,7 +42,7 @@ from dataclasses import dataclass
 from multiprocessing import Pool
 from typing import TypeVar
 
-from bench.common import heading, percentile
+from bench.common import heading, percentile, wilson
 from parlour.games.escalator.solver import (
     FULL,
     SAMPLES,
@@ -77,16 +76,6 @@ def counts(ranks: Iterable[int]) -> list[int]:
         out[rank - 1] += 1
     return out
 
-
-def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
-    """The 95 % Wilson score interval for a proportion."""
-    if not trials:
-        return 0.0, 1.0
-    share = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (share + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(share * (1 - share) / trials + z * z / (4 * trials * trials))
-    return centre - half / denominator, centre + half / denominator
 
 
 def figures(samples: Sequence[float]) -> str:

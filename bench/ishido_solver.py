@@ -19,14 +19,13 @@ Run from the repository root:  .venv/bin/python -m bench.ishido_solver [--deals 
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import statistics
 import time
 from dataclasses import dataclass
 from multiprocessing import Pool
 
-from bench.common import heading, percentile
+from bench.common import heading, percentile, wilson
 from parlour.core.game import Status
 from parlour.games.ishido.logic import TILES, Board, Ishido
 from parlour.games.ishido.solver import hint
@@ -72,16 +71,6 @@ def play(job: tuple[str, int]) -> Outcome:
     cpu.pop()
     return Outcome(seed, state.placed, state.score, state.four_ways, tuple(wall), tuple(cpu))
 
-
-def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95 % Wilson score interval for a proportion."""
-    if not trials:
-        return 0.0, 1.0
-    share = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (share + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(share * (1 - share) / trials + z * z / (4 * trials * trials))
-    return centre - half / denominator, centre + half / denominator
 
 
 def summarise(rules: str, outcomes: list[Outcome], seconds: float) -> None:

@@ -23,14 +23,13 @@ Run from the repository root:  .venv/bin/python -m bench.minesweeper_solver
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import statistics
 import time
 from dataclasses import dataclass
 from multiprocessing import Pool
 
-from bench.common import heading
+from bench.common import heading, wilson
 from parlour.core.game import Status
 from parlour.games.minesweeper.logic import Minefield, Minesweeper
 from parlour.games.minesweeper.solver import UNKNOWN, Field, Player, first_click
@@ -147,15 +146,6 @@ def check(line: Line, seed: int) -> str | None:
 def _play_job(job: tuple[Line, int]) -> Outcome:
     return play(*job)
 
-
-def wilson(wins: int, games: int, z: float = 1.959964) -> tuple[float, float]:
-    """95 % confidence interval of a win rate (Wilson score interval)."""
-    if games == 0:
-        return 0.0, 0.0
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return centre - half, centre + half
 
 
 def run_line(line: Line, games: int, start: int, workers: int) -> list[Outcome]:

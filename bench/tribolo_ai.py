@@ -40,8 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from multiprocessing import Pool
 
-from bench.common import heading, percentile
-from bench.escalator_solver import wilson
+from bench.common import heading, percentile, wilson
 from parlour.games.tribolo import ai, rules
 
 STRONG_TARGET_SHARE = 0.60
