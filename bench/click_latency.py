@@ -2,26 +2,36 @@
 
 A real `parlour` process serves the game (every seat held by this browser). Each sample
 runs inside the page, so no Playwright round trip is counted: note performance.now(),
-dispatch a click (or, for Ishido, a drag and drop) on the board, wait until the page
+dispatch a click (or a right click, or a drag and drop) on the board, wait until the page
 applies the server's new view (`document.body.dataset.views` goes up, seen by a
-MutationObserver), then wait one requestAnimationFrame so the frame can be painted.
-The action goes over the WebSocket, the server saves the move and pushes the view back.
+MutationObserver: "-> view"), then until that view is painted (a task posted from the
+next requestAnimationFrame runs once the frame's style, layout and paint are done:
+"-> painted"). The action goes over the WebSocket, the server saves the move and pushes
+the view back. Each line gives p50/p95/p99 and the share of samples under 16 ms.
 
 - tictactoe: random playable cells; Restart when a game ends.
 - minesweeper: 16x30 boards. "expert first click" opens an area of a 99-mine board
   (first_click=opening); "expert click" opens random closed cells after it; "whole-board
-  flood" is the first click on a 10-mine 16x30 board, which opens nearly every cell.
+  flood" is the first click on a 10-mine 16x30 board, which opens nearly every cell;
+  "expert flag" right-clicks the mines around an open number and "expert chord" then
+  clicks it, opening its other neighbours (the mines known from the game replayed here).
 - ishido: drag the next tile onto a cell where it fits (the assist marks show where).
 - tribolo: three browsers (one per seat, each its own context, as three people on their
   invite links) play random legal cells; a sample is a click in the mover's browser until
-  the view is applied, and the next frame painted, in *every* browser (times compared
-  through performance.timeOrigin, one clock for the machine). A new game when one ends.
+  the view is applied, and painted, in *every* browser (times compared through
+  performance.timeOrigin, one clock for the machine). A new game when one ends.
 - sliding: an 8x8 board cut from an uploaded photo (made here with Pillow, 1200x1200),
   shuffled at random. "click" clicks a random tile in the gap's row or column (a whole
   line slides); "drag" drags the tile next to the gap toward it with pointer events, timed
   from the release. A new game when one is solved (never, in practice).
+- escalator: pick a random playable card (two times in three) or turn the stock.
 
-Run from the repository root:  .venv/bin/python -m bench.click_latency [--game NAME]
+With --parts, the server runs with PARLOUR_TIMING=1 and Chromium is traced: a table says
+where the time goes, part by part (bench/latency_parts.py). Tracing slows the page a
+little: compare figures taken the same way.
+
+Run from the repository root:
+  .venv/bin/python -m bench.click_latency [--game NAME|all] [--samples N] [--parts]
 """
 
 from __future__ import annotations
@@ -29,6 +39,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import random
 import tempfile
 from pathlib import Path
@@ -38,17 +49,40 @@ import httpx
 from PIL import Image
 from playwright.sync_api import Page, sync_playwright
 
-from bench.common import heading, report, share_under
+from bench.common import auth, heading, report, share_under
+from bench.latency_parts import CATEGORIES, browser_parts, parts_table, server_parts
+from parlour.core.gameid import parse_game_id
+from parlour.core.session import Session
 from parlour.devtools import launch_chromium, start_server
+from parlour.games import GAMES as GAMES_BY_NAME
+from parlour.games.minesweeper.grid import neighbours
+from parlour.games.minesweeper.logic import FLAG, HIDDEN, OPEN
 from parlour.games.tribolo.rules import board_from_rows, cells, legal_moves, position
 
 FRAME_MS = 16.0
 PLAYABLE_CELLS = '#board [aria-disabled="false"] .closed[data-move]'  # Minesweeper
 WARMUP = 20
 
+# After requestAnimationFrame, a task posted from its callback runs once that frame's
+# style, layout and paint are done: `painted(t0, resolve, id, viewed)` resolves then. Each
+# sample's start and end are marked, with a name of its own, for the trace when one is
+# taken (bench/latency_parts.py).
+PAINTED = """
+const sample = Math.random().toString(36).slice(2);
+const mark = (what) => performance.mark(`sample-${what} ${sample}`);
+const painted = (t0, resolve, id, viewed) => requestAnimationFrame(() => {
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => {
+    mark("end");
+    resolve({ id, sample, view: viewed - t0, frame: performance.now() - t0 });
+  };
+  channel.port2.postMessage(null);
+});
+"""
+
 # Click `selector` (or a random cell among those `pool` selects) and time the new view.
 MEASURE = """
-async ([selector, pick, pool]) => {
+async ([selector, pick, pool, type]) => {""" + PAINTED + """
   let target = selector ? document.querySelector(selector) : null;
   if (!target) {
     const playable = [...document.querySelectorAll(pool)];
@@ -60,20 +94,20 @@ async ([selector, pick, pool]) => {
     let t0 = 0;
     const timer = setTimeout(() => {
       observer.disconnect();
-      reject(new Error(`no new view within 5 s after clicking #${target.id}`));
+      reject(new Error(`no new view within 5 s after a ${type} on #${target.id}`));
     }, 5000);
     const observer = new MutationObserver(() => {
       if (Number(document.body.dataset.views) <= before) return;
       const viewed = performance.now();
       observer.disconnect();
       clearTimeout(timer);
-      requestAnimationFrame(() => {
-        resolve({ id: target.id, view: viewed - t0, frame: performance.now() - t0 });
-      });
+      painted(t0, resolve, target.id, viewed);
     });
     observer.observe(document.body, { attributes: true, attributeFilter: ["data-views"] });
+    mark("start");
     t0 = performance.now();
-    target.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
+    const button = type === "click" ? 0 : 2;
+    target.dispatchEvent(new MouseEvent(type, { bubbles: true, cancelable: true, button }));
   });
 }
 """
@@ -81,7 +115,7 @@ async ([selector, pick, pool]) => {
 
 # Drag the next tile onto a random cell marked valid, timing from the drop.
 DRAG = """
-async (pick) => {
+async (pick) => {""" + PAINTED + """
   const source = document.querySelector("#ish-next[data-drag]");
   const cells = [...document.querySelectorAll("#board .valid[data-drop]")];
   if (!source || cells.length === 0) return null;
@@ -103,10 +137,10 @@ async (pick) => {
       if (Number(document.body.dataset.views) <= before) return;
       const viewed = performance.now();
       observer.disconnect(); clearTimeout(timer);
-      requestAnimationFrame(() => resolve(
-        { id: target.id, view: viewed - t0, frame: performance.now() - t0 }));
+      painted(t0, resolve, target.id, viewed);
     });
     observer.observe(document.body, { attributes: true, attributeFilter: ["data-views"] });
+    mark("start");
     const t0 = performance.now();
     pointer("pointerup", tx, ty, document);
   });
@@ -124,6 +158,12 @@ def new_game(url: str, game: str, options: dict[str, Any]) -> tuple[str, str]:
 def open_game(browser: Any, url: str, errors: list[str], game: str = "tictactoe",
               options: dict[str, Any] | None = None) -> Page:
     """A page on a new game whose every seat this browser holds."""
+    return open_session(browser, url, errors, game, options)[0]
+
+
+def open_session(browser: Any, url: str, errors: list[str], game: str,
+                 options: dict[str, Any] | None = None) -> tuple[Page, str, str]:
+    """`open_game`, with the game's session id and the seats' token."""
     chosen = options if options is not None else {"seats": ["human", "human"]}
     sid, token = new_game(url, game, chosen)
     context = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -133,29 +173,38 @@ def open_game(browser: Any, url: str, errors: list[str], game: str = "tictactoe"
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"{url}/play/{game}?session={sid}")
     page.wait_for_function("() => document.body.dataset.views !== undefined")
-    return page
+    return page, sid, token
 
 
 def measure(page: Page, selector: str | None, pick: float,
-            pool: str = "#board [data-move]") -> dict[str, Any] | None:
-    """Click `selector`, or else the cell at `pick` (0-1) among those `pool` selects."""
-    result: dict[str, Any] | None = page.evaluate(MEASURE, [selector, pick, pool])
+            pool: str = "#board [data-move]", event: str = "click") -> dict[str, Any] | None:
+    """Click `selector`, or else the cell at `pick` (0-1) among those `pool` selects
+    (`event` "contextmenu": a right click)."""
+    result: dict[str, Any] | None = page.evaluate(MEASURE, [selector, pick, pool, event])
     return result
 
 
-def run(game: str, samples: int, seed: int) -> dict[str, list[float]]:
-    """Time `samples` actions of `game` (after a warm-up) against a real server."""
+def run(game: str, samples: int, seed: int, parts: bool = False) -> Figures:
+    """Time `samples` actions of `game` (after a warm-up) against a real server; with
+    `parts`, also where the time goes (a Chromium trace and the server's own timers)."""
     rng = random.Random(seed)
     errors: list[str] = []
+    if parts:
+        os.environ["PARLOUR_TIMING"] = "1"  # the server times each part of an action
     with tempfile.TemporaryDirectory(prefix="parlour-bench-") as folder:
         server = start_server(Path(folder) / "bench.sqlite3")
         try:
             with sync_playwright() as playwright:
                 browser = launch_chromium(playwright)
                 try:
-                    play = {"tictactoe": tictactoe, "minesweeper": minesweeper,
-                            "ishido": ishido, "tribolo": tribolo, "sliding": sliding}[game]
-                    figures = play(browser, server.url, errors, samples, rng)
+                    if parts:
+                        browser.start_tracing(categories=CATEGORIES)
+                    figures = GAMES[game](browser, server.url, errors, samples, rng)
+                    if parts:
+                        trace = browser.stop_tracing()
+                        figures.table = parts_table(
+                            figures.samples, browser_parts(trace), server_parts(server.url),
+                            browser_parts(trace, "tdur"))
                 finally:
                     browser.close()
         finally:
@@ -165,9 +214,19 @@ def run(game: str, samples: int, seed: int) -> dict[str, list[float]]:
     return figures
 
 
+class Figures(dict[str, list[float]]):
+    """Samples (ms) by kind of action, and the table of parts when asked for."""
+
+    table: list[str] | None = None
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.samples: dict[str, list[str]] = {}  # each kind's samples, named as in the trace
+
+
 def tictactoe(browser: Any, url: str, errors: list[str], samples: int,
-              rng: random.Random) -> dict[str, list[float]]:
-    figures: dict[str, list[float]] = {"view": [], "frame": [], "restart": []}
+              rng: random.Random) -> Figures:
+    figures = Figures()
     page = open_game(browser, url, errors)
     taken = 0
     while taken < samples + WARMUP:
@@ -176,18 +235,17 @@ def tictactoe(browser: Any, url: str, errors: list[str], samples: int,
             restarted = measure(page, "#btn-restart", 0.0)
             if restarted is None:
                 raise RuntimeError("no Restart button")
-            figures["restart"].append(restarted["frame"])
+            record(figures, "restart", restarted)
             continue
         taken += 1
         if taken > WARMUP:
-            figures["view"].append(clicked["view"])
-            figures["frame"].append(clicked["frame"])
+            record(figures, "click", clicked)
     return figures
 
 
 def minesweeper(browser: Any, url: str, errors: list[str], samples: int,
-                rng: random.Random) -> dict[str, list[float]]:
-    figures: dict[str, list[float]] = {}
+                rng: random.Random) -> Figures:
+    figures = Figures()
     expert = {"params": {"rows": 16, "cols": 30, "mines": 99, "first_click": "opening"}}
     sparse = {"params": {"rows": 16, "cols": 30, "mines": 10, "first_click": "opening"}}
     while len(figures.get("expert click -> view", [])) < samples:
@@ -203,6 +261,68 @@ def minesweeper(browser: Any, url: str, errors: list[str], samples: int,
         page = open_game(browser, url, errors, "minesweeper", sparse)
         record(figures, "whole-board flood", measure(page, "#ms-8-15", 0.0))
         page.context.close()
+    while len(figures.get("expert chord -> view", [])) < samples // 2:
+        chords(browser, url, errors, figures, rng)
+    return figures
+
+
+def chords(browser: Any, url: str, errors: list[str], figures: Figures,
+           rng: random.Random) -> None:
+    """On a new expert board: flag the mines around an open number (right clicks), then
+    chord it (a click opens its other neighbours), while numbers with closed neighbours
+    are left. The mines are known from the game replayed here from its export."""
+    spec = GAMES_BY_NAME["minesweeper"]
+    expert = {"params": {"rows": 16, "cols": 30, "mines": 99, "first_click": "opening"}}
+    page, sid, token = open_session(browser, url, errors, "minesweeper", expert)
+    measure(page, "#ms-7-14", 0.0)
+    for _ in range(30):
+        saved = httpx.get(f"{url}/api/games/{sid}/export", timeout=30, headers=auth(token))
+        saved.raise_for_status()
+        game = saved.json()
+        state = Session(spec, parse_game_id(spec.game, game["id"]), game["seats"],
+                        game["moves"], game["cursor"]).state
+        cols = state.cols
+        around = neighbours(state.rows, cols)
+        numbers = [cell for cell in range(state.size) if state.marks[cell] == OPEN
+                   and state.counts[cell] and any(state.marks[n] == HIDDEN
+                                                  and n not in state.mined for n in around[cell])]
+        if not numbers or state.over():
+            break
+        number = rng.choice(numbers)
+        for mine in sorted(n for n in around[number] if n in state.mined
+                           and state.marks[n] != FLAG):
+            record(figures, "expert flag (right click)", measure(
+                page, f"#ms-{mine // cols}-{mine % cols}", 0.0, event="contextmenu"))
+        record(figures, "expert chord", measure(
+            page, f"#ms-{number // cols}-{number % cols}", 0.0))
+    page.context.close()
+
+
+# Escalator: a random card that can be picked, or else the stock.
+PICKABLE = "#board .playable[data-move]"
+STOCK = "#board #esc-stock[data-move]"
+
+
+def escalator(browser: Any, url: str, errors: list[str], samples: int,
+              rng: random.Random) -> Figures:
+    """Pick a random free card two times in three when one can be picked, else turn the
+    stock; a new deal when the game ends."""
+    figures = Figures()
+    taken = 0
+    page = open_game(browser, url, errors, "escalator", {})
+    while min(len(figures.get(kind, [])) for kind in ("pick -> view", "draw -> view")) < samples:
+        can_pick = page.locator(PICKABLE).count() > 0
+        can_draw = page.locator(STOCK).count() > 0
+        if not (can_pick or can_draw):
+            page.context.close()
+            page = open_game(browser, url, errors, "escalator", {})
+            continue
+        kind = "pick" if can_pick and (not can_draw or rng.random() < 2 / 3) else "draw"
+        done = measure(page, STOCK if kind == "draw" else None, rng.random(), PICKABLE)
+        taken += 1
+        if taken > WARMUP:
+            record(figures, kind, done)
+    page.context.close()
     return figures
 
 
@@ -226,7 +346,7 @@ SLIDABLE = """
 
 # Drag a tile toward the gap with pointer events; time from the release.
 SLIDE_DRAG = """
-async ({ id, from, to }) => {
+async ({ id, from, to }) => {""" + PAINTED + """
   const tile = document.getElementById(id);
   const pointer = (type, [x, y], where) => where.dispatchEvent(new PointerEvent(type, {
     bubbles: true, cancelable: true, clientX: x, clientY: y, button: 0, pointerType: "touch",
@@ -240,10 +360,10 @@ async ({ id, from, to }) => {
       if (Number(document.body.dataset.views) <= before) return;
       const viewed = performance.now();
       observer.disconnect(); clearTimeout(timer);
-      requestAnimationFrame(() => resolve(
-        { id, view: viewed - t0, frame: performance.now() - t0 }));
+      painted(t0, resolve, id, viewed);
     });
     observer.observe(document.body, { attributes: true, attributeFilter: ["data-views"] });
+    mark("start");
     const t0 = performance.now();
     pointer("pointerup", to, tile);
   });
@@ -252,8 +372,8 @@ async ({ id, from, to }) => {
 
 
 def sliding(browser: Any, url: str, errors: list[str], samples: int,
-            rng: random.Random) -> dict[str, list[float]]:
-    figures: dict[str, list[float]] = {}
+            rng: random.Random) -> Figures:
+    figures = Figures()
     options = {"params": {"rows": 8, "cols": 8, "shuffle": "random",
                           "picture": upload_photo(url)}}
     page = open_game(browser, url, errors, "sliding", options)
@@ -287,16 +407,17 @@ def upload_photo(url: str) -> str:
     return upload
 
 
-def record(figures: dict[str, list[float]], kind: str, sample: dict[str, Any] | None) -> None:
-    """Keep a sample's time to the view applied and to the next animation frame."""
+def record(figures: Figures, kind: str, sample: dict[str, Any] | None) -> None:
+    """Keep a sample's time to the view applied and to that view painted."""
     assert sample is not None, f"{kind}: nothing to click"
+    figures.samples.setdefault(kind, []).append(sample["sample"])
     figures.setdefault(f"{kind} -> view", []).append(sample["view"])
-    figures.setdefault(f"{kind} -> view + frame", []).append(sample["frame"])
+    figures.setdefault(f"{kind} -> painted", []).append(sample["frame"])
 
 
 def ishido(browser: Any, url: str, errors: list[str], samples: int,
-           rng: random.Random) -> dict[str, list[float]]:
-    figures: dict[str, list[float]] = {"drop -> view": [], "drop -> view + frame": []}
+           rng: random.Random) -> Figures:
+    figures = Figures({"drop -> view": [], "drop -> painted": []})
     while len(figures["drop -> view"]) < samples:
         page = open_game(browser, url, errors, "ishido", {})
         page.keyboard.press("a")  # assist marks the cells where the tile fits
@@ -305,8 +426,7 @@ def ishido(browser: Any, url: str, errors: list[str], samples: int,
             dropped: dict[str, Any] | None = page.evaluate(DRAG, rng.random())
             if dropped is None:
                 break
-            figures["drop -> view"].append(dropped["view"])
-            figures["drop -> view + frame"].append(dropped["frame"])
+            record(figures, "drop", dropped)
         page.context.close()
     return figures
 
@@ -316,7 +436,14 @@ WATCH_VIEWS = """
 () => {
   new MutationObserver(() => {
     window.viewedAt = performance.timeOrigin + performance.now();
-    requestAnimationFrame(() => { window.paintedAt = performance.timeOrigin + performance.now(); });
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        if (window.benchSample) performance.mark(`sample-end ${window.benchSample}`);
+        window.paintedAt = performance.timeOrigin + performance.now();
+      };
+      channel.port2.postMessage(null);
+    });
   }).observe(document.body, { attributes: true, attributeFilter: ["data-views"] });
 }
 """
@@ -325,18 +452,20 @@ VIEW_COUNT = "Number(document.body.dataset.views)"
 
 CLICK_AT = """
 (id) => {
+  window.benchSample = Math.random().toString(36).slice(2);
+  performance.mark(`sample-start ${window.benchSample}`);
   const t0 = performance.timeOrigin + performance.now();
   const click = new MouseEvent("click", { bubbles: true, cancelable: true });
   document.getElementById(id).dispatchEvent(click);
-  return t0;
+  return [t0, window.benchSample];
 }
 """
 
 
 def tribolo(browser: Any, url: str, errors: list[str], samples: int,
-            rng: random.Random) -> dict[str, list[float]]:
-    figures: dict[str, list[float]] = {"click -> all 3 views": [], "click -> all 3 painted": [],
-                                       "click -> slowest other browser": []}
+            rng: random.Random) -> Figures:
+    figures = Figures({"click -> all 3 views": [], "click -> all 3 painted": [],
+                       "click -> slowest other browser": []})
     taken = 0
     while taken < samples + WARMUP:
         pages = three_browsers(browser, url, errors)
@@ -348,7 +477,8 @@ def tribolo(browser: Any, url: str, errors: list[str], samples: int,
             board = board_from_rows(view["text"].split("\n")[:11])
             x, y = position(rng.choice(list(cells(legal_moves(board, mover)))))
             counts = [int(page.evaluate(VIEW_COUNT)) for _, page in pages]
-            t0 = float(pages[mover][1].evaluate(CLICK_AT, f"tb-{x}-{y}"))
+            clicked_at, sample = pages[mover][1].evaluate(CLICK_AT, f"tb-{x}-{y}")
+            t0 = float(clicked_at)
             times = []
             for (_, page), count in zip(pages, counts, strict=True):
                 page.wait_for_function(
@@ -362,6 +492,7 @@ def tribolo(browser: Any, url: str, errors: list[str], samples: int,
                 figures["click -> all 3 painted"].append(max(painted for _, painted in times))
                 others = [painted for seat, (_, painted) in enumerate(times) if seat != mover]
                 figures["click -> slowest other browser"].append(max(others))
+                figures.samples.setdefault("click (mover's browser)", []).append(sample)
         for _, page in pages:
             page.context.close()
     return figures
@@ -388,19 +519,29 @@ def three_browsers(browser: Any, url: str, errors: list[str]) -> list[tuple[str,
     return pages
 
 
+GAMES = {"tictactoe": tictactoe, "minesweeper": minesweeper, "ishido": ishido,
+         "tribolo": tribolo, "sliding": sliding, "escalator": escalator}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="Time click to updated board in Chromium.")
     parser.add_argument("--samples", type=int, default=400, help="moves to time (default 400)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--game", default="tictactoe",
-                        choices=("tictactoe", "minesweeper", "ishido", "tribolo", "sliding"))
+    parser.add_argument("--game", default="tictactoe", choices=(*GAMES, "all"))
+    parser.add_argument("--parts", action="store_true",
+                        help="also where the time goes: server parts (PARLOUR_TIMING) and "
+                        "browser parts (a Chromium trace, which slows the page a little)")
     args = parser.parse_args()
-    figures = run(args.game, args.samples, args.seed)
-    heading(f"Chromium, /play/{args.game}: action -> updated board (ms)")
-    for label, samples in figures.items():
-        if samples:
-            report(label, samples)
-            print(f"  {share_under(samples, FRAME_MS):.1%} under {FRAME_MS:.0f} ms")
+    for game in GAMES if args.game == "all" else (args.game,):
+        figures = run(game, args.samples, args.seed, args.parts)
+        heading(f"Chromium, /play/{game}: action -> updated board (ms)")
+        for label, samples in figures.items():
+            if samples:
+                report(label, samples)
+                print(f"  {share_under(samples, FRAME_MS):.1%} under {FRAME_MS:.0f} ms")
+        if figures.table:
+            print(f"\nwhere the time goes, {game}, all actions above (ms):")
+            print("\n".join(figures.table))
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import contextlib
 import errno
+import os
 import socket
 import sys
 import webbrowser
@@ -18,7 +19,7 @@ from parlour.games import GAMES
 from parlour.server.app import create_app
 from parlour.server.compute import Compute
 from parlour.server.guard import LOCAL_HOSTS, WS_MESSAGE_LIMIT
-from parlour.store import NewerStore, Store, default_path
+from parlour.store import SYNC_MODES, NewerStore, Store, default_path
 
 DEFAULT_PORT = 8765
 WARM_UP_DELAY = 2.0
@@ -36,6 +37,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                         help="also answer requests for this host name (repeatable)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    parser.add_argument(
+        "--sync", choices=SYNC_MODES, default=os.environ.get("PARLOUR_SYNC", "full"),
+        help="full (default; $PARLOUR_SYNC): each move is flushed to the disk before it is "
+        "acknowledged, and survives a power cut. normal: written to the system, flushed at "
+        "checkpoints: a move survives the server being killed but may be lost in a power "
+        "cut; answers sooner when the disk is busy",
+    )
     return parser.parse_args(argv)
 
 
@@ -80,9 +88,9 @@ def exposed_warning(host: str, hosts: set[str]) -> str:
     )
 
 
-def open_store(db: Path) -> Store:
+def open_store(db: Path, sync: str = "full") -> Store:
     try:
-        return Store(db)
+        return Store(db, sync)
     except NewerStore as error:
         raise SystemExit(f"parlour: {db}: {error}") from None
 
@@ -98,7 +106,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.host not in LOCAL_HOSTS:
         print(exposed_warning(args.host, hosts), file=sys.stderr, flush=True)
     compute = Compute()
-    app = create_app(open_store(db), GAMES, allowed_hosts=hosts, compute=compute)
+    app = create_app(open_store(db, args.sync), GAMES, allowed_hosts=hosts, compute=compute)
     server = uvicorn.Server(uvicorn.Config(
         app, log_level="warning", ws_ping_interval=20, ws_ping_timeout=20,
         ws_max_size=WS_MESSAGE_LIMIT * 4,  # UTF-8: up to 4 bytes a character

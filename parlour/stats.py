@@ -1,41 +1,105 @@
-"""Statistics from finished games: per game, preset and mode, with small SVG charts."""
+"""Statistics from finished games, per game, group (`Game.stat_group`: board, difficulty...)
+and mode: the figures as numbers for the API, the same figures worded for the page, and
+charts (`parlour.stat_charts`).
+
+What a game's page shows is what its `GameSpec` declares: the outcomes its games can end
+with (`stat_outcomes`; win rate and streaks only where a game can be lost) and its own
+figures (`stat_figures`: best time, fewest moves, best score...). Nothing shows a "best
+score" for a game that has none.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import threading
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
 from typing import Any
 
-from parlour.core.game import GameSpec, StatFigure
+from parlour.core.game import GameSpec, StatFigure, readable
+from parlour.stat_charts import Chart, Series
 from parlour.store import Result
 
-CHART_GAMES = 40  # the chart shows this many most recent games
+CHART_GAMES = 40
+"""A chart game by game shows this many most recent games."""
+PERIODS = 24
+"""The results chart shows at most this many days, weeks or months."""
+OUTCOMES = {"won": "won", "lost": "lost", "draw": "drawn"}
+"""A game's outcomes when it does not declare them."""
+OUTCOME_COLOURS = {"won": "var(--won)", "lost": "var(--lost)", "draw": "var(--draw)"}
+HELP_FREE, HELPED = ("without help", "var(--accent)"), ("with help", "var(--muted)")
 
 
 def statistics(results: Sequence[Result], games: Mapping[str, GameSpec]) -> dict[str, Any]:
+    """Every group's figures and charts, the groups in the order of the games' list."""
     groups: dict[tuple[str, str, str], list[Result]] = defaultdict(list)
     for result in results:
         # with several people at one game, each seat's record is kept apart
         mode = f"{result.mode}, as {result.seat_name}" if result.seat_name else result.mode
         groups[(result.game, result.preset, mode)].append(result)
+
+    def place(key: Key) -> tuple[int, str, str, str]:
+        spec = games.get(key[0])
+        return (spec.order if spec else 1_000, *key)
+
+    return {"groups": [drawn(key, groups[key], games.get(key[0]))
+                       for key in sorted(groups, key=place)]}
+
+
+Key = tuple[str, str, str]
+"""A group: (game, stat group, mode)."""
+_drawn: dict[tuple[Key, bool, tuple[tuple[str, int, float], ...]], dict[str, Any]] = {}
+_drawing = threading.Lock()
+DRAWN_KEPT = 200
+
+
+def drawn(key: Key, finished: Sequence[Result], spec: GameSpec | None) -> dict[str, Any]:
+    """`group`, kept while its results stay the same: drawing the charts is the slow part
+    (tens of milliseconds each), and the page is opened far more often than a game ends."""
+    seen = (key, spec is None, tuple((r.sid, r.round, r.finished) for r in finished))
+    with _drawing:
+        kept = _drawn.get(seen)
+    if kept is None:
+        kept = group(key, finished, spec)
+        with _drawing:  # (the server draws in threads)
+            while len(_drawn) >= DRAWN_KEPT:
+                _drawn.pop(next(iter(_drawn)))
+            _drawn[seen] = kept
+    return kept
+
+
+def group(key: Key, finished: Sequence[Result], spec: GameSpec | None) -> dict[str, Any]:
+    """One group's figures (oldest result first) and charts, for a game `spec` (None: a
+    game no longer offered, shown with the standard figures)."""
+    game, preset, mode = key
+    declared = spec.stat_figures if spec else ()
+    outcomes = dict(spec.stat_outcomes) if spec else OUTCOMES
+    numbers = summary(finished, declared)
+    charts = [results_chart(finished, outcomes)] if finished else []
+    charts += [c for figure in declared if (c := figure_chart(figure, finished, outcomes))]
     return {
-        "groups": [
-            {
-                "game": game,
-                "title": games[game].game.title if game in games else game,
-                "preset": preset,
-                "mode": mode,
-                **summary(finished, games[game].stat_figures if game in games else ()),
-                "chart_svg": chart(finished[-CHART_GAMES:]),
-            }
-            for (game, preset, mode), finished in sorted(groups.items())
-        ]
+        "game": game,
+        "title": spec.game.title if spec else game,
+        "preset": preset,
+        "heading": spec.game.preset_label(preset) if spec else readable(preset),
+        "mode": mode,
+        **numbers,
+        "shown": shown(numbers, declared, outcomes),
+        "charts": [chart.as_json(_chart_id(key, number)) for number, chart in enumerate(charts)],
     }
 
 
+def _chart_id(key: Key, number: int) -> str:
+    return "stat-" + hashlib.sha1(repr((key, number)).encode()).hexdigest()[:12]
+
+
+# -- the figures as numbers ------------------------------------------------------------------
 def summary(results: Sequence[Result], declared: Sequence[StatFigure] = ()) -> dict[str, Any]:
-    """Figures for one group, oldest result first; `declared`: the game's own figures
-    shown over every game (the others: best and mean over the games won)."""
+    """Figures for one group, oldest result first: the standard ones, `declared` (the
+    game's own: `over_all`), and the best and mean over the games won of figures the game
+    does not declare (`figures`)."""
     won = [r for r in results if r.outcome == "won"]
     unassisted = [r for r in results if not r.assisted]
     scores = [r.score for r in results if r.score is not None]
@@ -56,31 +120,49 @@ def summary(results: Sequence[Result], declared: Sequence[StatFigure] = ()) -> d
         "unassisted_played": len(unassisted),
         "unassisted_won": sum(r.outcome == "won" for r in unassisted),
         "figures": _figures(won, {f.name for f in declared}),
-        "over_all": [_over_all(figure, results) for figure in declared],
+        "over_all": [over_all(figure, results) for figure in declared],
     }
 
 
-def _over_all(figure: StatFigure, results: Sequence[Result]) -> dict[str, Any]:
-    values = [r.figures[figure.name] for r in results if figure.name in r.figures]
-    shown: dict[str, Any] = {"name": figure.name, "label": figure.label, "show": figure.show,
-                             "games": len(values)}
+def value_of(name: str, result: Result) -> float | None:
+    """A figure of a finished game: "time" in seconds, "score", or one of its `figures`."""
+    if name == "time":
+        return result.elapsed_ms / 1000
+    if name == "score":
+        return None if result.score is None else float(result.score)
+    return result.figures.get(name)
+
+
+def counted(figure: StatFigure, results: Sequence[Result]) -> list[tuple[Result, float]]:
+    """The games `figure` is taken over, with its value in each (oldest first)."""
+    chosen = (r for r in results if figure.of == "all" or r.outcome == "won")
+    return [(r, value) for r in chosen if (value := value_of(figure.name, r)) is not None]
+
+
+def over_all(figure: StatFigure, results: Sequence[Result]) -> dict[str, Any]:
+    values = [value for _, value in counted(figure, results)]
+    numbers: dict[str, Any] = {"name": figure.name, "label": figure.label, "show": figure.show,
+                               "games": len(values)}
     if figure.show == "share":
-        shown["share"] = sum(value == 1 for value in values) / len(values) if values else None
-    elif figure.show == "fewest":
-        unhelped = [r.figures[figure.name] for r in results
-                    if r.outcome == "won" and not r.assisted and figure.name in r.figures]
-        shown["games"] = len(unhelped)
-        shown["fewest"] = min(unhelped, default=None)
-        shown["mean"] = sum(unhelped) / len(unhelped) if unhelped else None
-    else:
-        shown["counts"] = {str(int(v)): c for v, c in sorted(Counter(values).items())}
-        shown["chart_svg"] = distribution_chart(values, figure.label)
-    return shown
+        numbers["share"] = sum(value == 1 for value in values) / len(values) if values else None
+    elif figure.show == "distribution":
+        numbers["counts"] = {str(int(v)): c for v, c in sorted(Counter(values).items())}
+        numbers["mean"] = _mean(values)
+    else:  # the best is a record: only games played without help count
+        unhelped = [value for r, value in counted(figure, results) if not r.assisted]
+        best = min if figure.show == "lowest" else max
+        numbers |= {"games": len(unhelped), "best": best(unhelped, default=None),
+                    "mean": _mean(unhelped)}
+    return numbers
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return sum(values) / len(values) if values else None
 
 
 def _figures(won: Sequence[Result], apart: set[str]) -> dict[str, dict[str, float]]:
-    """Best (largest) and mean of each game-specific figure over the games won (but those
-    shown `apart`, over every game)."""
+    """Best (largest) and mean of each game-specific figure over the games won, but those
+    the game declares (shown `apart`, as it declares)."""
     names = sorted({name for result in won for name in result.figures} - apart)
     summary = {}
     for name in names:
@@ -106,53 +188,143 @@ def _best_streak(results: Sequence[Result]) -> int:
     return best
 
 
-def chart(results: Sequence[Result]) -> str:
-    """One bar per game, newest on the right: height is the time taken, colour the outcome."""
-    width, height, gap = 320, 90, 2
-    if not results:
-        return ""
-    slot = width / max(len(results), 10)
-    longest = max(r.elapsed_ms for r in results) or 1
-    bars = []
-    for i, result in enumerate(results):
-        bar = max(4.0, (height - 14) * result.elapsed_ms / longest)
-        seconds = result.elapsed_ms / 1000
-        note = f"{result.outcome}, {seconds:.0f} s" + (", assisted" if result.assisted else "")
-        bars.append(
-            f'<rect class="bar {result.outcome}{" assisted" if result.assisted else ""}" '
-            f'x="{i * slot + gap / 2:.1f}" y="{height - bar:.1f}" width="{slot - gap:.1f}" '
-            f'height="{bar:.1f}" rx="2"><title>{note}</title></rect>'
-        )
-    return (
-        f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-label="last {len(results)} games: bar height is time, colour is outcome">'
-        f'<line class="axis" x1="0" y1="{height}" x2="{width}" y2="{height}"/>'
-        + "".join(bars)
-        + "</svg>"
+# -- the figures worded for the page ---------------------------------------------------------
+def shown(numbers: Mapping[str, Any], declared: Sequence[StatFigure],
+          outcomes: Mapping[str, str]) -> list[dict[str, str]]:
+    """The figures a player of the game wants, each a short value under a caption."""
+    counts = {"won": numbers["won"], "lost": numbers["lost"], "draw": numbers["drawn"]}
+    tiles = [("played", str(numbers["played"]))]
+    tiles += [(word, str(counts[outcome])) for outcome, word in outcomes.items()
+              if len(outcomes) > 1]
+    if len(outcomes) > 1 and "won" in outcomes:
+        tiles += [
+            ("win rate", f"{round(numbers['win_rate'] * 100)}%"),
+            ("current streak", str(numbers["current_streak"])),
+            ("best streak", str(numbers["best_streak"])),
+        ]
+    for figure, figured in zip(declared, numbers["over_all"], strict=True):
+        tiles += _figure_tiles(figure, figured)
+    if numbers["assisted"]:
+        tiles.append(("with help", str(numbers["assisted"])))
+    return [{"label": label, "value": value} for label, value in tiles]
+
+
+def _figure_tiles(figure: StatFigure, figured: Mapping[str, Any]) -> list[tuple[str, str]]:
+    write = wording(figure.unit)
+    if figure.show == "share":
+        share = figured["share"]
+        return [(figure.label, "–" if share is None else f"{round(share * 100)}%")]
+    if figure.show == "distribution":
+        return [(f"mean {figure.label}", write(figured["mean"]))]
+    best = [(figure.best_caption, write(figured["best"]))]
+    return [*best, (f"mean {figure.label}", write(figured["mean"]))] if figure.chart else best
+
+
+def wording(unit: str) -> Callable[[float | None], str]:
+    """How a value in `unit` is written: seconds as a clock (1:05), others as numbers."""
+    return clock if unit == "seconds" else number
+
+
+def clock(seconds: float | None) -> str:
+    if seconds is None:
+        return "–"
+    whole = int(seconds)
+    hours, minutes, rest = whole // 3600, whole // 60 % 60, whole % 60
+    return f"{hours}:{minutes:02}:{rest:02}" if hours else f"{minutes}:{rest:02}"
+
+
+def number(value: float | None) -> str:
+    """Three significant digits or so: 1064, 56.7, 0.83 (a mean needs no more)."""
+    if value is None:
+        return "–"
+    decimals = 0 if abs(value) >= 100 else 1 if abs(value) >= 10 else 2
+    return f"{value:.{decimals}f}".rstrip("0").rstrip(".") if decimals else f"{value:.0f}"
+
+
+# -- charts ------------------------------------------------------------------------------------
+def results_chart(results: Sequence[Result], outcomes: Mapping[str, str]) -> Chart:
+    """How many games ended each way, per day, week or month (as the games span)."""
+    days = [datetime.fromtimestamp(r.finished).date() for r in results]  # the player's days
+    period = Period.spanning(max(days) - min(days))
+    starts = period.starts(min(days), max(days))[-PERIODS:]
+    counts = Counter((period.start(day), r.outcome) for day, r in zip(days, results, strict=True))
+    only = next(iter(outcomes.values())) if len(outcomes) == 1 else None
+    return Chart(
+        title=f"Games {only} per {period.name}" if only else f"Results per {period.name}",
+        x_title=period.name,
+        y_title="games",
+        labels=[period.label(start) for start in starts],
+        series=[Series(word, [counts[(start, outcome)] for start in starts],
+                       OUTCOME_COLOURS.get(outcome, "var(--accent)"))
+                for outcome, word in outcomes.items()],
+        stacked=True,
+        counts=True,
     )
 
 
-def distribution_chart(values: Sequence[float], label: str) -> str:
-    """A bar per value from the smallest to the largest seen: how many games ended so."""
-    if not values:
-        return ""
+@dataclass(frozen=True)
+class Period:
+    """A bar of the results chart: a day, a week (from Monday) or a month."""
+
+    name: str
+    length: int  # days; a month's start is found from a day in the next one
+
+    @staticmethod
+    def spanning(span: timedelta) -> Period:
+        if span < timedelta(days=14):
+            return Period("day", 1)
+        if span < timedelta(weeks=PERIODS):
+            return Period("week", 7)
+        return Period("month", 31)
+
+    def start(self, day: date) -> date:
+        if self.name == "week":
+            return day - timedelta(days=day.weekday())
+        return day.replace(day=1) if self.name == "month" else day
+
+    def starts(self, first: date, last: date) -> list[date]:
+        """The first days of the periods from the one of `first` to the one of `last`."""
+        starts = [self.start(first)]
+        while starts[-1] < self.start(last):
+            starts.append(self.start(starts[-1] + timedelta(days=self.length)))
+        return starts
+
+    def label(self, start: date) -> str:
+        return f"{start:%b %Y}" if self.name == "month" else f"{start.day} {start:%b}"
+
+
+def figure_chart(figure: StatFigure, results: Sequence[Result], outcomes: Mapping[str, str]
+                 ) -> Chart | None:
+    """A declared figure's chart: its value game by game, or how often each value came."""
+    values = counted(figure, results)
+    if not figure.chart or not values or figure.show == "share":
+        return None
+    if figure.show == "distribution":
+        return _distribution(figure, [value for _, value in values])
+    recent = values[-CHART_GAMES:]
+    first = len(values) - len(recent) + 1
+    games = "game" if figure.of == "all" else f"game {outcomes.get('won', 'won')}"
+    kinds = [HELP_FREE, HELPED] if any(r.assisted for r, _ in recent) else [HELP_FREE]
+    return Chart(
+        title=f"{figure.label.capitalize()} of each {games}",
+        x_title=games,
+        y_title=figure.unit or figure.label,
+        labels=[str(first + i) for i in range(len(recent))],
+        series=[Series(name, [value if r.assisted == (name == HELPED[0]) else None
+                              for r, value in recent], colour) for name, colour in kinds],
+        stacked=True,
+        columns=[games, *(f"{figure.unit or figure.label}, {name}" for name, _ in kinds)],
+    )
+
+
+def _distribution(figure: StatFigure, values: Sequence[float]) -> Chart:
     counts = Counter(int(v) for v in values)
-    low, high = min(counts), max(counts)
-    width, height, gap = 320, 90, 2
-    slot = width / max(high - low + 1, 10)
-    most = max(counts.values())
-    bars = []
-    for i, value in enumerate(range(low, high + 1)):
-        count = counts.get(value, 0)
-        bar = (height - 16) * count / most
-        bars.append(
-            f'<rect class="bar dist" x="{i * slot + gap / 2:.1f}" y="{height - 14 - bar:.1f}" '
-            f'width="{slot - gap:.1f}" height="{bar:.1f}" rx="2"><title>{value}: {count} '
-            f'game{"s" * (count != 1)}</title></rect>'
-            f'<text class="tick" x="{i * slot + slot / 2:.1f}" y="{height - 2}">{value}</text>'
-        )
-    return (
-        f'<svg class="chart distribution" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-label="{label}: how many games ended with each value">' + "".join(bars)
-        + "</svg>"
+    span = range(min(counts), max(counts) + 1)
+    return Chart(
+        title=f"{figure.label.capitalize()}: how often",
+        x_title=figure.unit or figure.label,
+        y_title="games",
+        labels=[str(value) for value in span],
+        series=[Series("games", [counts.get(value, 0) for value in span], "var(--accent)")],
+        counts=True,
     )

@@ -1,7 +1,11 @@
 """SQLite store: sessions, their moves, seat tokens and finished-game results.
 
 One file, in WAL mode with synchronous=FULL: a move is on disk when `commit` (or
-`write`) returns, which the server waits for before it acknowledges the move.
+`write`) returns, which the server waits for before it acknowledges the move. With
+`sync="normal"` (`parlour --sync normal`) a commit is written to the operating system but
+flushed to the disk only at checkpoints: an acknowledged move still survives the server
+being killed, not a power cut or a crash of the system; the flush it saves is most of a
+move's time on the server when the disk is busy (see bench/click_latency.py --parts).
 
 The schema is versioned (`PRAGMA user_version`): version 0 is BASELINE_SCHEMA, and each
 entry of MIGRATIONS takes it one version on. Opening a store applies the missing ones
@@ -169,10 +173,16 @@ def _seats_apart(db: sqlite3.Connection) -> None:
     """)
 
 
+def _tokens_may_forget(db: sqlite3.Connection) -> None:
+    """A player may take an unfinished game off their Resume list (their token's)."""
+    db.execute("ALTER TABLE tokens ADD COLUMN forgotten INTEGER NOT NULL DEFAULT 0")
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _uploads_get_owner_size_and_last_upload,  # 0 -> 1
     _legacy_pictures_rechecked,  # 1 -> 2
     _seats_apart,  # 2 -> 3
+    _tokens_may_forget,  # 3 -> 4
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -351,6 +361,16 @@ def token_added(sid: str, token: str, seats: list[int]) -> Change:
     return write
 
 
+def forgotten_set(sid: str, token: str, forgotten: bool) -> Change:
+    """Take the game off the Resume list of `token`'s player, or put it back."""
+
+    def write(db: sqlite3.Connection) -> None:
+        db.execute("UPDATE tokens SET forgotten=? WHERE sid=? AND token=?",
+                   (int(forgotten), sid, token))
+
+    return write
+
+
 def seating_changed(
     sid: str, holders: dict[str, list[int]], stand_ins: dict[int, str]
 ) -> Change:
@@ -454,10 +474,15 @@ def _make_room(db: sqlite3.Connection, owner: str, keep: str) -> None:
         )
 
 
-def connect(path: Path | str) -> sqlite3.Connection:
+SYNC_MODES = ("full", "normal")
+
+
+def connect(path: Path | str, sync: str = "full") -> sqlite3.Connection:
+    if sync not in SYNC_MODES:
+        raise ValueError(f"sync is one of {', '.join(SYNC_MODES)}, not {sync!r}")
     db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
     db.execute("PRAGMA journal_mode=WAL")
-    db.execute("PRAGMA synchronous=FULL")
+    db.execute(f"PRAGMA synchronous={sync.upper()}")
     db.execute("PRAGMA busy_timeout=10000")
     db.execute("PRAGMA foreign_keys=ON")
     return db
@@ -468,12 +493,13 @@ class Store:
     thread that commits every change waiting in one transaction (`commit`), so that many
     players' moves share one disk flush and the event loop never waits on the disk."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, sync: str = "full") -> None:
         self.path = Path(path)
+        self.sync = sync  # "full" or "normal": see the module's docstring
         self.in_memory = str(path) == ":memory:"
         if not self.in_memory:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = connect(path)
+        self.db = connect(path, sync)
         self._writer: GroupCommitter | None = None
         self.write(migrate)
         self.expire_uploads(time.time())  # as on each upload: also after a long pause
@@ -489,12 +515,15 @@ class Store:
             change(db)
 
     async def commit(self, change: Change) -> None:
-        """Make `change` durable; returns once it is on disk. Raises what it raised."""
-        if self.in_memory:
+        """Make `change` durable; returns once it is on disk (with sync "normal", once the
+        system has it). Raises what it raised."""
+        if self.in_memory or self.sync == "normal":
+            # no flush to wait for: written here at once (a tenth of a millisecond), not
+            # handed to the writer thread and back, which costs more on a busy machine
             self.write(change)
             return
         if self._writer is None:
-            self._writer = GroupCommitter(self.path)
+            self._writer = GroupCommitter(self.path, self.sync)
         await asyncio.wrap_future(self._writer.submit(change))
 
     @contextmanager
@@ -556,6 +585,22 @@ class Store:
         ]
         return [row for sid in sids if (row := self.session_row(sid))]
 
+    def held_unfinished(self, tokens: Sequence[str]) -> list[tuple[str, list[int]]]:
+        """The unfinished games (with a move made) in which one of `tokens` holds a seat
+        and has not taken the game off its Resume list, most recent first: (sid, seats)."""
+        if not tokens:
+            return []
+        marks = ",".join("?" * len(tokens))
+        return [
+            (sid, json.loads(seats))
+            for sid, seats in self.db.execute(
+                "SELECT s.sid, t.seats FROM tokens t JOIN sessions s ON s.sid = t.sid"
+                f" WHERE t.token IN ({marks}) AND t.forgotten = 0 AND t.seats != '[]'"
+                " AND s.status = 'playing' AND s.cursor > 0 ORDER BY s.updated DESC",
+                tuple(tokens),
+            )
+        ]
+
     # -- seat tokens ----------------------------------------------------------------
     def tokens(self, sid: str) -> dict[str, list[int]]:
         return {
@@ -609,12 +654,12 @@ class GroupCommitter:
     its caller; the batch then commits with one flush to disk for all the others.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, sync: str = "full") -> None:
         self._queue: queue.SimpleQueue[tuple[Change, Future[None]] | None] = (
             queue.SimpleQueue()
         )
         self._thread = threading.Thread(
-            target=self._run, args=(path,), name="parlour-store-writer", daemon=True
+            target=self._run, args=(path, sync), name="parlour-store-writer", daemon=True
         )
         self._thread.start()
 
@@ -627,8 +672,8 @@ class GroupCommitter:
         self._queue.put(None)
         self._thread.join(timeout=30)
 
-    def _run(self, path: Path) -> None:
-        db = connect(path)
+    def _run(self, path: Path, sync: str) -> None:
+        db = connect(path, sync)
         try:
             while (first := self._queue.get()) is not None:
                 batch = [first]

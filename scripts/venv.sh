@@ -1,4 +1,4 @@
-# Sourced by ./parlour and ./run-tests: make .venv (once, or when pyproject.toml changes).
+# Sourced by ./play and ./run-tests: make .venv (once, or when pyproject.toml changes).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$ROOT/.venv"

@@ -127,7 +127,7 @@ def test_catalog_lists_tictactoe(client: TestClient) -> None:
     games = {game["name"]: game for game in response.json()["games"]}
     assert set(games) == set(GAMES)
     ttt = games["tictactoe"]
-    assert ttt["title"] == "Tic-Tac-Toe"
+    assert ttt["title"] == "Tic Tac Toe"
     assert ttt["seats"] == ["Cross", "Circle"]
     assert ttt["presets"] == {"standard": {}}
     assert set(ttt["ai_levels"]) == {"random", "medium", "perfect"}
@@ -759,7 +759,7 @@ def test_sessions_lists_unfinished_games_with_moves(client: TestClient) -> None:
     assert [item["session"] for item in listed] == [started["session"]]
     item = listed[0]
     assert item["game"] == "tictactoe"
-    assert item["title"] == "Tic-Tac-Toe"
+    assert item["title"] == "Tic Tac Toe"
     assert "id" not in item  # the id holds the deal: not for whoever lists the games
     assert item["preset"] == "standard"
     assert item["moves"] == 2
@@ -791,7 +791,7 @@ def test_stats_after_finished_games(client: TestClient, store: Store) -> None:
     assert (group["game"], group["preset"], group["mode"]) == (
         "tictactoe", "standard", "two players",
     )
-    assert group["title"] == "Tic-Tac-Toe"
+    assert group["title"] == "Tic Tac Toe"
     assert group["played"] == 5
     assert group["won"] == 3
     assert group["lost"] == 1
@@ -802,8 +802,10 @@ def test_stats_after_finished_games(client: TestClient, store: Store) -> None:
     assert group["assisted"] == 1
     assert group["unassisted_won"] == 2
     assert isinstance(group["best_time_ms"], int) and group["best_time_ms"] >= 0
-    assert group["chart_svg"].startswith("<svg")
-    assert group["chart_svg"].count("<rect") == 5
+    (results,) = group["charts"]  # Tic-Tac-Toe has no time or score worth a chart
+    assert results["svg"].startswith("<svg") and results["title"] == "Results per day"
+    assert results["columns"] == ["day", "won", "lost", "drawn"]
+    assert [sum(int(row[i]) for row in results["rows"]) for i in (1, 2, 3)] == [3, 1, 1]
     assert client.get("/api/stats", params={"game": "tictactoe"}).json()["groups"] == groups
     assert len(store.results()) == 5
 

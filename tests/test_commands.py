@@ -46,7 +46,7 @@ def test_every_game_has_the_four_menus(client: TestClient) -> None:
         assert menus == sorted(menus, key=MENUS.index), f"{name}: commands not menu by menu"
         standard = commands_of(game)
         for needed in ("new", "restart", "export", "import", "quit", "undo", "redo",
-                       "display", "theme", "sound", "help", "keys", "about"):
+                       "display", "theme", "sound", "help", "keys", "about", "api"):
             assert standard[needed]["kind"] == "client", (name, needed)
             assert standard[needed]["args"] == {"action": needed}, (name, needed)
 

@@ -3,14 +3,26 @@
 from __future__ import annotations
 
 import sqlite3
+import xml.etree.ElementTree as ET
 from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from parlour.core.game import StatFigure
 from parlour.games import GAMES
-from parlour.stats import CHART_GAMES, chart, statistics, summary
+from parlour.stats import (
+    CHART_GAMES,
+    PERIODS,
+    clock,
+    figure_chart,
+    number,
+    results_chart,
+    statistics,
+    summary,
+)
 from parlour.store import Progress, Result, SessionRow, Store
 
 NOW = 1_700_000_000.0
@@ -137,16 +149,169 @@ def test_game_figures_are_best_and_mean_over_wins() -> None:
     }
 
 
-# -- charts and groups -----------------------------------------------------------------------
-def test_chart_has_a_bar_per_game() -> None:
-    assert chart([]) == ""
-    svg = chart([result("won", 1_000), result("lost", 4_000, assisted=True), result("draw")])
-    assert svg.startswith("<svg") and svg.endswith("</svg>")
-    assert svg.count("<rect") == 3
-    assert 'class="bar won"' in svg
-    assert 'class="bar lost assisted"' in svg
-    assert 'class="bar draw"' in svg
-    assert "last 3 games" in svg
+# -- a game's own figures ---------------------------------------------------------------------
+TIME = StatFigure("time", "time", "lowest", unit="seconds", of="won")
+SCORE = StatFigure("score", "score", "highest", unit="points")
+
+
+def test_the_best_time_is_the_lowest_over_wins_without_help() -> None:
+    results = [
+        result("won", 50_000),
+        result("lost", 1_000),  # quicker, but lost
+        result("won", 20_000, assisted=True),  # quicker, but helped
+        result("won", 30_000),
+    ]
+    (time,) = summary(results, [TIME])["over_all"]
+    assert time == {"name": "time", "label": "time", "show": "lowest", "games": 2,
+                    "best": 30.0, "mean": 40.0}
+
+
+def test_the_best_score_is_the_highest_over_every_game() -> None:
+    results = [result("lost", score=120), result("won", score=90), result("lost", score=None),
+               result("lost", score=400, assisted=True)]
+    (score,) = summary(results, [SCORE])["over_all"]
+    assert (score["best"], score["mean"], score["games"]) == (120.0, 105.0, 2)
+
+
+def test_a_declared_figure_is_not_also_shown_as_best_and_mean_of_wins() -> None:
+    moves = StatFigure("tiles_moved", "moves", "lowest", of="won")
+    numbers = summary([result("won", figures={"tiles_moved": 30.0, "other": 2.0})], [moves])
+    assert numbers["figures"] == {"other": {"best": 2.0, "mean": 2.0}}
+    assert numbers["over_all"][0]["best"] == 30.0
+
+
+def test_values_are_worded_for_players() -> None:
+    assert [clock(s) for s in (None, 0, 9.9, 65.2, 3_725)] == ["–", "0:00", "0:09", "1:05",
+                                                               "1:02:05"]
+    assert [number(v) for v in (None, 3, 1063.55, 56.65, 18.0, 0.8333, 2.5)] == [
+        "–", "3", "1064", "56.6", "18", "0.83", "2.5"]
+
+
+def shown_of(game: str, results: Sequence[Result]) -> dict[str, str]:
+    (group,) = statistics(results, GAMES)["groups"]
+    assert group["game"] == game
+    return {tile["label"]: tile["value"] for tile in group["shown"]}
+
+
+def test_tictactoe_shows_results_and_streaks_but_no_score_or_time() -> None:
+    shown = shown_of("tictactoe", results_of("WWLDW"))
+    assert shown == {"played": "5", "won": "3", "lost": "1", "drawn": "1", "win rate": "60%",
+                     "current streak": "1", "best streak": "2"}
+
+
+def test_minesweeper_shows_its_best_time_and_no_score() -> None:
+    mines = {"game": "minesweeper", "preset": "beginner", "mode": "solo"}
+    figures = {"3BV": 10.0, "3BV/s": 0.5, "efficiency": 0.9}
+    results = [result("won", 20_000, figures=figures, **mines),
+               result("lost", 3_000, figures=figures, **mines),
+               result("won", 75_000, figures={**figures, "3BV/s": 0.13}, **mines),
+               result("won", 9_000, assisted=True, figures=figures, **mines)]
+    shown = shown_of("minesweeper", results)
+    assert shown == {"played": "4", "won": "3", "lost": "1", "win rate": "75%",
+                     "current streak": "2", "best streak": "2", "best time": "0:20",
+                     "mean time": "0:47", "best 3BV/s": "0.5", "best efficiency": "0.9",
+                     "with help": "1"}
+
+
+def test_the_sliding_puzzle_counts_puzzles_solved_and_the_fewest_moves() -> None:
+    sliding = {"game": "sliding", "preset": "4×4 easy", "mode": "solo"}
+    results = [result("won", 61_000, figures={"tiles_moved": 40.0}, **sliding),
+               result("won", 30_000, figures={"tiles_moved": 24.0}, **sliding),
+               result("won", 5_000, figures={"tiles_moved": 12.0}, assisted=True, **sliding)]
+    shown = shown_of("sliding", results)
+    assert shown == {"played": "3", "fewest moves": "24", "mean moves": "32",
+                     "best time": "0:30", "mean time": "0:45", "with help": "1"}
+    (group,) = statistics(results, GAMES)["groups"]
+    assert [c["title"] for c in group["charts"]] == [
+        "Games solved per day", "Moves of each game solved", "Time of each game solved"]
+
+
+def test_ishido_and_tribolo_show_their_scores() -> None:
+    ishido = [result(o, score=s, game="ishido", mode="solo",
+                     figures={"4-ways": 2.0, "tiles placed": 60.0})
+              for o, s in (("lost", 300), ("won", 1_000))]
+    shown = shown_of("ishido", ishido)
+    assert (shown["best score"], shown["mean score"], shown["most 4-ways"]) == ("1000", "650",
+                                                                                "2")
+    tribolo = [result(o, score=s, game="tribolo", mode="vs AI (medium, medium)")
+               for o, s in (("won", 30), ("lost", 12), ("draw", 21))]
+    shown = shown_of("tribolo", tribolo)
+    assert (shown["drawn"], shown["most cells"], shown["mean cells"]) == ("1", "30", "21")
+    assert "best score" not in shown
+
+
+def test_escalator_shows_the_winnable_share_and_the_cards_left() -> None:
+    results = [result("won" if left == 0 else "lost", game="escalator", mode="solo",
+                      figures={"cards_left": float(left), "winnable": float(left < 6)})
+               for left in (0, 5, 12, 7)]
+    shown = shown_of("escalator", results)
+    assert (shown["winnable deals"], shown["mean cards left"]) == ("50%", "6")
+    (group,) = statistics(results, GAMES)["groups"]
+    (distribution,) = [c for c in group["charts"] if "how often" in c["title"]]
+    assert distribution["rows"][0] == ["0", "1"] and distribution["rows"][5] == ["5", "1"]
+    assert len(distribution["rows"]) == 13  # every value from 0 to 12, those never seen too
+
+
+# -- charts -------------------------------------------------------------------------------------
+DAY = 86_400.0
+
+
+def test_results_are_counted_per_day_while_the_games_span_two_weeks() -> None:
+    results = [result("won", finished=NOW), result("lost", finished=NOW + 60),
+               result("draw", finished=NOW + 2 * DAY)]
+    chart = results_chart(results, {"won": "won", "lost": "lost", "draw": "drawn"})
+    assert (chart.title, chart.x_title, chart.y_title) == ("Results per day", "day", "games")
+    assert [s.name for s in chart.series] == ["won", "lost", "drawn"]
+    assert [list(s.values) for s in chart.series] == [[1, 0, 0], [1, 0, 0], [0, 0, 1]]
+    first = datetime.fromtimestamp(NOW).date()
+    assert chart.labels[0] == f"{first.day} {first:%b}" and len(chart.labels) == 3
+
+
+def test_results_are_counted_per_week_then_per_month() -> None:
+    weeks = results_chart([result("won", finished=NOW + d * DAY) for d in (0, 1, 20)],
+                          {"won": "won"})
+    assert weeks.title == "Games won per week"
+    assert sum(weeks.series[0].values) == 3 and len(weeks.labels) in (3, 4)
+    months = results_chart([result("won", finished=NOW + d * DAY) for d in range(0, 1000, 7)],
+                           {"won": "won", "lost": "lost"})
+    assert months.x_title == "month" and len(months.labels) == PERIODS  # the latest only
+    assert months.labels[-1] == datetime.fromtimestamp(NOW + 994 * DAY).strftime("%b %Y")
+
+
+def test_a_chart_game_by_game_shows_the_latest_games_and_help_apart() -> None:
+    results = [result("won", 1_000 * (i + 1), assisted=i % 10 == 0)
+               for i in range(CHART_GAMES + 5)]
+    chart = figure_chart(TIME, results, {"won": "won"})
+    assert chart is not None
+    assert (chart.title, chart.y_title) == ("Time of each game won", "seconds")
+    assert chart.labels[0] == "6" and len(chart.labels) == CHART_GAMES
+    free, helped = chart.series
+    assert (free.name, helped.name) == ("without help", "with help")
+    assert free.values[5] is None and helped.values[5] == 11.0  # the 11th game was helped
+    assert free.values[0] == 6.0 and helped.values[0] is None
+    assert figure_chart(StatFigure("time", "time", "lowest", chart=False), results, {}) is None
+
+
+def test_the_svg_has_a_title_axes_a_legend_and_no_script() -> None:
+    chart = results_chart(results_of("WWLDW"), {"won": "won", "lost": "lost", "draw": "drawn"})
+    svg = chart.as_json("stat-test")["svg"]
+    root = ET.fromstring(svg)
+    texts = ["".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert root.get("role") == "img" and "Results per day" in (root.get("aria-label") or "")
+    assert root.get("id") == "chart-stat-test"
+    assert {"Results per day", "day", "games", "won", "lost", "drawn"} <= set(texts)
+    assert {"0", "1", "2", "3"} <= set(texts)  # the y axis: whole games
+    assert "script" not in svg and "<!--" not in svg
+    titles = ["".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}title")]
+    assert any(t.endswith(", won: 3") for t in titles)  # each bar says what it is
+    assert "var(--won)" in svg and "currentColor" in svg  # the page's theme colours it
+
+
+def test_every_chart_comes_with_its_table() -> None:
+    chart = results_chart(results_of("WL"), {"won": "won", "lost": "lost"})
+    table = chart.as_json("x")
+    assert table["columns"] == ["day", "won", "lost"]
+    assert table["rows"] == [[chart.labels[0], "1", "1"]]
 
 
 def test_statistics_groups_by_game_preset_and_mode() -> None:
@@ -155,28 +320,27 @@ def test_statistics_groups_by_game_preset_and_mode() -> None:
         result("lost", mode="vs AI (perfect)"),
         result("draw", mode="vs AI (perfect)"),
         result("won", game="oldgame", preset="big", mode="solo"),
+        result("won", game="minesweeper", preset="expert", mode="solo"),
     ]
     groups = statistics(results, GAMES)["groups"]
     keys = [(g["game"], g["preset"], g["mode"]) for g in groups]
-    assert keys == sorted(keys)
-    assert set(keys) == {
+    assert GAMES["tictactoe"].order < GAMES["minesweeper"].order
+    assert keys == [  # in the order of the list of games; one no longer offered last
         ("tictactoe", "standard", "two players"),
         ("tictactoe", "standard", "vs AI (perfect)"),
+        ("minesweeper", "expert", "solo"),
         ("oldgame", "big", "solo"),
-    }
+    ]
     by_key = {(g["game"], g["preset"], g["mode"]): g for g in groups}
     versus = by_key[("tictactoe", "standard", "vs AI (perfect)")]
     assert (versus["played"], versus["won"], versus["lost"], versus["drawn"]) == (2, 0, 1, 1)
-    assert versus["title"] == "Tic-Tac-Toe"
-    assert by_key[("oldgame", "big", "solo")]["title"] == "oldgame"  # no longer offered
-    assert all(g["chart_svg"].startswith("<svg") for g in groups)
-
-
-def test_chart_shows_only_the_latest_games() -> None:
-    results = [result("won", round=i) for i in range(CHART_GAMES + 15)]
-    (group,) = statistics(results, GAMES)["groups"]
-    assert group["played"] == CHART_GAMES + 15
-    assert group["chart_svg"].count("<rect") == CHART_GAMES
+    assert versus["title"] == GAMES["tictactoe"].game.title
+    assert by_key[("minesweeper", "expert", "solo")]["heading"] == "Expert"
+    old = by_key[("oldgame", "big", "solo")]
+    assert old["title"] == "oldgame" and old["charts"][0]["title"] == "Results per day"
+    ids = [ET.fromstring(c["svg"]).get("id") for g in groups for c in g["charts"]]
+    assert len(ids) == len(set(ids))  # unique in the page: each chart's style is scoped by it
+    assert statistics(results, GAMES) == statistics(list(results), GAMES)  # the same drawing
 
 
 # -- the store: sessions -----------------------------------------------------------------
@@ -326,3 +490,22 @@ def test_results_come_oldest_first(store: Store) -> None:
         store.save(progress(round=round), result("won", round=round, sid="sid1",
                                                   finished=finished))
     assert [r.round for r in store.results()] == [2, 3, 1]
+
+
+def test_a_group_is_drawn_again_when_its_results_change() -> None:
+    def played(results: Sequence[Result]) -> list[int]:
+        return [g["played"] for g in statistics(results, GAMES)["groups"]]
+
+    assert played(results_of("WL")) == [2]
+    assert played(results_of("WLW")) == [3]  # a game more
+    again = [result("won", round=0), result("draw", round=1, finished=NOW + 5)]
+    (group,) = statistics(again, GAMES)["groups"]  # the second round finished again, a draw
+    assert (group["won"], group["drawn"], group["lost"]) == (1, 1, 0)
+
+
+def test_group_headings_read_as_the_games_name_their_presets() -> None:
+    results = [result("won", game="ishido", preset="seed", mode="solo"),
+               result("won", game="minesweeper", preset="custom", mode="solo")]
+    headings = [g["heading"] for g in statistics(results, GAMES)["groups"]]
+    assert headings == [GAMES["ishido"].game.preset_label("seed"), "Custom"]
+    assert "seed" not in headings[0].lower()

@@ -39,7 +39,7 @@ MENU_LABELS: Mapping[Menu, str] = {"game": "Game", "edit": "Edit", "view": "View
 CLIENT_ACTIONS = frozenset({
     "new", "restart", "undo", "redo", "hint", "assist", "help", "keys", "about", "display",
     "theme", "sound", "copy-link", "invite-link", "stats", "quit", "export", "import",
-    "take-seat", "leave-seat", "mute", "unmute", "play",
+    "take-seat", "leave-seat", "mute", "unmute", "play", "api",
 })
 """What the game page knows how to do by itself."""
 
@@ -139,7 +139,8 @@ def standard_commands(spec: GameSpec) -> dict[Menu, list[list[Command]]]:
     """The commands every game has, per menu, in groups (a line between groups)."""
     seats = spec.game.seat_names(spec.game.validate({}))
     options = [
-        option(f"{name}-{choice}", f"{name.capitalize()}: {choice}", name, choice)
+        option(f"{name}-{choice}", f"{name.capitalize()}: {spec.display_label(name, choice)}",
+               name, choice)
         for name, choices in spec.display_options.items() for choice in choices
     ]
     edit_help = [client("hint", "Hint", "edit", "H")] if spec.hint else []
@@ -174,7 +175,8 @@ def standard_commands(spec: GameSpec) -> dict[Menu, list[list[Command]]]:
         "help": [
             [client("help", "Rules", "help", "?", "F1"),
              client("keys", "Keyboard shortcuts", "help")],
-            [client("about", f"About {spec.game.title}", "help")],
+            [client("about", f"About {spec.game.title}", "help"),
+             client("api", "For developers: the API", "help")],
         ],
     }
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
@@ -47,6 +47,12 @@ class UndoRule(StrEnum):
     ASSISTED = "assisted"  # allowed, but the game no longer counts as unassisted
 
 
+def readable(value: str) -> str:
+    """A value as players read it, where a game gives no label: "no_guess" -> "No guess"."""
+    words = re.sub(r"[_\s]+", " ", value).strip()
+    return words[:1].upper() + words[1:]
+
+
 class GameError(Exception):
     """A request the game refuses; the message is shown to the player as it is."""
 
@@ -80,6 +86,13 @@ class Param:
     frame: tuple[str, ...] = ()
     """upload: the int parameters whose ratio is the shape of the crop, width to height
     (e.g. a board's columns and rows)."""
+    choice_labels: Mapping[str, str] = field(default_factory=dict, hash=False)
+    """choice, upload: how players read some of `choices` (e.g. {"no_guess": "No guess:
+    solvable by logic"}); the others read as `readable(value)`. Only the New game dialog
+    shows them: the values sent and kept in ids stay the choices themselves."""
+
+    def choice_label(self, value: str) -> str:
+        return self.choice_labels.get(value) or readable(value)
 
     def coerce(self, value: object) -> int | str | bool:
         if self.kind == "bool":
@@ -127,6 +140,7 @@ class Param:
             described |= {"min": self.minimum, "max": self.maximum}
         if self.kind in ("choice", "upload") and self.choices:
             described["choices"] = list(self.choices)
+            described["choice_labels"] = {c: self.choice_label(c) for c in self.choices}
         if self.kind == "upload" and self.crop:
             described |= {"crop": list(self.crop), "frame": list(self.frame)}
         return described
@@ -164,6 +178,8 @@ class Game(ABC, Generic[S, M]):
     title: ClassVar[str]
     parameters: ClassVar[tuple[Param, ...]] = ()
     presets: ClassVar[Mapping[str, Params]] = {"standard": {}}
+    preset_labels: ClassVar[Mapping[str, str]] = {}
+    """How players read some presets' names (the others read as `readable(name)`)."""
     move_model: ClassVar[type[BaseModel]]
     deal_version: ClassVar[int] = 1
     """Bump when `deal` would deal otherwise from the same seed, and keep the old dealer
@@ -198,6 +214,18 @@ class Game(ABC, Generic[S, M]):
         """The group a game's results are counted in by the statistics (and shown with
         unfinished games): its preset's name, or "custom"."""
         return self.preset_of(params) or "custom"
+
+    def summary(self, params: Params) -> str:
+        """A few words saying which board or rules `params` make, shown with unfinished
+        games (e.g. Minesweeper's "Expert 16×30"): by default the preset's name, as
+        players read it, or "Custom"; nothing for a game without parameters."""
+        if not self.parameters:
+            return ""
+        preset = self.preset_of(params)
+        return self.preset_label(preset) if preset else "Custom"
+
+    def preset_label(self, name: str) -> str:
+        return self.preset_labels.get(name) or readable(name)
 
     def preset_of(self, params: Params) -> str | None:
         return next((name for name, full in self._full_presets.items() if full == params), None)
@@ -294,6 +322,11 @@ class Game(ABC, Generic[S, M]):
     def headline(self, observation: JSON) -> str:
         """The title line above the board, e.g. "Cross wins"."""
 
+    def headline_for(self, observation: JSON, seats: Collection[int]) -> str:
+        """The title line as the holder of `seats` reads it (none: a spectator): e.g.
+        "You win!" to the winner of a game against others. By default, `headline`."""
+        return self.headline(observation)
+
     # -- moves as JSON ------------------------------------------------------------
     def parse_move(self, data: object) -> M:
         try:
@@ -351,15 +384,28 @@ CommandStates = Callable[[JSON], Mapping[str, bool]]
 
 @dataclass(frozen=True)
 class StatFigure:
-    """How the statistics show one of a game's `figures`, over all its finished games:
-    `share` — the share of games where it is 1 (e.g. winnable deals); `distribution` — a
-    chart of how often each value came (e.g. cards left at the end); `fewest` — the
-    smallest and the mean over the games won without help (e.g. moves). Figures a game
-    does not declare show their best (largest) and mean over the games won."""
+    """A figure the statistics page shows for a game, over the finished games of a group.
+    `name`: a key of the game's `figures`, or "time" (seconds taken) or "score".
+    `show`: "share" — the share of games where it is 1 (e.g. winnable deals);
+    "distribution" — a chart of how often each value came (e.g. cards left at the end);
+    "lowest" / "highest" — the best (smallest / largest) and the mean over the games
+    played without help, with a chart of it game by game (`chart` False: the best only).
+    `of`: "won" counts the games won only (e.g. the time to clear a minefield), "all"
+    every game (e.g. Ishido's score). `unit` names the values on a chart's axis
+    ("seconds", "moves", "points"); `best` is the best value's caption ("fewest moves";
+    default "best <label>"). Figures a game does not declare are in /api/stats only."""
 
     name: str
     label: str
-    show: Literal["share", "distribution", "fewest"]
+    show: Literal["share", "distribution", "lowest", "highest"]
+    unit: str = ""
+    of: Literal["all", "won"] = "all"
+    best: str = ""
+    chart: bool = True
+
+    @property
+    def best_caption(self) -> str:
+        return self.best or f"best {self.label}"
 
 
 @dataclass(frozen=True)
@@ -390,6 +436,14 @@ class GameSpec:
     display_options: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Choices the client keeps per player and sets on the board as `data-opt-<name>`
     (e.g. Ishido's tile sets); the first is the default. Pure display: no rules."""
+    display_labels: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """How players read some `display_options` values, per option (e.g. {"deck":
+    {"four-colour": "Four colours"}}), in the View menu and the Display dialog; the
+    others read as `readable(value)`."""
+    second_action: str = ""
+    """What the board's second action does (`data-alt-move`: Space on the cell under
+    the cursor, a right click, a long press), for the key table, e.g. "flag a cell";
+    empty: the board has none, and the key table does not offer Space for it."""
     commands: tuple[Command, ...] = ()
     """The game's own menu commands (`parlour.core.commands`), beside the standard ones."""
     command_handlers: Mapping[str, CommandHandler] = field(default_factory=dict)
@@ -418,9 +472,17 @@ class GameSpec:
     files): the name of a style the client knows (`static/music.js`, e.g. "music-box");
     empty: none. It follows the sound switch (M) and the Display dialog's Music switch."""
     stat_figures: tuple[StatFigure, ...] = ()
-    """Figures the statistics show over every game, not only as best and mean of wins."""
+    """The game's own figures on the statistics page (best time, fewest moves, score...)."""
+    stat_outcomes: Mapping[str, str] = field(
+        default_factory=lambda: {"won": "won", "lost": "lost", "draw": "drawn"})
+    """The outcomes its games can end with, as the statistics page names them (a puzzle
+    that ends only when solved: {"won": "solved"}); with one, no win rate or streaks."""
     refusal_sound: str = "error"
     """The sound of a refused move (tktk rings a bell: "bell")."""
+    end_figures: Mapping[str, str] = field(default_factory=lambda: {"moves": "Moves"})
+    """What the card at the end of a game shows beside the time taken, name -> label:
+    "moves" (the view's `moves`), "score" (the player's score) or a key of the game's
+    `figures` (e.g. {"score": "Score", "four_ways": "4-ways"}); empty: the time only."""
     stand_in: str | None = None
     """The AI level that plays for a player who leaves their seat (None: the level of
     the default seats' computer, else the first level; a game without AI waits)."""
@@ -435,6 +497,9 @@ class GameSpec:
     @property
     def name(self) -> str:
         return self.game.name
+
+    def display_label(self, option: str, value: str) -> str:
+        return self.display_labels.get(option, {}).get(value) or readable(value)
 
     @property
     def stand_in_level(self) -> str | None:

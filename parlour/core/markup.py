@@ -40,5 +40,21 @@ def lines(elements: Iterable[str]) -> str:
     return "\n".join(elements)
 
 
+def grid_rows(cells: Iterable[str], per_row: int, svg: bool = False) -> list[str]:
+    """Cells in reading order, each on a line of its own, wrapped `per_row` at a time in
+    `role="row"` elements (tags on lines of their own too): the ARIA grid pattern, where a
+    `role="grid"` holds rows and rows hold the `role="gridcell"` cells, which screen
+    readers walk by row and column. An HTML row is `display: contents`, so the board's
+    own CSS grid lays the cells out as if the rows were not there."""
+    opening, closing = ('<g role="row">', "</g>") if svg else (
+        '<div role="row" style="display: contents">', "</div>")
+    wrapped: list[str] = []
+    for index, cell in enumerate(cells):
+        if index % per_row == 0:
+            wrapped += [closing, opening] if wrapped else [opening]
+        wrapped.append(cell)
+    return [*wrapped, closing] if wrapped else []
+
+
 def classes(*names: str | None) -> str:
     return " ".join(name for name in names if name)

@@ -19,11 +19,14 @@ from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException
 
 from parlour.core.game import GameSpec, Hint
+from parlour.server import timing
 from parlour.server.compute import Compute
+from parlour.server.fonts import CACHE_CONTROL, MEDIA_TYPE, font_file
 from parlour.server.guard import (
     JSON_RULE,
     LOCAL_HOSTS,
@@ -49,11 +52,18 @@ from parlour.server.messages import (
     Uploaded,
     describe_catalog,
 )
+from parlour.server.resume import (
+    ForgetRequest,
+    Forgotten,
+    HeldRequest,
+    ResumeList,
+    held_games,
+)
 from parlour.server.saved_games import FILE_LIMIT, SavedGame, exported, file_name, may_export
 from parlour.server.viewers import SEND_TIMEOUT, Viewer
 from parlour.server.views import View
 from parlour.stats import statistics
-from parlour.store import OverQuota, Store, upload_saved
+from parlour.store import OverQuota, Store, forgotten_set, upload_saved
 from parlour.uploads import MAX_BYTES, BadUpload, check_picture
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -122,7 +132,8 @@ def create_app(
         yield
         store.close()
 
-    app = FastAPI(
+    # /docs and /redoc serve Swagger UI and ReDoc from the installed package: no CDN
+    app = FastAPIOffline(
         title="Parlour",
         summary="Classic games in the browser. Every game can also be played over this API.",
         description=(
@@ -308,15 +319,51 @@ def create_app(
 
     @app.get("/api/sessions", responses=errors(), tags=["games"])
     async def unfinished() -> list[dict[str, Any]]:
-        """Unfinished games, most recent first, to resume (without their game ids)."""
+        """Every player's unfinished games, most recent first (without their game ids).
+        A player's own are POST /api/sessions/mine."""
         return hub.unfinished()
+
+    @app.post("/api/sessions/mine", response_model=ResumeList, summary="Your unfinished games",
+              responses=errors(413, 415), tags=["games"])
+    async def held(body: HeldRequest) -> ResumeList:
+        """Your unfinished games, most recent first, to resume: those where one of the
+        tokens you send holds a seat, unless you took it off the list (POST
+        /api/games/{sid}/forget). Each says which board (`summary`), who plays, and how
+        far it got; not its game id, which holds the deal. `total`: how many in all."""
+        return held_games(store, games, body.tokens, body.limit)
+
+    @app.post("/api/games/{sid}/forget", response_model=Forgotten,
+              summary="Take a game off your Resume list",
+              responses=errors(401, 403, 404, 413, 415), tags=["games"])
+    async def forget(
+        sid: str, body: ForgetRequest, authorization: Annotated[str | None, Header()] = None
+    ) -> Forgotten:
+        """Take the game off your Resume list (`{"forget": false}` puts it back). Only a
+        player of the game may, with their token: it changes their list alone, and the
+        game itself stays as it is (its link still opens it)."""
+        token = bearer(authorization)
+        if token is None:
+            raise ApiError(401, "send your token: 'Authorization: Bearer <token>'")
+        if len(sid) > 64 or store.session_row(sid) is None:
+            raise ApiError(404, f"no game session {sid[:64]!r}")
+        if token not in store.tokens(sid):
+            raise ApiError(403, "only a player of this game may take it off their list")
+        await store.commit(forgotten_set(sid, token, body.forget))
+        return Forgotten(session=sid, forgotten=body.forget)
 
     @app.get("/api/stats", responses=errors(404), tags=["games"])
     async def stats(game: str | None = None) -> dict[str, Any]:
         """Statistics per game, preset and mode, with charts as SVG (404: no such game)."""
         if game is not None:
             hub.spec(game)
-        return statistics(store.results(game), games)
+        # drawing charts takes tens of milliseconds each: not on the event loop
+        return await asyncio.to_thread(statistics, store.results(game), games)
+
+    if timing.ENABLED:  # only on a server started with PARLOUR_TIMING=1, for the benchmark
+        @app.get("/api/debug/timing", include_in_schema=False)
+        async def timings() -> dict[str, list[float]]:
+            """The server's time per part of each action since the last call (ms)."""
+            return timing.taken()
 
     async def _act(sid: str, action: Action, authorization: str | None, move: Any = None
                    ) -> dict[str, Any]:
@@ -395,8 +442,10 @@ def create_app(
                     return
                 except Exception:  # disconnected, or the connection broke
                     return
+                timing.received()
                 try:
-                    message = ClientMessage.model_validate_json(text)
+                    with timing.part("parse"):
+                        message = ClientMessage.model_validate_json(text)
                 except ValidationError as error:
                     reason = error.errors()[0]["msg"]
                     viewer.tell({"type": "error", "error": f"bad message: {reason}"})
@@ -463,6 +512,14 @@ def create_app(
         css = resources.files(type(spec.game).__module__.rpartition(".")[0]) / "view.css"
         text = css.read_text() if css.is_file() else ""
         return Response(text, media_type="text/css", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/fonts/{name}", include_in_schema=False)
+    async def font(name: str) -> FileResponse:
+        """The pages' typeface, from its font package (`parlour/server/fonts.py`)."""
+        path = font_file(name)
+        if path is None:
+            raise ApiError(404, f"no such font: {name[:100]}")
+        return FileResponse(path, media_type=MEDIA_TYPE, headers={"Cache-Control": CACHE_CONTROL})
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

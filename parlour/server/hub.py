@@ -32,7 +32,7 @@ from parlour.core.game import (
 )
 from parlour.core.gameid import GameId, new_seed, parse_game_id, position_id
 from parlour.core.session import HUMAN, Clock, Session, seat_kind_error
-from parlour.server import records
+from parlour.server import records, timing
 from parlour.server.compute import (
     DEAL_BUDGET,
     MOVE_BUDGET,
@@ -300,9 +300,12 @@ class Hub:
             if action in ("undo", "restart", "takeback"):
                 self.turns.stop(live)  # the AI was thinking about a position about to go
             before = live.session.cursor
-            hint = await self._change(live, token, seats, action, move)
-            await self._save(live, appended_from=before if action == "move" else None)
-        self.broadcast(live, _sound(action, live.session))
+            with timing.part("apply"):
+                hint = await self._change(live, token, seats, action, move)
+            with timing.part("commit"):
+                await self._save(live, appended_from=before if action == "move" else None)
+        with timing.part("views (all viewers)"):
+            self.broadcast(live, _sound(action, live.session))
         self.turns.kick(live)
         self.work_out_assist(live)
         return hint

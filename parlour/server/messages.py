@@ -8,7 +8,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from parlour.core.commands import MENU_LABELS, menu_commands
-from parlour.core.game import GameSpec
+from parlour.core.game import GameSpec, readable
+from parlour.core.keytable import key_table
 from parlour.server.views import View
 
 
@@ -146,7 +147,9 @@ class GameInfo(BaseModel):
     seats: list[str]
     parameters: list[dict[str, Any]]
     presets: dict[str, dict[str, Any]]
+    preset_labels: dict[str, str] = Field(description="how players read each preset's name")
     ai_levels: list[str]
+    ai_level_labels: dict[str, str] = Field(description="how players read each AI level")
     default_seats: list[str]
     position_help: str = Field(
         description="how a start position is written in an id '<game>:<params>:<position>' "
@@ -159,6 +162,13 @@ class GameInfo(BaseModel):
     display_options: dict[str, list[str]]
     shortcuts: list[ShortcutInfo] = Field(
         description="keys that are not commands (the board's own), for the key table"
+    )
+    key_table: list[ShortcutInfo] = Field(
+        description="the Help dialog's key table: the commands' keys, the page's and the "
+        "board's, every key once"
+    )
+    display_labels: dict[str, dict[str, str]] = Field(
+        description="how players read each value of `display_options`, per option"
     )
     menus: list[MenuInfo]
     commands: list[CommandInfo] = Field(description="the menus' entries, menu by menu")
@@ -180,7 +190,9 @@ def describe_catalog(games: Mapping[str, GameSpec]) -> Catalog:
                 seats=list(spec.game.seat_names(spec.game.validate({}))),
                 parameters=[param.describe() for param in spec.game.parameters],
                 presets={name: dict(values) for name, values in spec.game.presets.items()},
+                preset_labels={name: spec.game.preset_label(name) for name in spec.game.presets},
                 ai_levels=list(spec.ai_levels),
+                ai_level_labels={level: readable(level) for level in spec.ai_levels},
                 default_seats=list(spec.default_seats),
                 position_help=spec.game.position_help,
                 has_hints=spec.hint is not None,
@@ -189,6 +201,10 @@ def describe_catalog(games: Mapping[str, GameSpec]) -> Catalog:
                 music=spec.music,
                 display_options={k: list(v) for k, v in spec.display_options.items()},
                 shortcuts=[ShortcutInfo(keys=s.keys, action=s.action) for s in spec.shortcuts],
+                key_table=[ShortcutInfo(keys=keys, action=action)
+                           for keys, action in key_table(spec)],
+                display_labels={name: {value: spec.display_label(name, value) for value in values}
+                                for name, values in spec.display_options.items()},
                 menus=[MenuInfo(name=name, label=label) for name, label in MENU_LABELS.items()],
                 commands=[
                     CommandInfo(name=command.name, label=command.label, menu=command.menu,

@@ -15,6 +15,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 
 from parlour.core.game import JSON
+from parlour.server import timing
 from parlour.server.patch import changed_parts
 
 SEND_TIMEOUT = 10.0
@@ -68,9 +69,12 @@ class Viewer:
                     # a timer, not wait_for: no task made per message
                     watchdog = loop.call_later(self._send_timeout, self._stalled)
                     try:
-                        await self._send(message)
+                        with timing.part("send"):
+                            await self._send(message)
                     finally:
                         watchdog.cancel()
+                    if message.get("type") == "view":
+                        timing.sent()
         except Exception:  # the socket is closed or broken
             self.dropped.set()
 
@@ -90,7 +94,8 @@ class Viewer:
         html = view["html"]
         old, self._shown_html = self._shown_html, html
         # a board not laid out a part per line (a small one) is sent whole
-        parts = None if old is None or "\n" not in html else changed_parts(old, html)
+        with timing.part("diff"):
+            parts = None if old is None or "\n" not in html else changed_parts(old, html)
         if parts is not None:
             view = {**view, "html": None, "parts": parts}
         return {"type": "view", "view": view}

@@ -12,6 +12,7 @@ from parlour.core.commands import server_command_states
 from parlour.core.game import JSON, RenderContext, Status
 from parlour.core.gameid import params_text
 from parlour.core.session import Session
+from parlour.server import timing
 from parlour.server.live import Live
 
 
@@ -34,6 +35,13 @@ class SeatView(BaseModel):
 class HintView(BaseModel):
     move: Any
     note: str
+
+
+class EndFigure(BaseModel):
+    """A figure of a finished game, as its end card shows it (`GameSpec.end_figures`)."""
+
+    label: str
+    value: int | float
 
 
 class TakebackView(BaseModel):
@@ -103,6 +111,9 @@ class View(BaseModel):
         "take the picture along"
     )
     sound: str | None
+    end_figures: list[EndFigure] = Field(
+        description="at the end of the game: the figures its end card shows (moves, score...); "
+        "empty while playing")
     playing_back: bool = Field(
         description="moves a command plays out (e.g. a solution shown) are still coming; "
         "any action of a player stops them"
@@ -117,12 +128,15 @@ def build_view(
     session, game = live.session, live.session.game
     to_move = session.to_move
     perspective = to_move if to_move in seats else min(seats, default=None)
-    observation = live.observe(perspective)
+    with timing.part("observe"):
+        observation = live.observe(perspective)
     can_move = to_move is not None and to_move in seats
     hint = session.hints.get(perspective) if perspective is not None else None
     context = RenderContext(perspective, can_move, hint.move if hint else None, session.assist,
                             live.facts_now() if session.assist else None)
     sharers = live.sharers(token) if seats else []
+    with timing.part("render"):
+        markup = session.spec.render(observation, context)
     alone = bool(seats) and not sharers
     return {
         "game": game.name,
@@ -135,9 +149,9 @@ def build_view(
         "winners": list(session.facts().winners),
         "moves": game.moves_made(session.state, session.cursor),
         "line_length": session.line_length,
-        "headline": game.headline(observation),
+        "headline": game.headline_for(observation, seats),
         "text": game.text(observation),
-        "html": session.spec.render(observation, context),
+        "html": markup,
         "seats": _seats(live, seats),
         "you": sorted(seats),
         "can_move": can_move,
@@ -160,6 +174,7 @@ def build_view(
         "params_text": params_text(game, session.game_id.params),
         "uses_upload": bool(session.game_id.uploads(game)),
         "sound": sound,
+        "end_figures": end_figures(session, perspective),
         "playing_back": live.playback is not None,
     }
 
@@ -190,6 +205,27 @@ def _seats(live: Live, seats: Collection[int]) -> list[JSON]:
         }
         for seat in range(len(names))
     ]
+
+
+def end_figures(session: Session, seat: int | None) -> list[JSON]:
+    """What the end card shows besides the time (`GameSpec.end_figures`); none while playing.
+    A seat's score is for its holder: a spectator is shown the other figures."""
+    declared = session.spec.end_figures
+    if session.status is Status.PLAYING or not declared:
+        return []
+    game = session.game
+    known: dict[str, float] = {"moves": game.moves_made(session.state, session.cursor)}
+    if seat is not None:
+        known["score"] = session.facts().scores[seat]
+    if declared.keys() - known.keys():
+        known |= game.figures(session.state, session.clock.elapsed_ms, session.cursor)
+    return [{"label": label, "value": _plain(known[name])}
+            for name, label in declared.items() if name in known]
+
+
+def _plain(value: float) -> int | float:
+    """2 rather than 2.0; a fraction to two places."""
+    return int(value) if float(value).is_integer() else round(value, 2)
 
 
 def outcome(session: Session, seats: Collection[int]) -> str | None:

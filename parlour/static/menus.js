@@ -242,9 +242,13 @@ export function createMenus({ root, menus, commands, state, run, home }) {
     update() {
       for (const item of root.querySelectorAll("[data-run]")) {
         const command = byName.get(item.dataset.run);
-        item.setAttribute("aria-disabled", String(!state.enabled(command)));
+        // only what changed: a write of the same value still costs a style pass
+        const disabled = String(!state.enabled(command));
+        if (item.getAttribute("aria-disabled") !== disabled) item.setAttribute("aria-disabled", disabled);
         const checked = state.checked(command);
-        if (checked !== null) item.setAttribute("aria-checked", String(checked));
+        if (checked !== null && item.getAttribute("aria-checked") !== String(checked)) {
+          item.setAttribute("aria-checked", String(checked));
+        }
       }
     },
   };

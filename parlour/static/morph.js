@@ -50,6 +50,7 @@ function parse(elements, inSvg) {
 }
 
 function morphChildren(target, source) {
+  if (!target.firstElementChild && !source.firstElementChild) { morphText(target, source); return; }
   const byId = new Map();
   for (const child of target.children) if (child.id) byId.set(child.id, child);
   let cursor = target.firstChild;
@@ -84,8 +85,20 @@ function morphNode(target, source) {
   morphChildren(target, source);
 }
 
+// A leaf (a cell, a label): its text alone. A text node kept is changed in place, which
+// costs the page less than a new one; a whole-board flood changes hundreds of these.
+function morphText(target, source) {
+  const text = source.textContent;
+  if (target.textContent === text) return;
+  const only = target.firstChild;
+  if (text && only && only === target.lastChild && only.nodeType === Node.TEXT_NODE) only.nodeValue = text;
+  else target.textContent = text;
+}
+
 function copyAttributes(target, source) {
-  for (const { name } of [...target.attributes]) {
+  const attributes = target.attributes;
+  for (let i = attributes.length - 1; i >= 0; i--) {  // live: removing shifts those after
+    const { name } = attributes[i];
     if (!source.hasAttribute(name)) target.removeAttribute(name);
   }
   for (const { name, value } of source.attributes) {

@@ -22,6 +22,7 @@ let socket = null;
 let view = null;
 let viewAt = 0;           // performance.now() when `view` arrived (for the clock)
 let viewCount = 0;
+let shownChips = "";      // the seats' markup shown now
 let reconnectDelay = 500;
 let note = "";            // a hint's note or an error, shown under the board until the next view
 let noteIsError = false;
@@ -49,6 +50,7 @@ async function start() {
   applyGameOptions();
   bindToolbar();
   bindBoard();
+  fitBoardToScreen();
   document.addEventListener("keydown", onKey);
   bindPictureDrops();
   if (info.music) startMusicOnGestures();
@@ -200,34 +202,46 @@ function receive(message) {
 function render(next, sound) {
   view = next;
   viewAt = performance.now();
-  document.title = `${next.headline} · ${next.title} · Parlour`;
+  set(document, "title", `${next.headline} · ${next.title} · Parlour`);
   const headline = $("headline");
-  headline.textContent = next.headline;
-  headline.className = `headline ${next.outcome || ""}`;
-  $("seats").innerHTML = next.seats.length > 1 ? next.seats.map(seatChip).join("") : "";
+  setText(headline, next.headline);
+  set(headline, "className", `headline ${next.outcome || ""}`);
+  const chips = next.seats.length > 1 ? next.seats.map(seatChip).join("") : "";
+  if (chips !== shownChips) { $("seats").innerHTML = chips; shownChips = chips; }
   showBoard(next);
   const holder = next.you.length > 0;  // holds a seat: not a spectator
-  $("btn-undo").disabled = !next.can_undo;
-  $("btn-undo").title = next.undo_refusal ? `Undo is off: ${next.undo_refusal}`
-    : next.undo_asks ? "Ask the other player to take back your last move (U)" : "Undo (U or Ctrl+Z)";
-  $("btn-undo").querySelector(".label").textContent = next.undo_asks ? "Take back" : "Undo";
+  set($("btn-undo"), "disabled", !next.can_undo);
+  set($("btn-undo"), "title", next.undo_refusal ? `Undo is off: ${next.undo_refusal}`
+    : next.undo_asks ? "Ask the other player to take back your last move (U)" : "Undo (U or Ctrl+Z)");
+  setText($("btn-undo").querySelector(".label"), next.undo_asks ? "Take back" : "Undo");
   showTakeback(next);
-  $("btn-redo").disabled = !next.can_redo;
-  $("btn-hint").disabled = !next.can_move;
-  $("btn-assist").setAttribute("aria-pressed", String(next.assist));
-  $("btn-assist").disabled = !holder;
-  $("btn-restart").disabled = !next.can_restart;
+  set($("btn-redo"), "disabled", !next.can_redo);
+  set($("btn-hint"), "disabled", !next.can_move);
+  set($("btn-assist"), "ariaPressed", String(next.assist));
+  set($("btn-assist"), "disabled", !holder);
+  set($("btn-restart"), "disabled", !next.can_restart);
   // the id holds the deal: only the game's owner is sent it before the end
-  $("game-id").textContent = next.id ?? "shown when the game ends";
-  $("btn-copy").hidden = !next.id;
-  $("btn-invite").hidden = !(holder && next.seats.some((s) => s.open));
-  $("assisted").hidden = !next.assisted;
+  setText($("game-id"), next.id ?? "shown when the game ends");
+  set($("btn-copy"), "hidden", !next.id);
+  set($("btn-invite"), "hidden", !(holder && next.seats.some((s) => s.open)));
+  set($("assisted"), "hidden", !next.assisted);
+  showEndCard(next);
   showNote(note, noteIsError);
   tickClock();
   menus.update();
   if (sound) play(soundFor(sound, next));
   viewCount += 1;
   document.body.dataset.views = String(viewCount);
+}
+
+// A write that changes nothing still costs the page a style, layout and paint pass (the
+// clock ticks four times a second; most of a view is as it was): these skip it.
+function set(element, property, value) {
+  if (element[property] !== value) element[property] = value;
+}
+
+function setText(element, text) {
+  if (element.textContent !== text) element.textContent = text;
 }
 
 // The board comes whole or as the parts that changed since the last view.
@@ -260,7 +274,7 @@ function seatChip(seat, index) {
 // A take-back asked for: the other players answer it, the asker may withdraw it.
 function showTakeback(next) {
   const request = next.takeback;
-  $("takeback").hidden = !request;
+  set($("takeback"), "hidden", !request);
   if (!request) return;
   const names = request.seats.map((s) => next.seats[s].name).join(" and ");
   const others = next.seats.filter((s) => s.held && !s.you).length > 1 ? "players" : "player";
@@ -272,6 +286,90 @@ function showTakeback(next) {
   $("takeback-refuse").textContent = request.yours ? "Withdraw" : "Refuse";
 }
 
+// -- the board fits the first screen ----------------------------------------------------
+// The page measures the room the chrome leaves the board: the window's height less what is
+// above the board (bars, headline, status line, seats) and the deal line under it, and the
+// board area's width. A game's stylesheet sizes its board to var(--board-room-h) and
+// var(--board-room-w) (px, on #board-wrap), so board and status fit the first screen.
+const MIN_BOARD_ROOM_PX = 160;
+
+function fitBoardToScreen() {
+  const wrap = $("board-wrap");
+  const measure = () => {
+    const style = getComputedStyle(wrap);
+    const px = (value) => Number.parseFloat(value) || 0;
+    const top = wrap.getBoundingClientRect().top + window.scrollY;
+    const idbar = document.querySelector(".idbar");
+    const main = getComputedStyle(wrap.parentElement);
+    const below = idbar.offsetHeight + px(main.rowGap) + px(main.paddingBottom);
+    const height = document.documentElement.clientHeight - top - below
+      - px(style.paddingTop) - px(style.paddingBottom);
+    const width = wrap.clientWidth - px(style.paddingLeft) - px(style.paddingRight);
+    setRoom(wrap, "--board-room-h", Math.max(MIN_BOARD_ROOM_PX, Math.floor(height)));
+    setRoom(wrap, "--board-room-w", Math.max(MIN_BOARD_ROOM_PX, Math.floor(width)));
+  };
+  // what is above the board changes height (a status line wraps, seats appear): measure
+  // again, after layout and before paint; and whenever the window changes size
+  const above = new ResizeObserver(measure);
+  for (const element of [document.querySelector(".topbar"), document.querySelector(".status-row"),
+    $("seats"), $("takeback"), document.querySelector(".idbar")]) above.observe(element);
+  window.addEventListener("resize", measure);
+  measure();
+}
+
+function setRoom(wrap, name, pixels) {
+  const value = `${pixels}px`;
+  if (wrap.style.getPropertyValue(name) !== value) wrap.style.setProperty(name, value);
+}
+
+// -- the end of a game: the status row becomes a card with the result (the game's
+// headline), whose it is, the time and the game's own figures, and what next: New game (a
+// new deal like this one) or Replay (the same deal again). It sits above the board, which
+// re-fits under it, so the final board stays whole in sight; ✕ or Esc puts it away.
+let endCardFor = null;  // the session and line whose end the card shows (or was put away for)
+
+function showEndCard(next) {
+  if (next.status === "playing") { endCardFor = null; setEndCard(false); return; }
+  const key = `${next.session}:${next.line_length}`;
+  if (endCardFor === key) return;  // shown already, or put away: later views keep it so
+  endCardFor = key;
+  const figures = [["Time", formatTime(next.elapsed_ms)], ...next.end_figures.map(({ label, value }) => [label, value])];
+  $("end-figures").innerHTML = figures.map(([label, value]) =>
+    `<div><dt>${escapeHtml(label)}</dt><dd>${escapeHtml(String(value))}</dd></div>`).join("");
+  $("end-replay").hidden = !(next.can_restart || next.id);
+  setEndCard(true);
+}
+
+function setEndCard(shown) {
+  set($("end-card"), "hidden", !shown);
+  $("status-row").classList.toggle("ended", shown);
+}
+
+// Whose result it is, in a few words (the headline above is the game's own).
+function endDetail(next) {
+  const help = next.assisted ? " (with help)" : "";
+  if (next.you.length === 0) return "The game is over.";
+  if (next.seats.length > 1 && next.you.length === next.seats.length) {  // all seats at one screen
+    const winners = next.winners.map((seat) => next.seats[seat].name);
+    return next.status === "draw" || winners.length !== 1 ? `A draw${help}.` : `${winners[0]} won${help}. Well played!`;
+  }
+  if (next.outcome === "won") return next.seats.length > 1 ? `You won${help}. Well played!` : `Well played${help}!`;
+  if (next.outcome === "draw") return `A draw${help}.`;
+  return next.seats.length > 1 ? `You lost this one${help}.` : `Game over${help}: better luck with the next deal.`;
+}
+
+function hideEndCard() {
+  setEndCard(false);
+  $("board-wrap").focus({ preventScroll: true });
+}
+
+// The same deal again: restarted in place where the player may, else as a new game of it.
+async function replayDeal() {
+  if (view.can_restart) { send({ type: "restart" }); return; }
+  const seats = view.seats.map((s) => (s.kind === "ai" ? `ai:${s.level}` : s.open ? "open" : "human"));
+  try { await openSession(await createSession({ id: view.id, seats })); } catch (error) { showNote(error.message, true); }
+}
+
 function soundFor(sound, next) {
   if (sound === "end") return next.outcome === "won" ? "win" : next.outcome === "lost" ? "lose" : "draw";
   if (sound === "move" && next.can_move) return "ai";  // the other side just moved
@@ -280,13 +378,7 @@ function soundFor(sound, next) {
 
 function statusText() {
   if (!view) return "";
-  if (view.status !== "playing") {
-    const time = view.elapsed_ms ? ` in ${formatTime(view.elapsed_ms)}` : "";
-    const mine = view.you.length > 0 && view.seats.length > 1 && view.you.length < view.seats.length;
-    if (view.status === "draw") return `A draw${time}. New game (N) or Undo (U).`;
-    if (mine) return view.outcome === "won" ? `You won${time}! 🎉` : `You lost${time}. Try again with New (N).`;
-    return view.status === "won" ? `Well played${time}! 🎉` : `Game over${time}. Undo (U) or New game (N).`;
-  }
+  if (view.status !== "playing") return endDetail(view);
   const mover = view.seats[view.to_move];
   if (!mover) return "";
   if (view.you.length === 0) return `You are watching. ${mover.name} to play.`;
@@ -300,15 +392,15 @@ function statusText() {
 function showNote(text, isError = false) {
   note = text; noteIsError = isError;
   const message = $("message");
-  message.className = `message${isError ? " error" : ""}`;
-  message.textContent = text || statusText();
+  set(message, "className", `message${isError ? " error" : ""}`);
+  setText(message, text || statusText());
 }
 
 function tickClock() {
   if (!view) return;
   const running = view.clock_running ? performance.now() - viewAt : 0;
   const elapsed = view.elapsed_ms + running;
-  $("clock").textContent = view.moves || view.elapsed_ms ? `⏱ ${formatTime(elapsed)}` : "";
+  setText($("clock"), view.moves || view.elapsed_ms ? `⏱ ${formatTime(elapsed)}` : "");
   for (const clock of $("board").querySelectorAll("[data-clock=seconds]")) {
     const seconds = String(Math.min(999, Math.floor(elapsed / 1000))).padStart(3, "0");
     if (clock.textContent !== seconds) clock.textContent = seconds;
@@ -325,8 +417,8 @@ const COMMANDS = {
   redo: () => send({ type: "redo" }),
   hint: () => send({ type: "hint" }),
   assist: () => send({ type: "assist", on: !view.assist }),
-  help: () => $("help-dialog").showModal(),
-  keys: () => { $("help-dialog").showModal(); $("keys-title").focus(); },
+  help: () => openHelp($("help-title")),
+  keys: () => openHelp($("keys-title")),
   about: () => $("about-dialog").showModal(),
   again: () => newGameLikeThis(),
   theme: () => cycleTheme(),
@@ -336,6 +428,7 @@ const COMMANDS = {
   "invite-link": () => copy(inviteLink(), "Invite link copied: send it to a friend"),
   stats: () => { location.href = $("btn-stats").href; },
   quit: () => { location.href = "/"; },
+  api: () => { location.href = "/docs"; },
   export: () => exportGame(),
   import: () => importGame(),
   "take-seat": async () => { const seat = await chooseSeat(view); if (seat !== null) takeSeatNow(seat); },
@@ -413,6 +506,9 @@ function bindToolbar() {
   }
   $("btn-theme").addEventListener("click", () => COMMANDS.display());
   $("btn-copy").addEventListener("click", () => COMMANDS["copy-link"]());
+  $("end-new").addEventListener("click", () => COMMANDS.again());
+  $("end-replay").addEventListener("click", () => replayDeal());
+  $("end-close").addEventListener("click", () => hideEndCard());
   $("btn-invite").addEventListener("click", () => COMMANDS["invite-link"]());
   $("seats").addEventListener("click", (event) => {
     const button = event.target.closest("[data-take-seat]");
@@ -444,6 +540,7 @@ function showPrefs() {
   const prefs = loadPrefs();
   $("theme-label").textContent = THEMES.find(([key]) => key === prefs.theme)[1];
   $("btn-sound").setAttribute("aria-pressed", String(prefs.sound));
+  $("btn-sound").title = prefs.sound ? "Sound is on (M turns it off)" : "Sound is off (M turns it on)";
   $("sound-icon").textContent = prefs.sound ? "🔊" : "🔇";
   $("pref-music-row").hidden = !info.music;
   if (music?.playing() || !prefs.sound || !prefs.music) syncMusic();  // turns it off, or keeps it going
@@ -507,7 +604,7 @@ function gameOptionFields() {
   const chosen = gameOptions();
   return Object.entries(info.display_options).map(([name, choices]) =>
     `<label for="opt-${name}">${escapeHtml(name[0].toUpperCase() + name.slice(1))}</label><select id="opt-${name}" data-option="${escapeHtml(name)}">`
-    + choices.map((c) => `<option ${c === chosen[name] ? "selected" : ""}>${escapeHtml(c)}</option>`).join("") + "</select>").join("");
+    + choices.map((c) => `<option value="${escapeHtml(c)}" ${c === chosen[name] ? "selected" : ""}>${escapeHtml(info.display_labels[name]?.[c] ?? c)}</option>`).join("") + "</select>").join("");
 }
 
 function openDisplayDialog() {
@@ -535,16 +632,20 @@ function bindDisplayDialog() {
   for (const id of ["pref-theme", "pref-sound", "pref-animations", "pref-music"]) $(id).addEventListener("change", update);
 }
 
-// The key table: every command's keys (from the catalog), then the board's.
+// The key table, worked out by the server (parlour/core/keytable.py): each key once.
 function shortcutRows() {
-  const rows = [
-    ...info.commands.filter((c) => c.keys.length).map((c) => [c.keys.join(", "), c.label.replace(/…$/, "")]),
-    ["Alt, F10", "the menus"], ["Esc", "close a menu or a dialog"],
-    ["Arrows", "move the cursor on the board"], ["Enter", "play the cell under the cursor"],
-    ["Space", "second action (mark, flag…)"],
-    ...info.shortcuts.map((s) => [s.keys, s.action]),
-  ];
-  return rows.map(([keys, action]) => `<tr><td><kbd>${escapeHtml(keys)}</kbd></td><td>${escapeHtml(action)}</td></tr>`).join("");
+  const kbds = (keys) => keys.split(", ").map((key) => `<kbd>${escapeHtml(key)}</kbd>`).join(", ");
+  return info.key_table.map(({ keys, action }) => `<tr><td>${kbds(keys)}</td><td>${escapeHtml(action)}</td></tr>`).join("");
+}
+
+// Help opens at its top (the title and the start of the rules), or at the key table;
+// the heading takes the focus, so Tab reaches the links and Close, and Esc closes.
+function openHelp(heading) {
+  const dialog = $("help-dialog");
+  dialog.showModal();
+  heading.focus({ preventScroll: true });
+  dialog.scrollTop = dialog.querySelector(".dialog-body").scrollTop = 0;  // whichever scrolls
+  if (heading !== $("help-title")) heading.scrollIntoView({ block: "start" });
 }
 
 // -- the New game dialog ----------------------------------------------------------
@@ -560,8 +661,8 @@ function openNewDialog() {
   const presets = Object.keys(info.presets);
   if (info.parameters.length) {
     fields.push(`<label for="f-preset">Preset</label><select id="f-preset">`
-      + presets.map((p) => `<option value="${escapeHtml(p)}">${escapeHtml(p)}</option>`).join("")
-      + `<option value="">custom</option></select>`);
+      + presets.map((p) => `<option value="${escapeHtml(p)}">${escapeHtml(info.preset_labels[p] ?? p)}</option>`).join("")
+      + `<option value="">Custom</option></select>`);
     const cropping = new Set(info.parameters.flatMap((p) => p.crop || []));  // set by the crop editor
     for (const p of info.parameters) {
       const value = params[p.name] ?? p.default;
@@ -572,7 +673,7 @@ function openNewDialog() {
   if (info.seats.length > 1) {
     info.seats.forEach((name, i) => fields.push(seatField(name, i, seats[i] || "human")));
   }
-  fields.push(`<label for="f-id">Game id</label><input id="f-id" placeholder="optional: the id of a deal to replay" autocomplete="off">`);
+  fields.push(`<label for="f-id">Game id</label><input id="f-id" placeholder="Optional: a deal's id" title="The id of a deal to play again (Copy link gives it); empty: a new deal" autocomplete="off">`);
   $("new-fields").innerHTML = fields.join("");
   $("new-error").textContent = "";
   for (const select of $("new-fields").querySelectorAll("[data-upload]")) bindPictureField(select);
@@ -588,15 +689,15 @@ function openNewDialog() {
 function paramField(p, value) {
   const id = `f-param-${p.name}`;
   const label = `<label for="${id}" title="${escapeHtml(p.help)}">${escapeHtml(p.label)}</label>`;
+  const choice = (c) => `<option value="${escapeHtml(c)}" ${c === value ? "selected" : ""}>${escapeHtml(p.choice_labels?.[c] ?? c)}</option>`;
   if (p.kind === "choice") {
-    return label + `<select id="${id}" data-param="${p.name}">`
-      + p.choices.map((c) => `<option ${c === value ? "selected" : ""}>${escapeHtml(c)}</option>`).join("") + "</select>";
+    return label + `<select id="${id}" data-param="${p.name}">` + p.choices.map(choice).join("") + "</select>";
   }
   if (p.kind === "bool") return label + `<input type="checkbox" id="${id}" data-param="${p.name}" ${value ? "checked" : ""}>`;
   if (p.kind === "upload") {  // the game's own pictures, the player's, or a new one
-    const named = (p.choices || []).map((c) => `<option ${c === value ? "selected" : ""}>${escapeHtml(c)}</option>`);
-    if (!p.choices?.length) named.push(`<option value="" ${value ? "" : "selected"}>none</option>`);
-    if (value && !(p.choices || []).includes(value)) named.push(`<option value="${escapeHtml(value)}" selected>your picture</option>`);
+    const named = (p.choices || []).map(choice);
+    if (!p.choices?.length) named.push(`<option value="" ${value ? "" : "selected"}>None</option>`);
+    if (value && !(p.choices || []).includes(value)) named.push(`<option value="${escapeHtml(value)}" selected>Your picture</option>`);
     return label + `<div class="picture-field"><select id="${id}" data-param="${p.name}" data-upload>${named.join("")}`
       + `<option value="${UPLOAD_CHOICE}">Upload a picture…</option></select>`
       + `<input type="file" accept="image/png,image/jpeg,image/webp,image/*" hidden>`
@@ -608,8 +709,8 @@ function paramField(p, value) {
 }
 
 function seatField(name, index, kind) {
-  const options = [["human", "You"], ["open", "A friend, in another browser (invite link)"]];
-  for (const level of info.ai_levels) options.push([`ai:${level}`, `Computer: ${level}`]);
+  const options = [["human", "You"], ["open", "A friend (invite link)"]];
+  for (const level of info.ai_levels) options.push([`ai:${level}`, `Computer: ${info.ai_level_labels[level] ?? level}`]);
   return `<label for="f-seat-${index}">${escapeHtml(name)}</label><select id="f-seat-${index}" data-seat="${index}">`
     + options.map(([value, label]) => `<option value="${value}" ${value === kind ? "selected" : ""}>${escapeHtml(label)}</option>`).join("")
     + "</select>";
@@ -692,7 +793,7 @@ async function usePicture(select, file) {
     const id = await uploadFile(file);
     let option = [...select.options].find((o) => o.value === id);
     if (!option) {
-      option = new Option("your picture", id);
+      option = new Option("Your picture", id);
       select.add(option, select.options.length - 1);  // before "Upload a picture…"
     }
     select.value = id;
@@ -1021,6 +1122,7 @@ function onKey(event) {
   }
   if (event.target.closest("input, select, textarea, #menus")) return;
   const key = event.key;
+  if (key === "Escape" && !$("end-card").hidden) { event.preventDefault(); hideEndCard(); return; }
   if (event.ctrlKey || event.metaKey || event.altKey) {
     // Ctrl and Alt keys are the commands' (Ctrl+Z, Alt+N...); the rest stay the browser's
     const command = commandForKey(event);

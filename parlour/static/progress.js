@@ -57,7 +57,7 @@ export function createProgress({ board, cancel }) {
   function doneWaiting() {
     clearTimeout(showTimer); clearInterval(tickTimer);
     startedAt = null;
-    panel.hidden = true;
+    if (!panel.hidden) panel.hidden = true;  // called on every view: a write costs a style pass
   }
 
   function show() {

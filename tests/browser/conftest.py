@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from parlour.devtools import RunningServer
+from tests.browser.scenes import Stage
 
 TIMEOUT_MS = 5_000
 
@@ -56,6 +57,14 @@ def expect_views(page: Page, count: int = 1) -> Iterator[None]:
     before = view_count(page)
     yield
     wait_for_views(page, before + count)
+
+
+@pytest.fixture(scope="session")
+def stage(server: RunningServer) -> Iterator[Stage]:
+    """Every game brought to its moments over REST, each once per run (see scenes.py)."""
+    made = Stage(server.url)
+    yield made
+    made.close()
 
 
 @pytest.fixture

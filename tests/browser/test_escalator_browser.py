@@ -55,7 +55,7 @@ def test_a_winnable_deal_won_by_following_the_solvers_line(
     for move in found.line:
         play(page, state, move)
         state = GAME.apply(state, move)
-    expect(page.locator("#headline")).to_have_text("The pyramid is cleared!")
+    expect(page.locator("#headline")).to_have_text("You win! Pyramid cleared")
     expect(page.locator("#esc-banner")).to_be_attached()
     assert server_view(created["session"])["status"] == "won"
 
@@ -71,7 +71,9 @@ def test_a_deal_lost_says_whether_it_could_have_been_won(
         state = GAME.apply(state, move)
     if GAME.status(state).value == "won":
         pytest.skip("this deal was won by turning the stock first")  # (rare)
-    expect(page.locator("#headline")).to_contain_text("Stuck with")
+    left = 28 - bin(state.removed).count("1")
+    expect(page.locator("#headline")).to_have_text(
+        f"Game over: {left} card{'s' * (left != 1)} left")
     verdict = page.locator("#esc-verdict")
     expect(verdict).to_contain_text("could have been won" if state.verdict and
                                     state.verdict.winnable else "No order of play")
@@ -142,7 +144,7 @@ def test_the_menus_and_their_accelerators(open_page: OpenPage, create_game: Crea
     page.locator("#board-wrap").focus()  # (the About entry had the focus: the menus')
     with expect_views(page):
         page.keyboard.press(" ")  # Space turns the stock too
-    expect(page.locator("#headline")).to_contain_text("22 in the stock")
+    expect(page.locator("#esc-count .esc-count-n")).to_have_text("22")
     page.keyboard.press("Alt+q")
     page.wait_for_url("**/")
 

@@ -247,7 +247,9 @@ def test_a_drop_where_the_tile_does_not_fit_sends_it_back(
 
     game.drag_next_to(wrong)
 
-    expect(game.message).to_have_text(f"the tile does not fit at [{wrong[0]}, {wrong[1]}]")
+    # (wrong is (column, row) from 0; the player reads them from 1)
+    expect(game.message).to_have_text(
+        f"the tile does not fit at column {wrong[0] + 1}, row {wrong[1] + 1}")
     expect(game.message).to_have_class(re.compile(r"\berror\b"))
     # the ghost flies back to the next tile's place, then goes
     home = game.page.wait_for_function(
@@ -505,7 +507,8 @@ def greedy_outcome(game_id: str) -> tuple[str, int]:
 
 @pytest.mark.parametrize(
     ("game_id", "status", "headline"),
-    [("ishido:seed#b3", "won", "Game Over. You Win!"), ("ishido:seed#b17", "lost", "Game Over")],
+    [("ishido:seed#b3", "won", "Game Over. You Win!"),
+     ("ishido:seed#b17", "lost", "Game Over. No cell fits")],
 )
 def test_play_to_the_end_with_clicks(
     ishido: OpenGame, server_view: ServerView, game_id: str, status: str, headline: str

@@ -19,7 +19,8 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import count
+from itertools import count, pairwise
+from typing import Any
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
@@ -268,23 +269,27 @@ def test_win_a_small_board_by_clicking(minesweeper: OpenGame, server_view: Serve
         game.wait_board(text(state))
 
     assert state.won()
-    expect(game.headline).to_have_text("Cleared!")
+    expect(game.headline).to_have_text("You win! Board cleared")
     expect(game.face.locator(".face-end")).to_have_text("😎")
     expect(game.face.locator(".face-normal")).to_have_count(0)
     expect(game.grid).to_have_class(re.compile(r"\bwon\b"))
+    # a won board flags every mine (no bombs: that is a loss) and no mine is left
+    expect(game.mines_left).to_have_text("000")
+    expect(game.page.locator("#ms-grid .ms-cell.mine")).to_have_count(0)
     # a finished board sends no moves: clicks and right clicks on a mine do nothing
     expect(game.grid).to_have_attribute("aria-disabled", "true")
-    mine = game.page.locator("#ms-grid .ms-cell.mine").first
+    mine = game.page.locator("#ms-grid .ms-cell.flag").first
     game.sends_nothing(lambda: mine.click(force=True))  # force: it is aria-disabled
     game.sends_nothing(lambda: mine.click(button="right", force=True))
-    # the mines are shown, where the replayed deal put them
+    # the flags are where the replayed deal put the mines
     shown = {
         tuple(int(n) for n in cell_id.split("-")[1:])
         for cell_id in game.page.eval_on_selector_all(
-            "#ms-grid .ms-cell.mine", "cells => cells.map((c) => c.id)"
+            "#ms-grid .ms-cell.flag", "cells => cells.map((c) => c.id)"
         )
     }
     assert shown == {where(state, c) for c in state.mined}
+    expect(mine).to_have_text("🚩")
     seen = server_view(game.session())
     assert seen["status"] == "won" and seen["text"] == text(state)
 
@@ -309,7 +314,7 @@ def test_lose_and_see_the_mines_then_undo(minesweeper: OpenGame, server_view: Se
     assert state.exploded is not None
 
     game.wait_board(text(state))
-    expect(game.headline).to_have_text("Boom!")
+    expect(game.headline).to_have_text("Game over: a mine")
     expect(game.cell(fatal)).to_have_class(re.compile(r"\bexploded\b"))
     expect(game.cell(fatal)).to_have_text("💥")
     others = [where(state, c) for c in sorted(state.mined) if where(state, c) != fatal]
@@ -320,6 +325,7 @@ def test_lose_and_see_the_mines_then_undo(minesweeper: OpenGame, server_view: Se
     expect(game.cell(wrong)).to_have_class(re.compile(r"\bwrong\b"))
     expect(game.cell(wrong)).to_have_text("🚩")
     expect(game.page.locator("#ms-grid .wrong")).to_have_count(1)
+    expect(game.mines_left).to_have_text("002")  # a loss leaves the counter as it was
     expect(game.face.locator(".face-end")).to_have_text("😵")
     expect(game.grid).to_have_class(re.compile(r"\blost\b"))
     expect(game.grid).to_have_attribute("aria-disabled", "true")
@@ -559,7 +565,7 @@ def test_a_whole_game_with_the_keyboard_only(
         game.wait_board(text(state))
 
     assert state.won()
-    expect(game.headline).to_have_text("Cleared!")
+    expect(game.headline).to_have_text("You win! Board cleared")
     expect(game.face.locator(".face-end")).to_have_text("😎")
     seen = server_view(game.session())
     assert seen["status"] == "won" and seen["text"] == text(state)
@@ -679,3 +685,77 @@ def test_reload_resumes_the_game_and_its_clock(
     state = RULES.apply(state, ("open", *target))
     game.wait_board(text(state))
     assert server_view(sid)["text"] == text(state)
+
+
+# -- the look: crisp lines, one toolbar ------------------------------------------------
+GRID_GEOMETRY_JS = """() => {
+  const cells = [...document.querySelectorAll('#ms-grid .ms-cell')]
+    .map((c) => c.getBoundingClientRect());
+  const grid = document.getElementById('ms-grid').getBoundingClientRect();
+  const unique = (values) => [...new Set(values.map((v) => Math.round(v * 1000) / 1000))]
+    .sort((a, b) => a - b);
+  return {
+    widths: unique(cells.map((r) => r.width)), heights: unique(cells.map((r) => r.height)),
+    lefts: unique(cells.map((r) => r.left - grid.left)),
+    tops: unique(cells.map((r) => r.top - grid.top)),
+  };
+}"""
+BOARDS = {"easy": (7, 7, 10), "medium": (15, 15, 40), "hard": (15, 30, 99),
+          "expert": (16, 30, 99)}
+VIEWPORTS: dict[str, dict[str, Any]] = {
+    "desktop": {"viewport": {"width": 1366, "height": 800}}, "phone": PHONE,
+}
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+@pytest.mark.parametrize("preset", BOARDS)
+def test_grid_lines_are_whole_pixels_at_every_board_size(
+    open_page: OpenPage, new_context: NewContext, create_game: CreateGame, preset: str,
+    viewport: str,
+) -> None:
+    """At 30.5 px cells the 1 px lines between them dropped out (2×2 blocks): cells are
+    whole pixels, all alike, and every line between them is there, 1 px wide."""
+    created = create_game("minesweeper", params={"first_click": "safe", **dict(
+        zip(("rows", "cols", "mines"), BOARDS[preset], strict=True))})
+    tokens = {created["session"]: created["token"]}
+    page = open_page(f"/play/minesweeper?session={created['session']}",
+                     context=new_context(tokens=tokens, **VIEWPORTS[viewport]))
+    found = page.evaluate(GRID_GEOMETRY_JS)
+    assert len(found["widths"]) == 1 and found["widths"] == found["heights"], found
+    size = found["widths"][0]
+    assert size == int(size) and size >= 18, f"cells of {size} px"
+    rows, cols, _ = BOARDS[preset]
+    for edges in (found["lefts"], found["tops"]):  # (a wide board stands on its side on a phone)
+        assert len(edges) in (rows, cols)
+        steps = {round(b - a, 3) for a, b in pairwise(edges)}
+        assert steps == {size + 1}, f"cells {size} px apart by {steps}: a line dropped out"
+        assert edges[0] == int(edges[0]), f"the first cell starts {edges[0]} px into the grid"
+
+
+def test_toolbar_one_set_of_boards_and_counters_on_their_own_row_on_a_phone(
+    minesweeper: OpenGame,
+) -> None:
+    game = minesweeper(find_deal(9, 9, 10, (0, 0), lambda s: True), phone=True)
+    page = game.page
+    buttons = page.locator("#ms-presets .ms-preset")
+    # the seed's three boards, and this one (Beginner, a classic board: in New game)
+    expect(buttons).to_have_text(["Easy", "Medium", "Hard", "Beginner"])
+    expect(page.locator("#ms-new-other")).to_have_class(re.compile(r"\bcurrent\b"))
+    expect(page.locator("#ms-presets .current")).to_have_count(1)
+    boxes = [buttons.nth(i).bounding_box() for i in range(4)]
+    assert len({round(box["y"]) for box in boxes if box}) == 1, "the boards wrap"
+    looks = page.eval_on_selector_all(
+        "#ms-presets .ms-preset:not(.current)",
+        "bs => bs.map((b) => { const s = getComputedStyle(b); "
+        "return [s.backgroundColor, s.color, s.fontSize].join(); })",
+    )
+    assert len(set(looks)) == 1, f"boards drawn in {len(set(looks))} styles"
+    counters = [page.locator(f"#{part}").bounding_box()
+                for part in ("ms-mines", "ms-face", "ms-time")]
+    centres = {round(box["y"] + box["height"] / 2) for box in counters if box}
+    assert len(centres) == 1, "the counters and the face break across rows"
+    assert all(box and box["y"] > boxes[0]["y"] + boxes[0]["height"] for box in counters)  # type: ignore[index]
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # the last board button opens New game, with the other boards
+    page.locator("#ms-new-other").click()
+    expect(page.locator("#new-dialog")).to_be_visible()

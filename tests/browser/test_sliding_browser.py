@@ -59,8 +59,19 @@ def test_a_puzzle_solved_by_clicks_each_sliding_a_whole_line(
     assert board(page) == " 1  2  3\n 4  5  6\n .  7  8"
     with next_view(page):
         tile(page, 8).click()  # 7 and 8 slide left together
-    expect(page.locator("#headline")).to_have_text("Solved in 4 moves!")
+    expect(page.locator("#headline")).to_have_text("You win! 4 moves")
     expect(page.locator("#sl-board")).to_have_attribute("aria-disabled", "true")
+    # the solved picture has no seams: every tile is whole pixels, at whole-pixel places
+    # (once still: the end card above the board makes it re-fit, and the tiles glide)
+    page.evaluate("Promise.all(document.getAnimations().map((a) => a.finished))")
+    boxes = page.eval_on_selector_all(
+        "#sl-board .sl-tile, #sl-gap",
+        "cells => cells.map((c) => { const r = c.getBoundingClientRect();"
+        " const b = c.parentElement.getBoundingClientRect();"
+        " return [r.width, r.height, r.left - b.left, r.top - b.top]; })",
+    )
+    assert len(boxes) == 9
+    assert all(value == int(value) for box in boxes for value in box), boxes
 
 
 def test_a_puzzle_solved_by_the_arrow_keys(
@@ -72,7 +83,7 @@ def test_a_puzzle_solved_by_the_arrow_keys(
     assert board(page) == " 1  2  3\n 4  5  .\n 7  8  6"
     with next_view(page):
         page.keyboard.press("ArrowUp")  # the tile below the gap moves up
-    expect(page.locator("#headline")).to_have_text("Solved in 2 moves!")
+    expect(page.locator("#headline")).to_have_text("You win! 2 moves")
 
 
 def test_a_swipe_moves_the_tile_next_to_the_gap_that_way(
@@ -109,7 +120,7 @@ def test_a_puzzle_solved_by_following_the_hints(
             f"{left} move{'s' * (left != 1)} to go (the shortest way)", timeout=120_000)
         with next_view(page):
             page.locator(".sl-tile.hint").click()
-    expect(page.locator("#headline")).to_have_text("Solved in 6 moves!")
+    expect(page.locator("#headline")).to_have_text("You win! 6 moves")
     expect(page.locator("#assisted")).to_be_visible()
 
 
@@ -119,7 +130,7 @@ def test_show_me_the_solution_plays_it_out(
     page = start(create_game, open_page, "4,1,3,7,2,6,0,5,8")
     page.keyboard.press("w")
     expect(page.locator("#message")).to_contain_text("Playing the moves out", timeout=120_000)
-    expect(page.locator("#headline")).to_have_text("Solved in 6 moves!", timeout=120_000)
+    expect(page.locator("#headline")).to_have_text("You win! 6 moves", timeout=120_000)
     assert board(page) == " 1  2  3\n 4  5  6\n 7  8  ."
     expect(page.locator("#message")).to_contain_text("Well played")
 

@@ -373,7 +373,8 @@ def test_two_browsers_play_each_other_and_a_third_watches(
     a.click(0, 2)
     for page in (a, b, c):
         page.wait_board("OOX/.X./X..")
-        expect(page.headline).to_have_text("Cross wins")
+        # the winner reads "You win!"; the loser and the spectator, the seat's name
+        expect(page.headline).to_have_text("You win!" if page is a else "Cross wins")
         expect(page.page.locator("#btn-copy")).to_be_visible()  # over: the id is public
     expect(a.message).to_contain_text("You won")
     expect(b.message).to_contain_text("You lost")
@@ -421,7 +422,7 @@ def test_server_errors_show_under_the_board(ttt: OpenGame) -> None:
         game.cell(x, y).click()
 
     tamper(0, 0, {"cell": [0, 0]})
-    expect(game.message).to_have_text("cell [0, 0] is taken")
+    expect(game.message).to_have_text("column 1, row 1 is taken")  # as players count
     expect(game.message).to_have_class(error)
 
     tamper(1, 1, {"cell": [5, 5]})
@@ -435,3 +436,51 @@ def test_server_errors_show_under_the_board(ttt: OpenGame) -> None:
     game.wait_board("X../.../..O")
     expect(game.message).not_to_have_class(error)
     expect(game.message).to_have_text("Cross to play")
+
+
+# The contrast of an element's text on its own background (WCAG), read from computed styles
+# (`rgb(...)`, or `color(srgb ...)` for a colour-mix).
+CONTRAST_JS = """(element) => {
+  const parse = (text) => {
+    const n = text.match(/[\\d.]+/g).map(Number);
+    return text.startsWith('color(') ? n.slice(0, 3) : n.slice(0, 3).map((v) => v / 255);
+  };
+  const luminance = (rgb) => {
+    const [r, g, b] = rgb.map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const style = getComputedStyle(element);
+  const [a, b] = [luminance(parse(style.color)), luminance(parse(style.backgroundColor))];
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}"""
+
+
+@pytest.mark.parametrize("theme", ["light", "dark", "colour-blind"])
+def test_the_winner_chip_reads_and_the_win_line_is_drawn_on_top(
+    ttt: OpenGame, create_game: CreateGame, theme: str
+) -> None:
+    """White on the dark theme's light cyan did not read; a see-through win line made
+    muddy overlaps with the crosses."""
+    created = create_game("tictactoe", seats=["human", "human"])
+    sid = created["session"]
+    game = ttt(f"/play/tictactoe?session={sid}", tokens={sid: created["token"]})
+    prefs = json.dumps({"theme": theme})
+    game.page.evaluate(f"localStorage.setItem('parlour.prefs', '{prefs}')")
+    game.page.reload()
+    game.wait_board(EMPTY)
+    game.play([(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)])
+    game.wait_board("XXX/OO./...")
+    chip = game.page.locator("#seats .seat.winner")
+    expect(chip).to_have_count(1)
+    expect(chip).to_contain_text("Cross")
+    contrast = chip.evaluate(CONTRAST_JS)
+    assert contrast >= 4.5, f"the winner chip's text has a contrast of {contrast:.2f}"
+    line = game.page.locator("#ttt-win")
+    assert float(line.evaluate("(l) => getComputedStyle(l).opacity")) == 1
+    last = game.page.evaluate("document.getElementById('ttt-board').lastElementChild.id")
+    assert last == "ttt-win", "the win line is under the marks"
+    casing = game.page.locator("#ttt-win-casing")
+    assert casing.evaluate("(c) => c.nextElementSibling.id") == "ttt-win"
+    widths = [float(part.evaluate("(l) => parseFloat(getComputedStyle(l).strokeWidth)"))
+              for part in (casing, line)]
+    assert widths[0] > widths[1], "the casing should show around the line"

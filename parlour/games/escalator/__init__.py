@@ -54,6 +54,7 @@ def commands_enabled(observation: JSON) -> Mapping[str, bool]:
 
 SPEC = GameSpec(
     order=50,
+    end_figures={"cards_left": "Cards left", "moves": "Moves"},
     game=Escalator(),
     render=render,
     rules_html=RULES_HTML,
@@ -65,13 +66,16 @@ SPEC = GameSpec(
     commands=(server("winning-line", "Show a winning line", "game", "W"),),
     command_handlers={"winning-line": ai.winning_line},
     commands_enabled=commands_enabled,
+    stat_outcomes={"won": "won", "lost": "lost"},
     stat_figures=(
+        StatFigure("time", "time", "lowest", unit="seconds", of="won"),
         StatFigure("winnable", "winnable deals", "share"),
-        StatFigure("cards_left", "cards left in the pyramid at the end", "distribution"),
+        StatFigure("cards_left", "cards left", "distribution", unit="cards left at the end"),
     ),
     refusal_sound="bell",
     command_labels={"undo": "Undo pick-up", "new": "New game…"},
     display_options={"deck": ("two-colour", "four-colour"), "back": ("red", "blue", "green")},
+    display_labels={"deck": {"two-colour": "Two colours", "four-colour": "Four colours"}},
     shortcuts=(
         Shortcut("D, Space", "turn the stock"),
         Shortcut("Arrows, Enter", "move over the free cards, pick one up"),

@@ -11,7 +11,7 @@ lost. A turn of the stock cannot be undone: it showed the next card.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -181,6 +181,8 @@ class Escalator(Game[Layout, Move]):
         "standard": {"winnable": False},
         "winnable": {"winnable": True},
     }
+    preset_labels: ClassVar[Mapping[str, str]] = {"standard": "Any deal",
+                                                  "winnable": "Winnable deals only"}
 
     # -- dealing ---------------------------------------------------------------------
     def deal(self, params: Params, rng: random.Random) -> Layout:
@@ -311,11 +313,11 @@ class Escalator(Game[Layout, Move]):
     def headline(self, observation: JSON) -> str:
         status = observation["status"]
         if status == "won":
-            return "The pyramid is cleared!"
+            return "You win! Pyramid cleared"
         left = sum(card is not None for row in observation["pyramid"] for card in row)
         if status == "lost":
-            return f"Stuck with {left} card{'s' * (left != 1)} left"
-        return f"Escalator · {left} left · {observation['stock']} in the stock"
+            return f"Game over: {left} card{'s' * (left != 1)} left"
+        return "Escalator"  # the board shows what is left; a phone has room for one line
 
     # -- moves as JSON -----------------------------------------------------------------
     def move_from_model(self, model: Any) -> Move:

@@ -1,7 +1,7 @@
-"""Ishido (seed 000): place all 72 tiles; the seed's rules or the original 1990 rules."""
+"""Ishido (seed 000): place all 72 tiles; the seed's Simple rules or the Classic 1990 rules."""
 
 from parlour.core.commands import new_game
-from parlour.core.game import GameSpec, Shortcut
+from parlour.core.game import GameSpec, Shortcut, StatFigure
 from parlour.games.ishido.logic import Ishido
 from parlour.games.ishido.solver import hint
 from parlour.games.ishido.view import THUMBNAIL, TILE_SETS, render
@@ -15,7 +15,8 @@ must touch at least one tile, and every tile it touches must match it in <b>colo
 in <b>bird</b>. A drop where it does not fit sends the tile back.</p>
 <p>A tile scores 1, 2, 4 or 8 points for 1, 2, 3 or 4 neighbours. The game ends when the
 pouch is empty (you win) or the next tile fits nowhere.</p>
-<p><b>1990 rules</b> (choose them in New game): with two neighbours the tile must match one
+<p><b>Classic 1990 rules</b> (choose them in New game; the <b>Simple</b> rules above are the
+default): with two neighbours the tile must match one
 by colour and the other by bird; with three, two by one and the third by the other; with
 four (a <b>4-way</b>), two by colour and two by bird. Tiles on the outer ring score
 nothing; each 4-way earns a bonus (25, 50, 100, 200, 400, 600, 800, 1000, 5000, 10000,
@@ -32,7 +33,7 @@ ABOUT_HTML = """
 <p><b>Ishido: The Way of Stones</b> is a tile game published for home computers in 1990 by
 Accolade. Parlour's begins with Alex Harsányi's Ishido in Racket (a blog post that builds
 the game in less than 1000 lines): its board, pouch and tiles, Paul Tol's colours, and its
-scoring of 1, 2, 4 and 8 points, which Parlour calls the original rules.</p>
+scoring of 1, 2, 4 and 8 points, which Parlour calls the Simple rules.</p>
 <p>Parlour added the 1990 game's rules (its pairing of colours and birds, 4-way bonuses and
 end bonuses), a solver for hints that knows only what you know, the Assist switch, tile
 sets for colour-blind play, undo and redo, and a board that turns on a tall phone.</p>
@@ -40,6 +41,7 @@ sets for colour-blind play, undo and redo, and a board that turns on a tall phon
 
 SPEC = GameSpec(
     order=10,
+    end_figures={"score": "Score", "4-ways": "4-ways"},
     game=Ishido(),
     render=render,
     rules_html=RULES_HTML,
@@ -47,10 +49,18 @@ SPEC = GameSpec(
     hint=hint,
     has_assist=True,
     display_options={"tiles": TILE_SETS},
+    display_labels={"tiles": {"shapes": "Shapes and letters"}},
+    stat_outcomes={"won": "won", "lost": "lost"},
+    stat_figures=(
+        StatFigure("score", "score", "highest", unit="points"),
+        StatFigure("4-ways", "4-ways", "highest", best="most 4-ways", chart=False),
+        StatFigure("tiles placed", "tiles placed", "highest", best="most tiles placed",
+                   chart=False),
+    ),
     about_html=ABOUT_HTML,
     commands=(
-        new_game("new-original", "New game, original rules", params={"rules": "seed"}),
-        new_game("new-1990", "New game, 1990 rules", params={"rules": "classic"}),
+        new_game("new-original", "New game, Simple rules", params={"rules": "seed"}),
+        new_game("new-1990", "New game, Classic 1990 rules", params={"rules": "classic"}),
     ),
     shortcuts=(
         Shortcut("Arrows, Enter", "move the cursor, place the next tile there"),

@@ -8,7 +8,7 @@ information: players see the next tile and how many are left.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import ClassVar
@@ -159,10 +159,14 @@ class Ishido(Game[Board, Move]):
     move_model: ClassVar[type[BaseModel]] = PlaceModel
     parameters: ClassVar[tuple[Param, ...]] = (
         Param("rules", "Rules", "choice", "seed", choices=("seed", "classic"),
-              help="seed: 1, 2, 4, 8 points; classic: the 1990 game's pairing and bonuses"),
+              help="Simple: any match, 1, 2, 4, 8 points; Classic 1990: the 1990 game's "
+              "pairing, 4-way bonuses and end bonus",
+              choice_labels={"seed": "Simple", "classic": "Classic 1990"}),
     )
+    # The values ("seed": the Racket article's rules) are in ids and saves: only labels change.
     presets: ClassVar[dict[str, Params]] = {"seed": {"rules": "seed"},
                                            "classic": {"rules": "classic"}}
+    preset_labels: ClassVar[Mapping[str, str]] = {"seed": "Simple", "classic": "Classic 1990"}
 
     def deal(self, params: Params, rng: random.Random) -> Board:
         pouch = deal_pouch(rng)
@@ -188,10 +192,10 @@ class Ishido(Game[Board, Move]):
             raise IllegalMove(f"cell [{col}, {row}] is off the board (12 columns, 8 rows)")
         cell = row * COLS + col
         if state.cells[cell] is not None:
-            raise IllegalMove(f"cell [{col}, {row}] is taken")
+            raise IllegalMove(f"column {col + 1}, row {row + 1} is taken")
         neighbours = fits(state.cells, cell, tile, state.rules)
         if not neighbours:
-            raise IllegalMove(f"the tile does not fit at [{col}, {row}]")
+            raise IllegalMove(f"the tile does not fit at column {col + 1}, row {row + 1}")
         return self._placed(state, cell, tile, neighbours)
 
     def _placed(self, state: Board, cell: Cell, tile: Tile, neighbours: int) -> Board:
@@ -250,7 +254,8 @@ class Ishido(Game[Board, Move]):
         return "\n".join(lines)
 
     def headline(self, observation: JSON) -> str:
-        return {"won": "Game Over. You Win!", "lost": "Game Over"}.get(
+        # the seed's words, and for a loss the reason
+        return {"won": "Game Over. You Win!", "lost": "Game Over. No cell fits"}.get(
             observation["status"], "Ishido"
         )
 

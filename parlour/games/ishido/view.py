@@ -9,8 +9,8 @@ from __future__ import annotations
 from functools import cache
 
 from parlour.core.game import JSON, RenderContext
-from parlour.core.markup import attr, classes, lines, move_attr
-from parlour.games.ishido.logic import COLS, KINDS, ROWS, colour, glyph
+from parlour.core.markup import attr, classes, grid_rows, lines, move_attr
+from parlour.games.ishido.logic import COLS, ROWS, colour, glyph
 
 CELL = 100
 BIRDS = ("\U0001f99a", "\U0001f99c", "\U0001f9a9", "\U0001f989", "\U0001f986", "\U0001f985")
@@ -28,6 +28,7 @@ SHAPES = (
     '<path class="cshape" d="M50 10L61 38L90 38L66 56L75 86L50 68L25 86L34 56L10 38L39 38Z"/>',
 )
 TILE_SETS = ("birds", "shapes", "symbols")
+RULES_LABELS = {"seed": "Simple rules", "classic": "Classic 1990 rules"}
 
 
 @cache
@@ -71,7 +72,7 @@ def render(observation: JSON, ctx: RenderContext) -> str:
         f'role="grid" aria-label="Ishido board, 12 by 8">'
         f'<rect class="felt" x="-6" y="-6" width="{width + 12}" height="{height + 12}" rx="18"/>'
         f"{ring}",
-        *cells,
+        *grid_rows(cells, COLS, svg=True),
         "</svg></div>",
         _side(observation, playing),
         "</div>",
@@ -126,17 +127,33 @@ def _side(observation: JSON, playing: bool) -> str:
         f'<dd id="ish-score">{observation["score"]}</dd>',
         "<dt>4-ways</dt>",
         f'<dd id="ish-fourways">{observation["four_ways"]}</dd>',
-        f'</dl><div class="ish-rules">{"1990 rules" if observation["rules"] == "classic" else ""}'
-        "</div></aside>",
+        f'</dl><div class="ish-rules" id="ish-rules">{RULES_LABELS[observation["rules"]]}</div>',
+        "</aside>",
     ])
+
+
+PAUL_TOL_BRIGHT = ("#4477aa", "#66ccee", "#228833", "#ccbb44", "#ee6677", "#aa3377")
+"""The seed's tile colours (as view.css's --ish-c0..5)."""
+
+
+def _thumbnail_tile(x: int, y: int, c: int, g: int) -> str:
+    """A tile drawn with its own colours and font size: the home page does not load
+    view.css, so the thumbnail must not need it."""
+    return (
+        f'<g transform="translate({x} {y}) scale(.32)">'
+        f'<rect x="4" y="4" width="92" height="92" rx="14" fill="{PAUL_TOL_BRIGHT[c]}" '
+        'stroke="rgba(0,0,0,.25)" stroke-width="2"/>'
+        f'<text x="50" y="54" font-size="58" text-anchor="middle" dominant-baseline="middle" '
+        f'font-family="Noto Color Emoji, Apple Color Emoji, Segoe UI Emoji, sans-serif">'
+        f"{BIRDS[g]}</text></g>"
+    )
 
 
 THUMBNAIL = (
     '<svg viewBox="0 0 120 120" aria-hidden="true" class="ish-thumb">'
     + "".join(
-        f'<g transform="translate({8 + 36 * (i % 3)} {8 + 36 * (i // 3)}) scale(.32)" '
-        f'class="tile c{c} g{g}">{tile_svg(c * KINDS + g)}</g>'
-        for i, (c, g) in enumerate([(0, 0), (0, 3), (2, 3), (4, 1), (4, 4), (2, 4), (5, 5), (1, 5),
+        _thumbnail_tile(8 + 36 * (i % 3), 8 + 36 * (i // 3), c, g)
+        for i, (c, g) in enumerate([(0, 0), (0, 3), (2, 3), (4, 1), (4, 4), (3, 4), (5, 5), (1, 5),
                                     (1, 2)])
     )
     + "</svg>"

@@ -1,7 +1,7 @@
 """Minesweeper (seed 004): chording, first-click options, no-guess boards, solver hints."""
 
 from parlour.core.commands import Command, new_game
-from parlour.core.game import GameSpec, Hint, Shortcut
+from parlour.core.game import GameSpec, Hint, Shortcut, StatFigure
 from parlour.games.minesweeper.logic import FLAG, OPEN, PRESETS, Minefield, Minesweeper
 from parlour.games.minesweeper.solver import suggest
 from parlour.games.minesweeper.view import THUMBNAIL, render
@@ -18,12 +18,14 @@ since your first click.</p>
 <p><b>Chording</b>: clicking an open number (or pressing C on it) whose flags around it
 match its number opens all its other neighbours — if a flag is wrong, that can hit a
 mine.</p>
-<p>Options: the first click can be just <i>safe</i> (as in the original), open an area
-(<i>opening</i>), or start a <i>no-guess</i> board that can always be cleared by logic
+<p>Options: the first click can be just <i>Safe</i> (as in the original), open an area
+(<i>Opening</i>), or start a <i>No guess</i> board that can always be cleared by logic
 alone. After a loss, Undo takes back the fatal click (the game then counts as assisted).
 Hint shows a safe cell, or when none can be proven, the safest one with its odds.</p>
-<p>Presets: Easy 7×7 with 10 mines, Medium 15×15 with 40, Hard 15×30 with 99 (keys 1, 2,
-3), and the classic Beginner 9×9/10, Intermediate 16×16/40 and Expert 16×30/99.</p>
+<p>Boards: Easy 7×7 with 10 mines, Medium 15×15 with 40 and Hard 15×30 with 99 (keys 1, 2,
+3, and the buttons above the board); <b>More…</b> opens New game, with the classic
+Beginner 9×9/10, Intermediate 16×16/40 and Expert 16×30/99 and any size you like. A won
+board flags every mine.</p>
 """
 
 ABOUT_HTML = """
@@ -76,14 +78,20 @@ SPEC = GameSpec(
     thumbnail_svg=THUMBNAIL,
     hint=hint,
     about_html=ABOUT_HTML,
+    stat_outcomes={"won": "won", "lost": "lost"},
+    stat_figures=(
+        StatFigure("time", "time", "lowest", unit="seconds", of="won"),
+        StatFigure("3BV/s", "3BV/s", "highest", of="won", chart=False),
+        StatFigure("efficiency", "efficiency", "highest", of="won", chart=False),
+    ),
     commands=(
         new_game("no-guess", "New no-guess game", "G", params={"first_click": "no_guess"}),
         *(_preset(name, key) for name, key in (("easy", "1"), ("medium", "2"), ("hard", "3"))),
         *(_preset(name) for name in ("beginner", "intermediate", "expert")),
     ),
+    second_action="flag, question mark, clear (also a right click or a long press)",
     shortcuts=(
         Shortcut("Enter", "open the cell under the cursor"),
-        Shortcut("Space", "flag, question mark, clear"),
         Shortcut("C", "chord: open the neighbours of a number whose flags are all placed"),
     ),
 )

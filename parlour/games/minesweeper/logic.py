@@ -102,7 +102,8 @@ class Minesweeper(Game[Minefield, Move]):
         Param(
             "first_click", "First click", "choice", "safe",
             choices=("safe", "opening", "no_guess"),
-            help="safe: never a mine; opening: opens an area; no_guess: solvable by logic",
+            help="Safe: never a mine; Opening: opens an area; No guess: a board you can "
+            "clear by logic alone",
         ),
     )
     presets: ClassVar[dict[str, Params]] = PRESETS
@@ -121,6 +122,17 @@ class Minesweeper(Game[Minefield, Move]):
                 f"{mines} mines do not fit a {rows}x{cols} board when the first click is "
                 f"{params['first_click']}: at most {max(most, 0)}"
             )
+
+    def summary(self, params: Params) -> str:
+        """E.g. "Expert 16×30", "Custom 10×12, 20 mines", "Easy 7×7, no guess"."""
+        board = {name: params[name] for name in ("rows", "cols", "mines")}
+        preset = next((name for name, values in PRESETS.items() if values == board), None)
+        size = f"{params['rows']}×{params['cols']}"
+        words = [f"{self.preset_label(preset)} {size}" if preset else
+                 f"Custom {size}, {params['mines']} mines"]
+        if params["first_click"] != "safe":
+            words.append(self.parameters[3].choice_label(str(params["first_click"])).lower())
+        return ", ".join(words)
 
     # -- the rules ----------------------------------------------------------------
     def deal(self, params: Params, rng: random.Random) -> Minefield:
@@ -185,17 +197,19 @@ class Minesweeper(Game[Minefield, Move]):
             return self._mark(state, cell)
         if action == "open":
             if state.marks[cell] == OPEN:
-                raise IllegalMove(f"cell [{row}, {col}] is already open")
+                raise IllegalMove(f"row {row + 1}, column {col + 1} is already open")
             if state.marks[cell] == FLAG:
-                raise IllegalMove(f"cell [{row}, {col}] is flagged: unflag it to open it")
+                raise IllegalMove(
+                    f"row {row + 1}, column {col + 1} is flagged: unflag it to open it"
+                )
             if not state.started:
                 state = _first_click(state, cell)
             return _open(state, [cell])
         targets = _chord_targets(state, cell)
         if not targets:
             raise IllegalMove(
-                f"cell [{row}, {col}] cannot be chorded: it must be an open number with "
-                "as many flags around it, and closed cells left to open"
+                f"row {row + 1}, column {col + 1} cannot be chorded: it must be an open "
+                "number with as many flags around it, and closed cells left to open"
             )
         return _open(state, targets)
 
@@ -242,15 +256,16 @@ class Minesweeper(Game[Minefield, Move]):
 
     # -- what the player sees ---------------------------------------------------
     def observe(self, state: Minefield, seat: int | None) -> JSON:
-        over = state.over()
+        over, won = state.over(), state.won()
         return {
             "rows": state.rows,
             "cols": state.cols,
             "mines": state.mines,
-            "mines_left": state.mines - state.flags(),
+            "mines_left": 0 if won else state.mines - state.flags(),  # a win flags them all
             "cells": [
                 "".join(
-                    _symbol(state, row * state.cols + col, over) for col in range(state.cols)
+                    _symbol(state, row * state.cols + col, over, won)
+                    for col in range(state.cols)
                 )
                 for row in range(state.rows)
             ],
@@ -267,11 +282,13 @@ class Minesweeper(Game[Minefield, Move]):
         return "\n".join(observation["cells"])
 
     def headline(self, observation: JSON) -> str:
+        """Short enough for one line on a phone, in the voice every game's ends share:
+        "You win! <how>", "Game over: <why>"."""
         status = observation["status"]
         if status == "won":
-            return "Cleared!"
+            return "You win! Board cleared"
         if status == "lost":
-            return "Boom!"
+            return "Game over: a mine"
         return "Minesweeper"
 
     def move_from_model(self, model: MoveModel) -> Move:
@@ -286,13 +303,14 @@ class Minesweeper(Game[Minefield, Move]):
         return {action: [row, col]}
 
 
-def _symbol(state: Minefield, cell: Cell, over: bool) -> str:
-    """One character of the text rendering; mines show only once the game is over."""
+def _symbol(state: Minefield, cell: Cell, over: bool, won: bool) -> str:
+    """One character of the text rendering; mines show only once the game is over: a
+    win flags every one (as Windows' Minesweeper does), a loss shows them as mines."""
     mark = state.marks[cell]
     if over and cell in state.mined:
         if cell == state.exploded:
             return "X"
-        return "F" if mark == FLAG else "*"
+        return "F" if mark == FLAG or won else "*"
     if over and mark == FLAG:
         return "!"  # a flag on a cell without a mine
     if mark == OPEN:

@@ -5,10 +5,11 @@ from __future__ import annotations
 from functools import cache, lru_cache
 
 from parlour.core.game import JSON, RenderContext
-from parlour.core.markup import attr, classes, lines, move_attr
+from parlour.core.markup import attr, classes, grid_rows, lines, move_attr
+from parlour.games.minesweeper.logic import PRESETS, Minesweeper
 
 SEED_PRESETS = (("easy", "1"), ("medium", "2"), ("hard", "3"))
-CLASSIC_PRESETS = ("beginner", "intermediate", "expert")
+LABELS_OF_PRESETS = {name: Minesweeper().preset_label(name) for name in PRESETS}
 FACES = {"won": "😎", "lost": "😵"}
 LABELS = {"#": "closed", "F": "flagged", "?": "question mark", ".": "empty",
           "*": "mine", "X": "exploded mine", "!": "wrong flag"}
@@ -30,7 +31,7 @@ def render(observation: JSON, ctx: RenderContext) -> str:
         _toolbar(observation),
         f'<div class="ms-grid {status}" id="ms-grid" role="grid" '
         f'aria-label="{rows} by {cols} minefield" aria-disabled="{str(not playing).lower()}">',
-        *cells,
+        *grid_rows(cells, cols),
         "</div></div>",
     ])
 
@@ -43,18 +44,22 @@ def _hint_cell(hint: JSON | None) -> tuple[int, int] | None:
 
 
 def _toolbar(observation: JSON) -> str:
+    """The seed's toolbar: its three boards (keys 1, 2, 3) and one more button for the
+    others (the New game dialog: the classic boards, any size), which names the board
+    being played when it is one of those; then the counters and the face."""
     status = observation["status"]
     current = observation["preset"]
     buttons = "".join(
-        f'<button class="ms-preset{" current" if name == current else ""}" id="ms-new-{name}" '
-        f'data-preset="{name}" title="New {name} game (key {key})">'
-        f"{name.capitalize()}</button>"
+        _preset_button(f"ms-new-{name}", f'data-preset="{name}"', LABELS_OF_PRESETS[name],
+                       f"New {LABELS_OF_PRESETS[name]} game, {_size(name)} (key {key})",
+                       name == current)
         for name, key in SEED_PRESETS
-    ) + "".join(
-        f'<button class="ms-preset classic{" current" if name == current else ""}" '
-        f'id="ms-new-{name}" data-preset="{name}" title="New {name} game">'
-        f"{name.capitalize()}</button>"
-        for name in CLASSIC_PRESETS
+    )
+    other = current not in dict(SEED_PRESETS)
+    buttons += _preset_button(
+        "ms-new-other", 'data-command="new"',
+        _board_label(observation) if other else "More…",
+        "Other boards: Beginner, Intermediate, Expert or your own size (New game)", other,
     )
     face = FACES.get(status, "")
     face_html = (
@@ -64,7 +69,8 @@ def _toolbar(observation: JSON) -> str:
     )
     return lines([
         '<div class="ms-bar" id="ms-bar">',
-        f'<div class="ms-presets" id="ms-presets">{buttons}</div>',
+        f'<div class="ms-presets" id="ms-presets" role="group" aria-label="Boards">'
+        f"{buttons}</div>",
         '<div class="ms-status" id="ms-status">',
         f'<span class="lcd" id="ms-mines" title="Mines left (mines − flags)" '
         f'aria-label="mines left">{observation["mines_left"]:03d}</span>',
@@ -74,6 +80,22 @@ def _toolbar(observation: JSON) -> str:
         'aria-label="seconds">000</span>',
         "</div></div>",
     ])
+
+
+def _preset_button(ident: str, action: str, label: str, title: str, current: bool) -> str:
+    marked = ' aria-current="true"' if current else ""
+    return (f'<button class="ms-preset{" current" if current else ""}" id="{ident}" {action} '
+            f'title="{attr(title)}"{marked}>{label}</button>')
+
+
+def _size(preset: str) -> str:
+    board = PRESETS[preset]
+    return f"{board['rows']}×{board['cols']}, {board['mines']} mines"
+
+
+def _board_label(observation: JSON) -> str:
+    preset = observation["preset"]
+    return LABELS_OF_PRESETS[preset] if preset else "Custom"
 
 
 @lru_cache(maxsize=65536)  # a cell's markup depends on these alone; boards repeat most
@@ -129,6 +151,6 @@ THUMBNAIL = (
     'text-anchor="middle">1</text><text x="23" y="78" font-size="17" font-weight="700" '
     'fill="#2a8a2a" text-anchor="middle">2</text>'
     '<text x="71" y="79" font-size="18" text-anchor="middle">🚩</text>'
-    '<circle cx="95" cy="95" r="7" fill="#222"/><path d="M95 84v22M84 95h22" '
+    '<circle cx="95" cy="95" r="7" fill="#222"/><path d="M95 84v22M84 95h22" fill="none" '
     'stroke="#222" stroke-width="3"/></svg>'
 )

@@ -71,7 +71,12 @@ SPEC = GameSpec(
     music="music-box",
     tables=solver.TABLES,
     warm_up=solver.warm_up,
-    stat_figures=(StatFigure("tiles_moved", "moves (tiles moved)", "fewest"),),
+    stat_outcomes={"won": "solved"},
+    stat_figures=(
+        StatFigure("tiles_moved", "moves", "lowest", unit="moves", of="won",
+                   best="fewest moves"),
+        StatFigure("time", "time", "lowest", unit="seconds", of="won"),
+    ),
     shortcuts=(
         Shortcut("Arrows", "slide the tile next to the gap that way"),
         Shortcut("Click, tap", "slide a tile, with the line between it and the gap"),

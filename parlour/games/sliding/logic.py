@@ -117,12 +117,9 @@ def slide(rows: int, cols: int, tiles: tuple[int, ...], row: int, col: int) -> t
         raise IllegalMove(f"there is no cell [{row}, {col}] on a {rows}×{cols} board")
     gap_row, gap_col = divmod(tiles.index(GAP), cols)
     if (row, col) == (gap_row, gap_col):
-        raise IllegalMove(f"[{row}, {col}] is the gap: click a tile in its row or column")
+        raise IllegalMove("that is the gap: click a tile in its row or column")
     if row != gap_row and col != gap_col:
-        raise IllegalMove(
-            f"the tile at [{row}, {col}] is not in the gap's row or column "
-            f"(the gap is at [{gap_row}, {gap_col}])"
-        )
+        raise IllegalMove("that tile is not in the gap's row or column")
     step = 1 if (row, col) > (gap_row, gap_col) else -1
     stride = 1 if row == gap_row else cols
     board = list(tiles)
@@ -178,10 +175,11 @@ class Sliding(Game[Puzzle, Slide]):
         Param("rows", "Rows", "int", 4, minimum=SMALLEST, maximum=LARGEST),
         Param("cols", "Columns", "int", 4, minimum=SMALLEST, maximum=LARGEST),
         Param("shuffle", "Shuffle", "choice", "walk", choices=("walk", "random"),
-              help="walk: the gap wanders from the solved picture (steps: how far); "
-                   "random: any solvable position, the hardest"),
+              help="Random walk: the gap wanders from the solved picture (steps: how far); "
+                   "Any solvable position: the hardest",
+              choice_labels={"walk": "Random walk", "random": "Any solvable position"}),
         Param("steps", "Steps of the walk", "int", 40, minimum=1, maximum=STEPS_MOST,
-              help="how many slides the shuffle makes (the seed made 10)"),
+              help="how many slides the shuffle makes (the original made 10)"),
         Param("picture", "Picture", "upload", BUILT_IN[0], choices=BUILT_IN,
               crop=("crop_x", "crop_y", "zoom"), frame=("cols", "rows"),
               help="one of the built-in pictures, or your own photo"),
@@ -291,7 +289,7 @@ class Sliding(Game[Puzzle, Slide]):
     def headline(self, observation: JSON) -> str:
         moves = observation["moves"]
         if observation["status"] == "won":
-            return f"Solved in {moves} move{'s' * (moves != 1)}!"
+            return f"You win! {moves} move{'s' * (moves != 1)}"
         size = f"{observation['rows']}×{observation['cols']}"
         return f"{size} · {moves} move{'s' * (moves != 1)}"
 

@@ -42,7 +42,7 @@ def render(observation: JSON, ctx: RenderContext) -> str:
     gap = tiles.index(0)
     return lines([
         f'<div class="sl {status}{" wide" if cols > rows else ""}" id="sl" style="{attr(style)}">',
-        f'<div class="sl-board" id="sl-board" role="grid" aria-label="{rows} by {cols} '
+        f'<div class="sl-board" id="sl-board" role="group" aria-label="{rows} by {cols} '
         f'sliding puzzle" aria-disabled="{str(not playing).lower()}">',
         *(_tile(tile, cell, cols, rows, (cell // cols, cell % cols) == hinted)
           for cell, tile in enumerate(tiles) if tile),
@@ -61,7 +61,7 @@ def _tile(tile: int, cell: int, cols: int, rows: int, hinted: bool) -> str:
     return (
         f'<div class="{classes("sl-tile", "home" if home else None, "hint" if hinted else None)}" '
         f'id="sl-t{tile}" style="--r:{row};--c:{col};--hr:{home_row};--hc:{home_col}" '
-        f'role="gridcell" aria-label="{label}" data-nav tabindex="-1"'
+        f'role="button" aria-label="{label}" data-nav tabindex="-1"'
         f'{move_attr("data-move", {"cell": [row, col]})}>'
         f'<i class="sl-pic"></i><b class="sl-num">{tile}</b></div>'
     )
@@ -99,7 +99,7 @@ THUMBNAIL = (
     '<path d="M4,40 C18,30 30,44 60,34 L60,60 L4,60 Z" fill="#6aa84f"/>'
     '<path d="M4,50 C22,42 40,54 60,46 L60,60 L4,60 Z" fill="#3d7a2c"/>'
     '<rect x="41.5" y="41.5" width="18.5" height="18.5" fill="var(--surface, #fff)"/></g>'
-    '<g stroke="var(--surface, #fff)" stroke-width="1.5">'
+    '<g stroke="var(--surface, #fff)" stroke-width="1.5" fill="none">'
     '<path d="M22.7 4V60M41.3 4V60M4 22.7H60M4 41.3H60"/></g>'
     '</svg>'
 )

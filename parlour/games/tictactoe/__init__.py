@@ -19,7 +19,7 @@ another browser who opens your invite link.</p>
 """
 
 ABOUT_HTML = """
-<p><b>Tic-Tac-Toe</b>, noughts and crosses, is older than anyone can date. Parlour's
+<p><b>Tic Tac Toe</b>, noughts and crosses, is older than anyone can date. Parlour's
 begins with a blog post in ClojureScript that builds it as the proof of concept of a
 bigger game, Tribolo: its game logic, rendering, store and game loop kept apart, with
 Cross to move first, Undo and Restart. Parlour keeps that architecture for every game.</p>

@@ -46,7 +46,7 @@ def _solve(turn: Turn, values: dict[str, int]) -> int:
 
 
 VALUES = tables.Table(
-    "tictactoe-values", version=1, build=solve_every_position, title="the Tic-Tac-Toe table"
+    "tictactoe-values", version=1, build=solve_every_position, title="the Tic Tac Toe table"
 )
 """5 478 positions: built once, then read from the user's data folder."""
 

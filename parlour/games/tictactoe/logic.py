@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -72,7 +72,7 @@ class CellMove(BaseModel):
 
 class TicTacToe(Game[Turn, Cell]):
     name: ClassVar[str] = "tictactoe"
-    title: ClassVar[str] = "Tic-Tac-Toe"
+    title: ClassVar[str] = "Tic Tac Toe"  # as the seed writes it, in its headline too
     move_model: ClassVar[type[BaseModel]] = CellMove
 
     def seat_names(self, params: Params) -> tuple[str, ...]:
@@ -96,7 +96,7 @@ class TicTacToe(Game[Turn, Cell]):
         if not (0 <= x < SIZE and 0 <= y < SIZE):
             raise IllegalMove(f"cell {list(move)} is off the board (x and y go from 0 to 2)")
         if state.owner(move) is not None:
-            raise IllegalMove(f"cell {list(move)} is taken")
+            raise IllegalMove(f"column {x + 1}, row {y + 1} is taken")
         owners = list(state.owners)
         owners[y * SIZE + x] = state.player
         return Turn(owners=tuple(owners), player=1 - state.player)
@@ -134,6 +134,13 @@ class TicTacToe(Game[Turn, Cell]):
         if observation["winner"] is not None:
             return f"{SEAT_NAMES[observation['winner']]} wins"
         return "Draw Game" if observation["over"] else "Tic Tac Toe"
+
+    def headline_for(self, observation: JSON, seats: Collection[int]) -> str:
+        """"You win!" to a winner playing against someone else; the seed's words to
+        the players of both seats on one screen and to spectators."""
+        if len(seats) == 1 and observation["winner"] in seats:
+            return "You win!"
+        return self.headline(observation)
 
     def move_from_model(self, model: CellMove) -> Cell:
         return model.cell

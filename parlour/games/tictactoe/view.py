@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 
 from parlour.core.game import JSON, RenderContext
-from parlour.core.markup import attr, classes, move_attr
+from parlour.core.markup import attr, classes, grid_rows, move_attr
 from parlour.games.tictactoe.logic import SEAT_NAMES, SIZE
 
 CELL = 100
@@ -15,18 +15,18 @@ PAD = 14
 def render(observation: JSON, ctx: RenderContext) -> str:
     owners = observation["owners"]
     hint = tuple(ctx.hint["cell"]) if ctx.hint else None
-    cells = "".join(
-        _cell(x, y, owners[y][x], ctx.can_move, hint == (x, y))
-        for y in range(SIZE)
-        for x in range(SIZE)
-    )
+    cells = "".join(grid_rows(
+        (_cell(x, y, owners[y][x], ctx.can_move, hint == (x, y))
+         for y in range(SIZE) for x in range(SIZE)),
+        SIZE, svg=True,
+    ))
     grid = "".join(
         f'<line class="grid" x1="{i * CELL}" y1="6" x2="{i * CELL}" y2="{SIZE * CELL - 6}"/>'
         f'<line class="grid" x1="6" y1="{i * CELL}" x2="{SIZE * CELL - 6}" y2="{i * CELL}"/>'
         for i in range(1, SIZE)
     )
     size = SIZE * CELL
-    label = attr(f"Tic-Tac-Toe board, {SEAT_NAMES[observation['player']]} to play")
+    label = attr(f"Tic Tac Toe board, {SEAT_NAMES[observation['player']]} to play")
     return (
         f'<svg class="ttt-board" id="ttt-board" viewBox="0 0 {size} {size}" '
         f'role="grid" aria-label="{label}">{grid}{cells}{_win_line(observation["line"])}</svg>'
@@ -70,15 +70,18 @@ def _win_line(line: list[list[int]] | None) -> str:
         return ""
     (x1, y1), (x2, y2) = line[0], line[-1]
     half = CELL / 2
+    ends = (f'x1="{x1 * CELL + half}" y1="{y1 * CELL + half}" '
+            f'x2="{x2 * CELL + half}" y2="{y2 * CELL + half}"')
+    # opaque, on top of the marks, with a casing of the board's colour: no muddy overlap
     return (
-        f'<line id="ttt-win" class="win-line" pathLength="1" x1="{x1 * CELL + half}" '
-        f'y1="{y1 * CELL + half}" x2="{x2 * CELL + half}" y2="{y2 * CELL + half}"/>'
+        f'<line id="ttt-win-casing" class="win-casing" pathLength="1" {ends}/>'
+        f'<line id="ttt-win" class="win-line" pathLength="1" {ends}/>'
     )
 
 
 THUMBNAIL = (
     '<svg viewBox="0 0 120 120" aria-hidden="true">'
-    '<g stroke="currentColor" stroke-width="5" stroke-linecap="round" opacity=".45">'
+    '<g stroke="currentColor" stroke-width="5" stroke-linecap="round" opacity=".45" fill="none">'
     '<path d="M43 12V108M77 12V108M12 43H108M12 77H108"/></g>'
     '<g fill="none" stroke-width="9" stroke-linecap="round">'
     '<path stroke="var(--seat-0)" d="M17 17L36 36M36 17L17 36M51 51L70 70M70 51L51 70"/>'

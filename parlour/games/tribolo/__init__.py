@@ -5,7 +5,7 @@ import random
 from functools import partial
 
 from parlour.core.commands import new_game
-from parlour.core.game import GameSpec, Hint, IllegalMove, Shortcut
+from parlour.core.game import GameSpec, Hint, IllegalMove, Shortcut, StatFigure
 from parlour.games.tribolo import ai, rules
 from parlour.games.tribolo.logic import Cell, Position, Tribolo
 from parlour.games.tribolo.view import THUMBNAIL, render
@@ -63,6 +63,7 @@ def hint(state: Position, seat: int) -> Hint | None:
 
 SPEC = GameSpec(
     order=30,
+    end_figures={"score": "Your cells", "moves": "Moves"},
     game=Tribolo(),
     render=render,
     rules_html=RULES_HTML,
@@ -76,6 +77,9 @@ SPEC = GameSpec(
     has_assist=True,
     command_labels={"assist": "Help: show where the player to move can play"},
     ai_delay_seconds=0.6,
+    stat_figures=(
+        StatFigure("score", "cells", "highest", unit="cells", best="most cells"),
+    ),
     commands=(
         new_game("new-strong", "New game against two strong computers",
                  seats=("human", "ai:strong", "ai:strong")),

@@ -8,7 +8,7 @@ passed after it), so that the board can show it and the client can animate it.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -95,7 +95,7 @@ class Tribolo(Game[Position, Cell]):
         try:
             board = rules.play(state.board, player, cell)
         except ValueError as error:
-            raise IllegalMove(f"cell {list(move)}: {error}") from None
+            raise IllegalMove(str(error)) from None  # the reason says it for a player
         turned = board.owned[player] & ~state.board.owned[player] & ~(1 << cell)
         following, passed = turn_after(board, player)
         made = list(state.moves_made)
@@ -155,6 +155,12 @@ class Tribolo(Game[Position, Cell]):
         if len(best) == SEATS:
             return "A three-way tie"
         return f"{SEAT_NAMES[best[0]]} and {SEAT_NAMES[best[1]]} tie"
+
+    def headline_for(self, observation: JSON, seats: Collection[int]) -> str:
+        """"You win!" to the sole winner who holds one seat; seat names to the others."""
+        if observation["over"] and len(seats) == 1 and observation["winners"] == list(seats):
+            return "You win!"
+        return self.headline(observation)
 
     def move_from_model(self, model: CellMove) -> Cell:
         return model.cell

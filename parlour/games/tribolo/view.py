@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from parlour.core.game import JSON, RenderContext
-from parlour.core.markup import attr, classes, lines, move_attr
+from parlour.core.markup import attr, classes, grid_rows, lines, move_attr
 from parlour.games.tribolo.logic import EMPTY, MARKS, SEAT_NAMES, WALL
 from parlour.games.tribolo.rules import HEIGHT, WIDTH
 
@@ -45,7 +45,7 @@ def render(observation: JSON, ctx: RenderContext) -> str:
         f'<div class="tb-grid{" over" if observation["over"] else ""}" id="tb-grid" '
         f'role="grid" aria-label="{grid_label}" '
         f'aria-disabled="{str(not ctx.can_move).lower()}">',
-        *cells,
+        *grid_rows(cells, WIDTH),
         "</div></div>",
     ])
 

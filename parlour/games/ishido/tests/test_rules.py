@@ -69,6 +69,19 @@ def test_a_tile_must_touch_another_tile() -> None:
     assert fits(state.cells, at(6, 4), tile(0, 1), "seed") == 0  # diagonal is not touching
     with pytest.raises(IllegalMove, match="does not fit"):
         GAME.apply(state, (0, 0))
+    # a refusal names the cell as a player counts (column 12, not [11, 7])
+    with pytest.raises(IllegalMove, match=r"^the tile does not fit at column 12, row 8$"):
+        GAME.apply(state, (11, 7))
+    with pytest.raises(IllegalMove, match=r"^column 6, row 4 is taken$"):
+        GAME.apply(state, (5, 3))
+
+
+def test_rule_sets_and_presets_read_as_players_name_them() -> None:
+    rules = GAME.parameters[0]
+    assert [rules.choice_label(value) for value in rules.choices] == ["Simple", "Classic 1990"]
+    assert {name: GAME.preset_label(name) for name in GAME.presets} == {
+        "seed": "Simple", "classic": "Classic 1990"}
+    assert GAME.validate({"rules": "seed"}) == {"rules": "seed"}  # ids keep their values
 
 
 def test_every_neighbour_must_match_in_colour_or_glyph() -> None:
@@ -101,7 +114,7 @@ def test_game_is_over_when_the_next_tile_fits_nowhere() -> None:
     state = board({(5, 3): tile(0, 0)}, [tile(0, 1), tile(3, 3)])
     after = GAME.apply(state, (5, 4))
     assert GAME.status(after) is Status.LOST
-    assert GAME.headline(GAME.observe(after, 0)) == "Game Over"
+    assert GAME.headline(GAME.observe(after, 0)) == "Game Over. No cell fits"  # the seed's, and why
     assert GAME.legal_moves(after) == ()
     with pytest.raises(IllegalMove, match="over"):
         GAME.apply(after, (0, 0))

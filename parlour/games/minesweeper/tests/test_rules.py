@@ -93,9 +93,44 @@ def test_win_when_every_free_cell_is_open() -> None:
     state = GAME.apply(field("*.. ... ..."), ("open", 2, 2))
     assert GAME.status(state) is Status.WON
     assert GAME.to_move(state) is None
-    assert text(state) == "*1.\n11.\n..."
+    assert text(state) == "F1.\n11.\n..."  # a win flags the mines, as Windows' does
     with pytest.raises(IllegalMove, match="over"):
         GAME.apply(state, ("open", 0, 0))
+
+
+def test_a_won_board_flags_every_mine_and_counts_none_left() -> None:
+    state = field("*.* ... *..")
+    state = GAME.apply(state, ("mark", 0, 0))  # one flagged by the player, two not
+    assert GAME.observe(state, 0)["mines_left"] == 2
+    for row, col in ((0, 1), (1, 0), (1, 1), (1, 2), (2, 1), (2, 2)):
+        state = GAME.apply(state, ("open", row, col))
+    observation = GAME.observe(state, 0)
+    assert GAME.status(state) is Status.WON
+    assert observation["cells"] == ["F2F", "231", "F1."]
+    assert observation["mines_left"] == 0
+    assert GAME.headline(observation) == "You win! Board cleared"
+
+
+def test_a_lost_board_shows_the_mines_and_keeps_the_counter() -> None:
+    state = GAME.apply(field("*.* ... ..."), ("mark", 0, 2))
+    state = GAME.apply(state, ("open", 0, 0))
+    observation = GAME.observe(state, 0)
+    assert observation["cells"][0] == "X#F"
+    assert observation["mines_left"] == 1
+    assert GAME.headline(observation) == "Game over: a mine"
+
+
+@pytest.mark.parametrize(("move", "reason"), [
+    (("open", 0, 1), "row 1, column 2 is already open"),
+    (("open", 2, 2), "row 3, column 3 is flagged"),
+    (("chord", 0, 1), "row 1, column 2 cannot be chorded"),
+])
+def test_refusals_name_cells_as_players_count_them(move: tuple[str, int, int],
+                                                     reason: str) -> None:
+    state = GAME.apply(field("*.. ... ..*"), ("open", 0, 1))
+    state = GAME.apply(state, ("mark", 2, 2))
+    with pytest.raises(IllegalMove, match=reason):
+        GAME.apply(state, move)  # type: ignore[arg-type]
 
 
 def test_loss_shows_every_mine_the_fatal_one_and_wrong_flags() -> None:

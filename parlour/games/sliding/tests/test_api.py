@@ -56,7 +56,7 @@ def test_a_start_position_given_as_tiles_is_played_to_the_win(client: TestClient
     assert view["text"] == " 1  2  3\n 4  5  6\n 7  8  ."
     assert view["status"] == "won"
     assert view["moves"] == 2
-    assert view["headline"] == "Solved in 2 moves!"
+    assert view["headline"] == "You win! 2 moves"
 
 
 def test_the_same_position_can_be_given_as_an_id(client: TestClient) -> None:
@@ -159,4 +159,4 @@ def test_results_are_kept_per_size_and_difficulty(client: TestClient) -> None:
     groups = client.get("/api/stats?game=sliding").json()["groups"]
     assert [(g["preset"], g["won"]) for g in groups] == [("3×4 easy", 1)]
     fewest = groups[0]["over_all"][0]
-    assert (fewest["name"], fewest["fewest"]) == ("tiles_moved", 1)
+    assert (fewest["name"], fewest["show"], fewest["best"]) == ("tiles_moved", "lowest", 1)

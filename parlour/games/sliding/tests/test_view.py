@@ -78,7 +78,7 @@ def test_each_arrow_slides_the_tile_that_moves_that_way() -> None:
 
 def test_tiles_send_their_cell_and_the_gap_takes_dropped_tiles() -> None:
     markup = html(puzzle("1,2,3,4,5,6,7,0,8"))
-    assert 'id="sl-t8" style="--r:2;--c:2;--hr:2;--hc:1" role="gridcell"' in markup
+    assert 'id="sl-t8" style="--r:2;--c:2;--hr:2;--hc:1" role="button"' in markup
     assert 'data-move="{&quot;cell&quot;:[2,2]}"' in markup
     assert re.search(r'id="sl-gap"[^>]*data-drop=""', markup)
 

@@ -235,6 +235,11 @@ def check_won(turn: Turn, seat: int, line: Sequence[Cell]) -> None:
     assert observation["over"] is True
     assert {tuple(cell) for cell in observation["line"]} == set(line)
     assert GAME.headline(observation) == ("Cross wins" if seat == CROSS else "Circle wins")
+    # the winner, playing someone else, reads "You win!"; the loser, the spectators and
+    # two players sharing one screen read the seed's words
+    assert GAME.headline_for(observation, {seat}) == "You win!"
+    for seats in ({1 - seat}, set(), {CROSS, CIRCLE}):
+        assert GAME.headline_for(observation, seats) == GAME.headline(observation)
 
 
 @pytest.mark.parametrize("line", LINES_TO_CHECK)
@@ -319,7 +324,7 @@ def test_taken_cell_is_refused() -> None:
     with pytest.raises(IllegalMove, match="taken"):
         GAME.apply(turn, (1, 1))
     turn = GAME.apply(turn, (0, 0))
-    with pytest.raises(IllegalMove, match="taken"):
+    with pytest.raises(IllegalMove, match=r"^column 1, row 1 is taken$"):  # as players count
         GAME.apply(turn, (0, 0))
     # the refused move changed nothing
     assert GAME.to_move(turn) == CROSS

@@ -82,6 +82,10 @@ def test_nobody_able_to_move_ends_the_game_with_the_most_cells_winning() -> None
     assert GAME.status(after) is Status.WON and GAME.winners(after) == (BLUE,)
     assert GAME.legal_moves(after) == ()
     assert GAME.headline(GAME.observe(after, None)) == "Blue wins"
+    observation = GAME.observe(after, BLUE)
+    assert GAME.headline_for(observation, {BLUE}) == "You win!"
+    assert GAME.headline_for(observation, {RED}) == "Blue wins"
+    assert GAME.headline_for(observation, {BLUE, GREEN}) == "Blue wins"  # one screen, two seats
     assert GAME.scores(after) == (5, 0, 2)
 
 
@@ -92,6 +96,7 @@ def test_two_players_sharing_the_most_cells_tie() -> None:
     assert GAME.scores(after) == (3, 0, 3)
     assert GAME.status(after) is Status.WON and GAME.winners(after) == (BLUE, GREEN)
     assert GAME.headline(GAME.observe(after, None)) == "Blue and Green tie"
+    assert GAME.headline_for(GAME.observe(after, BLUE), {BLUE}) == "Blue and Green tie"
 
 
 def test_three_equal_scores_are_a_draw() -> None:

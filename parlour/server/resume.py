@@ -1,0 +1,97 @@
+"""The Resume list: the unfinished games a browser holds a seat in.
+
+A browser proves a seat with the game's token it keeps (the token is the seat's key, sent
+in a body or a header, never in a URL), so it sends its tokens and gets back only its own
+games: not games it merely watched, left, or took off its list. Each entry says which
+game and board it is (`Game.summary`), how far it got and when it was last played, but
+not its game id, which holds the deal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Annotated
+
+from pydantic import BaseModel, Field, StrictBool, StrictInt, StringConstraints
+
+from parlour.core.game import BadParams, GameSpec, readable
+from parlour.core.gameid import parse_params
+from parlour.server.messages import Strict
+from parlour.store import SessionRow, Store
+
+MAX_TOKENS = 300
+"""Tokens a browser may send at once (the most recent it keeps): about 8 KiB."""
+Token = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+
+
+class HeldRequest(Strict):
+    tokens: list[Token] = Field(
+        max_length=MAX_TOKENS,
+        description=f"the tokens this browser keeps, at most {MAX_TOKENS} (its most recent)",
+    )
+    limit: StrictInt = Field(5, ge=1, le=100, description="how many to list, newest first")
+
+
+class ResumeEntry(BaseModel):
+    session: str
+    game: str
+    title: str = Field(description="the game's name, e.g. 'Minesweeper'")
+    summary: str = Field(description="which board or rules, e.g. 'Expert 16×30' (may be empty)")
+    players: str = Field(description="who plays, e.g. 'vs computer (perfect)'; empty when alone")
+    moves: int
+    headline: str
+    updated: float = Field(description="when it was last played, in seconds since 1970")
+    seats: list[int] = Field(description="the seats this browser holds")
+
+
+class ResumeList(BaseModel):
+    games: list[ResumeEntry]
+    total: int = Field(description="how many there are in all (`games` holds `limit` of them)")
+
+
+class ForgetRequest(Strict):
+    forget: StrictBool = Field(True, description="false puts the game back on the list")
+
+
+class Forgotten(BaseModel):
+    session: str
+    forgotten: bool
+
+
+def held_games(
+    store: Store, games: Mapping[str, GameSpec], tokens: Sequence[str], limit: int
+) -> ResumeList:
+    held: dict[str, list[int]] = {}
+    for sid, seats in store.held_unfinished(tokens):
+        held.setdefault(sid, seats)  # each game once, were it sent two of its tokens
+    entries = [
+        _entry(row, games, seats)
+        for sid, seats in list(held.items())[:limit]
+        if (row := store.session_row(sid)) is not None
+    ]
+    return ResumeList(games=entries, total=len(held))
+
+
+def _entry(row: SessionRow, games: Mapping[str, GameSpec], seats: list[int]) -> ResumeEntry:
+    spec = games.get(row.game)
+    return ResumeEntry(
+        session=row.sid, game=row.game, title=spec.game.title if spec else row.game,
+        summary=_summary(row, spec), players=_players(row.mode), moves=row.cursor,
+        headline=row.headline, updated=row.updated, seats=seats,
+    )
+
+
+def _summary(row: SessionRow, spec: GameSpec | None) -> str:
+    if spec is None:
+        return readable(row.preset)
+    # the id's parameters only: '<game>:<params>#<seed>' or '<game>:<params>:<position>'
+    rest = row.game_id.partition(":")[2]
+    params = rest.partition("#")[0] if "#" in rest else rest.rpartition(":")[0]
+    try:
+        return spec.game.summary(parse_params(spec.game, params))
+    except BadParams:  # an id from a Parlour that took other parameters
+        return readable(row.preset)
+
+
+def _players(mode: str) -> str:
+    return "" if mode == "solo" else mode.replace("vs AI", "vs computer")

@@ -1,0 +1,67 @@
+"""Where an action's time goes on the server, part by part, for bench/click_latency.py.
+
+Off unless the server starts with PARLOUR_TIMING=1: then each part of carrying out a
+WebSocket action (parse, apply, commit, observe, render, view, diff, send) is timed, the
+last `KEPT` durations of each are kept, and GET /api/debug/timing hands them over (and
+forgets them). Off, a timed part costs one attribute check.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import deque
+from types import TracebackType
+
+ENABLED = os.environ.get("PARLOUR_TIMING") == "1"
+KEPT = 10_000
+
+_taken: dict[str, deque[float]] = {}
+_received_at: float | None = None  # when the action being carried out arrived
+
+
+class part:  # lower case: used as `with timing.part("render"):`, like a function
+    """Time the block as `name` (in ms) when timing is on."""
+
+    __slots__ = ("name", "started")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.started = 0.0
+
+    def __enter__(self) -> None:
+        if ENABLED:
+            self.started = time.perf_counter()
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        if ENABLED:
+            record(self.name, (time.perf_counter() - self.started) * 1000)
+
+
+def record(name: str, ms: float) -> None:
+    _taken.setdefault(name, deque(maxlen=KEPT)).append(ms)
+
+
+def received() -> None:
+    """An action arrived: `sent` measures from here."""
+    global _received_at
+    if ENABLED:
+        _received_at = time.perf_counter()
+
+
+def sent() -> None:
+    """A view went out: the time since the action arrived, for each viewer sent one."""
+    if ENABLED and _received_at is not None:
+        record("received -> view sent", (time.perf_counter() - _received_at) * 1000)
+
+
+def taken() -> dict[str, list[float]]:
+    """The durations kept so far, by part, and forget them."""
+    global _received_at
+    found = {name: list(samples) for name, samples in _taken.items()}
+    _taken.clear()
+    _received_at = None
+    return found

@@ -1,0 +1,154 @@
+"""An accessibility audit with axe-core (the copy `axe-playwright-python` ships, so no
+network is needed) of every page a player sees: the home page, the statistics, every
+game in play (with a hint shown, too; on a phone as well) and at each of its ends, every
+dialog of every game (and its Game menu, open), and the seat dialog, in the light and
+the dark theme. A serious or critical violation (contrast included) fails the test,
+with each offending element and axe's reasons printed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from axe_playwright_python.base import AXE_SCRIPT
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import CreateGame, NewContext
+from tests.browser.scenes import (
+    DIALOGS,
+    GAME_NAMES,
+    SCENES,
+    SEATING,
+    Scene,
+    Stage,
+    close_dialog,
+    open_dialog,
+    open_ready,
+    open_scene,
+    open_seat_dialog,
+    scenes_of,
+    show_a_hint,
+)
+
+pytestmark = pytest.mark.browser
+
+COLOUR_RULES = ("color-contrast", "link-in-text-block")
+FAILING_IMPACTS = ("serious", "critical")
+SHOWN_ELEMENTS = 4  # per violation: the rest are counted
+# (no transitions: colours are read as they end, not halfway through a fade)
+STILL = {"reduced_motion": "reduce", "viewport": {"width": 1366, "height": 800}}
+PHONE = {"reduced_motion": "reduce", "viewport": {"width": 390, "height": 844},
+         "has_touch": True, "is_mobile": True}  # (the menus fold, the labels hide)
+
+
+def use_theme(page: Page, theme: str) -> None:
+    """The page's Auto theme follows the system's, as a player's would."""
+    page.emulate_media(color_scheme=theme)  # type: ignore[arg-type]
+    page.wait_for_function("t => document.documentElement.dataset.theme === t", arg=theme)
+
+
+def audit(page: Page, where: str, within: str | None = None,
+          rules: tuple[str, ...] = ()) -> list[str]:
+    """axe-core's serious and critical violations on the page (or in `within`, a CSS
+    selector), each told readably: rule, impact, help, and each element with its reasons.
+    Every rule is run, or only `rules` if given."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.evaluate(AXE_SCRIPT)
+    options: dict[str, Any] = {"resultTypes": ["violations"]}
+    if rules:
+        options["runOnly"] = {"type": "rule", "values": list(rules)}
+    results: dict[str, Any] = page.evaluate(
+        "([within, options]) => axe.run(within ? { include: [within] } : document, options)",
+        [within, options],
+    )
+    return [
+        describe(violation, where)
+        for violation in results["violations"]
+        if violation["impact"] in FAILING_IMPACTS
+    ]
+
+
+def describe(violation: dict[str, Any], where: str) -> str:
+    nodes = violation["nodes"]
+    lines = [f"{where}: {violation['id']} ({violation['impact']}): {violation['help']}, "
+             f"{len(nodes)} element(s)"]
+    for node in nodes[:SHOWN_ELEMENTS]:
+        lines.append(f"    {' '.join(map(str, node['target']))}  {node['html'][:160]}")
+        reasons = node.get("any", []) + node.get("all", []) + node.get("none", [])
+        lines.extend(f"        - {reason['message']}" for reason in reasons)
+    if len(nodes) > SHOWN_ELEMENTS:
+        lines.append(f"    ... and {len(nodes) - SHOWN_ELEMENTS} more")
+    return "\n".join(lines)
+
+
+def audit_in_both_themes(page: Page, where: str, within: str | None = None) -> list[str]:
+    """Every rule in the light theme; in the dark one, the rules about colour (a theme
+    changes nothing else), which halves the time."""
+    use_theme(page, "light")
+    found = audit(page, f"{where}, light", within)
+    use_theme(page, "dark")
+    return found + audit(page, f"{where}, dark", within, COLOUR_RULES)
+
+
+def assert_none(found: list[str]) -> None:
+    if found:
+        pytest.fail("accessibility violations:\n" + "\n".join(found), pytrace=False)
+
+
+def test_the_home_page(new_context: NewContext, stage: Stage) -> None:
+    unfinished = stage.reach_all(scenes_of("play"))  # (held: the Resume list shows them)
+    page = new_context(tokens=unfinished, **STILL).new_page()
+    open_ready(page, "/")
+    assert_none(audit_in_both_themes(page, "home"))
+
+
+def test_the_statistics_page(new_context: NewContext, stage: Stage) -> None:
+    stage.reach_all()  # every game has finished games to show
+    page = new_context(**STILL).new_page()
+    open_ready(page, "/stats")
+    assert_none(audit_in_both_themes(page, "statistics"))
+
+
+@pytest.mark.parametrize("scene", SCENES, ids=lambda scene: scene.name)
+def test_a_game_page(new_context: NewContext, stage: Stage, scene: Scene) -> None:
+    reached = stage.reach(scene)
+    page = new_context(tokens={reached.session: reached.token}, **STILL).new_page()
+    open_scene(page, scene, reached)
+    found = audit_in_both_themes(page, scene.name)
+    if scene.moment == "play":
+        show_a_hint(page)  # (a hinted cell has colours of its own)
+        found += audit_in_both_themes(page, f"{scene.name} with a hint")
+    assert_none(found)
+
+
+@pytest.mark.parametrize("scene", scenes_of("play"), ids=lambda scene: scene.name)
+def test_a_game_page_on_a_phone(new_context: NewContext, stage: Stage, scene: Scene) -> None:
+    reached = stage.reach(scene)
+    page = new_context(tokens={reached.session: reached.token}, **PHONE).new_page()
+    open_scene(page, scene, reached)
+    assert_none(audit_in_both_themes(page, f"{scene.name} on a phone"))
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_the_dialogs_and_menus_of_a_game(new_context: NewContext, stage: Stage, game: str) -> None:
+    scene = next(scene for scene in scenes_of("play") if scene.game == game)
+    reached = stage.reach(scene)
+    page = new_context(tokens={reached.session: reached.token}, **STILL).new_page()
+    open_scene(page, scene, reached)
+    found = []
+    for name in DIALOGS:
+        dialog = open_dialog(page, name)
+        found += audit_in_both_themes(page, f"{game} {name} dialog", f"#{name}-dialog")
+        close_dialog(page, dialog)
+    page.locator("#menu-game").click()  # and a menu, open
+    expect(page.locator("#menu-game-list")).to_be_visible()
+    found += audit_in_both_themes(page, f"{game} Game menu", "#menus")
+    assert_none(found)
+
+
+def test_the_seat_dialog(new_context: NewContext, create_game: CreateGame) -> None:
+    created = create_game(**SEATING)
+    page = new_context(**STILL).new_page()
+    open_seat_dialog(page, created["session"])
+    assert_none(audit_in_both_themes(page, "seat dialog", "#seat-dialog"))

@@ -1,0 +1,159 @@
+"""The home page in a real Chromium: the Resume list shows only this browser's games, the
+most recent few with their boards, each removable (and the removal undoable); T changes
+the theme, as the button's tooltip says."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+
+from tests.browser.conftest import CreateGame, NewContext
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"has_touch": True, "is_mobile": True, "viewport": {"width": 390, "height": 844}}
+
+
+def started(base_url: str, create_game: CreateGame, game: str, move: Any,
+            **options: Any) -> tuple[str, str]:
+    """A game with a move made, as a player would leave it to resume later."""
+    created = create_game(game, **options)
+    sid, token = created["session"], created["token"]
+    reply = httpx.post(f"{base_url}/api/games/{sid}/moves", json={"move": move},
+                       headers={"Authorization": f"Bearer {token}"}, timeout=30)
+    assert reply.status_code == 200, reply.text
+    return sid, token
+
+
+def home(context: BrowserContext) -> Page:
+    page = context.new_page()
+    page.goto("/")
+    page.wait_for_selector("body[data-ready]")
+    return page
+
+
+def listed(page: Page) -> list[str]:
+    entries = page.locator("#resume li")
+    return [str(entries.nth(i).get_attribute("data-session")) for i in range(entries.count())]
+
+
+def test_resume_lists_only_this_browsers_games_the_newest_five_first(
+    new_context: NewContext, create_game: CreateGame, base_url: str
+) -> None:
+    mine = [started(base_url, create_game, "tictactoe", {"cell": [1, 1]},
+                    seats=["human", "ai:random"]) for _ in range(6)]
+    expert = started(base_url, create_game, "minesweeper", {"open": [3, 3]},
+                     params={"rows": 16, "cols": 30, "mines": 99})
+    mine.append(expert)
+    theirs = started(base_url, create_game, "tictactoe", {"cell": [0, 0]},
+                     seats=["human", "human"])
+    page = home(new_context(tokens=dict(mine), **PHONE))
+
+    shown = listed(page)
+    assert len(shown) == 5 and shown[0] == expert[0]  # the last played comes first
+    assert theirs[0] not in shown
+    first = page.locator("#resume li").first
+    expect(first).to_contain_text("Minesweeper")
+    expect(first).to_contain_text("16×30")  # the board: Minesweeper's summary of its params
+    expect(first).to_contain_text("1 move")
+    expect(page.locator("#resume")).not_to_contain_text("watch or join")
+    # the games are on the first phone screen below the list
+    games_heading = page.get_by_role("heading", name="Games").bounding_box()
+    assert games_heading is not None and games_heading["y"] < 844
+
+    more = page.locator("#resume-more")
+    expect(more).to_have_text("Show all 7")
+    more.click()
+    expect(page.locator("#resume li")).to_have_count(7)
+    assert set(listed(page)) == {sid for sid, _ in mine}
+    expect(more).to_be_hidden()
+
+
+def test_a_browser_with_no_seat_sees_no_resume_list(
+    new_context: NewContext, create_game: CreateGame, base_url: str
+) -> None:
+    started(base_url, create_game, "tictactoe", {"cell": [1, 1]}, seats=["human", "human"])
+    page = home(new_context())
+    expect(page.locator("#resume-section")).to_be_hidden()
+    expect(page.locator(".card").first).to_be_visible()
+
+
+def test_removing_an_entry_is_kept_by_the_server_and_can_be_undone(
+    new_context: NewContext, create_game: CreateGame, base_url: str
+) -> None:
+    kept = started(base_url, create_game, "tictactoe", {"cell": [1, 1]},
+                   seats=["human", "ai:random"])
+    gone = started(base_url, create_game, "minesweeper", {"open": [2, 2]})
+    context = new_context(tokens=dict([kept, gone]))
+    page = home(context)
+    assert listed(page) == [gone[0], kept[0]]
+
+    summary = httpx.post(f"{base_url}/api/sessions/mine",
+                         json={"tokens": [gone[1]]}).json()["games"][0]["summary"]
+    assert "7×7" in summary
+    remove = page.get_by_role("button", name=f"Remove Minesweeper · {summary} from this list")
+    remove.click()
+    expect(page.locator("#resume li")).to_have_count(1)
+    assert listed(page) == [kept[0]]
+    expect(page.locator("#resume-undo")).to_contain_text(f"Removed Minesweeper · {summary}")
+    again = home(context)  # the server keeps it off: a reload does not bring it back
+    assert listed(again) == [kept[0]]
+    answer = httpx.get(f"{base_url}/api/games/{gone[0]}",
+                       headers={"Authorization": f"Bearer {gone[1]}"})
+    assert answer.json()["status"] == "playing"  # the game itself is untouched
+
+    page.locator("#resume-undo-button").click()
+    expect(page.locator("#resume li")).to_have_count(2)
+    expect(page.locator("#resume-undo")).to_be_hidden()
+    assert listed(home(context)) == [gone[0], kept[0]]
+
+
+def test_removing_the_last_entry_leaves_its_undo_in_sight(
+    new_context: NewContext, create_game: CreateGame, base_url: str
+) -> None:
+    only = started(base_url, create_game, "minesweeper", {"open": [2, 2]})
+    page = home(new_context(tokens=dict([only])))
+    page.locator("#resume .forget").click()
+    expect(page.locator("#resume li")).to_have_count(0)
+    expect(page.locator("#resume-undo-button")).to_be_visible()
+    expect(page.locator("#resume-undo-button")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#resume li")).to_have_count(1)
+
+
+def test_t_changes_the_theme_on_the_home_page(new_context: NewContext) -> None:
+    page = home(new_context(color_scheme="light"))
+    assert page.evaluate("document.documentElement.dataset.theme") == "light"
+    expect(page.locator("#theme-label")).to_have_text("Auto")
+    seen = []
+    for _ in range(4):
+        page.keyboard.press("t")
+        seen.append((page.locator("#theme-label").inner_text(),
+                     page.evaluate("document.documentElement.dataset.theme")))
+    assert seen == [("Light", "light"), ("Dark", "dark"), ("Colour-blind", "colour-blind"),
+                    ("Auto", "light")]
+    page.keyboard.press("Control+t")  # not T alone: the browser's, not the page's
+    expect(page.locator("#theme-label")).to_have_text("Auto")
+    page.keyboard.press("t")
+    assert page.evaluate("JSON.parse(localStorage.getItem('parlour.prefs')).theme") == "light"
+
+
+def test_the_api_docs_work_without_internet(new_context: NewContext, base_url: str) -> None:
+    page = new_context().new_page()
+    elsewhere: list[str] = []
+
+    def local_only(route: Any) -> None:
+        if route.request.url.startswith(base_url):
+            route.continue_()
+        else:
+            elsewhere.append(route.request.url)
+            route.abort()
+
+    page.route("**/*", local_only)
+    page.goto("/docs", timeout=30_000)  # Swagger UI's 1.5 MB script, on a busy machine
+    expect(page.locator(".opblock").first).to_be_visible(timeout=20_000)
+    expect(page.locator(".opblock-summary-path", has_text="/api/sessions/mine")).to_have_count(1)
+    assert elsewhere == []

@@ -1,0 +1,214 @@
+"""The page's layout as a player first sees it: every game's largest board fits the first
+screen under its headline and status line (at a laptop's 1366x800 and a phone's 390x844);
+the end of a game brings a card with the result, New game and Replay; every page is set
+in the typeface Parlour ships.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import CreateGame, NewContext, NextView, wait_for_views
+from tests.browser.scenes import SCENES, Scene, Stage
+
+pytestmark = pytest.mark.browser
+
+SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "height": 800}}
+LARGEST = {  # each game's largest board (the sliding puzzle's is a custom 8x8)
+    "minesweeper": {"id": "minesweeper:expert#fit"},
+    "ishido": {"id": "ishido:classic#fit"},
+    "tictactoe": {},
+    "tribolo": {"id": "tribolo:standard#fit"},
+    "sliding": {"id": "sliding:rows=8,cols=8,shuffle=random#fit"},
+    "escalator": {"id": "escalator:standard#fit"},
+}
+SCROLLS_ON_A_PHONE = {"minesweeper"}  # 30 rows of cells big enough to tap: the page scrolls
+
+
+def box(page: Page, selector: str) -> dict[str, float]:
+    found: dict[str, float] = page.evaluate(
+        "s => { const r = document.querySelector(s).getBoundingClientRect();"
+        " return { top: r.top, bottom: r.bottom, left: r.left, right: r.right }; }",
+        selector,
+    )
+    return found
+
+
+def open_game(new_context: NewContext, create_game: CreateGame, game: str, size: str,
+              **options: Any) -> Page:
+    created = create_game(game, **options)
+    context = new_context(tokens={created["session"]: created["token"]}, viewport=SIZES[size])
+    page = context.new_page()
+    page.goto(f"/play/{game}?session={created['session']}")
+    wait_for_views(page, 1)
+    page.evaluate("document.fonts.ready.then(() => true)")
+    return page
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("game", LARGEST)
+def test_status_line_and_board_are_in_the_first_screen(
+    new_context: NewContext, create_game: CreateGame, game: str, size: str
+) -> None:
+    page = open_game(new_context, create_game, game, size, **LARGEST[game])
+    height = SIZES[size]["height"]
+    page.wait_for_timeout(200)  # the board takes the room measured after the first view
+    for part in ("#headline", "#message"):
+        shown = box(page, part)
+        assert shown["top"] >= 0 and shown["bottom"] <= height, f"{part} is off screen: {shown}"
+    assert page.locator("#message").inner_text().strip(), "the status line says nothing"
+    board = box(page, "#board > *")
+    assert board["top"] < height / 2, f"the board starts low: {board}"
+    if not (size == "phone" and game in SCROLLS_ON_A_PHONE):
+        assert board["bottom"] <= height, f"the board runs off the first screen: {board}"
+    if size == "laptop":  # and the deal's id under it
+        assert box(page, "#game-id")["bottom"] <= height
+    assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
+
+
+def test_a_hint_is_explained_above_the_board(
+    new_context: NewContext, create_game: CreateGame, next_view: NextView
+) -> None:
+    page = open_game(new_context, create_game, "minesweeper", "laptop", id="minesweeper:expert#h")
+    page.locator("#ms-grid [data-move]").first.click()
+    expect(page.locator("#headline")).not_to_have_text("")
+    page.locator("#btn-hint").click()
+    expect(page.locator("#message")).to_contain_text("Hint")
+    assert box(page, "#message")["bottom"] <= box(page, "#board-wrap")["top"]
+
+
+# -- the end of a game ----------------------------------------------------------------
+def scene(name: str) -> Scene:
+    return next(s for s in SCENES if s.name == name)
+
+
+@pytest.fixture
+def own_stage(base_url: str) -> Any:
+    """Scenes of this test's own (the shared ones must stay at their end for others)."""
+    made = Stage(base_url)
+    yield made
+    made.close()
+
+
+def open_scene_at(new_context: NewContext, stage: Stage, name: str, size: str = "laptop") -> Page:
+    reached = stage.reach(scene(name))
+    context = new_context(tokens={reached.session: reached.token}, viewport=SIZES[size])
+    page = context.new_page()
+    page.goto(reached.path(scene(name).game))
+    wait_for_views(page, 1)
+    return page
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_end_card_tells_the_result_and_replay_deals_the_same_again(
+    new_context: NewContext, own_stage: Stage, next_view: NextView, size: str
+) -> None:
+    page = open_scene_at(new_context, own_stage, "minesweeper-lost", size)
+    card = page.locator("#end-card")
+    expect(card).to_be_visible()
+    expect(page.get_by_role("region", name=page.locator("#headline").inner_text())).to_be_visible()
+    figures = card.locator(".end-figures dt").all_inner_texts()
+    assert figures[:1] == ["Time"] and "Moves" in figures
+    page.evaluate("Promise.all(document.getAnimations().map((a) => a.finished))")  # slid in
+    shown, board = box(page, "#status-row"), box(page, "#board > *")
+    assert shown["bottom"] <= board["top"], "the card covers the board"
+    if size == "laptop":
+        assert board["bottom"] <= SIZES[size]["height"], "the final board is cut off"
+    expect(card.get_by_role("button", name="New game")).to_be_visible()
+    deal, session = page.locator("#game-id").inner_text(), page.url
+    with next_view(page):
+        card.get_by_role("button", name="Replay").click()
+    expect(card).to_be_hidden()
+    expect(page.locator("#headline")).not_to_contain_text("mine")
+    assert page.locator("#game-id").inner_text() == deal and page.url == session
+    assert page.locator("#ms-grid .open").count() == 0  # the same deal, from the start
+
+
+def test_new_game_on_the_end_card_deals_another_game(
+    new_context: NewContext, own_stage: Stage
+) -> None:
+    page = open_scene_at(new_context, own_stage, "tictactoe-won")
+    deal, session = page.locator("#game-id").inner_text(), page.url
+    page.locator("#end-new").click()
+    page.wait_for_function("s => location.href !== s", arg=session)
+    expect(page.locator("#end-card")).to_be_hidden()
+    expect(page.locator("#ttt-board .mark")).to_have_count(0)
+    assert page.locator("#game-id").inner_text() != deal
+
+
+def test_the_end_card_can_be_put_away_to_see_the_board(
+    new_context: NewContext, own_stage: Stage
+) -> None:
+    page = open_scene_at(new_context, own_stage, "tictactoe-draw")
+    card = page.locator("#end-card")
+    expect(card).to_be_visible()
+    expect(page.locator("#message")).to_contain_text("A draw")
+    page.locator("#end-close").click()
+    expect(card).to_be_hidden()
+    expect(page.locator("#ttt-board")).to_be_visible()
+    page.reload()  # a finished game opened again shows its card again; Esc puts it away
+    wait_for_views(page, 1)
+    expect(card).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(card).to_be_hidden()
+
+
+def test_no_end_card_while_playing(new_context: NewContext, own_stage: Stage) -> None:
+    page = open_scene_at(new_context, own_stage, "tictactoe-play")
+    page.wait_for_timeout(100)
+    expect(page.locator("#end-card")).to_be_hidden()
+
+
+# -- the chrome ------------------------------------------------------------------------
+def test_the_api_is_for_developers_in_help_not_a_settings_button(new_context: NewContext) -> None:
+    page = new_context(viewport=SIZES["laptop"]).new_page()
+    page.goto("/")
+    expect(page.locator(".topbar a[href='/docs']")).to_have_count(0)
+    expect(page.get_by_role("link", name="the REST API")).to_have_attribute("href", "/docs")
+    page.goto("/play/escalator")
+    wait_for_views(page, 1)
+    page.locator("#menu-help").click()
+    expect(page.locator('#menubar [data-run="api"]')).to_contain_text("For developers")
+    page.keyboard.press("Escape")
+    page.locator("#btn-help").click()
+    expect(page.locator("#help-dialog").get_by_role("link", name="the API")).to_have_attribute(
+        "href", "/docs")
+
+
+def test_sound_is_a_quiet_switch_that_says_its_state(new_context: NewContext) -> None:
+    page = new_context(viewport=SIZES["laptop"]).new_page()
+    page.goto("/play/sliding")
+    wait_for_views(page, 1)
+    sound = page.locator("#btn-sound")
+    expect(sound).to_have_attribute("aria-pressed", "true")
+    plain = page.evaluate("getComputedStyle(document.querySelector('#btn-sound')).backgroundColor")
+    new = page.evaluate("getComputedStyle(document.querySelector('#btn-new')).backgroundColor")
+    assert plain != new and plain == "rgba(0, 0, 0, 0)", "only New is filled with the accent"
+    sound.click()
+    expect(sound).to_have_attribute("aria-pressed", "false")
+    expect(sound).to_have_attribute("title", re.compile("off"))
+    expect(page.locator("#sound-icon")).to_have_text("🔇")
+
+
+# -- the typeface ------------------------------------------------------------------------
+FONT_LOADED = """async () => {
+  await document.fonts.ready;
+  await document.fonts.load('16px Nunito');
+  const faces = [...document.fonts].filter((f) => f.family.replace(/"/g, '') === 'Nunito');
+  return { loaded: faces.some((f) => f.status === 'loaded'),
+           check: document.fonts.check('16px Nunito'),
+           body: getComputedStyle(document.body).fontFamily };
+}"""
+
+
+@pytest.mark.parametrize("path", ["/", "/stats", "/play/ishido"])
+def test_every_page_is_set_in_the_shipped_typeface(new_context: NewContext, path: str) -> None:
+    page = new_context().new_page()
+    page.goto(path)
+    found = page.evaluate(FONT_LOADED)
+    assert found["loaded"] and found["check"], found
+    assert found["body"].startswith('"Nunito"') or found["body"].startswith("Nunito"), found

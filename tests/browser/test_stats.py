@@ -1,0 +1,143 @@
+"""The statistics page in the browser: its heading, the figures a player of each game wants,
+charts with axes and legends that follow the theme, and nothing cut off or overflowing on
+a phone or a desktop, light or dark.
+
+Other browser tests finish games on the same server, so the page is checked against what
+/api/stats says at the time, after this test has finished games of its own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Page
+
+from parlour.devtools import RunningServer
+from tests.browser.conftest import NewContext
+
+pytestmark = pytest.mark.browser
+
+CROSS_WINS = [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)]
+DRAW = [(1, 1), (0, 0), (2, 2), (0, 2), (0, 1), (2, 1), (1, 0), (1, 2), (2, 0)]
+SIZES = [(390, 844), (1366, 800)]
+
+
+def finish_tictactoe(url: str, cells: list[tuple[int, int]]) -> None:
+    """A hot-seat game played to its end through the REST API."""
+    made = httpx.post(f"{url}/api/games", json={"game": "tictactoe",
+                                                "seats": ["human", "human"]}).json()
+    headers = {"Authorization": f"Bearer {made['token']}"}
+    for cell in cells:
+        reply = httpx.post(f"{url}/api/games/{made['session']}/moves",
+                           json={"move": {"cell": list(cell)}}, headers=headers)
+        assert reply.status_code == 200, reply.text
+    assert reply.json()["status"] != "playing"
+
+
+@pytest.fixture(scope="module")
+def played(server: RunningServer) -> dict[str, Any]:
+    """Two wins and a draw of Tic-Tac-Toe; the group they are counted in, as the API says."""
+    for cells in (CROSS_WINS, DRAW, CROSS_WINS):
+        finish_tictactoe(server.url, cells)
+    groups = httpx.get(f"{server.url}/api/stats", params={"game": "tictactoe"}).json()["groups"]
+    (group,) = [g for g in groups if g["mode"] == "two players" and g["preset"] == "standard"]
+    return dict(group)
+
+
+def open_stats(new_context: NewContext, path: str, size: tuple[int, int], scheme: str) -> Page:
+    width, height = size
+    page = new_context(viewport={"width": width, "height": height},
+                       color_scheme=scheme).new_page()
+    page.goto(path)
+    page.wait_for_selector("body[data-ready='1']")
+    return page
+
+
+def card_of(page: Page, group: dict[str, Any]) -> Any:
+    return page.locator(f".stat-card[data-game='{group['game']}'][data-group='{group['preset']}']"
+                        ).filter(has_text=group["mode"]).first
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("size", SIZES, ids=["phone", "desktop"])
+def test_a_game_s_statistics_fit_the_screen(
+    new_context: NewContext, played: dict[str, Any], size: tuple[int, int], scheme: str
+) -> None:
+    page = open_stats(new_context, "/stats?game=tictactoe", size, scheme)
+    assert page.locator("h1").inner_text() == f"Statistics — {played['title']}"
+    assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+    # every figure's value on one line, inside its box
+    overflowing = page.evaluate("""() => [...document.querySelectorAll('.figure dd')]
+        .filter((dd) => dd.scrollWidth > dd.clientWidth
+            || dd.getBoundingClientRect().height > 2 * parseFloat(getComputedStyle(dd).fontSize))
+        .map((dd) => dd.textContent)""")
+    assert overflowing == []
+    svg = card_of(page, played).locator("svg").first
+    box = svg.bounding_box()
+    assert box is not None and box["x"] > 0 and box["x"] + box["width"] <= size[0]
+    # the chart is drawn in the theme's colours: its text is the page's text colour
+    colours = page.evaluate("""() => {
+        const text = document.querySelector('.stat-chart svg .axis text');
+        return [getComputedStyle(text).fill, getComputedStyle(document.body).color];
+    }""")
+    assert colours[0] == colours[1]
+
+
+def test_the_figures_are_the_game_s_own(new_context: NewContext, played: dict[str, Any]
+                                        ) -> None:
+    page = open_stats(new_context, "/stats?game=tictactoe", (1366, 800), "light")
+    card = card_of(page, played)
+    labels = card.locator(".figure dt").all_inner_texts()
+    values = card.locator(".figure dd").all_inner_texts()
+    assert dict(zip(labels, values, strict=True)) == {
+        tile["label"]: tile["value"] for tile in played["shown"]}
+    assert {"played", "won", "lost", "drawn", "win rate", "best streak"} <= set(labels)
+    assert not {"best score", "best time"} & set(labels)  # nothing Tic-Tac-Toe does not have
+    assert int(values[labels.index("won")]) >= 2 and int(values[labels.index("drawn")]) >= 1
+
+
+def test_a_chart_has_a_title_axes_a_legend_and_a_table(
+    new_context: NewContext, played: dict[str, Any]
+) -> None:
+    page = open_stats(new_context, "/stats?game=tictactoe", (390, 844), "light")
+    chart = card_of(page, played).locator(".stat-chart").first
+    texts = chart.locator("svg text").all_text_contents()
+    assert {"Results per day", "day", "games", "won", "lost", "drawn"} <= set(texts)
+    assert chart.locator("svg").get_attribute("role") == "img"
+    legend = chart.locator("svg .legends .legend")
+    for i in range(legend.count()):  # each label beside its swatch, on one line
+        swatch, label = legend.nth(i).locator("rect"), legend.nth(i).locator("text")
+        swatch_box, label_box = swatch.bounding_box(), label.bounding_box()
+        assert swatch_box and label_box and label_box["x"] > swatch_box["x"]
+        assert abs(label_box["y"] - swatch_box["y"]) < swatch_box["height"]
+    chart.locator("summary").click()
+    table = chart.locator("table")
+    assert table.is_visible()
+    assert table.locator("thead th").all_inner_texts() == ["day", "won", "lost", "drawn"]
+    assert table.locator("tbody tr").count() >= 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # it fits the phone
+
+
+def test_every_game_at_once_and_back(new_context: NewContext, played: dict[str, Any]) -> None:
+    page = open_stats(new_context, "/stats?game=tictactoe", (1366, 800), "dark")
+    page.select_option("#game-filter", "")
+    page.wait_for_function("document.querySelector('h1').textContent === 'Statistics'")
+    assert "game=" not in page.url
+    heading = card_of(page, played).locator("h2").inner_text()
+    assert heading.startswith(played["title"])  # with every game, a card names its game
+    page.select_option("#game-filter", "tictactoe")
+    page.wait_for_function("document.querySelector('h1').textContent.startsWith('Statistics —')")
+    assert page.url.endswith("/stats?game=tictactoe")
+
+
+def test_a_game_never_finished_says_so(new_context: NewContext, server: RunningServer) -> None:
+    titles = {g["name"]: g["title"] for g in httpx.get(f"{server.url}/api/catalog").json()["games"]}
+    unplayed = [name for name in titles
+                if not httpx.get(f"{server.url}/api/stats", params={"game": name}).json()["groups"]]
+    if not unplayed:
+        pytest.skip("every game has finished games on this server")
+    page = open_stats(new_context, f"/stats?game={unplayed[0]}", (390, 844), "light")
+    assert page.locator(".empty").inner_text().startswith(
+        f"No finished games yet of {titles[unplayed[0]]}")

@@ -1,0 +1,53 @@
+"""The figures a finished game's end card shows (`GameSpec.end_figures`), in its view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from parlour.core.game import Status
+from parlour.core.gameid import parse_game_id
+from parlour.games import GAMES
+
+CROSS_WINS = ([0, 0], [1, 0], [0, 1], [1, 1], [0, 2])  # (row, column): the top row
+
+
+def play(client: TestClient, game: str, moves: Any, **options: Any) -> tuple[str, dict[str, Any]]:
+    created = client.post("/api/games", json={"game": game, **options}).json()
+    sid, auth = created["session"], {"Authorization": f"Bearer {created['token']}"}
+    view: dict[str, Any] = created["view"]
+    for move in moves:
+        assert view["end_figures"] == [], "figures before the end"
+        reply = client.post(f"/api/games/{sid}/moves", json={"move": move}, headers=auth)
+        assert reply.status_code == 200, reply.text
+        view = reply.json()
+    return sid, view
+
+
+def test_the_end_card_figures_come_with_the_end(client: TestClient) -> None:
+    sid, view = play(client, "tictactoe", ({"cell": cell} for cell in CROSS_WINS),
+                     seats=["human", "human"])
+    assert view["status"] == "won"
+    assert view["end_figures"] == [{"label": "Moves", "value": 5}]
+    assert client.get(f"/api/games/{sid}").json()["end_figures"] == [
+        {"label": "Moves", "value": 5}]  # a spectator too: no seat's score in it
+
+
+def test_a_score_is_its_holders_and_not_a_spectators(client: TestClient) -> None:
+    rules = GAMES["tribolo"].game
+    created = client.post("/api/games", json={"game": "tribolo", "id": "tribolo:standard#e1",
+                                              "seats": ["human"] * 3}).json()
+    sid, auth = created["session"], {"Authorization": f"Bearer {created['token']}"}
+    state = parse_game_id(rules, created["id"]).deal(rules)
+    while rules.status(state) is Status.PLAYING:  # the first legal cell, until nobody can move
+        move = rules.legal_moves(state)[0]
+        reply = client.post(f"/api/games/{sid}/moves", json={"move": rules.move_to_json(move)},
+                            headers=auth)
+        assert reply.status_code == 200, reply.text
+        state = rules.apply(state, move)
+    held = reply.json()["end_figures"]
+    assert [figure["label"] for figure in held] == ["Your cells", "Moves"]
+    assert held[0]["value"] == rules.scores(state)[reply.json()["you"][0]]
+    watched = client.get(f"/api/games/{sid}").json()["end_figures"]
+    assert [figure["label"] for figure in watched] == ["Moves"]

@@ -1,0 +1,126 @@
+"""Issue 14's measuring aids: the server's timer per part of an action (off unless
+PARLOUR_TIMING=1, as bench/click_latency.py --parts starts it) and the store's sync
+setting (`parlour --sync normal`: no flush per move, a move still survives a kill)."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from parlour.cli import parse_args
+from parlour.devtools import TEST_HOSTS, start_server
+from parlour.games import GAMES
+from parlour.server import timing
+from parlour.server.app import create_app
+from parlour.store import Store
+
+ACTION_PARTS = {"parse", "apply", "commit", "observe", "render", "views (all viewers)",
+                "diff", "send", "received -> view sent"}
+
+
+def play_one_move(client: TestClient) -> None:
+    """A tic-tac-toe move over the WebSocket, as the browser plays it; its view comes back."""
+    created = client.post("/api/games", json={"game": "tictactoe",
+                                              "seats": ["human", "human"]}).json()
+    with client.websocket_connect(f"/ws/{created['session']}") as socket:
+        socket.send_json({"type": "hello", "token": created["token"]})
+        assert socket.receive_json()["view"]["moves"] == 0
+        socket.send_json({"type": "move", "move": {"cell": [1, 1]}})
+        assert socket.receive_json()["view"]["moves"] == 1
+
+
+@pytest.fixture
+def timed(store: Store, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    """The app as a server started with PARLOUR_TIMING=1 serves it."""
+    monkeypatch.setattr(timing, "ENABLED", True)
+    timing.taken()  # nothing left from another test
+    app = create_app(store, GAMES, ai_delay_scale=0, allowed_hosts=TEST_HOSTS)
+    with TestClient(app) as client:
+        yield client
+    timing.taken()
+
+
+def test_off_by_default_nothing_is_timed_and_there_is_no_endpoint(client: TestClient) -> None:
+    assert not timing.ENABLED
+    play_one_move(client)
+    assert timing.taken() == {}
+    assert client.get("/api/debug/timing").status_code == 404
+
+
+def test_each_part_of_a_websocket_move_is_timed_once(timed: TestClient) -> None:
+    play_one_move(timed)
+    parts = timed.get("/api/debug/timing").json()
+    assert set(parts) >= ACTION_PARTS
+    assert len(parts["apply"]) == len(parts["commit"]) == len(parts["parse"]) == 1
+    assert len(parts["received -> view sent"]) == 1  # the hello's view is not an action's
+    whole = parts["received -> view sent"][0]
+    assert 0 < parts["apply"][0] + parts["commit"][0] <= whole
+    assert timed.get("/api/debug/timing").json() == {}  # handed over once
+
+
+def test_the_endpoint_stays_out_of_the_api_docs(timed: TestClient) -> None:
+    assert "/api/debug/timing" not in timed.get("/openapi.json").json()["paths"]
+
+
+@pytest.mark.parametrize(("sync", "pragma"), [("full", 2), ("normal", 1)])
+def test_the_store_syncs_as_asked(tmp_path: Path, sync: str, pragma: int) -> None:
+    store = Store(tmp_path / "parlour.sqlite3", sync=sync)
+    assert store.db.execute("PRAGMA synchronous").fetchone() == (pragma,)
+    store.close()
+
+
+def test_with_sync_normal_a_commit_is_written_at_once_without_the_writer_thread(
+    tmp_path: Path,
+) -> None:
+    store = Store(tmp_path / "parlour.sqlite3", sync="normal")
+    asyncio.run(store.commit(lambda db: db.execute("CREATE TABLE kept (x INTEGER)")))
+    assert store._writer is None
+    other = sqlite3.connect(tmp_path / "parlour.sqlite3")  # another connection sees it
+    assert other.execute("SELECT name FROM sqlite_master WHERE name='kept'").fetchone()
+    other.close()
+    store.close()
+
+
+def test_an_unknown_sync_mode_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="full, normal"):
+        Store(tmp_path / "parlour.sqlite3", sync="off")
+
+
+def test_the_cli_takes_sync_from_its_flag_or_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("PARLOUR_SYNC", raising=False)
+    assert parse_args([]).sync == "full"
+    assert parse_args(["--sync", "normal"]).sync == "normal"
+    monkeypatch.setenv("PARLOUR_SYNC", "normal")
+    assert parse_args([]).sync == "normal"
+    with pytest.raises(SystemExit):
+        parse_args(["--sync", "off"])
+
+
+def test_with_sync_normal_an_acknowledged_move_survives_a_kill(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("PARLOUR_SYNC", "normal")
+    db = tmp_path / "parlour.sqlite3"
+    server = start_server(db)
+    try:
+        created = httpx.post(f"{server.url}/api/games", json={
+            "game": "tictactoe", "seats": ["human", "human"]}, timeout=10).json()
+        sid, headers = created["session"], {"Authorization": f"Bearer {created['token']}"}
+        for cell in ([0, 0], [1, 1], [2, 2]):
+            reply = httpx.post(f"{server.url}/api/games/{sid}/moves", headers=headers,
+                               json={"move": {"cell": cell}}, timeout=10)
+            assert reply.status_code == 200, reply.text
+        server.kill()  # SIGKILL straight after the last acknowledgement
+        server = start_server(db)
+        view = httpx.get(f"{server.url}/api/games/{sid}", headers=headers, timeout=10).json()
+        assert view["moves"] == 3
+    finally:
+        server.stop()
