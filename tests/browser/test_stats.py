@@ -8,13 +8,14 @@ Other browser tests finish games on the same server, so the page is checked agai
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from playwright.sync_api import Page
 
-from parlour.devtools import RunningServer
+from parlour.devtools import RunningServer, start_server
 from tests.browser.conftest import NewContext
 
 pytestmark = pytest.mark.browser
@@ -132,12 +133,14 @@ def test_every_game_at_once_and_back(new_context: NewContext, played: dict[str, 
     assert page.url.endswith("/stats?game=tictactoe")
 
 
-def test_a_game_never_finished_says_so(new_context: NewContext, server: RunningServer) -> None:
-    titles = {g["name"]: g["title"] for g in httpx.get(f"{server.url}/api/catalog").json()["games"]}
-    unplayed = [name for name in titles
-                if not httpx.get(f"{server.url}/api/stats", params={"game": name}).json()["groups"]]
-    if not unplayed:
-        pytest.skip("every game has finished games on this server")
-    page = open_stats(new_context, f"/stats?game={unplayed[0]}", (390, 844), "light")
-    assert page.locator(".empty").inner_text().startswith(
-        f"No finished games yet of {titles[unplayed[0]]}")
+def test_a_game_never_finished_says_so(new_context: NewContext, tmp_path: Path) -> None:
+    fresh = start_server(tmp_path / "parlour.sqlite3")  # no game finished on it yet
+    try:
+        first = httpx.get(f"{fresh.url}/api/catalog").json()["games"][0]
+        name, title = first["name"], first["title"]
+        page = new_context(viewport={"width": 390, "height": 844}).new_page()
+        page.goto(f"{fresh.url}/stats?game={name}")
+        page.wait_for_selector("body[data-ready='1']")
+        assert page.locator(".empty").inner_text().startswith(f"No finished games yet of {title}")
+    finally:
+        fresh.stop()
