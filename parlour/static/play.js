@@ -222,6 +222,7 @@ function render(next, sound) {
   set($("btn-restart"), "disabled", !next.can_restart);
   // the id holds the deal: only the game's owner is sent it before the end
   setText($("game-id"), next.id ?? "shown when the game ends");
+  set($("game-id"), "title", next.id ?? "");  // the whole id, where a long one is cut short
   set($("btn-copy"), "hidden", !next.id);
   set($("btn-invite"), "hidden", !(holder && next.seats.some((s) => s.open)));
   set($("assisted"), "hidden", !next.assisted);
@@ -355,7 +356,7 @@ function endDetail(next) {
   }
   if (next.outcome === "won") return next.seats.length > 1 ? `You won${help}. Well played!` : `Well played${help}!`;
   if (next.outcome === "draw") return `A draw${help}.`;
-  return next.seats.length > 1 ? `You lost this one${help}.` : `Game over${help}: better luck with the next deal.`;
+  return next.seats.length > 1 ? `You lost this one${help}.` : `Better luck with the next deal${help}.`;  // the headline says it is over
 }
 
 function hideEndCard() {
@@ -393,7 +394,8 @@ function showNote(text, isError = false) {
   note = text; noteIsError = isError;
   const message = $("message");
   set(message, "className", `message${isError ? " error" : ""}`);
-  setText(message, text || statusText());
+  const status = statusText();
+  setText(message, text || (status === view?.headline ? "" : status));  // not said twice
 }
 
 function tickClock() {
