@@ -4,7 +4,6 @@ setting (`parlour --sync normal`: no flush per move, a move still survives a kil
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from parlour.cli import parse_args
-from parlour.devtools import TEST_HOSTS, start_server
+from parlour.devtools import TEST_HOSTS, run_async, start_server
 from parlour.games import GAMES
 from parlour.server import timing
 from parlour.server.app import create_app
@@ -79,7 +78,7 @@ def test_with_sync_normal_a_commit_is_written_at_once_without_the_writer_thread(
     tmp_path: Path,
 ) -> None:
     store = Store(tmp_path / "parlour.sqlite3", sync="normal")
-    asyncio.run(store.commit(lambda db: db.execute("CREATE TABLE kept (x INTEGER)")))
+    run_async(store.commit(lambda db: db.execute("CREATE TABLE kept (x INTEGER)")))
     assert store._writer is None
     other = sqlite3.connect(tmp_path / "parlour.sqlite3")  # another connection sees it
     assert other.execute("SELECT name FROM sqlite_master WHERE name='kept'").fetchone()

@@ -162,3 +162,20 @@ def test_a_card_dragged_onto_the_base_is_picked(
     with expect_views(page):
         card.drag_to(base)
     assert server_view(created["session"])["moves"] == 1
+
+
+def test_the_four_colour_deck_inks_clubs_green_and_diamonds_blue(
+    open_page: OpenPage, create_game: CreateGame,
+) -> None:
+    page, _ = open_game(open_page, create_game)
+
+    def inks() -> list[str]:
+        return [page.locator(f".esc-card.suit-{suit}").first.evaluate(
+            "e => getComputedStyle(e).getPropertyValue('--ink').trim()") for suit in "cdhs"]
+
+    assert inks() == ["#191919", "#c4122f", "#c4122f", "#191919"]
+    page.evaluate("localStorage.setItem('parlour.display.escalator',"
+                  " JSON.stringify({deck: 'four-colour'}))")
+    page.reload()
+    page.wait_for_selector("#esc-stock")
+    assert inks() == ["#137a38", "#1859c0", "#c4122f", "#191919"]
