@@ -523,7 +523,7 @@ class Store:
             self.write(change)
             return
         if self._writer is None:
-            self._writer = GroupCommitter(self.path, self.sync)
+            self._writer = GroupCommitter(self.path)
         await asyncio.wrap_future(self._writer.submit(change))
 
     @contextmanager
@@ -654,12 +654,12 @@ class GroupCommitter:
     its caller; the batch then commits with one flush to disk for all the others.
     """
 
-    def __init__(self, path: Path, sync: str = "full") -> None:
+    def __init__(self, path: Path) -> None:
         self._queue: queue.SimpleQueue[tuple[Change, Future[None]] | None] = (
             queue.SimpleQueue()
         )
         self._thread = threading.Thread(
-            target=self._run, args=(path, sync), name="parlour-store-writer", daemon=True
+            target=self._run, args=(path,), name="parlour-store-writer", daemon=True
         )
         self._thread.start()
 
@@ -672,8 +672,8 @@ class GroupCommitter:
         self._queue.put(None)
         self._thread.join(timeout=30)
 
-    def _run(self, path: Path, sync: str) -> None:
-        db = connect(path, sync)
+    def _run(self, path: Path) -> None:
+        db = connect(path)  # (only a "full" store hands its commits to this thread)
         try:
             while (first := self._queue.get()) is not None:
                 batch = [first]

@@ -15,7 +15,7 @@ from typing import Annotated
 from pydantic import BaseModel, Field, StrictBool, StrictInt, StringConstraints
 
 from parlour.core.game import BadParams, GameSpec, readable
-from parlour.core.gameid import parse_params
+from parlour.core.gameid import parse_game_id
 from parlour.server.messages import Strict
 from parlour.store import SessionRow, Store
 
@@ -84,11 +84,8 @@ def _entry(row: SessionRow, games: Mapping[str, GameSpec], seats: list[int]) -> 
 def _summary(row: SessionRow, spec: GameSpec | None) -> str:
     if spec is None:
         return readable(row.preset)
-    # the id's parameters only: '<game>:<params>#<seed>' or '<game>:<params>:<position>'
-    rest = row.game_id.partition(":")[2]
-    params = rest.partition("#")[0] if "#" in rest else rest.rpartition(":")[0]
     try:
-        return spec.game.summary(parse_params(spec.game, params))
+        return spec.game.summary(parse_game_id(spec.game, row.game_id).params)
     except BadParams:  # an id from a Parlour that took other parameters
         return readable(row.preset)
 

@@ -23,6 +23,14 @@ export function applyPrefs(prefs = loadPrefs()) {
 
 export const THEMES = [["auto", "Auto"], ["light", "Light"], ["dark", "Dark"], ["colour-blind", "Colour-blind"]];
 
+// The theme after the one chosen (T, the theme button), saved and applied; its name.
+export function nextTheme() {
+  const prefs = loadPrefs(), keys = THEMES.map(([key]) => key);
+  prefs.theme = keys[(keys.indexOf(prefs.theme) + 1) % keys.length];
+  savePrefs(prefs);
+  return THEMES.find(([key]) => key === prefs.theme)[1];
+}
+
 // -- sounds, made with Web Audio: no files ------------------------------------------
 let audio = null;
 function tone(freq, start, length, type = "sine", gain = 0.12) {

@@ -1,5 +1,5 @@
 // The home page: every game with its picture, and the unfinished games to resume.
-import { api, escapeHtml, loadPrefs, LOGO, savePrefs, THEMES, toast, tokens } from "/static/common.js";
+import { api, escapeHtml, loadPrefs, LOGO, nextTheme, THEMES, toast, tokens } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
 const RESUME_SHOWN = 5;      // the Resume list shows the most recent; "Show all" the rest
@@ -81,22 +81,21 @@ function showTheme() {
   $("theme-label").textContent = THEMES.find(([key]) => key === loadPrefs().theme)[1];
 }
 
-function nextTheme() {
-  const prefs = loadPrefs(), keys = THEMES.map(([key]) => key);
-  prefs.theme = keys[(keys.indexOf(prefs.theme) + 1) % keys.length];
-  savePrefs(prefs); showTheme();
+function changeTheme() {
+  nextTheme();
+  showTheme();
 }
 
 // T changes the theme, as on the game pages (the button's tooltip says so)
 function onKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey || event.target.closest("input, select, textarea")) return;
-  if (event.key.toLowerCase() === "t") { event.preventDefault(); nextTheme(); }
+  if (event.key.toLowerCase() === "t") { event.preventDefault(); changeTheme(); }
 }
 
 async function start() {
   $("logo").innerHTML = LOGO;
   showTheme();
-  $("btn-theme").addEventListener("click", nextTheme);
+  $("btn-theme").addEventListener("click", changeTheme);
   document.addEventListener("keydown", onKey);
   bindResume();
   // the games are shown even if the Resume list cannot be

@@ -3,7 +3,7 @@
 // long presses, drags and keys into messages, and applies each new view in place.
 import {
   api, applyPrefs, escapeHtml, formatTime, loadPrefs, LOGO, play, savePrefs, saveToken,
-  THEMES, toast, tokens,
+  nextTheme, THEMES, toast, tokens,
 } from "/static/common.js";
 import { createMenus, declaredKeyName, eventKeyName } from "/static/menus.js";
 import { morphInto, patchParts } from "/static/morph.js";
@@ -550,11 +550,9 @@ function showPrefs() {
 }
 
 function cycleTheme() {
-  const prefs = loadPrefs();
-  const keys = THEMES.map(([key]) => key);
-  prefs.theme = keys[(keys.indexOf(prefs.theme) + 1) % keys.length];
-  savePrefs(prefs); showPrefs();
-  toast(`Theme: ${THEMES.find(([key]) => key === prefs.theme)[1]}`);
+  const name = nextTheme();
+  showPrefs();
+  toast(`Theme: ${name}`);
 }
 
 function toggleSound() {
