@@ -115,9 +115,8 @@ def test_no_guess_board_is_made_at_the_first_click(client: TestClient) -> None:
 
 def test_a_won_game_records_3bv_speed_and_efficiency(client: TestClient) -> None:
     game = create(client, rows=5, cols=5, mines=3)
-    play(client, game, {"open": [0, 0]})
-    layout = after_first_click(game["id"], 0, 0)
-    view: dict[str, Any] = {}
+    view: dict[str, Any] = play(client, game, {"open": [0, 0]}).json()
+    layout = after_first_click(game["id"], 0, 0)  # the first click may win outright
     for cell in range(25):
         row, col = divmod(cell, 5)
         if cell not in layout.mined and layout.marks[cell] != 3:
