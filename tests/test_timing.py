@@ -1,10 +1,12 @@
 """Issue 14's measuring aids: the server's timer per part of an action (off unless
 PARLOUR_TIMING=1, as bench/click_latency.py --parts starts it) and the store's sync
-setting (`parlour --sync normal`: no flush per move, a move still survives a kill)."""
+setting (`parlour --sync normal`, the default: no flush per move on the reply's path, a move
+still survives a kill, and reaches the disk within a checkpoint)."""
 
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,7 +19,7 @@ from parlour.devtools import TEST_HOSTS, run_async, start_server
 from parlour.games import GAMES
 from parlour.server import timing
 from parlour.server.app import create_app
-from parlour.store import Store
+from parlour.store import CHECKPOINT_SECONDS, Store
 
 ACTION_PARTS = {"parse", "apply", "commit", "observe", "render", "views (all viewers)",
                 "diff", "send", "received -> view sent"}
@@ -86,8 +88,23 @@ def test_with_sync_normal_a_commit_is_written_at_once_without_the_writer_thread(
     store.close()
 
 
+def test_with_sync_normal_a_commit_reaches_the_database_file_within_a_checkpoint(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "parlour.sqlite3"
+    store = Store(path, sync="normal")
+    assert store.db.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)  # not on the loop
+    marker = "flushed-by-the-checkpointer"
+    run_async(store.commit(lambda db: db.execute(f"CREATE TABLE kept (x TEXT DEFAULT '{marker}')")))
+    deadline = time.monotonic() + 10 * CHECKPOINT_SECONDS
+    while marker.encode() not in path.read_bytes():
+        assert time.monotonic() < deadline, "no checkpoint moved the commit into the database"
+        time.sleep(0.05)
+    store.close()
+
+
 def test_an_unknown_sync_mode_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="full, normal"):
+    with pytest.raises(ValueError, match="normal, full"):
         Store(tmp_path / "parlour.sqlite3", sync="off")
 
 
@@ -95,10 +112,10 @@ def test_the_cli_takes_sync_from_its_flag_or_the_environment(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.delenv("PARLOUR_SYNC", raising=False)
-    assert parse_args([]).sync == "full"
-    assert parse_args(["--sync", "normal"]).sync == "normal"
-    monkeypatch.setenv("PARLOUR_SYNC", "normal")
     assert parse_args([]).sync == "normal"
+    assert parse_args(["--sync", "full"]).sync == "full"
+    monkeypatch.setenv("PARLOUR_SYNC", "full")
+    assert parse_args([]).sync == "full"
     with pytest.raises(SystemExit):
         parse_args(["--sync", "off"])
 

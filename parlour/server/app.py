@@ -490,6 +490,8 @@ def create_app(
         except Exception:  # a bug must not end the connection without a word
             log.exception("error serving a WebSocket message for %s", live.sid)
             viewer.tell({"type": "error", "error": "internal server error"})
+        finally:
+            timing.carried_out()
 
     # -- pages and files ------------------------------------------------------------
     def page(name: str) -> Any:

@@ -46,16 +46,28 @@ def record(name: str, ms: float) -> None:
 
 
 def received() -> None:
-    """An action arrived: `sent` measures from here."""
+    """An action arrived: the views it makes are timed from here (`sent`)."""
     global _received_at
     if ENABLED:
         _received_at = time.perf_counter()
 
 
-def sent() -> None:
-    """A view went out: the time since the action arrived, for each viewer sent one."""
-    if ENABLED and _received_at is not None:
-        record("received -> view sent", (time.perf_counter() - _received_at) * 1000)
+def carried_out() -> None:
+    """The action is done: views shown from now on (a page that connects, a light worked
+    out later) are not its own."""
+    global _received_at
+    _received_at = None
+
+
+def action_arrived() -> float | None:
+    """When the action being carried out arrived: a view queued now is its answer."""
+    return _received_at
+
+
+def sent(arrived: float | None) -> None:
+    """A view went out to one viewer: the time since the action it answers arrived."""
+    if ENABLED and arrived is not None:
+        record("received -> view sent", (time.perf_counter() - arrived) * 1000)
 
 
 def taken() -> dict[str, list[float]]:

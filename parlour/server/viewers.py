@@ -40,6 +40,7 @@ class Viewer:
         self._send = send
         self._send_timeout = send_timeout
         self._view: JSON | None = None
+        self._view_answers: float | None = None  # when the action it answers arrived (timing)
         self._notes: deque[JSON] = deque(maxlen=NOTES_KEPT)
         self._ready = asyncio.Event()
         self._shown_html: str | None = None  # the board the browser has now
@@ -48,6 +49,7 @@ class Viewer:
     def show(self, view: JSON) -> None:
         """Queue `view`, replacing a view not yet sent."""
         self._view = view
+        self._view_answers = timing.action_arrived()
         self._ready.set()
 
     def tell(self, note: JSON) -> None:
@@ -66,6 +68,7 @@ class Viewer:
                 await self._ready.wait()
                 self._ready.clear()
                 while (message := self._next()) is not None:
+                    answers, self._view_answers = self._view_answers, None
                     # a timer, not wait_for: no task made per message
                     watchdog = loop.call_later(self._send_timeout, self._stalled)
                     try:
@@ -74,7 +77,7 @@ class Viewer:
                     finally:
                         watchdog.cancel()
                     if message.get("type") == "view":
-                        timing.sent()
+                        timing.sent(answers)
         except Exception:  # the socket is closed or broken
             self.dropped.set()
 

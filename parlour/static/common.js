@@ -63,6 +63,15 @@ const SOUNDS = {
   bell: () => { tone(1568, 0, 0.5, "sine", 0.1); tone(2093, 0, 0.35, "sine", 0.05); },
   error: () => { tone(220, 0, 0.16, "square", 0.05); tone(180, 0.05, 0.2, "square", 0.04); },
 };
+// Making the AudioContext takes the page ~10 ms: a game page makes it when the page is
+// idle, not on the way from a player's first move to its sound. (Made before the player
+// has done anything, it starts suspended, and play() resumes it.)
+export function warmSounds() {
+  if (!loadPrefs().sound || !window.requestIdleCallback) return;
+  requestIdleCallback(() => { try { audio ??= new AudioContext(); } catch { /* no audio device */ } },
+    { timeout: 3000 });
+}
+
 export function play(name) {
   if (!loadPrefs().sound || !SOUNDS[name]) return;
   try {

@@ -95,13 +95,14 @@ function morphText(target, source) {
   else target.textContent = text;
 }
 
+// By name: reading `attributes` makes an Attr object per attribute, which a flood of
+// hundreds of cells pays for twice, in time and in garbage.
 function copyAttributes(target, source) {
-  const attributes = target.attributes;
-  for (let i = attributes.length - 1; i >= 0; i--) {  // live: removing shifts those after
-    const { name } = attributes[i];
+  for (const name of target.getAttributeNames()) {
     if (!source.hasAttribute(name)) target.removeAttribute(name);
   }
-  for (const { name, value } of source.attributes) {
+  for (const name of source.getAttributeNames()) {
+    const value = source.getAttribute(name);
     if (target.getAttribute(name) !== value) target.setAttribute(name, value);
   }
 }

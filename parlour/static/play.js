@@ -3,7 +3,7 @@
 // long presses, drags and keys into messages, and applies each new view in place.
 import {
   api, applyPrefs, escapeHtml, formatTime, loadPrefs, LOGO, play, savePrefs, saveToken,
-  nextTheme, THEMES, toast, tokens,
+  nextTheme, THEMES, toast, tokens, warmSounds,
 } from "/static/common.js";
 import { createMenus, declaredKeyName, eventKeyName } from "/static/menus.js";
 import { morphInto, patchParts } from "/static/morph.js";
@@ -54,6 +54,7 @@ async function start() {
   document.addEventListener("keydown", onKey);
   bindPictureDrops();
   if (info.music) startMusicOnGestures();
+  warmSounds();
   setInterval(tickClock, 250);
   showPrefs();
   try {
