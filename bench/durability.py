@@ -2,7 +2,7 @@
 with SIGKILL at random moments; every acknowledged move must be in the stored line.
 
 As in tests/test_durability.py, a real `parlour` process serves one database, and a kill
-is SIGKILL (no clean shutdown, as in a crash or a power cut), followed by a new process
+is SIGKILL (no clean shutdown, as in a crash of the server), followed by a new process
 on the same database (and port). Here `--clients` clients play at once, each its own
 game (every seat held by its token), one move at a time, chosen among the legal moves
 its last view offers; a finished game makes way for a new one. The server is killed
