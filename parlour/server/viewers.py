@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 
 from parlour.core.game import JSON
 from parlour.server import timing
-from parlour.server.patch import changed_parts
+from parlour.server.patch import board_patch
 
 SEND_TIMEOUT = 10.0
 NOTES_KEPT = 8  # hints and errors waiting to be sent; older ones are dropped
@@ -92,13 +92,18 @@ class Viewer:
         return self._notes.popleft() if self._notes else None
 
     def _as_parts(self, view: JSON) -> JSON:
-        """The view with its board as only the parts that changed since the last one sent
+        """The view with its board as only the parts that changed since the last one sent,
+        with the new order of the runs of elements that moved and the ids of those gone
         (a send that fails drops the viewer, so the last one sent is what it has)."""
         html = view["html"]
         old, self._shown_html = self._shown_html, html
         # a board not laid out a part per line (a small one) is sent whole
         with timing.part("diff"):
-            parts = None if old is None or "\n" not in html else changed_parts(old, html)
-        if parts is not None:
-            view = {**view, "html": None, "parts": parts}
+            patch = None if old is None or "\n" not in html else board_patch(old, html)
+        if patch is not None:
+            view = {**view, "html": None, "parts": patch.parts}
+            if patch.orders:
+                view["orders"] = patch.orders
+            if patch.gone:
+                view["gone"] = patch.gone
         return {"type": "view", "view": view}

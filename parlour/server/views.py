@@ -75,6 +75,15 @@ class View(BaseModel):
     parts: list[str] | None = Field(
         None, description="WebSocket only: the board's lines that changed since the last view"
     )
+    orders: list[list[str]] | None = Field(
+        None, description="WebSocket only, with `parts`: for each run of sibling elements "
+        "(consecutive lines, each one element with an id) whose ids were reordered, added "
+        "to or removed from, its new ids in order; absent when none changed"
+    )
+    gone: list[str] | None = Field(
+        None, description="WebSocket only, with `parts`: the ids of the elements removed "
+        "from their runs; absent when none were"
+    )
     seats: list[SeatView]
     you: list[int] = Field(description="the seats this viewer holds")
     can_move: bool

@@ -33,6 +33,7 @@ const keyCommands = new Map();  // a key's canonical name -> the command it runs
 
 // -- starting -------------------------------------------------------------------------
 async function start() {
+  document.body.dataset.game = GAME;  // for a game's stylesheet to style the page around its board
   $("logo").innerHTML = LOGO;
   const catalog = await api("GET", "/api/catalog");
   info = catalog.games.find((g) => g.name === GAME);
@@ -208,7 +209,8 @@ function render(next, sound) {
   setText(headline, next.headline);
   set(headline, "className", `headline ${next.outcome || ""}`);
   const chips = next.seats.length > 1 ? next.seats.map(seatChip).join("") : "";
-  if (chips !== shownChips) { $("seats").innerHTML = chips; shownChips = chips; }
+  // morphed, not rebuilt: a move changes a class or a score, not the chips
+  if (chips !== shownChips) { morphInto($("seats"), chips); shownChips = chips; }
   showBoard(next);
   const holder = next.you.length > 0;  // holds a seat: not a spectator
   set($("btn-undo"), "disabled", !next.can_undo);
@@ -246,11 +248,12 @@ function setText(element, text) {
   if (element.textContent !== text) element.textContent = text;
 }
 
-// The board comes whole or as the parts that changed since the last view.
+// The board comes whole or as a patch: the parts that changed since the last view, the
+// new order of the runs of elements that moved, the ids of those gone.
 function showBoard(next) {
   if (!next.parts) { morphInto($("board"), next.html); return; }
   let patched = false;
-  try { patched = patchParts($("board"), next.parts); } catch (error) { console.error(error); }
+  try { patched = patchParts($("board"), next.parts, next.orders, next.gone); } catch (error) { console.error(error); }
   // out of step (should not happen): a new connection starts with a whole view
   if (!patched) connect();
 }

@@ -1,10 +1,16 @@
 """morph.js's cheap paths (issue 14) do what the whole morph did: a leaf's text changed in
-place, attributes removed however many go at once, elements kept by id."""
+place, attributes removed however many go at once, elements kept by id; a patch that
+reorders a run of elements gives the very markup, moving the others around the element
+that moved."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
+import pytest
+
+from parlour.server.patch import board_patch
 from tests.browser.conftest import OpenPage
 
 # In the page: morph `before` into `after` in a scratch container; what it became, and
@@ -57,3 +63,65 @@ def test_an_element_with_children_is_still_morphed_child_by_child(open_page: Ope
     found = morph(open_page, '<div id="c"><span id="a">1</span><b>2</b></div>',
                   '<div id="c"><b>3</b><span id="a">1</span></div>')
     assert found["html"] == '<div id="c"><b>3</b><span id="a">1</span></div>'
+
+
+# In the page: apply a patch (parlour/server/patch.py) made from `before` and `after`
+# to a scratch board holding `before`; what it became, whether it applied, and whether
+# the element `#c` is still the very one from before.
+PATCH = """
+async ([before, patch]) => {
+  const { patchParts } = await import("/static/morph.js");
+  const box = document.createElement("div");
+  document.body.append(box);
+  box.innerHTML = before;
+  const cell = box.querySelector("#c");
+  const applied = patchParts(box, patch.parts, patch.orders, patch.gone);
+  const found = { html: box.innerHTML, applied, sameCell: box.querySelector("#c") === cell };
+  box.remove();
+  return found;
+}
+"""
+
+
+def patched(open_page: OpenPage, before: str, after: str) -> dict[str, Any]:
+    patch = board_patch(before, after)
+    assert patch is not None
+    page = open_page("/", wait=False)
+    found: dict[str, Any] = page.evaluate(PATCH, [before, asdict(patch)])
+    return found
+
+
+def pile(cards: list[str], svg: bool = False) -> str:
+    """A board whose cards (ids, each its text) are a run of siblings on lines of their own."""
+    tag = "g" if svg else "i"
+    cells = [f'<{tag} id="{card}" class="card">{card}</{tag}>' for card in cards]
+    opening, closing = ('<svg id="board">', "</svg>") if svg else ('<div id="board">', "</div>")
+    return "\n".join([opening, *cells, closing])
+
+
+@pytest.mark.parametrize("svg", [False, True])
+def test_a_card_moved_to_the_top_keeps_its_element(open_page: OpenPage, svg: bool) -> None:
+    """The others move around it: moved, an element would restart its transitions."""
+    before = pile(["a", "b", "c", "d", "e"], svg)
+    after = pile(["a", "b", "d", "e", "c"], svg).replace('"c" class="card"', '"c" class="card top"')
+    found = patched(open_page, before, after)
+    assert found == {"html": after, "applied": True, "sameCell": True}
+
+
+def test_cards_added_and_gone_are_laid_out_as_the_whole_markup(open_page: OpenPage) -> None:
+    before = pile(["a", "b", "c", "d", "e", "f"], svg=True)
+    after = pile(["b", "d", "new", "c", "f", "e", "g"], svg=True)
+    found = patched(open_page, before, after)
+    assert found == {"html": after, "applied": True, "sameCell": True}
+
+
+def test_a_patch_out_of_step_with_the_page_is_refused(open_page: OpenPage) -> None:
+    """The client then asks for the whole view."""
+    page = open_page("/", wait=False)
+    before = pile(["a", "b", "c"])
+    missing = {"parts": [], "orders": [["a", "c", "zz"]], "gone": []}  # zz: no part for it
+    elsewhere = {"parts": [], "orders": [["a", "c", "b", "elsewhere"]], "gone": []}
+    page.evaluate('() => { const p = document.createElement("p"); p.id = "elsewhere";'
+                  " document.body.append(p); }")
+    assert page.evaluate(PATCH, [before, missing])["applied"] is False
+    assert page.evaluate(PATCH, [before, elsewhere])["applied"] is False

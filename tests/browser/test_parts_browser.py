@@ -3,7 +3,9 @@
 The server sends a move's view as the changed lines of the board markup when it can
 (parlour/server/patch.py). Here a player clicks through games in one page while a
 second page is loaded fresh after every few moves: both boards must be the same markup,
-and most views must have come as parts.
+and most views must have come as parts. In Escalator a pick moves the card to the end of
+its run of siblings (the base pile is painted last): the view comes as parts and the
+run's new order, and the picked card keeps its element, so that it flies to the base.
 """
 
 from __future__ import annotations
@@ -25,9 +27,17 @@ GAMES = {
 PLAYABLE = {"minesweeper": '#board [aria-disabled="false"] .closed[data-move]',
             "ishido": "#board .valid[data-move]"}
 
+# The board's markup, attributes in order of name: an element morphed keeps the ones it
+# had in their places and adds the others after them, unlike one parsed afresh.
 BOARD = """() => {
   const board = document.getElementById("board").cloneNode(true);
   board.querySelector("#ms-time")?.replaceChildren();  // the running clock
+  for (const element of board.querySelectorAll("*")) {
+    const names = element.getAttributeNames().sort();
+    const values = names.map((name) => element.getAttribute(name));
+    names.forEach((name) => element.removeAttribute(name));
+    names.forEach((name, i) => element.setAttribute(name, values[i]));
+  }
   return board.innerHTML;
 }"""
 
@@ -38,6 +48,7 @@ def count_parts(page: Page, counts: dict[str, int]) -> None:
             message: dict[str, Any] = json.loads(payload)
             if message["type"] == "view":
                 counts["parts" if message["view"].get("parts") is not None else "whole"] += 1
+                counts["orders"] = counts.get("orders", 0) + bool(message["view"].get("orders"))
 
         socket.on("framereceived", frame)
 
@@ -77,3 +88,52 @@ def test_parts_keep_the_board_equal_to_a_fresh_load(
 def same_as_fresh(player: Page, fresh: Page) -> None:
     assert fresh.evaluate(BOARD) == player.evaluate(BOARD)
     fresh.close()
+
+
+# Mark the card about to be picked, and watch the board for elements taken out of it
+# (a move is a removal and an insertion): the card must stay the same element, never out.
+MARK = """(id) => {
+  document.getElementById(id).pickedHere = true;
+  window.boardWatch = new MutationObserver(() => {});
+  window.boardWatch.observe(document.getElementById("board"), { childList: true, subtree: true });
+}"""
+STILL_THERE = """(id) => {
+  const card = document.getElementById(id);
+  const records = window.boardWatch.takeRecords();
+  window.boardWatch.disconnect();
+  return { same: card.pickedHere === true,
+           detached: records.some((record) => [...record.removedNodes].includes(card)) };
+}"""
+
+
+def test_escalator_picks_keep_the_card_and_the_board_equal_to_a_fresh_load(
+    create_game: CreateGame, open_page: OpenPage, next_view: NextView
+) -> None:
+    created = create_game("escalator")
+    sid = created["session"]
+    path = f"/play/escalator?session={sid}"
+    counts = {"parts": 0, "whole": 0}
+    player = open_page(path, tokens={sid: created["token"]})
+    count_parts(player, counts)
+    player.reload()
+    player.wait_for_function("() => Number(document.body.dataset.views) >= 1")
+    rng, picks = random.Random(3), 0
+    for move in range(30):
+        cards = player.locator("#board .esc-card.playable")
+        if cards.count() == 0:
+            if player.locator("#esc-stock[data-move]").count() == 0:
+                break  # the game is over
+            with next_view(player):
+                player.keyboard.press("d")
+            continue
+        card_id = cards.nth(rng.randrange(cards.count())).get_attribute("id")
+        player.evaluate(MARK, card_id)
+        with next_view(player):
+            player.locator(f"#{card_id}").click()
+        picks += 1
+        assert player.evaluate(STILL_THERE, card_id) == {"same": True, "detached": False}
+        if move % 5 == 4:
+            same_as_fresh(player, open_page(path, context=player.context))
+    same_as_fresh(player, open_page(path, context=player.context))
+    assert picks >= 5
+    assert counts["whole"] <= 2 and counts["orders"] >= picks
