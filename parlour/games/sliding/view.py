@@ -44,8 +44,11 @@ def render(observation: JSON, ctx: RenderContext) -> str:
         f'<div class="sl {status}{" wide" if cols > rows else ""}" id="sl" style="{attr(style)}">',
         f'<div class="sl-board" id="sl-board" role="group" aria-label="{rows} by {cols} '
         f'sliding puzzle" aria-disabled="{str(not playing).lower()}">',
+        # in the order of the tiles, not of the cells: a slide then changes a few tiles'
+        # places, never their order, so the page moves no element and each tile's
+        # transition plays (the labels say where each tile is)
         *(_tile(tile, cell, cols, rows, (cell // cols, cell % cols) == hinted)
-          for cell, tile in enumerate(tiles) if tile),
+          for tile, cell in sorted((tile, cell) for cell, tile in enumerate(tiles) if tile)),
         _gap(gap, rows, cols),
         _keys(gap, rows, cols),
         "</div>",
