@@ -35,8 +35,10 @@ def tables_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Store:
-    return Store(tmp_path / "parlour.sqlite3")
+def store(tmp_path: Path) -> Iterator[Store]:
+    opened = Store(tmp_path / "parlour.sqlite3")
+    yield opened
+    opened.close()  # its checkpointer thread too (the app's shutdown may have closed it)
 
 
 @pytest.fixture
