@@ -130,12 +130,16 @@ def parts_table(kinds: dict[str, list[str]], browser: dict[str, dict[str, float]
     """The table's lines: p50 / p95 (ms) of each part, the server's over every action,
     the browser's for each kind of action (`kinds`: its samples' names), in wall time
     and, given `cpu`, in the main thread's CPU time."""
-    lines = [f"  {'server part (every action)':<30} {'p50':>7} {'p95':>7} {'n':>5}"]
+    lines = [f"  {'server part (every action)':<30} {'p50':>7} {'p95':>7} {'n':>5}"
+             f"   {'CPU p50':>7} {'CPU p95':>7}"]
     for name in SERVER_PARTS:
         if server.get(name):
-            found = server[name]
-            lines.append(f"  {name:<30} {percentile(found, 50):7.2f} "
-                         f"{percentile(found, 95):7.2f} {len(found):5d}")
+            found, cpu_time = server[name], server.get(f"{name} CPU")
+            line = (f"  {name:<30} {percentile(found, 50):7.2f} "
+                    f"{percentile(found, 95):7.2f} {len(found):5d}")
+            if cpu_time:  # the server thread's own work, without its waits
+                line += f"   {percentile(cpu_time, 50):7.2f} {percentile(cpu_time, 95):7.2f}"
+            lines.append(line)
     for kind, names in kinds.items():
         lines.extend(_browser_rows(f"browser, {kind}", [browser[n] for n in names if n in browser]))
         if cpu is not None:

@@ -62,6 +62,10 @@ def test_each_part_of_a_websocket_move_is_timed_once(timed: TestClient) -> None:
     assert len(parts["received -> view sent"]) == 1  # the hello's view is not an action's
     whole = parts["received -> view sent"][0]
     assert 0 < parts["apply"][0] + parts["commit"][0] <= whole
+    for name in ACTION_PARTS - {"received -> view sent"}:  # and each one's CPU time
+        assert len(parts[f"{name} CPU"]) == len(parts[name])
+        assert all(0 <= cpu <= wall + 1 for cpu, wall in zip(parts[f"{name} CPU"], parts[name],
+                                                              strict=True))
     assert timed.get("/api/debug/timing").json() == {}  # handed over once
 
 

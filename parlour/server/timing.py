@@ -1,9 +1,10 @@
 """Where an action's time goes on the server, part by part, for bench/click_latency.py.
 
 Off unless the server starts with PARLOUR_TIMING=1: then each part of carrying out a
-WebSocket action (parse, apply, commit, observe, render, view, diff, send) is timed, the
-last `KEPT` durations of each are kept, and GET /api/debug/timing hands them over (and
-forgets them). Off, a timed part costs one attribute check.
+WebSocket action (parse, apply, commit, observe, render, view, diff, send) is timed, in
+wall time and in the server thread's CPU time; the last `KEPT` durations of each are
+kept, and GET /api/debug/timing hands them over (and forgets them). Off, a timed part
+costs one attribute check.
 """
 
 from __future__ import annotations
@@ -21,17 +22,19 @@ _received_at: float | None = None  # when the action being carried out arrived
 
 
 class part:  # lower case: used as `with timing.part("render"):`, like a function
-    """Time the block as `name` (in ms) when timing is on."""
+    """Time the block as `name` (in ms) when timing is on: its wall time, and as
+    "`name` CPU" the thread's CPU time in it. On a busy machine the wall time also counts
+    the waits for a core; in a block that awaits, both count the loop's other tasks."""
 
-    __slots__ = ("name", "started")
+    __slots__ = ("name", "started", "started_cpu")
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self.started = 0.0
+        self.started = self.started_cpu = 0.0
 
     def __enter__(self) -> None:
         if ENABLED:
-            self.started = time.perf_counter()
+            self.started, self.started_cpu = time.perf_counter(), time.thread_time()
 
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None,
@@ -39,6 +42,7 @@ class part:  # lower case: used as `with timing.part("render"):`, like a functio
     ) -> None:
         if ENABLED:
             record(self.name, (time.perf_counter() - self.started) * 1000)
+            record(f"{self.name} CPU", (time.thread_time() - self.started_cpu) * 1000)
 
 
 def record(name: str, ms: float) -> None:
