@@ -680,7 +680,7 @@ class Checkpointer:
         self._thread.join(timeout=30)
 
     def _run(self, path: Path, every: float) -> None:
-        db = connect(path, "full")  # a full connection: its checkpoints flush
+        db = connect(path, "full")  # (a checkpoint flushes in either mode)
         try:
             while not self._stopping.wait(every):
                 db.execute("PRAGMA wal_checkpoint(PASSIVE)")

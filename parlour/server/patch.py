@@ -73,13 +73,19 @@ def _parts_in_place(before: list[str], after: list[str]) -> list[str] | None:
     for was, line in zip(before, after, strict=True):
         if was == line:
             continue
-        key = part_key(line)
-        if key is None or key != part_key(was):
+        if not _same_element(was, line):
             return None
         parts.append(line)
         if _too_many(len(parts), after):
             return parts  # the caller sends the whole markup
     return parts
+
+
+def _same_element(was: str, line: str) -> bool:
+    """Whether `line` is the element (or lone opening tag) of line `was`, changed: the
+    same tag and id, so that it can be sent as a part."""
+    key = part_key(line)
+    return key is not None and key == part_key(was)
 
 
 def _too_many(changes: int, after: list[str]) -> bool:
@@ -125,8 +131,7 @@ def _patch_by_id(old: str, before: list[str], after: list[str]) -> Patch | None:
     for was, now in zip(was_layout, layout, strict=True):
         if isinstance(was, str) and isinstance(now, str):
             if was != now:
-                key = part_key(now)
-                if key is None or key != part_key(was):
+                if not _same_element(was, now):
                     return None
                 patch.parts.append(now)
         elif isinstance(was, _Run) and isinstance(now, _Run):
@@ -145,7 +150,7 @@ def _patch_run(old: str, before: list[str], was: _Run, now: _Run, patch: Patch) 
         was_line = was.lines.get(element_id)
         if was_line == line:
             continue
-        if was_line is not None and part_key(was_line) != part_key(line):  # another tag
+        if was_line is not None and not _same_element(was_line, line):  # another tag
             return False
         patch.parts.append(line)  # changed, or added
     if now.ids == was.ids:
