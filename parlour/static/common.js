@@ -108,6 +108,16 @@ export function toast(text) {
   clearTimeout(toastTimer); toastTimer = setTimeout(() => el.classList.remove("show"), 2200);
 }
 
+// A write that changes nothing still costs the page a style, layout and paint pass (the
+// clock ticks four times a second; most of a view is as it was): these skip it.
+export function set(element, property, value) {
+  if (element[property] !== value) element[property] = value;
+}
+
+export function setText(element, text) {
+  if (element.textContent !== text) element.textContent = text;
+}
+
 export function escapeHtml(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }

@@ -3,7 +3,7 @@
 // long presses, drags and keys into messages, and applies each new view in place.
 import {
   api, applyPrefs, escapeHtml, formatTime, loadPrefs, LOGO, play, savePrefs, saveToken,
-  nextTheme, THEMES, toast, tokens, warmSounds,
+  nextTheme, set, setText, THEMES, toast, tokens, warmSounds,
 } from "/static/common.js";
 import { createMenus, declaredKeyName, eventKeyName } from "/static/menus.js";
 import { morphInto, patchParts } from "/static/morph.js";
@@ -238,16 +238,6 @@ function render(next, sound) {
   document.body.dataset.views = String(viewCount);
 }
 
-// A write that changes nothing still costs the page a style, layout and paint pass (the
-// clock ticks four times a second; most of a view is as it was): these skip it.
-function set(element, property, value) {
-  if (element[property] !== value) element[property] = value;
-}
-
-function setText(element, text) {
-  if (element.textContent !== text) element.textContent = text;
-}
-
 // The board comes whole or as a patch: the parts that changed since the last view, the
 // new order of the runs of elements that moved, the ids of those gone.
 function showBoard(next) {
@@ -409,7 +399,7 @@ function tickClock() {
   setText($("clock"), view.moves || view.elapsed_ms ? `⏱ ${formatTime(elapsed)}` : "");
   for (const clock of $("board").querySelectorAll("[data-clock=seconds]")) {
     const seconds = String(Math.min(999, Math.floor(elapsed / 1000))).padStart(3, "0");
-    if (clock.textContent !== seconds) clock.textContent = seconds;
+    setText(clock, seconds);
   }
 }
 

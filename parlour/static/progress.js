@@ -2,7 +2,7 @@
 // after half a second without an answer, a panel under the board says what is being done,
 // how far it has got (when the server knows), how long it has taken, and offers Cancel.
 // An answer that comes sooner shows nothing; the panel goes as soon as the answer comes.
-import { formatTime } from "/static/common.js";
+import { formatTime, setText } from "/static/common.js";
 
 const SHOW_AFTER_MS = 500;
 const TICK_MS = 250;
@@ -34,7 +34,7 @@ export function createProgress({ board, cancel }) {
   // The page has asked for something slow: `what` says what, for the player ("Thinking…").
   // `waitedMs`: how long the work has already run (the server tells it).
   function waitingFor(what, waitedMs = 0) {
-    if (part("what").textContent !== what) part("what").textContent = what;  // read out once
+    setText(part("what"), what);  // read out once
     if (startedAt !== null) return;  // already waiting: the clock runs on
     startedAt = performance.now() - waitedMs;
     done = null;
@@ -49,7 +49,7 @@ export function createProgress({ board, cancel }) {
     part("cancel").hidden = !cancel || !cancellable;
     waitingFor(what || part("what").textContent || "Working…", elapsed_ms);
     done = typeof reported === "number" ? Math.min(1, Math.max(0, reported)) : null;
-    if (part("note").textContent !== note) part("note").textContent = note;
+    setText(part("note"), note);
     if (!panel.hidden) draw();
   }
 
