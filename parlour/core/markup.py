@@ -40,14 +40,20 @@ def lines(elements: Iterable[str]) -> str:
     return "\n".join(elements)
 
 
-def grid_rows(cells: Iterable[str], per_row: int, svg: bool = False) -> list[str]:
+def grid_rows(cells: Iterable[str], per_row: int, svg: bool = False,
+              row_class: str | None = None) -> list[str]:
     """Cells in reading order, each on a line of its own, wrapped `per_row` at a time in
     `role="row"` elements (tags on lines of their own too): the ARIA grid pattern, where a
     `role="grid"` holds rows and rows hold the `role="gridcell"` cells, which screen
     readers walk by row and column. An HTML row is `display: contents`, so the board's
-    own CSS grid lays the cells out as if the rows were not there."""
-    opening, closing = ('<g role="row">', "</g>") if svg else (
-        '<div role="row" style="display: contents">', "</div>")
+    own CSS grid lays the cells out as if the rows were not there; with `row_class` it is
+    a box of that class instead, for a board whose CSS lays out (and contains) each row."""
+    if svg:
+        opening, closing = '<g role="row">', "</g>"
+    elif row_class:
+        opening, closing = f'<div role="row" class="{attr(row_class)}">', "</div>"
+    else:
+        opening, closing = '<div role="row" style="display: contents">', "</div>"
     wrapped: list[str] = []
     for index, cell in enumerate(cells):
         if index % per_row == 0:

@@ -638,8 +638,8 @@ def test_keys_start_preset_games(
     expect(cells).to_have_count(rows * cols)
     expect(game.page.locator("#ms-grid .ms-cell.closed")).to_have_count(rows * cols)
     expect(game.page.locator(f"#ms-{rows - 1}-{cols - 1}")).to_have_count(1)
-    drawn = game.grid.evaluate("(g) => getComputedStyle(g).gridTemplateColumns.split(' ').length")
-    assert drawn == cols, f"{drawn} columns drawn"
+    drawn = game.page.evaluate(GRID_GEOMETRY_JS)
+    assert (len(drawn["tops"]), len(drawn["lefts"])) == (rows, cols), drawn
     expect(game.mines_left).to_have_text(f"{mines:03d}")
     expect(game.time).to_have_text("000")
     expect(game.page.locator(f"#ms-new-{preset}")).to_have_class(re.compile(r"\bcurrent\b"))

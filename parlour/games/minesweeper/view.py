@@ -31,7 +31,7 @@ def render(observation: JSON, ctx: RenderContext) -> str:
         _toolbar(observation),
         f'<div class="ms-grid {status}" id="ms-grid" role="grid" '
         f'aria-label="{rows} by {cols} minefield" aria-disabled="{str(not playing).lower()}">',
-        *grid_rows(cells, cols),
+        *grid_rows(cells, cols, row_class="ms-row"),
         "</div></div>",
     ])
 
