@@ -45,7 +45,7 @@ def render(observation: JSON, ctx: RenderContext) -> str:
         f'<div class="tb-grid{" over" if observation["over"] else ""}" id="tb-grid" '
         f'role="grid" aria-label="{grid_label}" '
         f'aria-disabled="{str(not ctx.can_move).lower()}">',
-        *grid_rows(cells, WIDTH),
+        *grid_rows(cells, WIDTH, row_class="tb-row"),
         "</div></div>",
     ])
 
