@@ -9,11 +9,11 @@ export function morphInto(container, html) {
 }
 
 // Apply a patch of the board (see parlour/server/patch.py). The elements `gone` are
-// removed. Each part is a whole element, which is morphed into the element with its id
-// (or, when none has it yet, added to its run), or a lone opening tag, whose attributes
-// replace that element's. Then each run of sibling elements in `orders` is put in its
-// new order. False if an element is missing or unlike its part, or the elements of a run
-// are not siblings: show the view whole then.
+// removed. Each run of sibling elements in `orders` is put in its new order. Then each
+// part, a whole element, is morphed into the element with its id (or, when none has it
+// yet, added to its run), or a lone opening tag, whose attributes replace that element's.
+// False if an element is missing or unlike its part, or the elements of a run are not
+// siblings: show the view whole then.
 // Whole elements are parsed together, one parse per namespace: a parse costs the same
 // for one cell as for fifty.
 export function patchParts(container, parts, orders = [], gone = []) {
@@ -24,6 +24,7 @@ export function patchParts(container, parts, orders = [], gone = []) {
   }
   const inRuns = new Set(orders.flat());
   const adding = new Map();  // id -> the part of an element new to the board
+  const openings = [];  // [element, its new opening tag]
   const batches = { html: [], svg: [] };
   for (const part of parts) {
     const [, tag, id] = /^<([\w:-]+)[^>]*?\sid="([^"]+)"/.exec(part) || [];
@@ -34,25 +35,34 @@ export function patchParts(container, parts, orders = [], gone = []) {
     if (part.endsWith(`</${tag}>`)) { batches[inSvg ? "svg" : "html"].push([target, part]); continue; }
     const [opening] = parse([part], inSvg);
     if (!sameElement(target, opening)) return false;
-    copyAttributes(target, opening);
+    openings.push([target, opening]);
   }
+  const morphs = [];
   for (const [space, batch] of Object.entries(batches)) {
     if (batch.length === 0) continue;
     const parsed = parse(batch.map(([, part]) => part), space === "svg");
     // the parser may move or drop markup that is out of place: then show the view whole
     if (!batch.every(([target], i) => sameElement(target, parsed[i]))) return false;
-    batch.forEach(([target], i) => morphNode(target, parsed[i]));
+    batch.forEach(([target], i) => morphs.push([target, parsed[i]]));
   }
-  return orders.every((ids) => reorder(container, ids, adding));
+  const moved = new Set();
+  if (!orders.every((ids) => reorder(container, ids, adding, moved))) return false;
+  // An element moved has lost its style; worked out again as it was before this view
+  // (one style pass, of what has changed so far), its change from there is a transition,
+  // so a card moved to the top of a pile still flies there.
+  const changing = [...openings, ...morphs].find(([target]) => moved.has(target));
+  if (changing) getComputedStyle(changing[0]).opacity;
+  for (const [target, opening] of openings) copyAttributes(target, opening);
+  for (const [target, source] of morphs) morphNode(target, source);
+  return true;
 }
 
 // Put a run of sibling elements in the order of `ids`, adding the new ones from their
-// parts. Walking the order, each element out of place is moved before the next one in
-// place, never the one that stays: a moved element restarts its CSS transitions, and a
-// card picked from a pyramid to the top of a pile (the end of the run) must keep its
-// element to fly there. Each element moves with the line break before it, so the board
-// stays the very markup a whole view gives.
-function reorder(container, ids, adding) {
+// parts and noting in `moved` those it moves. The longest subsequence already in order
+// stays; each of the others moves, with the line break before it, to just after the one
+// before it in the new order (so a card picked from a pyramid to the top of a pile moves
+// alone, not every card after it): the board stays the very markup a whole view gives.
+function reorder(container, ids, adding, moved) {
   const present = ids.map((id) => document.getElementById(id));
   const kept = present.filter(Boolean);
   const parent = kept.length > 0 ? kept[0].parentNode : null;
@@ -62,22 +72,47 @@ function reorder(container, ids, adding) {
   const inSvg = parent instanceof SVGElement && parent.localName !== "foreignObject";
   const created = added.length > 0 ? parse(added.map((id) => adding.get(id)), inSvg) : [];
   if (!created.every((element, i) => element.id === added[i])) return false;
-  const inRun = new Set(kept);
-  let first = kept[0];
-  while (inRun.has(first.previousElementSibling)) first = first.previousElementSibling;
-  // the next element goes before this: the line break before the element now in its
-  // place (or, past the run, whatever follows the run)
-  let next = first.previousSibling;
-  if (!(next instanceof Text)) return false;
+  const staying = inOrder(kept, parent);
+  let previous = null;  // the element placed last
   for (const element of present) {
     const placing = element || created.shift();
-    if (next && next.nextSibling === placing) { next = placing.nextSibling; continue; }
+    if (staying.has(placing)) { previous = placing; continue; }
     const lineBreak = element ? element.previousSibling : document.createTextNode("\n");
     if (!(lineBreak instanceof Text)) return false;
-    parent.insertBefore(lineBreak, next);
-    parent.insertBefore(placing, next);
+    // after the one before it; the first of the run goes before the first that stays
+    const anchor = previous ? previous.nextSibling : [...staying][0].previousSibling;
+    if (!previous && !(anchor instanceof Text)) return false;
+    if (element && (anchor === lineBreak || (placing.nextSibling === anchor && anchor))) {
+      previous = placing;  // already just where it goes
+      continue;
+    }
+    parent.insertBefore(lineBreak, anchor);
+    parent.insertBefore(placing, anchor);
+    if (element) moved.add(element);
+    previous = placing;
   }
   return true;
+}
+
+// The longest run of `elements` (in their new order) that is already in that order in
+// `parent`: patience sorting over their present places.
+function inOrder(elements, parent) {
+  const place = new Map([...parent.childNodes].map((node, i) => [node, i]));
+  const tails = [];  // tails[k]: index of the smallest last place of a run k + 1 long
+  const before = new Array(elements.length).fill(-1);
+  elements.forEach((element, i) => {
+    const at = place.get(element);
+    let low = 0, high = tails.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (place.get(elements[tails[middle]]) < at) low = middle + 1; else high = middle;
+    }
+    if (low > 0) before[i] = tails[low - 1];
+    tails[low] = i;
+  });
+  const staying = [];
+  for (let i = tails[tails.length - 1]; i !== undefined && i >= 0; i = before[i]) staying.push(elements[i]);
+  return new Set(staying.reverse());
 }
 
 // An element gone from its run, with the line break before it.

@@ -5,6 +5,7 @@ that moved."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import asdict
 from typing import Any
 
@@ -125,3 +126,79 @@ def test_a_patch_out_of_step_with_the_page_is_refused(open_page: OpenPage) -> No
                   " document.body.append(p); }")
     assert page.evaluate(PATCH, [before, missing])["applied"] is False
     assert page.evaluate(PATCH, [before, elsewhere])["applied"] is False
+
+
+# In the page: each patch applied to its `before` board; the boards it made.
+PATCHES = """
+async (cases) => {
+  const { patchParts } = await import("/static/morph.js");
+  const box = document.createElement("div");
+  document.body.append(box);
+  const made = cases.map(([before, patch]) => {
+    box.innerHTML = before;
+    return patchParts(box, patch.parts, patch.orders, patch.gone) ? box.innerHTML : null;
+  });
+  box.remove();
+  return made;
+}
+"""
+
+
+@pytest.mark.parametrize("svg", [False, True])
+def test_random_reorders_give_the_whole_markup(open_page: OpenPage, svg: bool) -> None:
+    """Runs shuffled, cut and grown at random, each applied in the page as a patch."""
+    rng = random.Random(14)
+    cases, wanted = [], []
+    for _ in range(300):
+        before_ids = [f"k{i}" for i in range(rng.randint(1, 12))]
+        after_ids = [card for card in before_ids if rng.random() > 0.2] + [
+            f"n{i}" for i in range(rng.randint(0, 3))]
+        rng.shuffle(after_ids)
+        if not after_ids or not set(after_ids) & set(before_ids):
+            continue  # a run with none left is a new board: sent whole
+        before, after = pile(before_ids, svg), pile(after_ids, svg)
+        patch = board_patch(before, after)
+        if patch is not None:
+            cases.append([before, asdict(patch)])
+            wanted.append(after)
+    page = open_page("/", wait=False)
+    assert page.evaluate(PATCHES, cases) == wanted
+    assert len(cases) > 200
+
+
+# In the page: a pile whose cards glide (a transition on transform); the card at the
+# bottom goes to the top, and its place changes with it. Which elements moved in the
+# document, and whether that card is gliding.
+GLIDE = """
+async ([before, patch]) => {
+  const { patchParts } = await import("/static/morph.js");
+  const style = document.createElement("style");
+  style.textContent = ".card { display: block; transition: transform 1s linear; }";
+  document.head.append(style);
+  const box = document.createElement("div");
+  document.body.append(box);
+  box.innerHTML = before;
+  box.getBoundingClientRect();  // the cards' styles worked out: a change from here glides
+  const moved = [];
+  const watcher = new MutationObserver((records) => {
+    for (const r of records) for (const n of r.addedNodes) if (n.id) moved.push(n.id);
+  });
+  watcher.observe(box, { childList: true, subtree: true });
+  const applied = patchParts(box, patch.parts, patch.orders, patch.gone);
+  await new Promise((done) => requestAnimationFrame(() => done()));
+  watcher.disconnect();
+  const gliding = document.getElementById("c").getAnimations().length;
+  return { applied, moved, gliding, html: box.innerHTML };
+}
+"""
+
+
+def test_a_card_moved_to_the_top_moves_alone_and_still_glides(open_page: OpenPage) -> None:
+    """Only the card picked moves in the document (not every card after it), and the
+    change of its place is a transition from where it was."""
+    before = pile(["c", "a", "b", "d", "e", "f"])
+    after = pile(["a", "b", "d", "e", "f", "c"]).replace(
+        '"c" class="card"', '"c" class="card" style="transform: translateX(200px)"')
+    page = open_page("/", wait=False)
+    found = page.evaluate(GLIDE, [before, asdict(board_patch(before, after))])
+    assert found == {"applied": True, "moved": ["c"], "gliding": 1, "html": after}
