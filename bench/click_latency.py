@@ -20,6 +20,7 @@ samples under 16 ms.
   flood" is the first click on a 10-mine 16x30 board, which opens nearly every cell;
   "expert flag" right-clicks the mines around an open number and "expert chord" then
   clicks it, opening its other neighbours (the mines known from the game replayed here).
+  Each next game starts from the face button, in the same page, as a player's does.
 - ishido: drag the next tile onto a cell where it fits (the assist marks show where).
 - tribolo: three browsers (one per seat, each its own context, as three people on their
   invite links) play random legal cells; a sample is a click in the mover's browser until
@@ -67,6 +68,10 @@ from parlour.games.tribolo.rules import board_from_rows, cells, legal_moves, pos
 FRAME_MS = 16.0
 PLAYABLE_CELLS = '#board [aria-disabled="false"] .closed[data-move]'  # Minesweeper
 WARMUP = 20
+# A page just shown keeps Chromium busy for about a second (its modules compiled and
+# cached, fonts and sounds readied: 1.4-1.7 cores in the first quarter second, up to
+# 0.8 in the next, bursts until 1.25 s, from /proc): samples wait until it has settled.
+SETTLE_MS = 1500
 
 # After requestAnimationFrame, a task posted from its callback runs once that frame's
 # style, layout and paint are done: `painted(t0, resolve, id, viewed)` resolves then, with
@@ -184,6 +189,7 @@ def open_session(browser: Any, url: str, errors: list[str], game: str,
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"{url}/play/{game}?session={sid}")
     page.wait_for_function("() => document.body.dataset.views !== undefined")
+    page.wait_for_timeout(SETTLE_MS)  # as a player looks at a page before the first click
     return page, sid, token
 
 
@@ -259,8 +265,8 @@ def minesweeper(browser: Any, url: str, errors: list[str], samples: int,
     figures = Figures()
     expert = {"params": {"rows": 16, "cols": 30, "mines": 99, "first_click": "opening"}}
     sparse = {"params": {"rows": 16, "cols": 30, "mines": 10, "first_click": "opening"}}
+    page = open_game(browser, url, errors, "minesweeper", expert)
     while len(figures.get("expert click -> view", [])) < samples:
-        page = open_game(browser, url, errors, "minesweeper", expert)
         record(figures, "expert first click", measure(page, "#ms-7-14", 0.0))
         for _ in range(40):  # random closed cells until the game ends
             clicked = measure(page, None, rng.random(), PLAYABLE_CELLS)
@@ -269,24 +275,47 @@ def minesweeper(browser: Any, url: str, errors: list[str], samples: int,
             ended = page.locator("#ms-grid.playing").count() == 0  # a mine, or the last cell
             record(figures, "expert click that ends the game" if ended else "expert click",
                    clicked)
-        page.context.close()
-    for _ in range(max(10, samples // 20)):
-        page = open_game(browser, url, errors, "minesweeper", sparse)
+        again(page)
+    page.context.close()
+    page = open_game(browser, url, errors, "minesweeper", sparse)
+    for _ in range(max(20, samples // 5)):
         record(figures, "whole-board flood", measure(page, "#ms-8-15", 0.0))
-        page.context.close()
+        again(page)
+    page.context.close()
     while len(figures.get("expert chord -> view", [])) < samples // 2:
-        chords(browser, url, errors, figures, rng)
+        page = open_game(browser, url, errors, "minesweeper", expert)
+        chords(page, url, figures, rng)
+        page.context.close()
     return figures
 
 
-def chords(browser: Any, url: str, errors: list[str], figures: Figures,
-           rng: random.Random) -> None:
-    """On a new expert board: flag the mines around an open number (right clicks), then
-    chord it (a click opens its other neighbours), while numbers with closed neighbours
-    are left. The mines are known from the game replayed here from its export."""
+# The page's own game: its session id in the address, its seat's token in localStorage.
+SESSION = """() => {
+  const sid = new URLSearchParams(location.search).get("session");
+  return [sid, JSON.parse(localStorage.getItem("parlour.tokens") || "{}")[sid]];
+}"""
+
+
+def again(page: Page) -> None:
+    """A new deal like this one, from the end card's New game, as a player starts the
+    next game: in the same page, with no page load (see SETTLE_MS: clicks on a page just
+    loaded took twice as long). Returns once the new game's board is shown."""
+    sid = page.evaluate(SESSION)[0]
+    views = page.evaluate("() => Number(document.body.dataset.views)")
+    # the end card's button, or a game's own (Minesweeper's face) when the game went on
+    page.locator("#end-new:visible").or_(page.locator('[data-command="again"]')).first.click()
+    page.wait_for_function("""([sid, views]) =>
+      new URLSearchParams(location.search).get("session") !== sid
+      && Number(document.body.dataset.views) > views
+      && document.getElementById("end-card").hidden""", arg=[sid, views])
+
+
+def chords(page: Page, url: str, figures: Figures, rng: random.Random) -> None:
+    """On the page's new expert board: flag the mines around an open number (right
+    clicks), then chord it (a click opens its other neighbours), while numbers with closed
+    neighbours are left. The mines are known from the game replayed here from its export."""
     spec = GAMES_BY_NAME["minesweeper"]
-    expert = {"params": {"rows": 16, "cols": 30, "mines": 99, "first_click": "opening"}}
-    page, sid, token = open_session(browser, url, errors, "minesweeper", expert)
+    sid, token = page.evaluate(SESSION)
     measure(page, "#ms-7-14", 0.0)
     for _ in range(30):
         saved = httpx.get(f"{url}/api/games/{sid}/export", timeout=30, headers=auth(token))
@@ -308,7 +337,6 @@ def chords(browser: Any, url: str, errors: list[str], figures: Figures,
                 page, f"#ms-{mine // cols}-{mine % cols}", 0.0, event="contextmenu"))
         record(figures, "expert chord", measure(
             page, f"#ms-{number // cols}-{number % cols}", 0.0))
-    page.context.close()
 
 
 # Escalator: a random card that can be picked, or else the stock.
@@ -327,8 +355,7 @@ def escalator(browser: Any, url: str, errors: list[str], samples: int,
         can_pick = page.locator(PICKABLE).count() > 0
         can_draw = page.locator(STOCK).count() > 0
         if not (can_pick or can_draw):
-            page.context.close()
-            page = open_game(browser, url, errors, "escalator", {})
+            again(page)
             continue
         kind = "pick" if can_pick and (not can_draw or rng.random() < 2 / 3) else "draw"
         done = measure(page, STOCK if kind == "draw" else None, rng.random(), PICKABLE)
@@ -433,16 +460,19 @@ def record(figures: Figures, kind: str, sample: dict[str, Any] | None) -> None:
 def ishido(browser: Any, url: str, errors: list[str], samples: int,
            rng: random.Random) -> Figures:
     figures = Figures({"drop -> view": [], "drop -> painted": []})
+    page = open_game(browser, url, errors, "ishido", {})
     while len(figures["drop -> view"]) < samples:
-        page = open_game(browser, url, errors, "ishido", {})
-        page.keyboard.press("a")  # assist marks the cells where the tile fits
+        if page.locator("#btn-assist[aria-pressed=true]").count() == 0:
+            page.keyboard.press("a")  # assist marks the cells where the tile fits
         page.wait_for_selector("#board .valid")
         while len(figures["drop -> view"]) < samples:
             dropped: dict[str, Any] | None = page.evaluate(DRAG, rng.random())
             if dropped is None:
                 break
             record(figures, "drop", dropped)
-        page.context.close()
+        if len(figures["drop -> view"]) < samples:
+            again(page)
+    page.context.close()
     return figures
 
 
@@ -537,6 +567,7 @@ def three_browsers(browser: Any, url: str, errors: list[str]) -> list[tuple[str,
         page.wait_for_function("() => document.body.dataset.views !== undefined")
         page.evaluate(WATCH_VIEWS)
         pages.append((sid, page))
+    pages[0][1].wait_for_timeout(SETTLE_MS)
     return pages
 
 
