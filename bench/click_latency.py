@@ -215,6 +215,7 @@ def run(game: str, samples: int, seed: int, parts: bool = False) -> Figures:
                 browser = launch_chromium(playwright)
                 try:
                     if parts:
+                        server_parts(server.url)  # forget the server's startup (its GC pauses)
                         browser.start_tracing(categories=CATEGORIES)
                     figures = GAMES[game](browser, server.url, errors, samples, rng)
                     if parts:

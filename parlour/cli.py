@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import contextlib
 import errno
+import gc
 import os
 import socket
 import sys
@@ -89,6 +90,14 @@ def exposed_warning(host: str, hosts: set[str]) -> str:
     )
 
 
+def freeze_startup_heap() -> None:
+    """Leave the objects made at startup (modules, schemas, compiled kernels: some 100k,
+    alive as long as the process) out of the garbage collector's rounds: a full round
+    walked them all, 75-90 ms during which no game on the server moved."""
+    gc.collect()
+    gc.freeze()
+
+
 def open_store(db: Path, sync: str = SYNC_MODES[0]) -> Store:
     try:
         return Store(db, sync)
@@ -119,6 +128,7 @@ def main(argv: list[str] | None = None) -> None:
         while not server.started and not task.done():
             await asyncio.sleep(0.01)
         if server.started:
+            freeze_startup_heap()
             print(f"Parlour is ready at {address}  (games saved in {db}; Ctrl+C stops)",
                   flush=True)
             if not args.no_browser:

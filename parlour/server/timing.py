@@ -2,13 +2,14 @@
 
 Off unless the server starts with PARLOUR_TIMING=1: then each part of carrying out a
 WebSocket action (parse, apply, commit, observe, render, view, diff, send) is timed, in
-wall time and in the server thread's CPU time; the last `KEPT` durations of each are
-kept, and GET /api/debug/timing hands them over (and forgets them). Off, a timed part
-costs one attribute check.
+wall time and in the server thread's CPU time, and so is each pause of the garbage
+collector; the last `KEPT` durations of each are kept, and GET /api/debug/timing hands
+them over (and forgets them). Off, a timed part costs one attribute check.
 """
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 from collections import deque
@@ -72,6 +73,25 @@ def sent(arrived: float | None) -> None:
     """A view went out to one viewer: the time since the action it answers arrived."""
     if ENABLED and arrived is not None:
         record("received -> view sent", (time.perf_counter() - arrived) * 1000)
+
+
+def _time_collections() -> None:
+    """Record each pause of Python's garbage collector as "GC pause" (ms), wherever it
+    falls: a collection of the oldest objects can stop the server in any part."""
+    started: list[float] = []
+
+    def watch(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started[:] = [time.perf_counter()]
+        elif started:
+            record(f"GC pause (generation {info['generation']})",
+                   (time.perf_counter() - started.pop()) * 1000)
+
+    gc.callbacks.append(watch)
+
+
+if ENABLED:
+    _time_collections()
 
 
 def taken() -> dict[str, list[float]]:
