@@ -417,8 +417,8 @@ def card_face(card: str) -> str:
     rank, suit = card[0], card[1]
     corner = _index(rank, suit)
     return (
-        f'<rect class="esc-face" x="1" y="1" width="{CARD_W - 2}" height="{CARD_H - 2}" rx="8" '
-        'filter="url(#esc-shadow)"/>'
+        f"{_SHADE}"
+        f'<rect class="esc-face" x="1" y="1" width="{CARD_W - 2}" height="{CARD_H - 2}" rx="8"/>'
         f'<g class="esc-ink">{corner}<g transform="rotate(180 50 70)">{corner}</g>'
         f"{_centre(rank, suit)}</g>"
     )
@@ -518,10 +518,14 @@ _DEFS = (
     + "".join(_back(colour) for colour in BACKS)
     + '<radialGradient id="esc-sheen" cx="50%" cy="50%" r="52%">'
     '<stop offset="0" class="esc-sheen-in"/><stop offset="1" class="esc-sheen-out"/>'
-    "</radialGradient>"
-    '<filter id="esc-shadow" x="-10%" y="-10%" width="130%" height="130%">'
-    '<feDropShadow dx="0" dy="2" stdDeviation="2.2" flood-color="#000" flood-opacity=".35"/>'
-    "</filter></defs>"
+    "</radialGradient></defs>"
+)
+# A card's shadow: two translucent rounded rectangles under it, a little lower, which
+# darken where they overlap. An SVG drop shadow filter (a blur) made the page's raster
+# threads redraw every card it touched: 21.5 ms of their CPU a move, 8.7 without.
+_SHADE = (
+    f'<rect class="esc-shade" x="0" y="2" width="{CARD_W}" height="{CARD_H}" rx="9"/>'
+    f'<rect class="esc-shade" x="1" y="3" width="{CARD_W - 2}" height="{CARD_H - 2}" rx="8"/>'
 )
 
 _RING = (  # outside the card: the keyboard cursor, a hint, a drop target
