@@ -72,13 +72,26 @@ export function warmSounds() {
     { timeout: 3000 });
 }
 
+// A running AudioContext keeps the page's audio thread and the browser's audio service
+// busy even in silence (3 % of a core here): quiet for a while, it is suspended, and the
+// next sound resumes it.
+const QUIET_MS = 5000;
+let quietTimer = 0;
+
 export function play(name) {
   if (!loadPrefs().sound || !SOUNDS[name]) return;
   try {
     audio ??= new AudioContext();
     if (audio.state === "suspended") audio.resume();
     SOUNDS[name]();
+    clearTimeout(quietTimer);
+    quietTimer = setTimeout(() => audio.suspend(), QUIET_MS);
   } catch { /* no audio device: stay silent */ }
+}
+
+// "running", "suspended" (quiet, or not started by the player yet), or "none" (not made)
+export function soundState() {
+  return audio ? audio.state : "none";
 }
 
 // -- API --------------------------------------------------------------------------

@@ -194,6 +194,34 @@ def test_sound_is_a_quiet_switch_that_says_its_state(new_context: NewContext) ->
     expect(page.locator("#sound-icon")).to_have_text("🔇")
 
 
+SOUND_STATE = "async () => (await import('/static/common.js')).soundState()"
+
+
+def sound_state_becomes(page: Page, state: str, within_ms: int) -> None:
+    for _ in range(within_ms // 100):
+        if page.evaluate(SOUND_STATE) == state:
+            return
+        page.wait_for_timeout(100)
+    assert page.evaluate(SOUND_STATE) == state
+
+
+def test_sounds_rest_the_audio_once_quiet_and_wake_it_for_the_next(
+    new_context: NewContext, create_game: CreateGame,
+) -> None:
+    """A running AudioContext costs the machine CPU even in silence: five quiet seconds
+    after the last sound it is suspended, and a move's sound starts it again."""
+    page = open_game(new_context, create_game, "tictactoe", "laptop",
+                     seats=["human", "human"])  # no computer's move to sound meanwhile
+    cells = page.locator("#board [data-move]")
+    cells.first.click()
+    sound_state_becomes(page, "running", 2_000)
+    page.wait_for_timeout(4_000)
+    assert page.evaluate(SOUND_STATE) == "running", "suspended before five quiet seconds"
+    sound_state_becomes(page, "suspended", 2_500)
+    cells.first.click()
+    sound_state_becomes(page, "running", 2_000)
+
+
 # -- the typeface ------------------------------------------------------------------------
 FONT_LOADED = """async () => {
   await document.fonts.ready;
