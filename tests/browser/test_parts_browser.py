@@ -82,7 +82,7 @@ def test_parts_keep_the_board_equal_to_a_fresh_load(
         if move % 6 == 5:
             same_as_fresh(player, open_page(path, context=player.context))
     same_as_fresh(player, open_page(path, context=player.context))
-    assert counts["parts"] >= 20
+    assert counts["parts"] >= 20, counts
 
 
 def same_as_fresh(player: Page, fresh: Page) -> None:
