@@ -41,17 +41,18 @@ def lines(elements: Iterable[str]) -> str:
 
 
 def grid_rows(cells: Iterable[str], per_row: int, svg: bool = False,
-              row_class: str | None = None) -> list[str]:
+              boxed: bool = False) -> list[str]:
     """Cells in reading order, each on a line of its own, wrapped `per_row` at a time in
     `role="row"` elements (tags on lines of their own too): the ARIA grid pattern, where a
     `role="grid"` holds rows and rows hold the `role="gridcell"` cells, which screen
     readers walk by row and column. An HTML row is `display: contents`, so the board's
-    own CSS grid lays the cells out as if the rows were not there; with `row_class` it is
-    a box of that class instead, for a board whose CSS lays out (and contains) each row."""
+    own CSS grid lays the cells out as if the rows were not there. `boxed`: each row is a
+    `board-row` box instead, laid out and painted on its own (app.css: the board is a
+    `board-rows` element that sets `--row-cells`, `--cell` and `--cell-gap`)."""
     if svg:
         opening, closing = '<g role="row">', "</g>"
-    elif row_class:
-        opening, closing = f'<div role="row" class="{attr(row_class)}">', "</div>"
+    elif boxed:
+        opening, closing = '<div role="row" class="board-row">', "</div>"
     else:
         opening, closing = '<div role="row" style="display: contents">', "</div>"
     wrapped: list[str] = []

@@ -73,6 +73,7 @@ function reorder(container, ids, adding, moved) {
   const created = added.length > 0 ? parse(added.map((id) => adding.get(id)), inSvg) : [];
   if (!created.every((element, i) => element.id === added[i])) return false;
   const staying = inOrder(kept, parent);
+  const firstStaying = staying.values().next().value;
   let previous = null;  // the element placed last
   for (const element of present) {
     const placing = element || created.shift();
@@ -80,9 +81,9 @@ function reorder(container, ids, adding, moved) {
     const lineBreak = element ? element.previousSibling : document.createTextNode("\n");
     if (!(lineBreak instanceof Text)) return false;
     // after the one before it; the first of the run goes before the first that stays
-    const anchor = previous ? previous.nextSibling : [...staying][0].previousSibling;
+    const anchor = previous ? previous.nextSibling : firstStaying.previousSibling;
     if (!previous && !(anchor instanceof Text)) return false;
-    if (element && (anchor === lineBreak || (placing.nextSibling === anchor && anchor))) {
+    if (element && (anchor === lineBreak || placing.nextSibling === anchor)) {
       previous = placing;  // already just where it goes
       continue;
     }

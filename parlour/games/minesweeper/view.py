@@ -29,9 +29,10 @@ def render(observation: JSON, ctx: RenderContext) -> str:
         f'<div class="ms{" wide" if cols > rows else ""}" id="ms" '
         f'style="--rows:{rows};--cols:{cols}">',
         _toolbar(observation),
-        f'<div class="ms-grid {status}" id="ms-grid" role="grid" '
+        f'<div class="ms-grid board-rows{" sideways-on-phone" if cols > rows else ""} {status}" '
+        f'id="ms-grid" role="grid" '
         f'aria-label="{rows} by {cols} minefield" aria-disabled="{str(not playing).lower()}">',
-        *grid_rows(cells, cols, row_class="ms-row"),
+        *grid_rows(cells, cols, boxed=True),
         "</div></div>",
     ])
 

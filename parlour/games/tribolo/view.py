@@ -34,6 +34,7 @@ def render(observation: JSON, ctx: RenderContext) -> str:
         for y in range(HEIGHT)
         for x in range(WIDTH)
     )
+    over = "over" if observation["over"] else None
     mover_name = SEAT_NAMES[mover] if mover is not None else "nobody"
     grid_label = attr(f"Tribolo board, {WIDTH} columns by {HEIGHT} rows, {mover_name} to play")
     return lines([
@@ -42,10 +43,10 @@ def render(observation: JSON, ctx: RenderContext) -> str:
         *(_player(observation, seat, ctx.seat) for seat in range(len(SEAT_NAMES))),
         "</div>",
         _note(observation, parity),
-        f'<div class="tb-grid{" over" if observation["over"] else ""}" id="tb-grid" '
+        f'<div class="{classes("tb-grid board-rows sideways-on-phone", over)}" id="tb-grid" '
         f'role="grid" aria-label="{grid_label}" '
         f'aria-disabled="{str(not ctx.can_move).lower()}">',
-        *grid_rows(cells, WIDTH, row_class="tb-row"),
+        *grid_rows(cells, WIDTH, boxed=True),
         "</div></div>",
     ])
 
