@@ -1,15 +1,16 @@
-"""Escalator as SVG: the pyramid on a felt table, the stock and the base below it.
+"""Escalator: the pyramid on a felt table, the stock and the base below it.
 
 Every card is drawn here (no images): a white face, corner indices big enough to read
-on a phone, pips or a court panel. Each card is a nested `<svg>` with an id of its own
-(`esc-card-Qs`), placed by CSS custom properties: a picked card keeps its element when
-the view is morphed, so a CSS transition flies it from the pyramid to the base. Colours
-(two- or four-colour deck) and card backs are CSS, chosen by the board's `data-opt-deck`
-and `data-opt-back` display options, so switching them never asks the server.
-
-The cards are children of one group, in the order they are stacked: the pyramid row by
-row, then the base pile. A pick moves the picked card to the end; the morph then moves
-the cards after it instead, so the flying card stays in place and animates.
+on a phone, pips or a court panel. The table is an SVG (felt, stock, counts, the end's
+panels); the cards lie on it as HTML-level `<svg>` elements of their own, each with an id
+(`esc-card-Qs`), placed by CSS custom properties in the table's units and stacked by
+z-index. So each card is a compositor layer of its own: a pick restyles and repaints the
+few cards that changed, and the picked card flies to the base as a CSS transition of its
+transform, drawn by the compositor. The cards keep one order in the markup (the deck's),
+so the morph never moves an element: where a card lies and what covers it is its style.
+Colours (two- or four-colour deck) and card backs are CSS, chosen by the board's
+`data-opt-deck` and `data-opt-back` display options, so switching them never asks the
+server.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ HEIGHT = TABLE_Y + CARD_H + MARGIN
 PILE_STEP = 3  # how far each layer under a pile shows
 MINI = 0.72  # the scale of the cards revealed from the stock at the end
 BANNER_Y = 150
+UNDER_Z = ROWS + 1  # the base pile lies over the pyramid: a picked card flies over it
 
 # Suits in a 100 × 100 box, drawn once in <defs> and used by every pip.
 SUIT_SHAPES = {
@@ -70,6 +72,10 @@ PIPS: dict[str, tuple[tuple[int, float], ...]] = {
           (_C, 5 / 6), (_L, 1), (_R, 1)),
 }
 PIP_TOP, PIP_BOTTOM, PIP_SIZE = 28, 112, 19
+# The cards' one order in the markup: a card keeps its element and its place whatever
+# happens to it, and CSS (--x, --y, --z) says where it lies.
+DECK_ORDER = {rank + suit: k for k, (suit, rank) in
+              enumerate((suit, rank) for suit in SUITS for rank in RANKS)}
 
 # Court emblems, drawn around (0, 0) about 28 wide: a king's crown, a queen's tiara,
 # a jack's plumed cap.
@@ -98,23 +104,26 @@ def render(observation: JSON, ctx: RenderContext) -> str:
     height = HEIGHT + (_end_height(observation) if end_lines else 0)
     left = sum(card is not None for row in observation["pyramid"] for card in row)
     label = f"Escalator: {left} cards in the pyramid, {observation['stock']} in the stock"
+    cards = _pyramid(observation, live, hinted) + _base_pile(observation, live)
     return lines([
         f'<div class="esc {status}" id="esc">',
-        f'<svg class="esc-board" id="esc-board" viewBox="0 0 {WIDTH} {height}" role="group" '
-        f'aria-label="{attr(label)}">',
+        f'<div class="esc-table" id="esc-table" style="--h:{height}" role="group" '
+        f'aria-label="{attr(label)}" aria-disabled="{str(not live).lower()}">',
+        f'<svg class="esc-board" id="esc-board" viewBox="0 0 {WIDTH} {height}">',
         _DEFS,
         f'<g id="esc-felt">{_felt(height)}</g>',
-        f'<g class="esc-play" id="esc-play" aria-disabled="{str(not live).lower()}">',
         _stock(observation["stock"], live, hint.get("draw") is True),
         _stock_count(observation["stock"]),
         _waste(len(observation["bases"])),
-        *_pyramid(observation, live, hinted),
-        *_base_pile(observation, live),
-        "</g>",
         *_lamp(observation, ctx),
-        *(_celebration(observation) if won else []),
         *end_lines,
-        "</svg></div>",
+        "</svg>",
+        '<div class="esc-cards" id="esc-cards">',
+        *(markup for _, markup in sorted(cards)),
+        "</div>",
+        f'<svg class="esc-over" id="esc-over" viewBox="0 0 {WIDTH} {height}">',
+        *(_celebration(observation) if won else []),
+        "</svg></div></div>",
     ])
 
 
@@ -163,7 +172,8 @@ def _slot(x: int, y: int, height: int) -> str:
             f'height="{height}" rx="{r}"/>')
 
 
-def _pyramid(observation: JSON, live: bool, hinted: tuple[int, ...] | None) -> list[str]:
+def _pyramid(observation: JSON, live: bool,
+             hinted: tuple[int, ...] | None) -> list[tuple[int, str]]:
     free = {tuple(at) for at in observation["free"]}
     playable = {tuple(at) for at in observation["playable"]}
     cards = []
@@ -173,22 +183,24 @@ def _pyramid(observation: JSON, live: bool, hinted: tuple[int, ...] | None) -> l
                 continue
             at = (row, index)
             x, y = slot_xy(row, index)
+            z = row + 1  # each row covers the one above
             name = f"{card_name(card)}, row {row + 1}"
             hint = "esc-hint" if at == hinted else None
             if not live:
                 state = "covered" if at not in free else "free"
-                cards.append(_card(card, x, y, classes(state, hint), role="img",
+                cards.append(_card(card, x, y, z, classes(state, hint), role="img",
                                    label=name if at in free else f"{name}, covered"))
             elif at in playable:
-                cards.append(_card(card, x, y, classes("playable", hint), role="button",
+                cards.append(_card(card, x, y, z, classes("playable", hint), role="button",
                                    label=name, actions=_pick(row, index, drag=True)))
             elif at in free:
-                cards.append(_card(card, x, y, classes("free", hint), role="button",
+                cards.append(_card(card, x, y, z, classes("free", hint), role="button",
                                    label=f"{name}: not one rank from the base, cannot be "
                                          "picked now",
                                    actions=_pick(row, index, drag=False)))
             else:
-                cards.append(_card(card, x, y, "covered", role="img", label=f"{name}, covered"))
+                cards.append(_card(card, x, y, z, "covered", role="img",
+                                   label=f"{name}, covered"))
     return cards
 
 
@@ -199,17 +211,16 @@ def _pick(row: int, index: int, drag: bool) -> str:
     )
 
 
-def _card(card: str, x: float, y: float, css: str, *, role: str, label: str | None,
-          actions: str = "", style: str = "", inner: str = "") -> str:
-    """A card as a nested <svg>: so it can be dragged (its clone is an image of its own),
-    and placed by --x/--y so that a change of place is a CSS transition. No label: a
-    card out of sight, hidden from screen readers too."""
+def _card(card: str, x: float, y: float, z: int, css: str, *, role: str, label: str | None,
+          actions: str = "", style: str = "", inner: str = "") -> tuple[int, str]:
+    """A card as an <svg> of its own, with its place in the deck's order: placed by
+    --x/--y in the table's units, so that a change of place is a CSS transition, and
+    stacked by --z. No label: a card out of sight, hidden from screen readers too."""
     named = f'role="{role}" aria-label="{attr(label)}"' if label else 'aria-hidden="true"'
-    return (
+    return DECK_ORDER[card], (
         f'<svg id="esc-card-{card}" class="{classes("esc-card", f"suit-{card[1]}", css)}" '
-        f'width="{CARD_W}" height="{CARD_H}" viewBox="0 0 {CARD_W} {CARD_H}" '
-        f'style="--x:{x}px;--y:{y}px{style}" {named}{actions}>'
-        f'<g class="esc-in">{card_face(card)}{inner}{_RING}</g></svg>'
+        f'viewBox="0 0 {CARD_W} {CARD_H}" style="--x:{x:g};--y:{y:g};--z:{z}{style}" '
+        f'{named}{actions}><g class="esc-in">{card_face(card)}{inner}{_RING}</g></svg>'
     )
 
 
@@ -264,16 +275,12 @@ def _waste(count: int) -> str:
     return f'<g id="esc-waste" aria-hidden="true">{edges}</g>'
 
 
-def _base_pile(observation: JSON, live: bool) -> list[str]:
-    bases, base = observation["bases"], observation["base"]
-    if base is None:
-        return [
-            f'<rect id="esc-base-empty" class="esc-empty-pile" x="{BASE_X + 2}" '
-            f'y="{TABLE_Y + 2}" width="{CARD_W - 4}" height="{CARD_H - 4}" rx="8"/>'
-        ]
+def _base_pile(observation: JSON, live: bool) -> list[tuple[int, str]]:
+    bases, base = observation["bases"], observation["base"]  # the deal turns the first
     shown = []
     if len(bases) > 1 and bases[-2] != base:  # seen under a card that flies in
-        shown.append(_card(bases[-2], BASE_X, TABLE_Y, "esc-under", role="img", label=None))
+        shown.append(_card(bases[-2], BASE_X, TABLE_Y, UNDER_Z, "esc-under", role="img",
+                           label=None))
     last = observation.get("last") or {}
     drawn = bool(last.get("draw")) and last.get("card") == base
     turns = live and observation["stock"] > 0  # as in tktk, a click on the base turns a card
@@ -285,7 +292,8 @@ def _base_pile(observation: JSON, live: bool) -> list[str]:
     style = f";--sx:{STOCK_X - BASE_X}px;--sy:0px" if drawn else ""
     css = classes("esc-base", "esc-drawn" if drawn else None)
     flip = f'<g class="esc-flipback">{_BACK}</g>' if drawn else ""
-    shown.append(_card(base, BASE_X, TABLE_Y, css, role="button" if turns else "img",
+    shown.append(_card(base, BASE_X, TABLE_Y, UNDER_Z + 1, css,
+                       role="button" if turns else "img",
                        label=label, actions=actions, style=style, inner=flip))
     return shown
 

@@ -177,17 +177,17 @@ def test_nothing_has_actions_when_the_game_is_over(status: str) -> None:
     markup = render(obs, LIVE)
     for _, attrs in parse(markup).found:
         assert not any(name in attrs for name in ACTIONS), attrs
-    assert by_id(markup)["esc-play"]["aria-disabled"] == "true"
+    assert by_id(markup)["esc-table"]["aria-disabled"] == "true"
 
 
 def test_nothing_has_actions_for_a_viewer_who_cannot_move() -> None:
     markup = render(observation(base="9h"), WATCHING)
     for _, attrs in parse(markup).found:
         assert not any(name in attrs for name in ACTIONS), attrs
-    assert by_id(markup)["esc-play"]["aria-disabled"] == "true"
+    assert by_id(markup)["esc-table"]["aria-disabled"] == "true"
     assert "playable" not in markup
     assert card(markup, "8d")["aria-label"] == "8 of diamonds, row 7"
-    assert by_id(render(observation(base="9h"), LIVE))["esc-play"]["aria-disabled"] == "false"
+    assert by_id(render(observation(base="9h"), LIVE))["esc-table"]["aria-disabled"] == "false"
 
 
 # -- markup ---------------------------------------------------------------------------
@@ -227,15 +227,34 @@ def test_a_draw_hint_highlights_the_stock() -> None:
     )
 
 
-def test_a_picked_card_keeps_its_element_and_lands_last_on_the_base() -> None:
+def stacking(attrs: dict[str, str | None]) -> int:
+    match = re.search(r"--z:(\d+)", attrs["style"] or "")
+    assert match, attrs
+    return int(match.group(1))
+
+
+def test_a_picked_card_keeps_its_element_and_its_place_and_lands_on_top_of_the_base() -> None:
     before = render(observation(base="9h"), LIVE)
     after = render(observation({(6, 0)}, base="8d", bases=["4c", "9h", "8d"],
                                last={"pick": [6, 0], "card": "8d"}), LIVE)
-    cards = re.findall(r'id="(esc-card-\w\w)"', after)
-    assert cards[-1] == "esc-card-8d" and cards[-2] == "esc-card-9h"  # on top of the old base
+    order = re.findall(r'id="(esc-card-\w\w)"', after)
+    assert order == [name for name in re.findall(r'id="(esc-card-\w\w)"', before)
+                     if name in order]  # no card moves among the elements: the morph moves none
     moved, was = card(after, "8d"), card(before, "8d")
     assert moved["style"] != was["style"]  # a new place: the CSS transition flies it there
     assert "esc-base" in (moved["class"] or "") and "esc-drawn" not in (moved["class"] or "")
+    under = card(after, "9h")
+    assert "esc-under" in (under["class"] or "")
+    pyramid = [card(after, code) for code in PYRAMID_CARDS if code != "8d"]
+    assert stacking(moved) > stacking(under) > max(map(stacking, pyramid))
+
+
+def test_each_row_of_the_pyramid_lies_over_the_row_above() -> None:
+    markup = render(observation(), LIVE)
+    rows = [[stacking(card(markup, code)) for code in PYRAMID_CARDS[r * (r + 1) // 2:][:r + 1]]
+            for r in range(7)]
+    assert all(len(set(row)) == 1 for row in rows)
+    assert [row[0] for row in rows] == sorted({row[0] for row in rows})
 
 
 def test_a_card_turned_from_the_stock_flips_over() -> None:
