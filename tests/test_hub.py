@@ -180,3 +180,25 @@ def test_what_the_assist_shows_is_worked_out_off_the_loop_then_shown(tmp_path: P
         hub.store.close()
 
     run_async(scenario())
+
+
+def test_the_player_who_moved_is_sent_the_answer_before_the_other_players(
+    tmp_path: Path,
+) -> None:
+    async def scenario() -> None:
+        hub = Hub(Store(tmp_path / "db.sqlite3"), GAMES, ai_delay_scale=0)
+        live, first = await hub.create("tribolo", seats=["human", "open", "open"])
+        others = [(await hub.join(live, seat=seat))[0] for seat in (1, 2)]
+        order: list[str | None] = []
+        for token in (*others, first):  # the mover's browser connected last
+            async def send(message: Any, token: str | None = token) -> None:
+                if message.get("type") == "view":
+                    order.append(token)
+            live.viewers.add(Viewer(live.seats_of(token), send, token))
+        mover = [first, *others][live.session.to_move or 0]
+        cell = live.observe(live.session.to_move)["legal"][0]
+        await hub.act(live, mover, "move", {"cell": cell})
+        await asyncio.sleep(0.05)
+        assert order[0] == mover and sorted(map(str, order)) == sorted(map(str, [first, *others]))
+
+    run_async(scenario())
