@@ -195,6 +195,7 @@ def test_the_player_who_moved_is_sent_the_answer_before_the_other_players(
                 if message.get("type") == "view":
                     order.append(token)
             live.viewers.add(Viewer(live.seats_of(token), send, token))
+        await asyncio.sleep(0.05)  # their outboxes wait, as those of browsers connected do
         mover = [first, *others][live.session.to_move or 0]
         cell = live.observe(live.session.to_move)["legal"][0]
         await hub.act(live, mover, "move", {"cell": cell})
