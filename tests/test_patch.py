@@ -61,10 +61,15 @@ def test_changed_elements_and_opening_tags_are_sent() -> None:
                                          '<i id="b" class="open">5</i>']
 
 
+def test_an_element_of_another_tag_is_sent_as_a_part_that_replaces_it() -> None:
+    new = BOARD.replace('<i id="b">2</i>', '<svg id="b"><rect/></svg>')
+    assert changed_parts(BOARD, new) == ['<svg id="b"><rect/></svg>']
+
+
 @pytest.mark.parametrize("new", [
     BOARD.replace('<i id="b">2</i>\n', ""),  # a line fewer
     BOARD.replace('<i id="b">2</i>', '<i id="z">2</i>'),  # another element
-    BOARD.replace('<i id="b">2</i>', '<b id="b">2</b>'),  # another tag
+    BOARD.replace('<div class="grid"', '<p class="grid"'),  # an opening tag of another tag
     BOARD.replace("</div>", "</div><p>after</p>"),  # a line that is not a part
     BOARD.replace('">1<', '">9<').replace('">2<', '">9<').replace('">3<', '">9<')
     .replace('">4<', '">9<'),  # more than half of the lines

@@ -9,7 +9,8 @@ of consecutive keyed lines is a run of siblings. Between two renders of the same
 structure, a patch says:
 
 - `parts`: the lines that changed, each a whole element with an id, which replaces the
-  element with that id (or, when no element has it yet, is added to its run), or a lone
+  element with that id (or, when no element has it yet, is added to its run; an element
+  may change its tag, as an empty cell that becomes a tile drawn in SVG), or a lone
   opening tag with an id (`<div id="grid" class="lost">`), whose attributes replace that
   element's (its children are lines of their own);
 - `orders`: for each run whose ids changed (reordered, some added or gone), its new ids
@@ -82,10 +83,13 @@ def _parts_in_place(before: list[str], after: list[str]) -> list[str] | None:
 
 
 def _same_element(was: str, line: str) -> bool:
-    """Whether `line` is the element (or lone opening tag) of line `was`, changed: the
-    same tag and id, so that it can be sent as a part."""
-    key = part_key(line)
-    return key is not None and key == part_key(was)
+    """Whether `line` is the element (or lone opening tag) of line `was`, changed, so that
+    it can be sent as a part: the same id, and the same tag unless both are whole elements
+    (one of a new tag replaces the old; an opening tag's children stay)."""
+    key, was_key = part_key(line), part_key(was)
+    if key is None or was_key is None or key[1] != was_key[1]:
+        return False
+    return key == was_key or (element_key(line) is not None and element_key(was) is not None)
 
 
 def _too_many(changes: int, after: list[str]) -> bool:
@@ -150,9 +154,7 @@ def _patch_run(old: str, before: list[str], was: _Run, now: _Run, patch: Patch) 
         was_line = was.lines.get(element_id)
         if was_line == line:
             continue
-        if was_line is not None and not _same_element(was_line, line):  # another tag
-            return False
-        patch.parts.append(line)  # changed, or added
+        patch.parts.append(line)  # changed (maybe to another tag), or added
     if now.ids == was.ids:
         return True
     kept = [element_id for element_id in was.ids if element_id in now.lines]

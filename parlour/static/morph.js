@@ -31,19 +31,21 @@ export function patchParts(container, parts, orders = [], gone = []) {
     const target = id ? document.getElementById(id) : null;
     if (!target && inRuns.has(id)) { adding.set(id, part); continue; }
     if (!target || !container.contains(target)) return false;
-    const inSvg = target instanceof SVGElement;
+    const inSvg = inSvgContent(target);
     if (part.endsWith(`</${tag}>`)) { batches[inSvg ? "svg" : "html"].push([target, part]); continue; }
     const [opening] = parse([part], inSvg);
     if (!sameElement(target, opening)) return false;
     openings.push([target, opening]);
   }
-  const morphs = [];
+  const morphs = [], replacing = [];
   for (const [space, batch] of Object.entries(batches)) {
     if (batch.length === 0) continue;
     const parsed = parse(batch.map(([, part]) => part), space === "svg");
     // the parser may move or drop markup that is out of place: then show the view whole
-    if (!batch.every(([target], i) => sameElement(target, parsed[i]))) return false;
-    batch.forEach(([target], i) => morphs.push([target, parsed[i]]));
+    if (!batch.every(([target], i) => parsed[i]?.id === target.id)) return false;
+    // an element that changed its tag (an empty cell that became a tile) is replaced
+    batch.forEach(([target], i) => sameElement(target, parsed[i])
+      ? morphs.push([target, parsed[i]]) : replacing.push([target, parsed[i]]));
   }
   const moved = new Set();
   if (!orders.every((ids) => reorder(container, ids, adding, moved))) return false;
@@ -54,7 +56,15 @@ export function patchParts(container, parts, orders = [], gone = []) {
   if (changing) getComputedStyle(changing[0]).opacity;
   for (const [target, opening] of openings) copyAttributes(target, opening);
   for (const [target, source] of morphs) morphNode(target, source);
+  for (const [target, source] of replacing) target.replaceWith(source);
   return true;
+}
+
+// Whether markup in place of `element` is parsed as SVG: an <svg> in an HTML element is
+// HTML's own (the parser makes it an SVG element), its children are SVG.
+function inSvgContent(element) {
+  const parent = element.parentNode;
+  return parent instanceof SVGElement && parent.localName !== "foreignObject";
 }
 
 // Put a run of sibling elements in the order of `ids`, adding the new ones from their
@@ -144,6 +154,12 @@ function morphChildren(target, source) {
     let match = null;
     if (incoming.nodeType === Node.ELEMENT_NODE && incoming.id) {
       match = byId.get(incoming.id) || null;
+      if (match && !sameElement(match, incoming)) {  // a new tag: a new element
+        if (match === cursor) cursor = cursor.nextSibling;
+        match.remove();
+        target.insertBefore(incoming, cursor);
+        continue;
+      }
     } else if (cursor && sameKind(cursor, incoming) && !(cursor.id)) {
       match = cursor;
     }

@@ -128,6 +128,44 @@ def test_a_patch_out_of_step_with_the_page_is_refused(open_page: OpenPage) -> No
     assert page.evaluate(PATCH, [before, elsewhere])["applied"] is False
 
 
+# In the page: `before` made into `after` by the whole morph, then by the patch; for each,
+# the markup it made and the namespace of `#c` and of its first child.
+BOTH_WAYS = """
+async ([before, after, patch]) => {
+  const { morphInto, patchParts } = await import("/static/morph.js");
+  const ways = [(box) => { morphInto(box, after); return true; },
+                (box) => patchParts(box, patch.parts, patch.orders, patch.gone)];
+  return ways.map((apply) => {
+    const box = document.createElement("div");
+    document.body.append(box);
+    box.innerHTML = before;
+    const applied = apply(box), cell = box.querySelector("#c");
+    const found = { html: box.innerHTML, applied, ns: cell.namespaceURI,
+                    child: cell.firstElementChild?.namespaceURI ?? null };
+    box.remove();
+    return found;
+  });
+}
+"""
+SVG_NS, HTML_NS = "http://www.w3.org/2000/svg", "http://www.w3.org/1999/xhtml"
+
+
+@pytest.mark.parametrize("to_svg", [True, False])
+def test_an_element_that_changes_its_tag_is_replaced(open_page: OpenPage, to_svg: bool) -> None:
+    """An empty cell (a div) that becomes a tile (an SVG of its own), and back on undo."""
+    slot = '<div id="c" class="slot">2</div>'
+    tile = '<svg id="c" class="tile" viewBox="0 0 100 100"><rect class="face"></rect></svg>'
+    row = '<div id="row">\n<div id="a">1</div>\n{}\n<div id="d"></div>\n</div>'
+    before, after = (row.format(slot), row.format(tile))[:: 1 if to_svg else -1]
+    patch = board_patch(before, after)
+    assert patch is not None and not patch.orders and not patch.gone
+    page = open_page("/", wait=False)
+    made = page.evaluate(BOTH_WAYS, [before, after, asdict(patch)])
+    expected = ({"html": after, "applied": True, "ns": SVG_NS, "child": SVG_NS} if to_svg
+                else {"html": after, "applied": True, "ns": HTML_NS, "child": None})
+    assert made == [expected, expected]
+
+
 # In the page: each patch applied to its `before` board; the boards it made.
 PATCHES = """
 async (cases) => {

@@ -1,4 +1,5 @@
-"""Ishido as SVG: the board scales to the space it has; the next tile is dragged onto it.
+"""Ishido: a board of row boxes that fits the space it has, each tile a small SVG; the next
+tile is dragged onto it.
 
 Every tile carries its three looks (birds, shapes and letters, symbols); the player's
 tile set, a display option, picks one with CSS, so switching never asks the server.
@@ -48,7 +49,11 @@ def tile_name(tile: int) -> str:
 
 
 def render(observation: JSON, ctx: RenderContext) -> str:
-    """One line per cell, so that a move sends the browser only the cells it changed."""
+    """One line per cell, so that a move sends the browser only the cells it changed.
+
+    Each cell is a small SVG of its own in a row box (app.css .board-rows): a drop lays
+    out and repaints the rows it changed, where one SVG of the whole board repainted
+    every tile in it."""
     playing = observation["status"] == "playing" and ctx.can_move
     valid = observation["valid"] if ctx.assist else {}
     hint = tuple(ctx.hint["place"]) if ctx.hint else None
@@ -58,22 +63,12 @@ def render(observation: JSON, ctx: RenderContext) -> str:
         for row in range(ROWS)
         for col in range(COLS)
     )
-    width, height = COLS * CELL, ROWS * CELL
-    ring = "".join(
-        f'<line class="ring" x1="{CELL}" y1="{y}" x2="{width - CELL}" y2="{y}"/>'
-        for y in (CELL, height - CELL)
-    ) + "".join(
-        f'<line class="ring" x1="{x}" y1="{CELL}" x2="{x}" y2="{height - CELL}"/>'
-        for x in (CELL, width - CELL)
-    )
     return lines([
         '<div class="ish" id="ish"><div class="ish-stage">',
-        f'<svg class="ish-board" id="ish-board" viewBox="-6 -6 {width + 12} {height + 12}" '
-        f'role="grid" aria-label="Ishido board, 12 by 8">'
-        f'<rect class="felt" x="-6" y="-6" width="{width + 12}" height="{height + 12}" rx="18"/>'
-        f"{ring}",
-        *grid_rows(cells, COLS, svg=True),
-        "</svg></div>",
+        '<div class="ish-board board-rows sideways-on-phone" id="ish-board" role="grid" '
+        f'aria-label="Ishido board, {COLS} by {ROWS}">',
+        *grid_rows(cells, COLS, boxed=True),
+        "</div></div>",
         _side(observation, playing),
         "</div>",
     ])
@@ -81,23 +76,19 @@ def render(observation: JSON, ctx: RenderContext) -> str:
 
 def _cell(col: int, row: int, tile: int | None, playing: bool, score: int | None,
           hinted: bool) -> str:
-    x, y = col * CELL, row * CELL
+    where = f"column {col + 1}, row {row + 1}"
     if tile is not None:
         return (
-            f'<g id="ish-{col}-{row}" class="cell tile c{colour(tile)} g{glyph(tile)}" '
-            f'transform="translate({x} {y})" data-nav tabindex="-1" role="gridcell" '
-            f'aria-label="{attr(f"column {col + 1}, row {row + 1}: {tile_name(tile)}")}">'
-            f'<g class="upright">{tile_svg(tile)}</g></g>'
+            f'<svg id="ish-{col}-{row}" class="cell tile c{colour(tile)} g{glyph(tile)}" '
+            f'viewBox="0 0 {CELL} {CELL}" data-nav tabindex="-1" role="gridcell" '
+            f'aria-label="{attr(f"{where}: {tile_name(tile)}")}">{tile_svg(tile)}</svg>'
         )
     actions = _place_actions(col, row) if playing else ""
-    css = classes("cell", "empty", "valid" if score is not None else None,
+    css = classes("cell", "slot", "valid" if score is not None else None,
                   "hint" if hinted else None)
-    points = f'<text class="points" x="50" y="58">{score}</text>' if score is not None else ""
     return (
-        f'<g id="ish-{col}-{row}" class="{css}" transform="translate({x} {y})" data-nav '
-        f'tabindex="-1" role="gridcell" aria-label="column {col + 1}, row {row + 1}: empty"'
-        f'{actions}><g class="upright"><rect class="slot" x="3" y="3" width="94" height="94" '
-        f'rx="12"/>{points}</g></g>'
+        f'<div id="ish-{col}-{row}" class="{css}" data-nav tabindex="-1" role="gridcell" '
+        f'aria-label="{where}: empty"{actions}>{"" if score is None else score}</div>'
     )
 
 
