@@ -56,8 +56,16 @@ export function patchParts(container, parts, orders = [], gone = []) {
   if (changing) getComputedStyle(changing[0]).opacity;
   for (const [target, opening] of openings) copyAttributes(target, opening);
   for (const [target, source] of morphs) morphNode(target, source);
-  for (const [target, source] of replacing) target.replaceWith(source);
+  for (const [target, source] of replacing) replaceKeepingFocus(target, source);
   return true;
+}
+
+// An element of another tag in place of `target`; the keyboard's cursor stays on it.
+function replaceKeepingFocus(target, element, parent = target.parentNode, before = target) {
+  const focused = document.activeElement === target;
+  if (before === target) target.replaceWith(element);
+  else { target.remove(); parent.insertBefore(element, before); }
+  if (focused) element.focus({ preventScroll: true });
 }
 
 // Whether markup in place of `element` is parsed as SVG: an <svg> in an HTML element is
@@ -156,8 +164,7 @@ function morphChildren(target, source) {
       match = byId.get(incoming.id) || null;
       if (match && !sameElement(match, incoming)) {  // a new tag: a new element
         if (match === cursor) cursor = cursor.nextSibling;
-        match.remove();
-        target.insertBefore(incoming, cursor);
+        replaceKeepingFocus(match, incoming, target, cursor);
         continue;
       }
     } else if (cursor && sameKind(cursor, incoming) && !(cursor.id)) {

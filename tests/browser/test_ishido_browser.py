@@ -329,6 +329,9 @@ def test_keyboard_placement(ishido: OpenGame, server_view: ServerView) -> None:
     assert placed(after, target) == next_code(before)
     expect(game.left).to_have_text("65")
     assert server_view(game.session())["text"] == after
+    # the cell became a tile (another element) and the cursor stayed on it
+    assert game.focused() == f"ish-{col}-{row}"
+    assert game.page.evaluate("document.activeElement.matches(':focus-visible')")
 
     # Enter on a cell where the next tile does not fit changes nothing
     wrong = misfits(after)[0]
