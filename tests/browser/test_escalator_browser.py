@@ -179,3 +179,26 @@ def test_the_four_colour_deck_inks_clubs_green_and_diamonds_blue(
     page.reload()
     page.wait_for_selector("#esc-stock")
     assert inks() == ["#137a38", "#1859c0", "#c4122f", "#191919"]
+
+
+# For each card on the table: whether it is covered, the card the pointer meets at the
+# middle of its top edge, and the cursor shown there.
+POINTED = """() => [...document.querySelectorAll('.esc-cards > .esc-card')].map((card) => {
+  const box = card.getBoundingClientRect();
+  const met = document.elementFromPoint(box.left + box.width / 2, box.top + 8);
+  return [card.id, card.classList.contains('covered'), met?.closest('svg.esc-card')?.id ?? null,
+          met ? getComputedStyle(met).cursor : null];
+})"""
+
+
+def test_the_pointer_shows_which_cards_can_be_picked(
+    open_page: OpenPage, create_game: CreateGame
+) -> None:
+    """A hand on the uncovered cards, the arrow on the covered ones: the cursor is set on a
+    hit shape over each card (a cursor changed on the card restyled all drawn in it)."""
+    page, _ = open_game(open_page, create_game)
+    pointed = page.evaluate(POINTED)
+    assert sum(covered for _, covered, _, _ in pointed) == 21  # rows 1 to 6 of 7
+    for card, covered, met, cursor in pointed:
+        assert met == card, f"the pointer meets {met} at the top of {card}"
+        assert cursor == ("default" if covered else "pointer"), (card, covered, cursor)

@@ -220,7 +220,7 @@ def _card(card: str, x: float, y: float, z: int, css: str, *, role: str, label: 
     return DECK_ORDER[card], (
         f'<svg id="esc-card-{card}" class="{classes("esc-card", f"suit-{card[1]}", css)}" '
         f'viewBox="0 0 {CARD_W} {CARD_H}" style="--x:{x:g};--y:{y:g};--z:{z}{style}" '
-        f'{named}{actions}><g class="esc-in">{card_face(card)}{inner}{_RING}</g></svg>'
+        f'{named}{actions}><g class="esc-in">{card_face(card)}{inner}{_RING}{_HIT}</g></svg>'
     )
 
 
@@ -539,6 +539,10 @@ _SHADE = (
 _RING = (  # outside the card: the keyboard cursor, a hint, a drop target
     f'<rect class="esc-ring" x="-5" y="-5" width="{CARD_W + 10}" height="{CARD_H + 10}" rx="12"/>'
 )
+# Over all that is drawn on a card, the shape the pointer meets: the cursor is set on it
+# alone. A cursor is inherited, so one set on the card and changed when the card is
+# uncovered restyled every shape drawn in it (~45 elements with their <use> copies).
+_HIT = f'<rect class="esc-hit" width="{CARD_W}" height="{CARD_H}" rx="8"/>'
 _BACK = "".join(
     f'<use class="esc-back b-{colour}" href="#esc-back-{colour}"/>' for colour in BACKS
 )
