@@ -60,11 +60,12 @@ export function patchParts(container, parts, orders = [], gone = []) {
   return true;
 }
 
-// An element of another tag in place of `target`; the keyboard's cursor stays on it.
-function replaceKeepingFocus(target, element, parent = target.parentNode, before = target) {
-  const focused = document.activeElement === target;
-  if (before === target) target.replaceWith(element);
-  else { target.remove(); parent.insertBefore(element, before); }
+// `element`, of another tag, in place of `old` (or before `before`, a sibling): the
+// keyboard's cursor stays on it.
+function replaceKeepingFocus(old, element, before = old) {
+  const focused = document.activeElement === old;
+  old.parentNode.insertBefore(element, before);
+  old.remove();
   if (focused) element.focus({ preventScroll: true });
 }
 
@@ -164,7 +165,7 @@ function morphChildren(target, source) {
       match = byId.get(incoming.id) || null;
       if (match && !sameElement(match, incoming)) {  // a new tag: a new element
         if (match === cursor) cursor = cursor.nextSibling;
-        replaceKeepingFocus(match, incoming, target, cursor);
+        replaceKeepingFocus(match, incoming, cursor);
         continue;
       }
     } else if (cursor && sameKind(cursor, incoming) && !(cursor.id)) {

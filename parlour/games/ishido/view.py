@@ -51,9 +51,9 @@ def tile_name(tile: int) -> str:
 def render(observation: JSON, ctx: RenderContext) -> str:
     """One line per cell, so that a move sends the browser only the cells it changed.
 
-    Each cell is a small SVG of its own in a row box (app.css .board-rows): a drop lays
-    out and repaints the rows it changed, where one SVG of the whole board repainted
-    every tile in it."""
+    The cells sit in row boxes (app.css .board-rows), an empty cell a plain box and a
+    tile a small SVG of its own: a drop lays out and repaints the rows it changed, where
+    one SVG of the whole board repainted every tile in it."""
     playing = observation["status"] == "playing" and ctx.can_move
     valid = observation["valid"] if ctx.assist else {}
     hint = tuple(ctx.hint["place"]) if ctx.hint else None
