@@ -31,7 +31,7 @@ export function patchParts(container, parts, orders = [], gone = []) {
     const target = id ? document.getElementById(id) : null;
     if (!target && inRuns.has(id)) { adding.set(id, part); continue; }
     if (!target || !container.contains(target)) return false;
-    const inSvg = inSvgContent(target);
+    const inSvg = parsesAsSvg(target.parentNode);
     if (part.endsWith(`</${tag}>`)) { batches[inSvg ? "svg" : "html"].push([target, part]); continue; }
     const [opening] = parse([part], inSvg);
     if (!sameElement(target, opening)) return false;
@@ -69,10 +69,9 @@ function replaceKeepingFocus(old, element, before = old) {
   if (focused) element.focus({ preventScroll: true });
 }
 
-// Whether markup in place of `element` is parsed as SVG: an <svg> in an HTML element is
-// HTML's own (the parser makes it an SVG element), its children are SVG.
-function inSvgContent(element) {
-  const parent = element.parentNode;
+// Whether markup put in `parent` is parsed as SVG: an <svg> in an HTML element is HTML's
+// own (the parser makes it an SVG element), its children are SVG.
+function parsesAsSvg(parent) {
   return parent instanceof SVGElement && parent.localName !== "foreignObject";
 }
 
@@ -88,8 +87,7 @@ function reorder(container, ids, adding, moved) {
   if (!parent || !container.contains(parent) || kept.some((e) => e.parentNode !== parent)) return false;
   const added = ids.filter((id, i) => !present[i]);
   if (!added.every((id) => adding.has(id))) return false;
-  const inSvg = parent instanceof SVGElement && parent.localName !== "foreignObject";
-  const created = added.length > 0 ? parse(added.map((id) => adding.get(id)), inSvg) : [];
+  const created = added.length > 0 ? parse(added.map((id) => adding.get(id)), parsesAsSvg(parent)) : [];
   if (!created.every((element, i) => element.id === added[i])) return false;
   const staying = inOrder(kept, parent);
   const firstStaying = staying.values().next().value;

@@ -64,11 +64,11 @@ def render(observation: JSON, ctx: RenderContext) -> str:
         for col in range(COLS)
     )
     return lines([
-        '<div class="ish" id="ish"><div class="ish-stage">',
+        '<div class="ish" id="ish">',
         '<div class="ish-board board-rows sideways-on-phone" id="ish-board" role="grid" '
         f'aria-label="Ishido board, {COLS} by {ROWS}">',
         *grid_rows(cells, COLS, boxed=True),
-        "</div></div>",
+        "</div>",
         _side(observation, playing),
         "</div>",
     ])
