@@ -116,7 +116,7 @@ def test_parts_of_every_move_rebuild_the_new_markup(name: str, seed: int) -> Non
             assert apply(shown, patch) == html
             sent_as_parts += 1
         shown = html
-    assert sent_as_parts > 0  # (Tic-Tac-Toe's board is one line: one part, the whole svg)
+    assert sent_as_parts > 0
 
 
 # Boards of two runs of keyed lines, one in a group whose opening tag may change.

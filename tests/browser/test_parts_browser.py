@@ -22,10 +22,11 @@ from tests.browser.conftest import CreateGame, NextView, OpenPage
 GAMES = {
     "minesweeper": {"params": {"rows": 16, "cols": 30, "mines": 30}},
     "ishido": {"params": {"rules": "seed"}},
+    "tictactoe": {"seats": ["human", "human"]},
 }
 # Ishido: the next tile goes on a cell where it fits (assist marks them with "valid")
 PLAYABLE = {"minesweeper": '#board [aria-disabled="false"] .closed[data-move]',
-            "ishido": "#board .valid[data-move]"}
+            "ishido": "#board .valid[data-move]", "tictactoe": "#board .playable[data-move]"}
 
 # The board's markup, attributes in order of name: an element morphed keeps the ones it
 # had in their places and adds the others after them, unlike one parsed afresh.
