@@ -7,7 +7,7 @@ tile set, a display option, picks one with CSS, so switching never asks the serv
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from parlour.core.game import JSON, RenderContext
 from parlour.core.markup import attr, classes, grid_rows, lines, move_attr
@@ -74,6 +74,7 @@ def render(observation: JSON, ctx: RenderContext) -> str:
     ])
 
 
+@lru_cache(maxsize=65536)  # a cell's markup depends on these alone: most cells stay as they are
 def _cell(col: int, row: int, tile: int | None, playing: bool, score: int | None,
           hinted: bool) -> str:
     where = f"column {col + 1}, row {row + 1}"

@@ -12,6 +12,8 @@ Keys and swipes: four hidden buttons carry the arrow keys (`data-key`) and the s
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from parlour.core.game import JSON, RenderContext
 from parlour.core.markup import attr, classes, lines, move_attr
 from parlour.games.sliding.pictures import data_url
@@ -56,6 +58,7 @@ def render(observation: JSON, ctx: RenderContext) -> str:
     ])
 
 
+@lru_cache(maxsize=16384)  # a tile's markup depends on these alone: most tiles stay put
 def _tile(tile: int, cell: int, cols: int, rows: int, hinted: bool) -> str:
     row, col = divmod(cell, cols)
     home_row, home_col = divmod(tile - 1, cols)
