@@ -93,8 +93,8 @@ const painted = (t0, resolve, id, viewed) => requestAnimationFrame(() => {
   const frameBegun = performance.now();
   const channel = new MessageChannel();
   channel.port1.onmessage = () => {
-    mark("end");
     const done = performance.now();
+    mark("end");  // after the clock is read: a mark takes 0.2 ms, 1.5 at p95
     resolve({ id, sample, view: viewed - t0, painted: viewed - t0 + done - frameBegun,
               frame: done - t0 });
   };
@@ -493,8 +493,8 @@ WATCH_VIEWS = """
       const frameBegun = performance.timeOrigin + performance.now();
       const channel = new MessageChannel();
       channel.port1.onmessage = () => {
-        if (window.benchSample) performance.mark(`sample-end ${window.benchSample}`);
         window.paintedAt = performance.timeOrigin + performance.now();
+        if (window.benchSample) performance.mark(`sample-end ${window.benchSample}`);
         window.frameWork = window.paintedAt - frameBegun;
       };
       channel.port2.postMessage(null);
