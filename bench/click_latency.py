@@ -21,7 +21,9 @@ samples under 16 ms.
   "expert flag" right-clicks the mines around an open number and "expert chord" then
   clicks it, opening its other neighbours (the mines known from the game replayed here).
   Each next game starts from the face button, in the same page, as a player's does.
-- ishido: drag the next tile onto a cell where it fits (the assist marks show where).
+- ishido: drag the next tile onto a cell where it fits (the assist marks show where),
+  timed from the drop; the drag's own frame (the tile under the pointer) is drawn first,
+  as a player's drag is drawn while it goes, not counted in the drop.
 - tribolo: three browsers (one per seat, each its own context, as three people on their
   invite links) play random legal cells; a sample is a click in the mover's browser until
   the view is applied, and painted, in *every* browser (times compared through
@@ -33,7 +35,8 @@ samples under 16 ms.
 - sliding: an 8x8 board cut from an uploaded photo (made here with Pillow, 1200x1200),
   shuffled at random. "click" clicks a random tile in the gap's row or column (a whole
   line slides); "drag" drags the tile next to the gap toward it with pointer events, timed
-  from the release. A new game when one is solved (never, in practice).
+  from the release (the drag's own frame drawn first, as for Ishido). A new game when one
+  is solved (never, in practice).
 - escalator: pick a random playable card (two times in three) or turn the stock.
 
 With --parts, the server runs with PARLOUR_TIMING=1 and Chromium is traced: a table says
@@ -100,6 +103,13 @@ const painted = (t0, resolve, id, viewed) => requestAnimationFrame(() => {
   };
   channel.port2.postMessage(null);
 });
+// A drag is drawn as it goes (the piece under the finger, the target lit), frames before
+// the drop: a drag's pointer moves wait for their frame before the drop is timed.
+const framePainted = () => new Promise((resolve) => requestAnimationFrame(() => {
+  const channel = new MessageChannel();
+  channel.port1.onmessage = resolve;
+  channel.port2.postMessage(null);
+}));
 """
 
 # Click `selector` (or a random cell among those `pool` selects) and time the new view.
@@ -152,6 +162,7 @@ async (pick) => {""" + PAINTED + """
   pointer("pointerdown", sx, sy, source);
   pointer("pointermove", (sx + tx) / 2, (sy + ty) / 2, document);
   pointer("pointermove", tx, ty, document);
+  await framePainted();
   const before = Number(document.body.dataset.views);
   return await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("no new view within 5 s of a drop")), 5000);
@@ -400,6 +411,7 @@ async ({ id, from, to }) => {""" + PAINTED + """
   }));
   pointer("pointerdown", from, tile);
   pointer("pointermove", to, document);
+  await framePainted();
   const before = Number(document.body.dataset.views);
   return await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("no new view within 5 s of a drag")), 5000);
