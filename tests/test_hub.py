@@ -8,11 +8,20 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+import pytest
+
 from parlour.core import tables
 from parlour.devtools import run_async
 from parlour.games import GAMES
 from parlour.games.tictactoe.ai import VALUES
-from parlour.server.compute import TABLE_BUDGET, THINK_BUDGET, Compute, Progress
+from parlour.server.compute import (
+    TABLE_BUDGET,
+    THINK_BUDGET,
+    Compute,
+    Progress,
+    TooSlow,
+    WorkerFailed,
+)
 from parlour.server.hub import ApiError, Hub, Live
 from parlour.server.viewers import Viewer
 from parlour.store import Store
@@ -61,6 +70,33 @@ def test_undo_stops_the_computer_thinking(tmp_path: Path) -> None:
         await asyncio.wait_for(hub.settle(live), 1.0)
         assert live.session.cursor == 0 and live.session.line_length == 1
         assert compute.finished == 0  # the thinking was stopped, not finished
+        hub.store.close()
+
+    run_async(scenario())
+
+
+class Failing(Compute):
+    """Work that fails: with `error`, as the pool reports a fault (a worker gone, too
+    slow) or as the work's own code raises it."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(workers=1)
+        self.error = error
+
+    async def run(
+        self, budget: float, work: Callable[..., T], *args: Any, progress: Progress | None = None
+    ) -> T:
+        raise self.error
+
+
+@pytest.mark.parametrize("error", [WorkerFailed("gone"), TooSlow("slow"), IndexError("a bug")])
+def test_the_computer_plays_on_when_its_thinking_fails(tmp_path: Path, error: Exception) -> None:
+    async def scenario() -> None:
+        hub = Hub(Store(tmp_path / "db.sqlite3"), GAMES, ai_delay_scale=0, compute=Failing(error))
+        live, token = await hub.create("tictactoe", seats=["human", "ai:perfect"])
+        await hub.act(live, token, "move", {"cell": [1, 1]})
+        await asyncio.wait_for(hub.settle(live), 5.0)
+        assert live.session.cursor == 2 and live.session.to_move == 0  # a move, never a stall
         hub.store.close()
 
     run_async(scenario())

@@ -73,5 +73,7 @@ class ComputerTurns:
                 )
         except (TooSlow, WorkerFailed) as error:  # never leave the game waiting
             log.warning("%s: the AI failed (%s); it plays a random move", session.id_text, error)
-            moves = session.game.legal_moves(state)
-            return session.game.move_to_json(random.Random(session.cursor).choice(moves))
+        except Exception:  # a fault in the AI's own code: the game still goes on
+            log.exception("%s: the AI raised; it plays a random move", session.id_text)
+        moves = session.game.legal_moves(state)
+        return session.game.move_to_json(random.Random(session.cursor).choice(moves))
