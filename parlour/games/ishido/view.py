@@ -79,11 +79,8 @@ def _cell(col: int, row: int, tile: int | None, playing: bool, score: int | None
           hinted: bool) -> str:
     where = f"column {col + 1}, row {row + 1}"
     if tile is not None:
-        return (
-            f'<svg id="ish-{col}-{row}" class="cell tile c{colour(tile)} g{glyph(tile)}" '
-            f'viewBox="0 0 {CELL} {CELL}" data-nav tabindex="-1" role="gridcell" '
-            f'aria-label="{attr(f"{where}: {tile_name(tile)}")}">{tile_svg(tile)}</svg>'
-        )
+        return _tile_element(tile, "cell", f'id="ish-{col}-{row}" data-nav tabindex="-1" '
+                             f'role="gridcell" aria-label="{attr(f"{where}: {tile_name(tile)}")}"')
     actions = _place_actions(col, row) if playing else ""
     css = classes("cell", "slot", "valid" if score is not None else None,
                   "hint" if hinted else None)
@@ -91,6 +88,12 @@ def _cell(col: int, row: int, tile: int | None, playing: bool, score: int | None
         f'<div id="ish-{col}-{row}" class="{css}" data-nav tabindex="-1" role="gridcell" '
         f'aria-label="{where}: empty"{actions}>{"" if score is None else score}</div>'
     )
+
+
+def _tile_element(tile: int, css: str, attributes: str) -> str:
+    """A tile as a small SVG of its own (a cell's, or the next tile's), with `attributes`."""
+    return (f'<svg class="{css} tile c{colour(tile)} g{glyph(tile)}" viewBox="0 0 {CELL} {CELL}" '
+            f'{attributes}>{tile_svg(tile)}</svg>')
 
 
 @cache
@@ -105,11 +108,8 @@ def _side(observation: JSON, playing: bool) -> str:
         next_tile = '<div class="ish-next-empty" id="ish-pouch-empty">Pouch empty</div>'
     else:
         drag = " data-drag" if playing else ""
-        next_tile = (
-            f'<svg class="ish-next tile c{colour(following)} g{glyph(following)}" id="ish-next" '
-            f'viewBox="0 0 100 100"{drag} role="img" '
-            f'aria-label="next tile: {attr(tile_name(following))}">{tile_svg(following)}</svg>'
-        )
+        next_tile = _tile_element(following, "ish-next", f'id="ish-next"{drag} role="img" '
+                                  f'aria-label="next tile: {attr(tile_name(following))}"')
     return lines([
         '<aside class="ish-side" id="ish-side"><div class="ish-label">Next</div>',
         next_tile,

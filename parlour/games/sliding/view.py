@@ -49,7 +49,7 @@ def render(observation: JSON, ctx: RenderContext) -> str:
         # in the order of the tiles, not of the cells: a slide then changes a few tiles'
         # places, never their order, so the page moves no element and each tile's
         # transition plays (the labels say where each tile is)
-        *(_tile(tile, cell, cols, rows, (cell // cols, cell % cols) == hinted)
+        *(_tile(tile, cell, cols, (cell // cols, cell % cols) == hinted)
           for tile, cell in sorted((tile, cell) for cell, tile in enumerate(tiles) if tile)),
         _gap(gap, rows, cols),
         _keys(gap, rows, cols),
@@ -59,7 +59,7 @@ def render(observation: JSON, ctx: RenderContext) -> str:
 
 
 @lru_cache(maxsize=16384)  # a tile's markup depends on these alone: most tiles stay put
-def _tile(tile: int, cell: int, cols: int, rows: int, hinted: bool) -> str:
+def _tile(tile: int, cell: int, cols: int, hinted: bool) -> str:
     row, col = divmod(cell, cols)
     home_row, home_col = divmod(tile - 1, cols)
     home = (row, col) == (home_row, home_col)
