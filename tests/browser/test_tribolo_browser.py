@@ -95,6 +95,15 @@ def host_with_open_seats(create_game: CreateGame, tribolo: OpenGame, green: str 
     return sid, tribolo(f"/play/tribolo?session={sid}", tokens={sid: created["token"]})
 
 
+# Each transition that starts on a seat's chip or a player's box, from now on.
+RECORD_TURN_TRANSITIONS = """() => {
+  window.turnTransitions = [];
+  document.addEventListener("transitionrun", (event) => {
+    if (event.target.closest(".seat, .tb-player")) window.turnTransitions.push(event.propertyName);
+  });
+}"""
+
+
 def test_three_browsers_on_their_invite_links_all_see_every_move(
     tribolo: OpenGame, create_game: CreateGame, server_view: ServerView
 ) -> None:
@@ -107,6 +116,8 @@ def test_three_browsers_on_their_invite_links_all_see_every_move(
         expect(page.seat_chip(seat)).to_contain_text("You")
     expect(blue.page.locator("#seats [data-invite-seat]")).to_have_count(0)
 
+    for page in players:
+        page.page.evaluate(RECORD_TURN_TRANSITIONS)
     rng = random.Random(12)
     for _ in range(6):
         view = server_view(sid)
@@ -122,6 +133,10 @@ def test_three_browsers_on_their_invite_links_all_see_every_move(
         grid = page.page.locator("#tb-grid")
         expect(grid).to_have_attribute("aria-disabled", "false" if seat == mover else "true")
     assert server_view(sid)["moves"] == 6
+    # whose turn it is showed at once: a transition there, in every browser on every move,
+    # would be drawn frame by frame on each page's main thread (issue 14)
+    for page in players:
+        assert page.page.evaluate("window.turnTransitions") == []
 
 
 def test_one_player_beats_or_loses_to_two_computers_clicking_to_the_end(
