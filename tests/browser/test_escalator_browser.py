@@ -77,6 +77,18 @@ def test_a_deal_lost_says_whether_it_could_have_been_won(
     verdict = page.locator("#esc-verdict")
     expect(verdict).to_contain_text("could have been won" if state.verdict and
                                     state.verdict.winnable else "No order of play")
+    # the board re-fit under the end card: the table sized itself from the room the page
+    # left it, and the room went no further, so the cards' shapes were not restyled
+    room = page.evaluate(ROOM_SEEN)
+    assert room["table"].endswith("px") and room["card"] == "", room
+
+
+# The room the page leaves the board, as the table and a card each see it.
+ROOM_SEEN = """() => {
+  const room = (selector) => getComputedStyle(document.querySelector(selector))
+    .getPropertyValue("--board-room-h");
+  return { table: room(".esc-table"), card: room(".esc-card") };
+}"""
 
 
 def deal_of_created(created: dict[str, Any]) -> Layout:
