@@ -109,6 +109,7 @@ def test_cross_wins_and_the_board_locks(
 
     game.wait_board("XXX/OO./...")
     expect(game.headline).to_have_text("Cross wins")
+    expect(game.page).to_have_title("Cross wins · Tic Tac Toe · Parlour")  # the tab says it too
     win = game.page.locator("#ttt-win")
     expect(win).to_be_attached()  # (a level line has no height: Playwright's "visible" fails)
     style = win.evaluate(
