@@ -294,9 +294,8 @@ def minesweeper(browser: Any, url: str, errors: list[str], samples: int,
             clicked = measure(page, None, rng.random(), PLAYABLE_CELLS)
             if clicked is None:
                 break
-            # a mine, or the last safe cell
-            record(figures, "expert click that ends the game" if ended(page) else "expert click",
-                   clicked)
+            ends = ended(page)  # a mine, or the last safe cell
+            record(figures, "expert click that ends the game" if ends else "expert click", clicked)
         again(page)
     page.context.close()
     page = open_game(browser, url, errors, "minesweeper", sparse)
@@ -552,6 +551,13 @@ CLICK_AT = """
 """
 
 
+def random_legal_cell(view: dict[str, Any], rng: random.Random) -> str:
+    """The id of a random cell where the player to move in Tribolo's `view` may play."""
+    board = board_from_rows(view["text"].split("\n")[:11])
+    x, y = position(rng.choice(list(cells(legal_moves(board, view["to_move"])))))
+    return f"tb-{x}-{y}"
+
+
 def tribolo_at_one_screen(browser: Any, url: str, errors: list[str], samples: int,
                           rng: random.Random) -> Figures:
     """Random legal cells, the three seats held by one page."""
@@ -566,9 +572,7 @@ def tribolo_at_one_screen(browser: Any, url: str, errors: list[str], samples: in
             sid = page.evaluate(SESSION)[0]
             continue
         settle(page)
-        board = board_from_rows(view["text"].split("\n")[:11])
-        x, y = position(rng.choice(list(cells(legal_moves(board, view["to_move"])))))
-        clicked = measure(page, f"#tb-{x}-{y}", 0.0)
+        clicked = measure(page, f"#{random_legal_cell(view, rng)}", 0.0)
         taken += 1
         if taken > WARMUP:
             record(figures, "one screen: click that ends the game" if ended(page)
@@ -594,10 +598,8 @@ def tribolo(browser: Any, url: str, errors: list[str], samples: int,
             for _, page in pages:
                 settle(page)
             mover = view["to_move"]
-            board = board_from_rows(view["text"].split("\n")[:11])
-            x, y = position(rng.choice(list(cells(legal_moves(board, mover)))))
             counts = [int(page.evaluate(VIEW_COUNT)) for _, page in pages]
-            clicked_at, sample = pages[mover][1].evaluate(CLICK_AT, f"tb-{x}-{y}")
+            clicked_at, sample = pages[mover][1].evaluate(CLICK_AT, random_legal_cell(view, rng))
             t0 = float(clicked_at)
             times = []  # (viewed, painted, frame shown) in each browser
             for (_, page), count in zip(pages, counts, strict=True):
