@@ -32,7 +32,10 @@ samples under 16 ms.
   (the click answered). Each next move waits until the last one's discs have popped and
   flipped in all three browsers (at most 2 s), as the next player looks at the board
   before moving: back to back, the benchmark's own moves overlapped the animations of the
-  one before on the two cores of a small machine. A new game when one ends. "one screen":
+  one before on the two cores of a small machine. A new game when one ends. "mover's
+  browser view": the view applied there (the server's work and the network, before the
+  browser's frame); a last line gives the CPU time per move that each kind of process
+  used, the three browsers together, their animations included. "one screen":
   first, the three seats held by one browser (players taking turns at one screen), timed
   as a Tic-Tac-Toe click: the page's own work, without three browsers sharing the cores.
 - sliding: an 8x8 board cut from an uploaded photo (made here with Pillow, 1200x1200),
@@ -68,7 +71,7 @@ from PIL import Image
 from playwright.sync_api import Page, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from bench.common import auth, heading, report, share_under
+from bench.common import auth, cpu_ms_by_process, heading, report, share_under
 from bench.latency_parts import CATEGORIES, browser_parts, parts_table, server_parts
 from parlour.core.gameid import parse_game_id
 from parlour.core.session import Session
@@ -261,6 +264,7 @@ class Figures(dict[str, list[float]]):
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
         self.samples: dict[str, list[str]] = {}  # each kind's samples, named as in the trace
+        self.notes: list[str] = []  # lines printed after the figures
 
 
 def tictactoe(browser: Any, url: str, errors: list[str], samples: int,
@@ -584,13 +588,14 @@ def tribolo_at_one_screen(browser: Any, url: str, errors: list[str], samples: in
 def tribolo(browser: Any, url: str, errors: list[str], samples: int,
             rng: random.Random) -> Figures:
     figures = tribolo_at_one_screen(browser, url, errors, samples, rng)
-    figures.update({"click -> mover's browser painted": [],
+    figures.update({"click -> mover's browser view": [], "click -> mover's browser painted": [],
                     "click -> all 3 views": [], "click -> all 3 painted": [],
                     "click -> all 3 frames shown": [],
                     "click -> slowest other browser painted": []})
-    taken = 0
+    taken, cpu_used, moves_counted = 0, dict[str, float](), 0
     while taken < samples + WARMUP:
         pages = three_browsers(browser, url, errors)
+        cpu_before, moves_before = cpu_ms_by_process(), taken
         while taken < samples + WARMUP:
             view = httpx.get(f"{url}/api/games/{pages[0][0]}", timeout=30).json()
             if view["status"] != "playing":
@@ -611,6 +616,7 @@ def tribolo(browser: Any, url: str, errors: list[str], samples: int,
                 times.append((viewed - t0, viewed - t0 + work, shown - t0))
             taken += 1
             if taken > WARMUP:
+                figures["click -> mover's browser view"].append(times[mover][0])
                 figures["click -> mover's browser painted"].append(times[mover][1])
                 figures["click -> all 3 views"].append(max(each[0] for each in times))
                 figures["click -> all 3 painted"].append(max(each[1] for each in times))
@@ -618,9 +624,31 @@ def tribolo(browser: Any, url: str, errors: list[str], samples: int,
                 others = [each[1] for seat, each in enumerate(times) if seat != mover]
                 figures["click -> slowest other browser painted"].append(max(others))
                 figures.samples.setdefault("click (mover's browser)", []).append(sample)
+        settle_all(pages)  # the last move's animations counted too, as every other move's
+        for kind, ms in cpu_ms_by_process().items():  # before the pages' processes go
+            cpu_used[kind] = cpu_used.get(kind, 0.0) + ms - cpu_before.get(kind, 0.0)
+        moves_counted += taken - moves_before
         for _, page in pages:
             page.context.close()
+    figures.notes.append(cpu_per_move(cpu_used, moves_counted))
     return figures
+
+
+def settle_all(pages: list[tuple[str, Page]]) -> None:
+    for _, page in pages:
+        settle(page)
+
+
+def cpu_per_move(used: dict[str, float], moves: int) -> str:
+    """A line: the CPU time per move (ms) that each kind of process used, all three
+    browsers together, the disc animations after each move included."""
+    if not moves or not used:
+        return "CPU per move: not measured (no /proc here)"
+    kinds = "  ".join(f"{kind} {ms / moves:.0f}"
+                      for kind, ms in sorted(used.items(), key=lambda item: -item[1])
+                      if ms / moves >= 0.5)
+    return (f"CPU per move, the three browsers and the server, animations included (ms, "
+            f"{os.cpu_count()} cores, from /proc): {kinds}")
 
 
 def settle(page: Page, most_ms: float = 2000) -> None:
@@ -671,6 +699,8 @@ def main() -> None:
             if samples:
                 report(label, samples)
                 print(f"  {share_under(samples, FRAME_MS):.1%} under {FRAME_MS:.0f} ms")
+        for note in figures.notes:
+            print(note)
         if figures.table:
             print(f"\nwhere the time goes, {game}, all actions above (ms):")
             print("\n".join(figures.table))
