@@ -22,7 +22,7 @@ from parlour.server.app import create_app
 from parlour.store import CHECKPOINT_SECONDS, Store
 
 ACTION_PARTS = {"parse", "apply", "commit", "observe", "render", "views (all viewers)",
-                "diff", "send", "received -> view sent"}
+                "diff", "send", "received -> view sent", "received -> first view sent"}
 
 
 def play_one_move(client: TestClient) -> None:
@@ -62,11 +62,34 @@ def test_each_part_of_a_websocket_move_is_timed_once(timed: TestClient) -> None:
     assert len(parts["received -> view sent"]) == 1  # the hello's view is not an action's
     whole = parts["received -> view sent"][0]
     assert 0 < parts["apply"][0] + parts["commit"][0] <= whole
-    for name in ACTION_PARTS - {"received -> view sent"}:  # and each one's CPU time
+    assert parts["received -> first view sent"] == [whole]
+    for name in ACTION_PARTS - {"received -> view sent", "received -> first view sent"}:
         assert len(parts[f"{name} CPU"]) == len(parts[name])
         assert all(0 <= cpu <= wall + 1 for cpu, wall in zip(parts[f"{name} CPU"], parts[name],
                                                               strict=True))
     assert set(timed.get("/api/debug/timing").json()) == {"objects frozen"}  # handed over once
+
+
+def test_the_first_view_out_is_timed_apart_from_the_watchers(timed: TestClient) -> None:
+    """Cross moves, Nought and a spectator watching: three views go out, and the first
+    (Cross's: the one who acted is served first) is the server's share of the click."""
+    created = timed.post("/api/games", json={"game": "tictactoe",
+                                             "seats": ["human", "open"]}).json()
+    sid = created["session"]
+    nought = timed.post(f"/api/games/{sid}/join", json={"seat": 1}).json()["token"]
+    with timed.websocket_connect(f"/ws/{sid}") as cross, \
+            timed.websocket_connect(f"/ws/{sid}") as other, \
+            timed.websocket_connect(f"/ws/{sid}") as spectator:
+        for socket, token in ((cross, created["token"]), (other, nought), (spectator, None)):
+            socket.send_json({"type": "hello", "token": token})
+            assert socket.receive_json()["view"]["moves"] == 0
+        timed.get("/api/debug/timing")  # forget the hellos
+        cross.send_json({"type": "move", "move": {"cell": [1, 1]}})
+        for socket in (cross, other, spectator):
+            assert socket.receive_json()["view"]["moves"] == 1
+    parts = timed.get("/api/debug/timing").json()
+    assert len(parts["received -> view sent"]) == 3
+    assert parts["received -> first view sent"] == [min(parts["received -> view sent"])]
 
 
 def test_the_endpoint_stays_out_of_the_api_docs(timed: TestClient) -> None:
