@@ -624,7 +624,8 @@ def tribolo(browser: Any, url: str, errors: list[str], samples: int,
                 others = [each[1] for seat, each in enumerate(times) if seat != mover]
                 figures["click -> slowest other browser painted"].append(max(others))
                 figures.samples.setdefault("click (mover's browser)", []).append(sample)
-        settle_all(pages)  # the last move's animations counted too, as every other move's
+        for _, page in pages:  # the last move's animations counted too, as every other move's
+            settle(page)
         for kind, ms in cpu_ms_by_process().items():  # before the pages' processes go
             cpu_used[kind] = cpu_used.get(kind, 0.0) + ms - cpu_before.get(kind, 0.0)
         moves_counted += taken - moves_before
@@ -632,11 +633,6 @@ def tribolo(browser: Any, url: str, errors: list[str], samples: int,
             page.context.close()
     figures.notes.append(cpu_per_move(cpu_used, moves_counted))
     return figures
-
-
-def settle_all(pages: list[tuple[str, Page]]) -> None:
-    for _, page in pages:
-        settle(page)
 
 
 def cpu_per_move(used: dict[str, float], moves: int) -> str:
