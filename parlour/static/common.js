@@ -67,9 +67,15 @@ const SOUNDS = {
 // idle, not on the way from a player's first move to its sound. (Made before the player
 // has done anything, it starts suspended, and play() resumes it.)
 export function warmSounds() {
-  if (!loadPrefs().sound || !window.requestIdleCallback) return;
-  requestIdleCallback(() => { try { audio ??= new AudioContext(); } catch { /* no audio device */ } },
-    { timeout: 3000 });
+  if (!loadPrefs().sound) return;
+  whenIdle(() => { try { audio ??= new AudioContext(); } catch { /* no audio device */ } }, 3000);
+}
+
+// Run `work` once the page is idle, or after `most` ms: off the frame that shows a view.
+// (Browsers without requestIdleCallback, Safari among them, run it after the frame.)
+export function whenIdle(work, most) {
+  if (window.requestIdleCallback) requestIdleCallback(work, { timeout: most });
+  else requestAnimationFrame(() => setTimeout(work, 0));
 }
 
 // A running AudioContext keeps the page's audio thread and the browser's audio service

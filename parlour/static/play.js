@@ -3,7 +3,7 @@
 // long presses, drags and keys into messages, and applies each new view in place.
 import {
   api, applyPrefs, escapeHtml, formatTime, loadPrefs, LOGO, play, savePrefs, saveToken,
-  nextTheme, set, setText, THEMES, toast, tokens, warmSounds,
+  nextTheme, set, setText, THEMES, toast, tokens, warmSounds, whenIdle,
 } from "/static/common.js";
 import { createMenus, declaredKeyName, eventKeyName } from "/static/menus.js";
 import { morphInto, patchParts } from "/static/morph.js";
@@ -246,7 +246,7 @@ function showTitle(text) {
   const waiting = titleWanted !== null;
   titleWanted = text;
   if (waiting) return;
-  requestIdleCallback(() => { set(document, "title", titleWanted); titleWanted = null; }, { timeout: 300 });
+  whenIdle(() => { set(document, "title", titleWanted); titleWanted = null; }, 300);
 }
 
 // The board comes whole or as a patch: the parts that changed since the last view, the

@@ -15,7 +15,14 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, expect
 
-from tests.browser.conftest import CreateGame, NextView, OpenPage, ServerView, WaitViews
+from tests.browser.conftest import (
+    CreateGame,
+    NewContext,
+    NextView,
+    OpenPage,
+    ServerView,
+    WaitViews,
+)
 from tests.browser.pages import GamePage
 
 pytestmark = pytest.mark.browser
@@ -95,6 +102,19 @@ def ttt(open_page: OpenPage, next_view: NextView) -> OpenGame:
         return TicTacToePage(open_page(path, **options), next_view)
 
     return open_game
+
+
+def test_the_tab_title_follows_in_a_browser_without_idle_callbacks(
+    ttt: OpenGame, new_context: NewContext
+) -> None:
+    """Safari has no requestIdleCallback: the title still comes, after the view's frame,
+    and the page raises no error (the fixture fails on any)."""
+    context = new_context()
+    context.add_init_script("delete window.requestIdleCallback;")
+    game = ttt(context=context)
+    game.new_game("human", "human")
+    game.play([(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)])
+    expect(game.page).to_have_title("Cross wins · Tic Tac Toe · Parlour")
 
 
 def test_cross_wins_and_the_board_locks(
