@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import io
 import json
 import os
@@ -188,8 +189,15 @@ async (pick) => {""" + PAINTED + """
 """
 
 
+@functools.cache
+def http() -> httpx.Client:
+    """One client for the run: a bare httpx.get builds an SSL context each time, ~35 ms
+    of CPU (measured), which a Tribolo move's three browsers waited behind."""
+    return httpx.Client(timeout=30)
+
+
 def new_game(url: str, game: str, options: dict[str, Any]) -> tuple[str, str]:
-    reply = httpx.post(f"{url}/api/games", json={"game": game, **options}, timeout=30)
+    reply = http().post(f"{url}/api/games", json={"game": game, **options})
     reply.raise_for_status()
     body = reply.json()
     return body["session"], body["token"]
@@ -350,7 +358,7 @@ def chords(page: Page, url: str, figures: Figures, rng: random.Random) -> None:
     sid, token = page.evaluate(SESSION)
     measure(page, "#ms-7-14", 0.0)
     for _ in range(30):
-        saved = httpx.get(f"{url}/api/games/{sid}/export", timeout=30, headers=auth(token))
+        saved = http().get(f"{url}/api/games/{sid}/export", headers=auth(token))
         saved.raise_for_status()
         game = saved.json()
         state = Session(spec, parse_game_id(spec.game, game["id"]), game["seats"],
@@ -473,8 +481,8 @@ def upload_photo(url: str) -> str:
                                 Image.effect_noise((1200, 1200), 40 + noise.random())))
     encoded = io.BytesIO()
     image.save(encoded, "JPEG", quality=90)
-    reply = httpx.post(f"{url}/api/uploads", content=encoded.getvalue(),
-                       headers={"Content-Type": "image/jpeg"}, timeout=30)
+    reply = http().post(f"{url}/api/uploads", content=encoded.getvalue(),
+                        headers={"Content-Type": "image/jpeg"})
     reply.raise_for_status()
     upload: str = reply.json()["upload"]
     return upload
@@ -570,7 +578,7 @@ def tribolo_at_one_screen(browser: Any, url: str, errors: list[str], samples: in
                                 {"seats": ["human", "human", "human"]})
     taken = 0
     while taken < samples + WARMUP:
-        view = httpx.get(f"{url}/api/games/{sid}", timeout=30).json()
+        view = http().get(f"{url}/api/games/{sid}").json()
         if view["status"] != "playing":
             again(page)
             sid = page.evaluate(SESSION)[0]
@@ -597,7 +605,7 @@ def tribolo(browser: Any, url: str, errors: list[str], samples: int,
         pages = three_browsers(browser, url, errors)
         cpu_before, moves_before = cpu_ms_by_process(), taken
         while taken < samples + WARMUP:
-            view = httpx.get(f"{url}/api/games/{pages[0][0]}", timeout=30).json()
+            view = http().get(f"{url}/api/games/{pages[0][0]}").json()
             if view["status"] != "playing":
                 break
             for _, page in pages:
@@ -657,7 +665,7 @@ def three_browsers(browser: Any, url: str, errors: list[str]) -> list[tuple[str,
     """A Tribolo game with each seat held by a browser of its own, watching its views."""
     sid, token = new_game(url, "tribolo", {"seats": ["human", "open", "open"]})
     tokens = [token] + [
-        httpx.post(f"{url}/api/games/{sid}/join", json={"seat": seat}, timeout=30).json()["token"]
+        http().post(f"{url}/api/games/{sid}/join", json={"seat": seat}).json()["token"]
         for seat in (1, 2)
     ]
     pages = []

@@ -36,8 +36,9 @@ CATEGORIES = [
 ]
 BROWSER_PARTS = ("input", "waiting", "view script", "parse HTML", "style", "layout", "paint",
                  "GC", "other")
-SERVER_PARTS = ("parse", "apply", "commit", "observe", "render", "views (all viewers)", "diff",
-                "send", "received -> first view sent", "received -> view sent",
+SERVER_PARTS = ("parse", "apply", "commit", "observe", "render", "view (who acted)",
+                "views (those watching)", "diff", "send", "received -> first view sent",
+                "received -> view sent",
                 *(f"GC pause (generation {n})" for n in range(3)))
 PAINTING = {"PrePaint", "Paint", "PaintImage", "Layerize", "Commit", "UpdateLayer",
             "UpdateLayerTree", "RasterTask", "CompositeLayers"}

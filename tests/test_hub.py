@@ -239,3 +239,39 @@ def test_the_player_who_moved_is_sent_the_answer_before_the_other_players(
         assert order[0] == mover and sorted(map(str, order)) == sorted(map(str, [first, *others]))
 
     run_async(scenario())
+
+
+def test_those_watching_have_their_views_worked_out_after_the_mover_was_sent_theirs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On a machine the players share, the mover's browser starts on its view while the
+    server works out the others': and all see the same position."""
+    async def scenario() -> None:
+        hub = Hub(Store(tmp_path / "db.sqlite3"), GAMES, ai_delay_scale=0)
+        live, first = await hub.create("tribolo", seats=["human", "open", "open"])
+        others = [(await hub.join(live, seat=seat))[0] for seat in (1, 2)]
+        events: list[tuple[str, str | None, int]] = []
+        for token in (first, *others, None):  # the three players and a spectator
+            async def send(message: Any, token: str | None = token) -> None:
+                if message.get("type") == "view":
+                    events.append(("sent", token, message["view"]["moves"]))
+            live.viewers.add(Viewer(live.seats_of(token), send, token))
+        await asyncio.sleep(0.05)
+        rendered = hub.view_for
+
+        def view_for(live: Live, token: str | None, sound: str | None = None) -> Any:
+            view = rendered(live, token, sound)
+            events.append(("rendered", token, view["moves"]))
+            return view
+
+        monkeypatch.setattr(hub, "view_for", view_for)
+        mover = [first, *others][live.session.to_move or 0]
+        await hub.act(live, mover, "move", {"cell": live.observe(live.session.to_move)["legal"][0]})
+        await asyncio.sleep(0.05)
+        assert events[:2] == [("rendered", mover, 1), ("sent", mover, 1)]
+        assert sorted((kind, str(token)) for kind, token, _ in events[2:]) == sorted(
+            (kind, str(token)) for kind in ("rendered", "sent")
+            for token in [first, *others, None] if token != mover)
+        assert {moves for _, _, moves in events} == {1}
+
+    run_async(scenario())

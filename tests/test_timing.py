@@ -21,8 +21,9 @@ from parlour.server import timing
 from parlour.server.app import create_app
 from parlour.store import CHECKPOINT_SECONDS, Store
 
-ACTION_PARTS = {"parse", "apply", "commit", "observe", "render", "views (all viewers)",
-                "diff", "send", "received -> view sent", "received -> first view sent"}
+ACTION_PARTS = {"parse", "apply", "commit", "observe", "render", "view (who acted)",
+                "views (those watching)", "diff", "send", "received -> view sent",
+                "received -> first view sent"}
 
 
 def play_one_move(client: TestClient) -> None:

@@ -46,6 +46,7 @@ from parlour.server.compute import (
 from parlour.server.live import OPEN, ApiError, Live, Opened, Takeback, describe_mode
 from parlour.server.saved_games import SavedGame, checked_pictures, pictures_kept
 from parlour.server.turns import ComputerTurns
+from parlour.server.viewers import Viewer
 from parlour.server.views import build_view
 from parlour.store import Change, OverQuota, Store, seating_changed
 
@@ -62,6 +63,9 @@ QUICK_REPLAY_MOVES = 100
 longer ones in a worker process."""
 
 T = TypeVar("T")
+ViewKind = tuple[frozenset[int], bool, str | None]
+"""What a viewer's view hangs on: its seats, whether it sees the game's id, its part in
+a take-back. Viewers of one kind share one render."""
 
 
 class Hub:
@@ -304,8 +308,7 @@ class Hub:
                 hint = await self._change(live, token, seats, action, move)
             with timing.part("commit"):
                 await self._save(live, appended_from=before if action == "move" else None)
-        with timing.part("views (all viewers)"):
-            self.broadcast(live, _sound(action, live.session), first=token)
+            await self._answer(live, _sound(action, live.session), token)
         self.turns.kick(live)
         self.work_out_assist(live)
         return hint
@@ -585,15 +588,31 @@ class Hub:
     def view_for(self, live: Live, token: str | None, sound: str | None = None) -> JSON:
         return self.view(live, live.seats_of(token), sound, token)
 
-    def broadcast(self, live: Live, sound: str | None, first: str | None = None) -> None:
-        """Leave every viewer its view (one render per kind of viewer); never waits. The
-        viewers of token `first` (the player who acted) are served first: outboxes are
-        sent in the order they were filled, so the click is answered before the watchers
-        are told (and, on a machine the players share, before their browsers compete for
-        its cores)."""
-        views: dict[tuple[frozenset[int], bool, str | None], JSON] = {}
+    def broadcast(self, live: Live, sound: str | None) -> None:
+        """Leave every viewer its view (one render per kind of viewer); never waits."""
         notes, live.notes = live.notes, []
-        for viewer in sorted(live.viewers, key=lambda viewer: viewer.token != first):
+        self._show(live, sound, notes, {}, live.viewers)
+
+    async def _answer(self, live: Live, sound: str | None, token: str | None) -> None:
+        """`broadcast` after the action of player `token`, their own views first: those
+        watching have theirs worked out only once the player's has gone out (on a machine
+        the players share, their browsers then start after the player's has). The caller
+        holds the game's lock, so every view is of the same position."""
+        notes, live.notes = live.notes, []
+        views: dict[ViewKind, JSON] = {}
+        with timing.part("view (who acted)"):
+            self._show(live, sound, notes, views,
+                       [viewer for viewer in live.viewers if viewer.token == token])
+        await asyncio.sleep(0)  # the player's outbox sends it now (see Viewer._pump)
+        with timing.part("views (those watching)"):
+            self._show(live, sound, notes, views,
+                       [viewer for viewer in live.viewers if viewer.token != token])
+
+    def _show(self, live: Live, sound: str | None, notes: list[tuple[str, str]],
+              views: dict[ViewKind, JSON], viewers: Collection[Viewer]) -> None:
+        """Leave each of `viewers` its view, rendered once per kind of viewer (`views`
+        keeps those rendered), and the `notes` meant for it."""
+        for viewer in list(viewers):
             if viewer.dropped.is_set():
                 live.viewers.discard(viewer)
                 continue
