@@ -518,7 +518,7 @@ def ishido(browser: Any, url: str, errors: list[str], samples: int,
 
 
 # In each Tribolo browser: keep when the last view was applied, when its frame began and
-# when that frame was painted (as PAINTED does).
+# when that frame was painted (as PAINTED does), and tell whoever waits for it.
 WATCH_VIEWS = """
 () => {
   new MutationObserver(() => {
@@ -530,11 +530,27 @@ WATCH_VIEWS = """
         window.paintedAt = performance.timeOrigin + performance.now();
         if (window.benchSample) performance.mark(`sample-end ${window.benchSample}`);
         window.frameWork = window.paintedAt - frameBegun;
+        window.onPainted?.();
       };
       channel.port2.postMessage(null);
     });
   }).observe(document.body, { attributes: true, attributeFilter: ["data-views"] });
 }
+"""
+
+# Once the page has painted a view after its `n`th: when the view was applied, its frame
+# painted, and the frame's work took (ms since the epoch, and ms).
+PAINTED_SINCE = """
+(n) => new Promise((resolve, reject) => {
+  const timer = setTimeout(() => reject(new Error(`no view ${n + 1} painted within 5 s`)), 5000);
+  window.onPainted = () => {
+    if (Number(document.body.dataset.views) <= n || window.paintedAt < window.viewedAt) return;
+    window.onPainted = null;
+    clearTimeout(timer);
+    resolve([window.viewedAt, window.paintedAt, window.frameWork]);
+  };
+  window.onPainted();
+})
 """
 
 VIEW_COUNT = "Number(document.body.dataset.views)"
@@ -551,16 +567,22 @@ SETTLED = """
   || animation.effect.getComputedTiming().iterations === Infinity)
 """
 
-CLICK_AT = """
-(id) => {
+# A click on the cell with id `id` in `delay` ms, when the harness's own messages to the
+# browsers (this call's answer, the wait for the view) have gone: nothing but the game
+# runs while a move is timed, as on a player's machine. Its time: window.clickedAt.
+CLICK_SOON = """
+([id, delay]) => {
   window.benchSample = Math.random().toString(36).slice(2);
-  performance.mark(`sample-start ${window.benchSample}`);
-  const t0 = performance.timeOrigin + performance.now();
-  const click = new MouseEvent("click", { bubbles: true, cancelable: true });
-  document.getElementById(id).dispatchEvent(click);
-  return [t0, window.benchSample];
+  setTimeout(() => {
+    performance.mark(`sample-start ${window.benchSample}`);
+    window.clickedAt = performance.timeOrigin + performance.now();
+    const click = new MouseEvent("click", { bubbles: true, cancelable: true });
+    document.getElementById(id).dispatchEvent(click);
+  }, delay);
+  return window.benchSample;
 }
 """
+CLICK_DELAY_MS = 40
 
 
 def random_legal_cell(view: dict[str, Any], rng: random.Random) -> str:
@@ -612,15 +634,16 @@ def tribolo(browser: Any, url: str, errors: list[str], samples: int,
                 settle(page)
             mover = view["to_move"]
             counts = [int(page.evaluate(VIEW_COUNT)) for _, page in pages]
-            clicked_at, sample = pages[mover][1].evaluate(CLICK_AT, random_legal_cell(view, rng))
-            t0 = float(clicked_at)
+            sample = pages[mover][1].evaluate(CLICK_SOON, [random_legal_cell(view, rng),
+                                                           CLICK_DELAY_MS])
+            # the mover's browser is waited for first: asked before the click goes
+            seen = {mover: pages[mover][1].evaluate(PAINTED_SINCE, counts[mover])}
+            for seat, (_, page) in enumerate(pages):
+                if seat != mover:
+                    seen[seat] = page.evaluate(PAINTED_SINCE, counts[seat])
+            t0 = float(pages[mover][1].evaluate("window.clickedAt"))
             times = []  # (viewed, painted, frame shown) in each browser
-            for (_, page), count in zip(pages, counts, strict=True):
-                page.wait_for_function(
-                    f"n => {VIEW_COUNT} > n && window.paintedAt >= window.viewedAt",
-                    arg=count, timeout=5000, polling=POLL_MS)
-                viewed, shown, work = page.evaluate(
-                    "[window.viewedAt, window.paintedAt, window.frameWork]")
+            for viewed, shown, work in (seen[seat] for seat in range(len(pages))):
                 times.append((viewed - t0, viewed - t0 + work, shown - t0))
             taken += 1
             if taken > WARMUP:
