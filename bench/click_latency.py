@@ -191,8 +191,8 @@ async (pick) => {""" + PAINTED + """
 
 @functools.cache
 def http() -> httpx.Client:
-    """One client for the run: a bare httpx.get builds an SSL context each time, ~35 ms
-    of CPU (measured), which a Tribolo move's three browsers waited behind."""
+    """One client for the run: a bare httpx.get builds an SSL context each time (~35 ms
+    of CPU, measured), and Tribolo's samples ask the server for the board before each move."""
     return httpx.Client(timeout=30)
 
 
