@@ -636,15 +636,12 @@ def tribolo(browser: Any, url: str, errors: list[str], samples: int,
             counts = [int(page.evaluate(VIEW_COUNT)) for _, page in pages]
             sample = pages[mover][1].evaluate(CLICK_SOON, [random_legal_cell(view, rng),
                                                            CLICK_DELAY_MS])
-            # the mover's browser is waited for first: asked before the click goes
-            seen = {mover: pages[mover][1].evaluate(PAINTED_SINCE, counts[mover])}
-            for seat, (_, page) in enumerate(pages):
-                if seat != mover:
-                    seen[seat] = page.evaluate(PAINTED_SINCE, counts[seat])
+            # the mover's browser is asked first, before the click goes off
+            asked = [mover, *(seat for seat in range(len(pages)) if seat != mover)]
+            seen = {seat: pages[seat][1].evaluate(PAINTED_SINCE, counts[seat]) for seat in asked}
             t0 = float(pages[mover][1].evaluate("window.clickedAt"))
-            times = []  # (viewed, painted, frame shown) in each browser
-            for viewed, shown, work in (seen[seat] for seat in range(len(pages))):
-                times.append((viewed - t0, viewed - t0 + work, shown - t0))
+            times = [(viewed - t0, viewed - t0 + work, shown - t0)  # in each browser
+                     for viewed, shown, work in (seen[seat] for seat in range(len(pages)))]
             taken += 1
             if taken > WARMUP:
                 figures["click -> mover's browser view"].append(times[mover][0])

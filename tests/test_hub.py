@@ -218,13 +218,19 @@ def test_what_the_assist_shows_is_worked_out_off_the_loop_then_shown(tmp_path: P
     run_async(scenario())
 
 
+async def tribolo_of_three(path: Path) -> tuple[Hub, Live, str, list[str]]:
+    """A hub and a Tribolo game whose three seats are held by three players: the game's
+    owner's token and the two others'."""
+    hub = Hub(Store(path / "db.sqlite3"), GAMES, ai_delay_scale=0)
+    live, first = await hub.create("tribolo", seats=["human", "open", "open"])
+    return hub, live, first, [(await hub.join(live, seat=seat))[0] for seat in (1, 2)]
+
+
 def test_the_player_who_moved_is_sent_the_answer_before_the_other_players(
     tmp_path: Path,
 ) -> None:
     async def scenario() -> None:
-        hub = Hub(Store(tmp_path / "db.sqlite3"), GAMES, ai_delay_scale=0)
-        live, first = await hub.create("tribolo", seats=["human", "open", "open"])
-        others = [(await hub.join(live, seat=seat))[0] for seat in (1, 2)]
+        hub, live, first, others = await tribolo_of_three(tmp_path)
         order: list[str | None] = []
         for token in (*others, first):  # the mover's browser connected last
             async def send(message: Any, token: str | None = token) -> None:
@@ -247,9 +253,7 @@ def test_those_watching_have_their_views_worked_out_after_the_mover_was_sent_the
     """On a machine the players share, the mover's browser starts on its view while the
     server works out the others': and all see the same position."""
     async def scenario() -> None:
-        hub = Hub(Store(tmp_path / "db.sqlite3"), GAMES, ai_delay_scale=0)
-        live, first = await hub.create("tribolo", seats=["human", "open", "open"])
-        others = [(await hub.join(live, seat=seat))[0] for seat in (1, 2)]
+        hub, live, first, others = await tribolo_of_three(tmp_path)
         events: list[tuple[str, str | None, int]] = []
         for token in (first, *others, None):  # the three players and a spectator
             async def send(message: Any, token: str | None = token) -> None:
