@@ -38,6 +38,10 @@ samples under 16 ms.
   used, the three browsers together, their animations included. "one screen":
   first, the three seats held by one browser (players taking turns at one screen), timed
   as a Tic-Tac-Toe click: the page's own work, without three browsers sharing the cores.
+  "own machines": last, as three people on their invite links play, each on a machine of
+  their own: a Chromium per player, and for each move the mover's (its browser, GPU and
+  renderer processes) pinned to a core of its own while the other two browsers, the
+  server and this benchmark share the rest (bench/cores.py; skipped on one core).
 - sliding: an 8x8 board cut from an uploaded photo (made here with Pillow, 1200x1200),
   shuffled at random. "click" clicks a random tile in the gap's row or column (a whole
   line slides); "drag" drags the tile next to the gap toward it with pointer events, timed
@@ -72,11 +76,12 @@ from PIL import Image
 from playwright.sync_api import Page, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from bench import cores
 from bench.common import auth, cpu_ms_by_process, heading, report, share_under
 from bench.latency_parts import CATEGORIES, browser_parts, parts_table, server_parts
 from parlour.core.gameid import parse_game_id
 from parlour.core.session import Session
-from parlour.devtools import launch_chromium, start_server
+from parlour.devtools import CHROMIUM, CHROMIUM_FLAGS, launch_chromium, start_server
 from parlour.games import GAMES as GAMES_BY_NAME
 from parlour.games.minesweeper.grid import neighbours
 from parlour.games.minesweeper.logic import FLAG, HIDDEN, OPEN
@@ -618,49 +623,106 @@ def tribolo_at_one_screen(browser: Any, url: str, errors: list[str], samples: in
 def tribolo(browser: Any, url: str, errors: list[str], samples: int,
             rng: random.Random) -> Figures:
     figures = tribolo_at_one_screen(browser, url, errors, samples, rng)
-    figures.update({"click -> mover's browser view": [], "click -> mover's browser painted": [],
-                    "click -> all 3 views": [], "click -> all 3 painted": [],
-                    "click -> all 3 frames shown": [],
-                    "click -> slowest other browser painted": []})
-    taken, cpu_used, moves_counted = 0, dict[str, float](), 0
-    while taken < samples + WARMUP:
-        pages = three_browsers(browser, url, errors)
-        cpu_before, moves_before = cpu_ms_by_process(), taken
-        while taken < samples + WARMUP:
-            view = http().get(f"{url}/api/games/{pages[0][0]}").json()
-            if view["status"] != "playing":
-                break
-            for _, page in pages:
-                settle(page)
-            mover = view["to_move"]
-            counts = [int(page.evaluate(VIEW_COUNT)) for _, page in pages]
-            sample = pages[mover][1].evaluate(CLICK_SOON, [random_legal_cell(view, rng),
-                                                           CLICK_DELAY_MS])
-            # the mover's browser is asked first, before the click goes off
-            asked = [mover, *(seat for seat in range(len(pages)) if seat != mover)]
-            seen = {seat: pages[seat][1].evaluate(PAINTED_SINCE, counts[seat]) for seat in asked}
-            t0 = float(pages[mover][1].evaluate("window.clickedAt"))
-            times = [(viewed - t0, viewed - t0 + work, shown - t0)  # in each browser
-                     for viewed, shown, work in (seen[seat] for seat in range(len(pages)))]
-            taken += 1
-            if taken > WARMUP:
-                figures["click -> mover's browser view"].append(times[mover][0])
-                figures["click -> mover's browser painted"].append(times[mover][1])
-                figures["click -> all 3 views"].append(max(each[0] for each in times))
-                figures["click -> all 3 painted"].append(max(each[1] for each in times))
-                figures["click -> all 3 frames shown"].append(max(each[2] for each in times))
-                others = [each[1] for seat, each in enumerate(times) if seat != mover]
-                figures["click -> slowest other browser painted"].append(max(others))
-                figures.samples.setdefault("click (mover's browser)", []).append(sample)
-        for _, page in pages:  # the last move's animations counted too, as every other move's
-            settle(page)
-        for kind, ms in cpu_ms_by_process().items():  # before the pages' processes go
-            cpu_used[kind] = cpu_used.get(kind, 0.0) + ms - cpu_before.get(kind, 0.0)
-        moves_counted += taken - moves_before
-        for _, page in pages:
-            page.context.close()
-    figures.notes.append(cpu_per_move(cpu_used, moves_counted))
+    contexts = [browser] * 3  # three players' contexts in one Chromium, on the same cores
+    figures.update(three_browsers_playing(contexts, url, errors, samples, rng))
+    if cores.can_split():  # three Chromiums, the mover's on a core of its own
+        launched = [launch_apart(browser) for _ in range(3)]
+        machines = cores.OwnMachine([root for _, root in launched])
+        try:
+            figures.update(three_browsers_playing([each for each, _ in launched], url, errors,
+                                                  samples, rng, machines))
+        finally:
+            for each, _ in launched:
+                each.close()
+    else:
+        figures.notes.append("own machines: not measured (one core, or no CPU affinity here)")
     return figures
+
+
+def launch_apart(like: Any) -> tuple[Any, int]:
+    """Another Chromium launched as `like` was, and its main process's id."""
+    before = cores.chromium_roots()
+    launched = like.browser_type.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS,
+                                        headless=True)
+    (root,) = cores.chromium_roots() - before
+    return launched, root
+
+
+def three_browsers_playing(browsers: list[Any], url: str, errors: list[str], samples: int,
+                           rng: random.Random, machines: cores.OwnMachine | None = None
+                           ) -> Figures:
+    """Seat N played in `browsers[N]`; with `machines`, that browser has a core of its own
+    whenever it is to move ("own machines" in the module docstring)."""
+    mark = "own machines: " if machines else ""
+    figures = Figures({f"{mark}click -> mover's browser view": [],
+                       f"{mark}click -> mover's browser painted": [],
+                       f"{mark}click -> all 3 views": [], f"{mark}click -> all 3 painted": []})
+    if not machines:
+        figures.update({"click -> all 3 frames shown": [],
+                        "click -> slowest other browser painted": []})
+    taken, cpu_used, moves_counted = 0, dict[str, float](), 0
+    try:
+        while taken < samples + WARMUP:
+            pages = three_browsers(browsers, url, errors)
+            cpu_before, moves_before = cpu_ms_by_process(), taken
+            while taken < samples + WARMUP:
+                view = http().get(f"{url}/api/games/{pages[0][0]}").json()
+                if view["status"] != "playing":
+                    break
+                mover = view["to_move"]
+                if machines:
+                    machines.give(mover)
+                for _, page in pages:
+                    settle(page)
+                sample, times = time_a_move(pages, mover, random_legal_cell(view, rng))
+                taken += 1
+                if taken <= WARMUP:
+                    continue
+                if not machines:  # named as in the trace, if one is taken
+                    figures.samples.setdefault("click (mover's browser)", []).append(sample)
+                for label, ms in moved_figures(times, mover).items():
+                    if f"{mark}{label}" in figures:
+                        figures[f"{mark}{label}"].append(ms)
+            for _, page in pages:  # the last move's animations counted too, as every other's
+                settle(page)
+            for kind, ms in cpu_ms_by_process().items():  # before the pages' processes go
+                cpu_used[kind] = cpu_used.get(kind, 0.0) + ms - cpu_before.get(kind, 0.0)
+            moves_counted += taken - moves_before
+            for _, page in pages:
+                page.context.close()
+    finally:
+        if machines:
+            machines.release()
+    if not machines:
+        figures.notes.append(cpu_per_move(cpu_used, moves_counted))
+    return figures
+
+
+def time_a_move(pages: list[tuple[str, Page]], mover: int, cell: str
+                ) -> tuple[str, list[tuple[float, float, float]]]:
+    """Click `cell` in the mover's browser: the sample's name, and for each browser, ms
+    from the click to its view applied, to that view painted, and to that frame shown."""
+    counts = [int(page.evaluate(VIEW_COUNT)) for _, page in pages]
+    sample = pages[mover][1].evaluate(CLICK_SOON, [cell, CLICK_DELAY_MS])
+    # the mover's browser is asked first, before the click goes off
+    asked = [mover, *(seat for seat in range(len(pages)) if seat != mover)]
+    seen = {seat: pages[seat][1].evaluate(PAINTED_SINCE, counts[seat]) for seat in asked}
+    t0 = float(pages[mover][1].evaluate("window.clickedAt"))
+    return sample, [(viewed - t0, viewed - t0 + work, shown - t0)  # in each browser
+                    for viewed, shown, work in (seen[seat] for seat in range(len(pages)))]
+
+
+def moved_figures(times: list[tuple[float, float, float]], mover: int) -> dict[str, float]:
+    """A move's figures, by label, from each browser's times (see `time_a_move`)."""
+    return {
+        "click -> mover's browser view": times[mover][0],
+        "click -> mover's browser painted": times[mover][1],
+        "click -> all 3 views": max(each[0] for each in times),
+        "click -> all 3 painted": max(each[1] for each in times),
+        "click -> all 3 frames shown": max(each[2] for each in times),
+        "click -> slowest other browser painted":
+            max(each[1] for seat, each in enumerate(times) if seat != mover),
+    }
 
 
 def cpu_per_move(used: dict[str, float], moves: int) -> str:
@@ -681,15 +743,17 @@ def settle(page: Page, most_ms: float = 2000) -> None:
         page.wait_for_function(SETTLED, timeout=most_ms, polling=POLL_MS)
 
 
-def three_browsers(browser: Any, url: str, errors: list[str]) -> list[tuple[str, Page]]:
-    """A Tribolo game with each seat held by a browser of its own, watching its views."""
+def three_browsers(browsers: list[Any], url: str, errors: list[str]
+                   ) -> list[tuple[str, Page]]:
+    """A Tribolo game with seat N held by a context of its own in `browsers[N]`, each
+    watching its views."""
     sid, token = new_game(url, "tribolo", {"seats": ["human", "open", "open"]})
     tokens = [token] + [
         http().post(f"{url}/api/games/{sid}/join", json={"seat": seat}).json()["token"]
         for seat in (1, 2)
     ]
     pages = []
-    for held in tokens:
+    for browser, held in zip(browsers, tokens, strict=True):
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         stored = json.dumps(json.dumps({sid: held}))
         context.add_init_script(f"localStorage.setItem('parlour.tokens', {stored});")
