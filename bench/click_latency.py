@@ -549,7 +549,7 @@ PAINTED_SINCE = """
 (n) => new Promise((resolve, reject) => {
   const timer = setTimeout(() => reject(new Error(`no view ${n + 1} painted within 5 s`)), 5000);
   window.onPainted = () => {
-    if (Number(document.body.dataset.views) <= n || window.paintedAt < window.viewedAt) return;
+    if (Number(document.body.dataset.views) <= n || !(window.paintedAt >= window.viewedAt)) return;
     window.onPainted = null;
     clearTimeout(timer);
     resolve([window.viewedAt, window.paintedAt, window.frameWork]);
