@@ -39,9 +39,10 @@ samples under 16 ms.
   first, the three seats held by one browser (players taking turns at one screen), timed
   as a Tic-Tac-Toe click: the page's own work, without three browsers sharing the cores.
   "own machines": last, as three people on their invite links play, each on a machine of
-  their own: a Chromium per player, and for each move the mover's (its browser, GPU and
-  renderer processes) pinned to a core of its own while the other two browsers, the
-  server and this benchmark share the rest (bench/cores.py; skipped on one core).
+  their own: a Chromium per player, and for each move the other two (their browser, GPU
+  and renderer processes) run only when the mover's leaves a core idle (Linux's
+  SCHED_IDLE, bench/cores.py), so the mover's browser has the cores, beside the server.
+  Only the mover's figures are given: the others' wait for it by design.
 - sliding: an 8x8 board cut from an uploaded photo (made here with Pillow, 1200x1200),
   shuffled at random. "click" clicks a random tile in the gap's row or column (a whole
   line slides); "drag" drags the tile next to the gap toward it with pointer events, timed
@@ -625,9 +626,9 @@ def tribolo(browser: Any, url: str, errors: list[str], samples: int,
     figures = tribolo_at_one_screen(browser, url, errors, samples, rng)
     contexts = [browser] * 3  # three players' contexts in one Chromium, on the same cores
     figures.update(three_browsers_playing(contexts, url, errors, samples, rng))
-    if cores.can_split():  # three Chromiums, the mover's on a core of its own
+    if cores.available():  # three Chromiums, the mover's with the cores to itself
         launched = [launch_apart(browser) for _ in range(3)]
-        machines = cores.OwnMachine([root for _, root in launched])
+        machines = cores.OwnMachines([root for _, root in launched])
         try:
             figures.update(three_browsers_playing([each for each, _ in launched], url, errors,
                                                   samples, rng, machines))
@@ -635,7 +636,7 @@ def tribolo(browser: Any, url: str, errors: list[str], samples: int,
             for each, _ in launched:
                 each.close()
     else:
-        figures.notes.append("own machines: not measured (one core, or no CPU affinity here)")
+        figures.notes.append("own machines: not measured (no Linux scheduling classes here)")
     return figures
 
 
@@ -649,16 +650,16 @@ def launch_apart(like: Any) -> tuple[Any, int]:
 
 
 def three_browsers_playing(browsers: list[Any], url: str, errors: list[str], samples: int,
-                           rng: random.Random, machines: cores.OwnMachine | None = None
+                           rng: random.Random, machines: cores.OwnMachines | None = None
                            ) -> Figures:
-    """Seat N played in `browsers[N]`; with `machines`, that browser has a core of its own
+    """Seat N played in `browsers[N]`; with `machines`, that browser has the cores to itself
     whenever it is to move ("own machines" in the module docstring)."""
     mark = "own machines: " if machines else ""
     figures = Figures({f"{mark}click -> mover's browser view": [],
-                       f"{mark}click -> mover's browser painted": [],
-                       f"{mark}click -> all 3 views": [], f"{mark}click -> all 3 painted": []})
+                       f"{mark}click -> mover's browser painted": []})
     if not machines:
-        figures.update({"click -> all 3 frames shown": [],
+        figures.update({"click -> all 3 views": [], "click -> all 3 painted": [],
+                        "click -> all 3 frames shown": [],
                         "click -> slowest other browser painted": []})
     taken, cpu_used, moves_counted = 0, dict[str, float](), 0
     try:

@@ -1,12 +1,18 @@
-"""Share this machine's cores out as if some processes ran on a machine of their own.
+"""Run one browser as if it had this machine to itself, and others as if on machines of
+their own.
 
 Three people playing Tribolo on their invite links each have a browser on their own
 machine, but the benchmark runs the three browsers, the server and itself on the few cores
-of one. To time the click as the player who made it sees it, the mover's browser (its
-whole process tree: browser, GPU process, renderers) is pinned to a core of its own for
-that move and everything else the benchmark started to the others, with Linux's CPU
-affinity. Affinity is a thread's, so every thread of every process is pinned; threads
+of one. To time the click as the player who made it sees it, for each move the other two
+browsers' process trees are put in Linux's SCHED_IDLE class, which runs only when nothing
+else wants a core, and the mover's in the normal one, beside the server: the mover's
+browser has the cores, as on its own machine, and the others still draw their frames once
+it is done. A policy is a thread's, so every thread of every process is set; threads
 started later inherit it from the thread that starts them.
+
+(Pinning the mover's browser to a core of its own, and everything else to the other,
+models a machine with a single core: its raster and compositor threads then wait for the
+main thread's core, and a frame takes twice as long as on two.)
 """
 
 from __future__ import annotations
@@ -19,17 +25,9 @@ from pathlib import Path
 PROC = Path("/proc")
 
 
-def can_split() -> bool:
-    """Whether this process may run on two cores or more, and Linux says which."""
-    return hasattr(os, "sched_setaffinity") and len(os.sched_getaffinity(0)) >= 2
-
-
-def halves() -> tuple[set[int], set[int]]:
-    """This process's cores in two: a core (or the first half) for the one process tree
-    pinned apart, the rest for everything else."""
-    cores = sorted(os.sched_getaffinity(0))
-    cut = max(1, len(cores) // 2)
-    return set(cores[:cut]), set(cores[cut:])
+def available() -> bool:
+    """Whether Linux's scheduling classes can be set here, with /proc to find processes."""
+    return hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE") and PROC.is_dir()
 
 
 def parents() -> dict[int, int]:
@@ -55,13 +53,13 @@ def tree(root: int, parent_of: dict[int, int]) -> set[int]:
     return found
 
 
-def pin(pids: Iterable[int], cores: set[int]) -> None:
-    """Run every thread of the processes `pids` on `cores` alone (those gone meanwhile
-    are skipped)."""
+def set_policy(pids: Iterable[int], policy: int) -> None:
+    """Put every thread of the processes `pids` in scheduling class `policy` (those gone
+    meanwhile are skipped)."""
     for pid in pids:
         for task in PROC.joinpath(str(pid), "task").glob("[0-9]*"):
             with contextlib.suppress(OSError):  # the thread or process ended meanwhile
-                os.sched_setaffinity(int(task.name), cores)
+                os.sched_setscheduler(int(task.name), policy, os.sched_param(0))
 
 
 def chromium_roots() -> set[int]:
@@ -70,27 +68,27 @@ def chromium_roots() -> set[int]:
     for folder in PROC.glob("[0-9]*"):
         with contextlib.suppress(OSError, UnicodeDecodeError):
             words = folder.joinpath("cmdline").read_bytes().decode().replace("\0", " ").split()
-            if words and words[0].endswith(("chromium", "chrome")) and not any(
-                    word.startswith("--type=") for word in words):
+            if (words and words[0].endswith(("chromium", "chrome"))
+                    and not any(word.startswith("--type=") for word in words)):
                 found.add(int(folder.name))
     return found
 
 
-class OwnMachine:
-    """Pins one of several process trees (a browser each) to a core of its own at a time;
-    the others, and every other process descended from this one, to the other cores."""
+class OwnMachines:
+    """Several browsers (their main processes' ids), one of which at a time has the cores:
+    the others run only when it leaves them idle."""
 
     def __init__(self, roots: list[int]) -> None:
         self.roots = roots
-        self.apart, self.rest = halves()
 
     def give(self, index: int) -> None:
-        """The tree of `roots[index]` on its own core(s) from now on."""
+        """From now on the browser `roots[index]` runs as on a machine of its own."""
         parent_of = parents()
-        mine = tree(self.roots[index], parent_of)
-        pin(mine, self.apart)
-        pin(tree(os.getpid(), parent_of) - mine, self.rest)
+        for at, root in enumerate(self.roots):
+            set_policy(tree(root, parent_of), os.SCHED_OTHER if at == index else os.SCHED_IDLE)
 
     def release(self) -> None:
-        """Every process this one started back on all its cores."""
-        pin(tree(os.getpid(), parents()), self.apart | self.rest)
+        """Every browser back in the normal class."""
+        parent_of = parents()
+        for root in self.roots:
+            set_policy(tree(root, parent_of), os.SCHED_OTHER)
