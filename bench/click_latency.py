@@ -280,6 +280,13 @@ class Figures(dict[str, list[float]]):
         self.samples: dict[str, list[str]] = {}  # each kind's samples, named as in the trace
         self.notes: list[str] = []  # lines printed after the figures
 
+    def merge(self, other: Figures) -> None:
+        """Take in `other`'s figures, its named samples and its notes."""
+        self.update(other)
+        for kind, names in other.samples.items():
+            self.samples.setdefault(kind, []).extend(names)
+        self.notes.extend(other.notes)
+
 
 def tictactoe(browser: Any, url: str, errors: list[str], samples: int,
               rng: random.Random) -> Figures:
@@ -625,12 +632,12 @@ def tribolo(browser: Any, url: str, errors: list[str], samples: int,
             rng: random.Random) -> Figures:
     figures = tribolo_at_one_screen(browser, url, errors, samples, rng)
     contexts = [browser] * 3  # three players' contexts in one Chromium, on the same cores
-    figures.update(three_browsers_playing(contexts, url, errors, samples, rng))
+    figures.merge(three_browsers_playing(contexts, url, errors, samples, rng))
     if cores.available():  # three Chromiums, the mover's with the cores to itself
         launched = [launch_apart(browser) for _ in range(3)]
         machines = cores.OwnMachines([root for _, root in launched])
         try:
-            figures.update(three_browsers_playing([each for each, _ in launched], url, errors,
+            figures.merge(three_browsers_playing([each for each, _ in launched], url, errors,
                                                   samples, rng, machines))
         finally:
             for each, _ in launched:
