@@ -643,7 +643,8 @@ def tribolo(browser: Any, url: str, errors: list[str], samples: int,
             for each, _ in launched:
                 each.close()
     else:
-        figures.notes.append("own machines: not measured (no Linux scheduling classes here)")
+        figures.notes.append(
+            "own machines: not measured (Linux scheduling classes not here, or not for this user)")
     return figures
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import resource
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -26,8 +27,12 @@ PROC = Path("/proc")
 
 
 def available() -> bool:
-    """Whether Linux's scheduling classes can be set here, with /proc to find processes."""
-    return hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE") and PROC.is_dir()
+    """Whether Linux's scheduling classes can be set here, with /proc to find processes,
+    and a thread put in SCHED_IDLE may be put back (Linux asks for root, or for leave to
+    raise a thread's priority: RLIMIT_NICE 20)."""
+    if not (hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE") and PROC.is_dir()):
+        return False
+    return os.geteuid() == 0 or resource.getrlimit(resource.RLIMIT_NICE)[0] >= 20
 
 
 def parents() -> dict[int, int]:
