@@ -41,8 +41,10 @@ samples under 16 ms.
   "own machines": last, as three people on their invite links play, each on a machine of
   their own: a Chromium per player, and for each move the other two (their browser, GPU
   and renderer processes) run only when the mover's leaves a core idle (Linux's
-  SCHED_IDLE, bench/cores.py), so the mover's browser has the cores, beside the server.
-  Only the mover's figures are given: the others' wait for it by design.
+  SCHED_IDLE, bench/own_machines.py), so the mover's browser has the cores, beside the
+  server. Only the mover's figures are given: the others' wait for it by design. The
+  16 ms bar is a player's click answered on their own machine: the "own machines" line;
+  the same-cores lines show what two cores shared by three browsers cost.
 - sliding: an 8x8 board cut from an uploaded photo (made here with Pillow, 1200x1200),
   shuffled at random. "click" clicks a random tile in the gap's row or column (a whole
   line slides); "drag" drags the tile next to the gap toward it with pointer events, timed
@@ -77,7 +79,7 @@ from PIL import Image
 from playwright.sync_api import Page, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from bench import cores
+from bench import own_machines
 from bench.common import auth, cpu_ms_by_process, heading, report, share_under
 from bench.latency_parts import CATEGORIES, browser_parts, parts_table, server_parts
 from parlour.core.gameid import parse_game_id
@@ -633,32 +635,37 @@ def tribolo(browser: Any, url: str, errors: list[str], samples: int,
     figures = tribolo_at_one_screen(browser, url, errors, samples, rng)
     contexts = [browser] * 3  # three players' contexts in one Chromium, on the same cores
     figures.merge(three_browsers_playing(contexts, url, errors, samples, rng))
-    if cores.available():  # three Chromiums, the mover's with the cores to itself
-        launched = [launch_apart(browser) for _ in range(3)]
-        machines = cores.OwnMachines([root for _, root in launched])
+    if own_machines.available():  # three Chromiums, the mover's with the cores to itself
+        launched: list[tuple[Any, int]] = []
         try:
+            launched.extend(launch_another(browser) for _ in range(3))
+            machines = own_machines.OwnMachines([root for _, root in launched])
             figures.merge(three_browsers_playing([each for each, _ in launched], url, errors,
-                                                  samples, rng, machines))
+                                                 samples, rng, machines))
         finally:
             for each, _ in launched:
                 each.close()
     else:
-        figures.notes.append(
-            "own machines: not measured (Linux scheduling classes not here, or not for this user)")
+        figures.notes.append("own machines: not measured (here a thread put in SCHED_IDLE "
+                             "cannot be put back: run as root, or after `ulimit -e 20`)")
     return figures
 
 
-def launch_apart(like: Any) -> tuple[Any, int]:
-    """Another Chromium launched as `like` was, and its main process's id."""
-    before = cores.chromium_roots()
-    launched = like.browser_type.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS,
-                                        headless=True)
-    (root,) = cores.chromium_roots() - before
-    return launched, root
+def launch_another(browser: Any) -> tuple[Any, int]:
+    """Another Chromium beside `browser`, with Parlour's flags, and its main process's id."""
+    before = own_machines.chromium_started_here()
+    launched = browser.browser_type.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS,
+                                           headless=True)
+    new = own_machines.chromium_started_here() - before
+    if len(new) != 1:
+        launched.close()
+        raise RuntimeError(f"cannot tell which Chromium was just started: {sorted(new)}")
+    return launched, new.pop()
 
 
 def three_browsers_playing(browsers: list[Any], url: str, errors: list[str], samples: int,
-                           rng: random.Random, machines: cores.OwnMachines | None = None
+                           rng: random.Random,
+                           machines: own_machines.OwnMachines | None = None
                            ) -> Figures:
     """Seat N played in `browsers[N]`; with `machines`, that browser has the cores to itself
     whenever it is to move ("own machines" in the module docstring)."""
@@ -672,6 +679,8 @@ def three_browsers_playing(browsers: list[Any], url: str, errors: list[str], sam
     taken, cpu_used, moves_counted = 0, dict[str, float](), 0
     try:
         while taken < samples + WARMUP:
+            if machines:  # a new game's pages settle as in the other setup
+                machines.release()
             pages = three_browsers(browsers, url, errors)
             cpu_before, moves_before = cpu_ms_by_process(), taken
             while taken < samples + WARMUP:

@@ -9,7 +9,8 @@ text with the rules engine, as a player reads them off the board.
 A test whose course the deal decides (who can move when, how long the computers play in
 a row) plays a deal picked by `find_deal`: the first whose game, played by the engine as
 the test plays it, goes the way the test needs. The computers' moves are seeded by the
-game's id and the move, so the game in the browsers goes the same way.
+game's id and the move's number, so the game in the browsers goes the same way (unless
+the computer fails to think within 20 s, when the server plays a random move).
 """
 
 from __future__ import annotations
@@ -287,9 +288,10 @@ def red_comes_back_to_a_move(session: Session) -> bool:
     level = SPEC.stand_in_level
     assert level is not None
     session.stand_ins[1] = level
-    computers_play(session)
+    if computers_play(session) > 12:  # Blue waits for each turn within AI_MS
+        return False
     for _ in range(2):
-        if not blue_plays_first_cell(session) or computers_play(session) == 0:
+        if not blue_plays_first_cell(session) or not 0 < computers_play(session) <= 12:
             return False
     session.stand_ins.clear()
     return blue_plays_first_cell(session) and session.to_move == 1

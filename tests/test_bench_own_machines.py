@@ -1,4 +1,5 @@
-"""bench.cores: one process tree at a time has the cores, the others run when they idle."""
+"""bench.own_machines: one process tree at a time has the cores, the others run when they
+idle."""
 
 from __future__ import annotations
 
@@ -9,9 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bench import cores
-
-pytestmark = pytest.mark.skipif(not cores.available(), reason="Linux scheduling classes")
+from bench import own_machines
 
 # A parent that starts a child; each has a second thread, and tells when all are up.
 FAMILY = """
@@ -45,21 +44,23 @@ def families() -> Iterator[list[subprocess.Popen[str]]]:
 def policies(root: int) -> list[int]:
     """The scheduling class of each thread of `root`'s tree."""
     return [os.sched_getscheduler(int(task))
-            for pid in cores.tree(root, cores.parents())
+            for pid in own_machines.tree(root, own_machines.parents())
             for task in os.listdir(f"/proc/{pid}/task")]
 
 
+@pytest.mark.skipif(not own_machines.PROC.is_dir(), reason="processes are found in /proc")
 def test_a_tree_is_a_process_and_all_it_started(families: list[subprocess.Popen[str]]) -> None:
     parent = families[0].pid
-    found = cores.tree(parent, cores.parents())
+    found = own_machines.tree(parent, own_machines.parents())
     assert len(found) == 2 and parent in found
-    assert not found & cores.tree(families[1].pid, cores.parents())
+    assert not found & own_machines.tree(families[1].pid, own_machines.parents())
 
 
+@pytest.mark.skipif(not own_machines.available(), reason="SCHED_IDLE and back, on Linux")
 def test_the_one_given_the_cores_runs_normally_and_the_others_when_they_idle(
     families: list[subprocess.Popen[str]],
 ) -> None:
-    machines = cores.OwnMachines([family.pid for family in families])
+    machines = own_machines.OwnMachines([family.pid for family in families])
     try:
         machines.give(1)
         assert policies(families[0].pid) == [os.SCHED_IDLE] * 4

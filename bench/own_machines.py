@@ -10,16 +10,16 @@ browser has the cores, as on its own machine, and the others still draw their fr
 it is done. A policy is a thread's, so every thread of every process is set; threads
 started later inherit it from the thread that starts them.
 
-(Pinning the mover's browser to a core of its own, and everything else to the other,
-models a machine with a single core: its raster and compositor threads then wait for the
-main thread's core, and a frame takes twice as long as on two.)
+(Pinning the mover's browser to a core of its own and everything else to the other, as
+tried first, models a machine with a single core: its raster and compositor threads then
+wait for the main thread's core, and a frame takes twice as long as on two.)
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import resource
+import subprocess
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -27,12 +27,21 @@ PROC = Path("/proc")
 
 
 def available() -> bool:
-    """Whether Linux's scheduling classes can be set here, with /proc to find processes,
-    and a thread put in SCHED_IDLE may be put back (Linux asks for root, or for leave to
-    raise a thread's priority: RLIMIT_NICE 20)."""
+    """Whether a thread can be put in SCHED_IDLE and back here, with /proc to find
+    processes (Linux asks for CAP_SYS_NICE, or RLIMIT_NICE 20, to put one back): tried on
+    a child that only sleeps."""
     if not (hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE") and PROC.is_dir()):
         return False
-    return os.geteuid() == 0 or resource.getrlimit(resource.RLIMIT_NICE)[0] >= 20
+    trial = subprocess.Popen(["sleep", "30"])
+    try:
+        os.sched_setscheduler(trial.pid, os.SCHED_IDLE, os.sched_param(0))
+        os.sched_setscheduler(trial.pid, os.SCHED_OTHER, os.sched_param(0))
+        return os.sched_getscheduler(trial.pid) == os.SCHED_OTHER
+    except PermissionError:
+        return False
+    finally:
+        trial.kill()
+        trial.wait()
 
 
 def parents() -> dict[int, int]:
@@ -63,19 +72,21 @@ def set_policy(pids: Iterable[int], policy: int) -> None:
     meanwhile are skipped)."""
     for pid in pids:
         for task in PROC.joinpath(str(pid), "task").glob("[0-9]*"):
-            with contextlib.suppress(OSError):  # the thread or process ended meanwhile
+            with contextlib.suppress(ProcessLookupError):  # the thread ended meanwhile
                 os.sched_setscheduler(int(task.name), policy, os.sched_param(0))
 
 
-def chromium_roots() -> set[int]:
-    """The main processes of the Chromiums running now (those with no --type)."""
+def chromium_started_here() -> set[int]:
+    """The main processes (those with no --type) of the Chromiums this process started,
+    through Playwright's driver."""
     found = set()
-    for folder in PROC.glob("[0-9]*"):
+    for pid in tree(os.getpid(), parents()):
         with contextlib.suppress(OSError, UnicodeDecodeError):
-            words = folder.joinpath("cmdline").read_bytes().decode().replace("\0", " ").split()
-            if (words and words[0].endswith(("chromium", "chrome"))
-                    and not any(word.startswith("--type=") for word in words)):
-                found.add(int(folder.name))
+            words = PROC.joinpath(str(pid), "cmdline").read_bytes().decode().replace("\0", " ")
+            command = words.split()
+            if (command and command[0].endswith(("chromium", "chrome"))
+                    and not any(word.startswith("--type=") for word in command)):
+                found.add(pid)
     return found
 
 
@@ -91,9 +102,11 @@ class OwnMachines:
         parent_of = parents()
         for at, root in enumerate(self.roots):
             set_policy(tree(root, parent_of), os.SCHED_OTHER if at == index else os.SCHED_IDLE)
+        if os.sched_getscheduler(self.roots[index]) != os.SCHED_OTHER:
+            raise RuntimeError("the mover's browser could not be given the cores")
 
     def release(self) -> None:
-        """Every browser back in the normal class."""
+        """Every browser in the normal class (Chromium's threads all start in it)."""
         parent_of = parents()
         for root in self.roots:
             set_policy(tree(root, parent_of), os.SCHED_OTHER)
