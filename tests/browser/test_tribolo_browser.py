@@ -251,10 +251,23 @@ def test_help_marks_where_blue_can_play_and_a_hint_one_cell(
     assert (int(x), int(y)) in legal
 
 
+def red_moves_after_blue(session: Session) -> bool:
+    """Played as the test below plays it (Red's first legal cell whenever Red is to move
+    before Blue), Red is to move after Blue's first move: no computer move follows it
+    while the take-back is asked and answered."""
+    while session.to_move not in (0, None):
+        if session.to_move == 1:
+            session.play(SPEC.game.move_to_json(legal_cells(session)[0]), 1)
+        elif computers_play(session) > 12:
+            return False
+    return blue_plays_first_cell(session) and session.to_move == 1
+
+
 def test_a_take_back_asked_of_the_other_player_and_accepted(
     tribolo: OpenGame, create_game: CreateGame, server_view: ServerView
 ) -> None:
-    sid, blue = host_with_open_seats(create_game, tribolo, green="ai:easy")
+    game_id = find_deal(["human", "human", "ai:easy"], red_moves_after_blue)
+    sid, blue = host_with_open_seats(create_game, tribolo, green="ai:easy", game_id=game_id)
     red = tribolo(f"/play/tribolo?session={sid}&seat=1")
     expect(red.seat_chip(1)).to_contain_text("You")
     while server_view(sid)["to_move"] != 0:  # Red or the computer may move first
