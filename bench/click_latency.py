@@ -84,7 +84,7 @@ from bench.common import auth, cpu_ms_by_process, heading, report, share_under
 from bench.latency_parts import CATEGORIES, browser_parts, parts_table, server_parts
 from parlour.core.gameid import parse_game_id
 from parlour.core.session import Session
-from parlour.devtools import CHROMIUM, CHROMIUM_FLAGS, launch_chromium, start_server
+from parlour.devtools import launch_chromium, launch_chromium_from, start_server
 from parlour.games import GAMES as GAMES_BY_NAME
 from parlour.games.minesweeper.grid import neighbours
 from parlour.games.minesweeper.logic import FLAG, HIDDEN, OPEN
@@ -654,8 +654,7 @@ def tribolo(browser: Any, url: str, errors: list[str], samples: int,
 def launch_another(browser: Any) -> tuple[Any, int]:
     """Another Chromium beside `browser`, with Parlour's flags, and its main process's id."""
     before = own_machines.chromium_started_here()
-    launched = browser.browser_type.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS,
-                                           headless=True)
+    launched = launch_chromium_from(browser.browser_type)
     new = own_machines.chromium_started_here() - before
     if len(new) != 1:
         launched.close()

@@ -21,9 +21,8 @@ import contextlib
 import os
 import subprocess
 from collections.abc import Iterable
-from pathlib import Path
 
-PROC = Path("/proc")
+from bench.common import PROC, process_kind
 
 
 def available() -> bool:
@@ -44,21 +43,18 @@ def available() -> bool:
         trial.wait()
 
 
-def parents() -> dict[int, int]:
-    """Each running process's parent, from /proc."""
-    found: dict[int, int] = {}
+def children() -> dict[int, list[int]]:
+    """Each running process's children, from /proc."""
+    found: dict[int, list[int]] = {}
     for folder in PROC.glob("[0-9]*"):
         with contextlib.suppress(OSError, IndexError, ValueError):
             fields = folder.joinpath("stat").read_text().rsplit(")", 1)[1].split()
-            found[int(folder.name)] = int(fields[1])
+            found.setdefault(int(fields[1]), []).append(int(folder.name))
     return found
 
 
-def tree(root: int, parent_of: dict[int, int]) -> set[int]:
+def tree(root: int, children: dict[int, list[int]]) -> set[int]:
     """`root` and every process descended from it."""
-    children: dict[int, list[int]] = {}
-    for pid, parent in parent_of.items():
-        children.setdefault(parent, []).append(pid)
     found, waiting = set(), [root]
     while waiting:
         pid = waiting.pop()
@@ -80,12 +76,10 @@ def chromium_started_here() -> set[int]:
     """The main processes (those with no --type) of the Chromiums this process started,
     through Playwright's driver."""
     found = set()
-    for pid in tree(os.getpid(), parents()):
+    for pid in tree(os.getpid(), children()):
         with contextlib.suppress(OSError, UnicodeDecodeError):
-            words = PROC.joinpath(str(pid), "cmdline").read_bytes().decode().replace("\0", " ")
-            command = words.split()
-            if (command and command[0].endswith(("chromium", "chrome"))
-                    and not any(word.startswith("--type=") for word in command)):
+            words = PROC.joinpath(str(pid), "cmdline").read_bytes().decode().split("\0")
+            if process_kind(words) == "browser":
                 found.add(pid)
     return found
 
@@ -99,14 +93,14 @@ class OwnMachines:
 
     def give(self, index: int) -> None:
         """From now on the browser `roots[index]` runs as on a machine of its own."""
-        parent_of = parents()
+        running = children()
         for at, root in enumerate(self.roots):
-            set_policy(tree(root, parent_of), os.SCHED_OTHER if at == index else os.SCHED_IDLE)
+            set_policy(tree(root, running), os.SCHED_OTHER if at == index else os.SCHED_IDLE)
         if os.sched_getscheduler(self.roots[index]) != os.SCHED_OTHER:
             raise RuntimeError("the mover's browser could not be given the cores")
 
     def release(self) -> None:
         """Every browser in the normal class (Chromium's threads all start in it)."""
-        parent_of = parents()
+        running = children()
         for root in self.roots:
-            set_policy(tree(root, parent_of), os.SCHED_OTHER)
+            set_policy(tree(root, running), os.SCHED_OTHER)

@@ -94,7 +94,13 @@ def chromium_available() -> bool:
 
 
 def launch_chromium(playwright: Any, **options: Any) -> Any:
-    return playwright.chromium.launch(
+    return launch_chromium_from(playwright.chromium, **options)
+
+
+def launch_chromium_from(browser_type: Any, **options: Any) -> Any:
+    """Debian's Chromium, headless with Parlour's flags, from Playwright's `browser_type`
+    (a browser's own `browser_type` starts another beside it)."""
+    return browser_type.launch(
         executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True, **options
     )
 

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from bench import own_machines
+from bench.common import PROC
 
 # A parent that starts a child; each has a second thread, and tells when all are up.
 FAMILY = """
@@ -44,16 +45,17 @@ def families() -> Iterator[list[subprocess.Popen[str]]]:
 def policies(root: int) -> list[int]:
     """The scheduling class of each thread of `root`'s tree."""
     return [os.sched_getscheduler(int(task))
-            for pid in own_machines.tree(root, own_machines.parents())
+            for pid in own_machines.tree(root, own_machines.children())
             for task in os.listdir(f"/proc/{pid}/task")]
 
 
-@pytest.mark.skipif(not own_machines.PROC.is_dir(), reason="processes are found in /proc")
+@pytest.mark.skipif(not PROC.is_dir(), reason="processes are found in /proc")
 def test_a_tree_is_a_process_and_all_it_started(families: list[subprocess.Popen[str]]) -> None:
     parent = families[0].pid
-    found = own_machines.tree(parent, own_machines.parents())
+    running = own_machines.children()
+    found = own_machines.tree(parent, running)
     assert len(found) == 2 and parent in found
-    assert not found & own_machines.tree(families[1].pid, own_machines.parents())
+    assert not found & own_machines.tree(families[1].pid, running)
 
 
 @pytest.mark.skipif(not own_machines.available(), reason="SCHED_IDLE and back, on Linux")

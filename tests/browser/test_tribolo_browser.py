@@ -25,7 +25,7 @@ from playwright.sync_api import expect
 from parlour.core.gameid import parse_game_id
 from parlour.core.session import Session
 from parlour.games import GAMES
-from parlour.games.tribolo.rules import board_from_rows, cells, legal_moves, position
+from parlour.games.tribolo.rules import Board, board_from_rows, cells, legal_moves, position
 from tests.browser.conftest import (
     TIMEOUT_MS,
     CreateGame,
@@ -66,8 +66,7 @@ class TriboloPage(GamePage):
         mover = self.mover()
         if mover is None:
             return []
-        board = board_from_rows(self.board().split("\n"))
-        return [position(cell) for cell in cells(legal_moves(board, mover))]
+        return legal_on(board_from_rows(self.board().split("\n")), mover)
 
     def wait_my_turn(self, timeout: int = AI_MS) -> None:
         """Wait until this page may move (its grid is on), or the game is over."""
@@ -118,11 +117,16 @@ def computers_play(session: Session) -> int:
     return played
 
 
+def legal_on(board: Board, mover: int) -> list[Cell]:
+    """The cells where `mover` may play on `board`, in the order the tests take them."""
+    return [position(cell) for cell in cells(legal_moves(board, mover))]
+
+
 def legal_cells(session: Session) -> list[Cell]:
-    """The cells the player to move may play, in the order `TriboloPage.legal` gives."""
+    """The cells the player to move may play, as `TriboloPage.legal` reads them."""
     mover = session.to_move
     assert mover is not None
-    return [position(cell) for cell in cells(legal_moves(session.state.board, mover))]
+    return legal_on(session.state.board, mover)
 
 
 def host_with_open_seats(create_game: CreateGame, tribolo: OpenGame, green: str = "open",
@@ -257,10 +261,10 @@ def red_moves_after_blue(session: Session) -> bool:
     while the take-back is asked and answered."""
     while session.to_move not in (0, None):
         if session.to_move == 1:
-            session.play(SPEC.game.move_to_json(legal_cells(session)[0]), 1)
+            plays_first_cell(session, 1)
         elif computers_play(session) > 12:
             return False
-    return blue_plays_first_cell(session) and session.to_move == 1
+    return plays_first_cell(session, 0) and session.to_move == 1
 
 
 def test_a_take_back_asked_of_the_other_player_and_accepted(
@@ -304,17 +308,17 @@ def red_comes_back_to_a_move(session: Session) -> bool:
     if computers_play(session) > 12:  # Blue waits for each turn within AI_MS
         return False
     for _ in range(2):
-        if not blue_plays_first_cell(session) or not 0 < computers_play(session) <= 12:
+        if not plays_first_cell(session, 0) or not 0 < computers_play(session) <= 12:
             return False
     session.stand_ins.clear()
-    return blue_plays_first_cell(session) and session.to_move == 1
+    return plays_first_cell(session, 0) and session.to_move == 1
 
 
-def blue_plays_first_cell(session: Session) -> bool:
-    """Blue plays the first of its legal cells; False if it is not Blue's turn."""
-    if session.to_move != 0:
+def plays_first_cell(session: Session, seat: int) -> bool:
+    """`seat` plays the first of its legal cells; False if it is not its turn."""
+    if session.to_move != seat:
         return False
-    session.play(SPEC.game.move_to_json(legal_cells(session)[0]), 0)
+    session.play(SPEC.game.move_to_json(legal_cells(session)[0]), seat)
     return True
 
 
