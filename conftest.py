@@ -21,7 +21,7 @@ from parlour.devtools import (
 )
 from parlour.games import GAMES
 from parlour.server.app import create_app
-from parlour.store import Store
+from parlour.store.sqlite import SqliteStore as Store
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -34,7 +34,7 @@ import httpx
 
 from bench.common import auth, drain_output, free_port, heading, legal_moves, report
 from parlour.devtools import RunningServer, start_server
-from parlour.store import Store
+from parlour.store.sqlite import SqliteStore
 
 RETRY_S = 0.05  # pause before a request is tried again after the server went away
 RESUME_TIMEOUT_S = 120.0  # most time from a restart to the first acknowledged move
@@ -171,7 +171,7 @@ class Client:
 def check(db: Path, ledger: Ledger) -> tuple[int, int, list[str]]:
     """Acknowledged games missing and acknowledged moves lost, read from the database
     itself; with the first few losses described."""
-    store = Store(db)
+    store = SqliteStore(db)
     missing_games = lost = 0
     examples: list[str] = []
     try:

@@ -63,8 +63,8 @@ from bench.common import drain_output, legal_moves
 from parlour.devtools import start_server
 from parlour.games import GAMES
 from parlour.server.app import body_rule, create_app
-from parlour.store import Store
-from parlour.uploads import MAX_BYTES
+from parlour.store import MAX_BYTES, Store
+from parlour.store.sqlite import SqliteStore
 
 TEST_HOST = "testserver"  # the Host header of in-process clients (Starlette's, Schemathesis')
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -537,7 +537,7 @@ def in_process(folder: Path) -> Iterator[Target]:
     """The app in this process, on a new database in `folder`."""
     from schemathesis.python import asgi  # the client that shares the cases' event loop
 
-    app = make_app(Store(folder / "fuzz.sqlite3"))
+    app = make_app(SqliteStore(folder / "fuzz.sqlite3"))
     schema = load_in_process(app)
     application: Any = app  # an ASGI app, though typed differently by Starlette
     client = asgi.get_client(application)

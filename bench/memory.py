@@ -41,7 +41,8 @@ import httpx
 
 from bench.common import auth, drain_output, heading
 from parlour.devtools import RunningServer, start_server
-from parlour.store import Progress, Store
+from parlour.store import Progress
+from parlour.store.sqlite import SqliteStore
 
 ROWS, COLS, MINES = 40, 60, 300  # the long game's board: the biggest the catalog allows
 TARGET_SESSIONS_MIB = 256.0  # server RSS with 10 000 sessions opened: they must not pile up
@@ -189,7 +190,7 @@ async def many_sessions(
 # -- part 2: one long game ------------------------------------------------------------------
 def append_saved_moves(db: Path, sid: str, first: int, count: int) -> None:
     """Append marks `first` .. `first + count - 1` to the saved game, as the server saves."""
-    store = Store(db)
+    store = SqliteStore(db)
     try:
         loaded = store.load_session(sid)
         assert loaded is not None

@@ -27,6 +27,7 @@ from parlour.devtools import start_server
 from parlour.games import GAMES
 from parlour.server.hub import Hub, Live
 from parlour.store import Store
+from parlour.store.sqlite import SqliteStore
 
 CELLS: list[tuple[int, int]] = [(x, y) for y in range(3) for x in range(3)]
 WARMUP = 100
@@ -168,14 +169,14 @@ def main() -> None:
 
     heading(f"In-process parlour.server.hub.Hub, {args.hub_moves} moves")
     with tempfile.TemporaryDirectory(prefix="parlour-bench-") as folder:
-        store = Store(Path(folder) / "bench.sqlite3")
+        store = SqliteStore(Path(folder) / "bench.sqlite3")
         try:
             on_disk = asyncio.run(bench_hub(store, args.hub_moves, args.seed))
         finally:
             store.close()
     report("Hub.act move (SQLite file, WAL, sync=FULL)", on_disk["act"])
     report("Hub.view (the view after the move)", on_disk["view"])
-    memory = Store(":memory:")
+    memory = SqliteStore(":memory:")
     try:
         in_memory = asyncio.run(bench_hub(memory, args.hub_moves, args.seed))
     finally:

@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from parlour.devtools import TEST_HOSTS
 from parlour.games import GAMES
 from parlour.server.app import create_app
-from parlour.store import Store
+from parlour.store.sqlite import SqliteStore as Store
 
 View = dict[str, Any]
 Cell = tuple[int, int]

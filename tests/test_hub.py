@@ -24,7 +24,7 @@ from parlour.server.compute import (
 )
 from parlour.server.hub import ApiError, Hub, Live
 from parlour.server.viewers import Viewer
-from parlour.store import Store
+from parlour.store.sqlite import SqliteStore as Store
 
 T = TypeVar("T")
 

@@ -19,7 +19,8 @@ from parlour.devtools import TEST_HOSTS, run_async, start_server
 from parlour.games import GAMES
 from parlour.server import timing
 from parlour.server.app import create_app
-from parlour.store import CHECKPOINT_SECONDS, Store
+from parlour.store.sqlite import CHECKPOINT_SECONDS
+from parlour.store.sqlite import SqliteStore as Store
 
 ACTION_PARTS = {"parse", "apply", "commit", "observe", "render", "view (who acted)",
                 "views (those watching)", "diff", "send", "received -> view sent",
