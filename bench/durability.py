@@ -32,9 +32,10 @@ from typing import Any
 
 import httpx
 
-from bench.common import auth, drain_output, free_port, heading, legal_moves, report
-from parlour.devtools import RunningServer, start_server
+from bench.common import auth, free_port, heading, report
 from parlour.store.sqlite import SqliteStore
+from tests.support.markup import legal_moves
+from tests.support.servers import RunningServer, drain_output, start_server
 
 RETRY_S = 0.05  # pause before a request is tried again after the server went away
 RESUME_TIMEOUT_S = 120.0  # most time from a restart to the first acknowledged move
