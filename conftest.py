@@ -12,16 +12,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from parlour.core.tables import FOLDER_VARIABLE
-from parlour.devtools import (
-    TEST_HOSTS,
-    RunningServer,
-    chromium_available,
-    launch_chromium,
-    start_server,
-)
 from parlour.games import GAMES
 from parlour.server.app import create_app
-from parlour.store import Store
+from parlour.store.sqlite import SqliteStore as Store
+from tests.support.chromium import chromium_available, launch_chromium
+from tests.support.servers import TEST_HOSTS, RunningServer, start_server
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -41,7 +41,7 @@ samples under 16 ms.
   "own machines": last, as three people on their invite links play, each on a machine of
   their own: a Chromium per player, and for each move the other two (their browser, GPU
   and renderer processes) run only when the mover's leaves a core idle (Linux's
-  SCHED_IDLE, bench/own_machines.py), so the mover's browser has the cores, beside the
+  SCHED_IDLE, tests/support/cores.py), so the mover's browser has the cores, beside the
   server. Only the mover's figures are given: the others' wait for it by design. The
   16 ms bar is a player's click answered on their own machine: the "own machines" line;
   the same-cores lines show what two cores shared by three browsers cost.
@@ -79,16 +79,18 @@ from PIL import Image
 from playwright.sync_api import Page, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from bench import own_machines
-from bench.common import auth, cpu_ms_by_process, heading, report, share_under
+from bench.common import auth, heading, report, share_under
 from bench.latency_parts import CATEGORIES, browser_parts, parts_table, server_parts
 from parlour.core.gameid import parse_game_id
 from parlour.core.session import Session
-from parlour.devtools import launch_chromium, launch_chromium_from, start_server
 from parlour.games import GAMES as GAMES_BY_NAME
 from parlour.games.minesweeper.grid import neighbours
 from parlour.games.minesweeper.logic import FLAG, HIDDEN, OPEN
 from parlour.games.tribolo.rules import board_from_rows, cells, legal_moves, position
+from tests.support import cores
+from tests.support.chromium import launch_chromium, launch_chromium_from
+from tests.support.processes import cpu_ms_by_process
+from tests.support.servers import start_server
 
 FRAME_MS = 16.0
 PLAYABLE_CELLS = '#board [aria-disabled="false"] .closed[data-move]'  # Minesweeper
@@ -635,11 +637,11 @@ def tribolo(browser: Any, url: str, errors: list[str], samples: int,
     figures = tribolo_at_one_screen(browser, url, errors, samples, rng)
     contexts = [browser] * 3  # three players' contexts in one Chromium, on the same cores
     figures.merge(three_browsers_playing(contexts, url, errors, samples, rng))
-    if own_machines.available():  # three Chromiums, the mover's with the cores to itself
+    if cores.available():  # three Chromiums, the mover's with the cores to itself
         launched: list[tuple[Any, int]] = []
         try:
             launched.extend(launch_another(browser) for _ in range(3))
-            machines = own_machines.OwnMachines([root for _, root in launched])
+            machines = cores.OwnMachines([root for _, root in launched])
             figures.merge(three_browsers_playing([each for each, _ in launched], url, errors,
                                                  samples, rng, machines))
         finally:
@@ -653,9 +655,9 @@ def tribolo(browser: Any, url: str, errors: list[str], samples: int,
 
 def launch_another(browser: Any) -> tuple[Any, int]:
     """Another Chromium beside `browser`, with Parlour's flags, and its main process's id."""
-    before = own_machines.chromium_started_here()
+    before = cores.chromium_started_here()
     launched = launch_chromium_from(browser.browser_type)
-    new = own_machines.chromium_started_here() - before
+    new = cores.chromium_started_here() - before
     if len(new) != 1:
         launched.close()
         raise RuntimeError(f"cannot tell which Chromium was just started: {sorted(new)}")
@@ -664,7 +666,7 @@ def launch_another(browser: Any) -> tuple[Any, int]:
 
 def three_browsers_playing(browsers: list[Any], url: str, errors: list[str], samples: int,
                            rng: random.Random,
-                           machines: own_machines.OwnMachines | None = None
+                           machines: cores.OwnMachines | None = None
                            ) -> Figures:
     """Seat N played in `browsers[N]`; with `machines`, that browser has the cores to itself
     whenever it is to move ("own machines" in the module docstring)."""

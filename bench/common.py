@@ -1,23 +1,12 @@
-"""Shared helpers for the benchmarks: percentiles and a uniform way to print them; a
-server process's output drained, a free port, the legal moves in a view; the CPU time
-that Chromium's processes and Parlour's servers have used."""
+"""Shared helpers for the benchmarks: percentiles and a uniform way to print them; a seat
+token's header and a free port. (What the tests use too is in tests/support.)"""
 
 from __future__ import annotations
 
-import html
-import json
 import math
-import os
-import re
 import socket
 import statistics
-import threading
-from collections import deque
 from collections.abc import Sequence
-from pathlib import Path
-from typing import Any
-
-from parlour.devtools import RunningServer
 
 
 def percentile(samples: Sequence[float], pct: float) -> float:
@@ -75,21 +64,7 @@ def heading(text: str) -> None:
     print("-" * len(text))
 
 
-# -- a server process and its games, for the benchmarks that drive one over REST ----------------
-MOVE_ATTRIBUTE = re.compile(r'data-(?:alt-)?move="([^"]*)"')
-
-
-def legal_moves(markup: str) -> list[Any]:
-    """The moves a view's markup offers: its elements' `data-move` and `data-alt-move`."""
-    moves = []
-    for found in MOVE_ATTRIBUTE.finditer(markup):
-        try:
-            moves.append(json.loads(html.unescape(found.group(1))))
-        except ValueError:
-            continue
-    return moves
-
-
+# -- a server, for the benchmarks that drive one over REST ----------------------------------------
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
@@ -100,57 +75,3 @@ def free_port() -> int:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
         return port
-
-
-def drain_output(server: RunningServer, keep: int = 200) -> deque[str]:
-    """Read the server's output in a thread, so that a full pipe never stalls it; the
-    returned deque holds its last `keep` lines (tracebacks, warnings)."""
-    lines: deque[str] = deque(maxlen=keep)
-    stream = server.process.stdout
-
-    def read() -> None:
-        if stream is not None:
-            for line in stream:
-                lines.append(line.rstrip("\n"))
-
-    threading.Thread(target=read, name="server-output", daemon=True).start()
-    return lines
-
-
-# -- CPU time by process, from /proc (Linux) ----------------------------------------------------
-PROC = Path("/proc")
-
-
-def cpu_ms_by_process() -> dict[str, float]:
-    """The CPU time (ms) used so far by each Chromium process and Parlour server running on
-    this machine, summed by kind: a Chromium process's --type ("renderer", "gpu-process", a
-    utility's service; "browser" for the main one) or "server". Empty without /proc."""
-    used: dict[str, float] = {}
-    for folder in PROC.glob("[0-9]*"):
-        try:
-            kind = process_kind(folder.joinpath("cmdline").read_bytes().decode().split("\0"))
-            if kind:
-                used[kind] = used.get(kind, 0.0) + cpu_ms(int(folder.name))
-        except (OSError, UnicodeDecodeError, IndexError, ValueError):
-            continue  # gone meanwhile, or not ours to read
-    return used
-
-
-def cpu_ms(pid: int) -> float:
-    """The CPU time (ms) process `pid` has used so far, in user and kernel mode."""
-    fields = PROC.joinpath(str(pid), "stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
-
-
-def process_kind(words: list[str]) -> str | None:
-    """What a process is, from its command line's words (see cpu_ms_by_process); None for
-    one that is neither Chromium nor a Parlour server."""
-    words = " ".join(words).split()  # Chromium rewrites its children's argv as one string
-    if words and words[0].endswith(("chromium", "chrome")):
-        flags = dict(word[2:].split("=", 1) for word in words if word.startswith("--")
-                     and "=" in word)
-        kind = flags.get("type", "browser")  # a utility is named by its service: "audio"
-        return flags.get("utility-sub-type", kind).split(".")[0] if kind == "utility" else kind
-    if "parlour" in words and "--no-browser" in words:
-        return "server"
-    return None

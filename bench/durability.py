@@ -32,9 +32,10 @@ from typing import Any
 
 import httpx
 
-from bench.common import auth, drain_output, free_port, heading, legal_moves, report
-from parlour.devtools import RunningServer, start_server
-from parlour.store import Store
+from bench.common import auth, free_port, heading, report
+from parlour.store.sqlite import SqliteStore
+from tests.support.markup import legal_moves
+from tests.support.servers import RunningServer, drain_output, start_server
 
 RETRY_S = 0.05  # pause before a request is tried again after the server went away
 RESUME_TIMEOUT_S = 120.0  # most time from a restart to the first acknowledged move
@@ -171,7 +172,7 @@ class Client:
 def check(db: Path, ledger: Ledger) -> tuple[int, int, list[str]]:
     """Acknowledged games missing and acknowledged moves lost, read from the database
     itself; with the first few losses described."""
-    store = Store(db)
+    store = SqliteStore(db)
     missing_games = lost = 0
     examples: list[str] = []
     try:

@@ -24,7 +24,8 @@ from pathlib import Path
 import httpx
 
 from bench.common import heading, report
-from parlour.devtools import RunningServer, stalled_viewer, start_server
+from tests.support.hostile import stalled_viewer
+from tests.support.servers import RunningServer, start_server
 
 BIG_BOARD = {"rows": 40, "cols": 60, "mines": 300}
 NO_GUESS = {"rows": 40, "cols": 60, "mines": 900, "first_click": "no_guess"}

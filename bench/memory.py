@@ -1,6 +1,6 @@
 """Server memory: resident size with many sessions open, and with one very long game.
 
-Part 1 starts a real `parlour` process (parlour.devtools.start_server) on a temporary
+Part 1 starts a real `parlour` process (tests.support.servers.start_server) on a temporary
 database, creates `--sessions` Minesweeper games over REST (`--clients` requests at a
 time) and then opens each once with GET (with its token, as its player would). Their
 board is `--board`, Expert 16x30/99 by default: on 40x60/300, the biggest board, a
@@ -39,9 +39,10 @@ from typing import Any
 
 import httpx
 
-from bench.common import auth, drain_output, heading
-from parlour.devtools import RunningServer, start_server
-from parlour.store import Progress, Store
+from bench.common import auth, heading
+from parlour.store import Progress
+from parlour.store.sqlite import SqliteStore
+from tests.support.servers import RunningServer, drain_output, start_server
 
 ROWS, COLS, MINES = 40, 60, 300  # the long game's board: the biggest the catalog allows
 TARGET_SESSIONS_MIB = 256.0  # server RSS with 10 000 sessions opened: they must not pile up
@@ -189,7 +190,7 @@ async def many_sessions(
 # -- part 2: one long game ------------------------------------------------------------------
 def append_saved_moves(db: Path, sid: str, first: int, count: int) -> None:
     """Append marks `first` .. `first + count - 1` to the saved game, as the server saves."""
-    store = Store(db)
+    store = SqliteStore(db)
     try:
         loaded = store.load_session(sid)
         assert loaded is not None

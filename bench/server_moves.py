@@ -1,6 +1,6 @@
 """Server move handling: request-to-response time of POST /api/games/SID/moves.
 
-Part 1 runs a real `parlour` process (parlour.devtools.start_server) on a temporary
+Part 1 runs a real `parlour` process (tests.support.servers.start_server) on a temporary
 database and times each move over HTTP with a kept-alive connection, across many
 two-player Tic-Tac-Toe games (a new game or a restart whenever one ends; those requests
 are timed too, as is GET /api/sessions, a request that does next to no work). Part 2
@@ -23,10 +23,11 @@ from typing import Any
 import httpx
 
 from bench.common import heading, report
-from parlour.devtools import start_server
 from parlour.games import GAMES
 from parlour.server.hub import Hub, Live
 from parlour.store import Store
+from parlour.store.sqlite import SqliteStore
+from tests.support.servers import start_server
 
 CELLS: list[tuple[int, int]] = [(x, y) for y in range(3) for x in range(3)]
 WARMUP = 100
@@ -168,14 +169,14 @@ def main() -> None:
 
     heading(f"In-process parlour.server.hub.Hub, {args.hub_moves} moves")
     with tempfile.TemporaryDirectory(prefix="parlour-bench-") as folder:
-        store = Store(Path(folder) / "bench.sqlite3")
+        store = SqliteStore(Path(folder) / "bench.sqlite3")
         try:
             on_disk = asyncio.run(bench_hub(store, args.hub_moves, args.seed))
         finally:
             store.close()
     report("Hub.act move (SQLite file, WAL, sync=FULL)", on_disk["act"])
     report("Hub.view (the view after the move)", on_disk["view"])
-    memory = Store(":memory:")
+    memory = SqliteStore(":memory:")
     try:
         in_memory = asyncio.run(bench_hub(memory, args.hub_moves, args.seed))
     finally:

@@ -23,7 +23,8 @@ from typing import Any
 from playwright.sync_api import sync_playwright
 
 from bench.common import heading, report
-from parlour.devtools import launch_chromium, wait_until_ready
+from tests.support.chromium import launch_chromium
+from tests.support.servers import wait_until_ready
 
 TIMEOUT_S = 30.0
 

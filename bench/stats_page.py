@@ -22,8 +22,8 @@ import time
 from collections.abc import Callable
 
 from bench.common import heading, report
-from parlour import stats
 from parlour.games import GAMES
+from parlour.stats import statistics as stats
 from parlour.store import Result
 
 DAY = 86_400.0

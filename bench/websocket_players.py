@@ -25,7 +25,7 @@ import httpx
 import websockets
 
 from bench.common import heading, report
-from parlour.devtools import start_server
+from tests.support.servers import start_server
 
 RECEIVE_TIMEOUT_S = 60.0  # a player that hears nothing for this long counts as failed
 

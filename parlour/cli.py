@@ -20,7 +20,8 @@ from parlour.games import GAMES
 from parlour.server.app import create_app
 from parlour.server.compute import Compute
 from parlour.server.guard import LOCAL_HOSTS, WS_MESSAGE_LIMIT
-from parlour.store import SYNC_MODES, NewerStore, Store, default_path
+from parlour.store import NewerStore, Store
+from parlour.store.sqlite import SYNC_MODES, SqliteStore, default_path
 
 DEFAULT_PORT = 8765
 WARM_UP_DELAY = 2.0
@@ -100,7 +101,7 @@ def freeze_startup_heap() -> None:
 
 def open_store(db: Path, sync: str = SYNC_MODES[0]) -> Store:
     try:
-        return Store(db, sync)
+        return SqliteStore(db, sync)
     except NewerStore as error:
         raise SystemExit(f"parlour: {db}: {error}") from None
 

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from parlour.devtools import TEST_HOSTS
 from parlour.games import GAMES
 from parlour.server.app import create_app
-from parlour.store import Store
+from parlour.store.sqlite import SqliteStore as Store
+from tests.support.servers import TEST_HOSTS
 
 View = dict[str, Any]
 Cell = tuple[int, int]

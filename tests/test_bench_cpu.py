@@ -1,4 +1,5 @@
-"""bench.common's CPU time by process: what each process is, from its command line."""
+"""tests.support.processes (CPU time by process, for the benchmarks): what each process
+is, from its command line."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import sys
 
 import pytest
 
-from bench.common import PROC, cpu_ms, cpu_ms_by_process, process_kind
+from tests.support.processes import PROC, cpu_ms, cpu_ms_by_process, process_kind
 
 CHROMIUM = "/usr/lib/chromium/chromium"
 

@@ -1,5 +1,5 @@
-"""bench.own_machines: one process tree at a time has the cores, the others run when they
-idle."""
+"""tests.support.cores (bench.click_latency's own machines): one process tree at a time
+has the cores, the others run when they idle."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from bench import own_machines
-from bench.common import PROC
+from tests.support import cores as own_machines
+from tests.support.processes import PROC
 
 # A parent that starts a child; each has a second thread, and tells when all are up.
 FAMILY = """

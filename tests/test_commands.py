@@ -19,7 +19,7 @@ from parlour.core.game import JSON, Game, GameSpec, Hint, IllegalMove, Params, R
 from parlour.games import GAMES
 from parlour.server.app import create_app
 from parlour.server.compute import Compute, Progress
-from parlour.store import Store
+from parlour.store.sqlite import SqliteStore as Store
 
 T = TypeVar("T")
 MENUS = ["game", "edit", "view", "help"]

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from parlour.devtools import run_async
 from parlour.server.compute import Compute, TooSlow
 from tests import jobs_for_tests as jobs
+from tests.support.loops import run_async
 
 
 @pytest.fixture(scope="module")

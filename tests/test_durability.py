@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from parlour.devtools import RunningServer, start_server
+from tests.support.servers import RunningServer, start_server
 
 Cell = tuple[int, int]
 

@@ -3,7 +3,7 @@ fast (the long run, against a server process: `python -m bench.fuzz_api`).
 
 Every operation of the app's OpenAPI gets valid and invalid requests from Schemathesis,
 half of them dressed with real session ids, seat tokens, legal moves, games and uploads
-(see `bench.fuzz_api.Pool`), and each answer must:
+(see `tests.support.fuzz.pool.Pool`), and each answer must:
 
 - not be a server error (5xx);
 - have a status the OpenAPI documents for that operation;
@@ -27,7 +27,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.fuzz_api import Fuzzer, Tally, failure_report, in_process
+from tests.support.fuzz.runner import Fuzzer, in_process
+from tests.support.fuzz.tally import Tally, failure_report
 
 EXAMPLES = 20  # cases per operation for valid data, and as many for invalid data
 PROBES = 150  # requests outside the schema

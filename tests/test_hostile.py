@@ -13,11 +13,11 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from parlour.devtools import run_async
 from parlour.server import hub as hub_module
 from parlour.server.hub import Hub
 from parlour.server.viewers import Viewer
-from parlour.store import Store
+from parlour.store.sqlite import SqliteStore as Store
+from tests.support.loops import run_async
 from tests.test_api import (
     CROSS_WINS,
     auth,

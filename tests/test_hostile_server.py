@@ -13,7 +13,8 @@ from typing import Any
 import httpx
 import pytest
 
-from parlour.devtools import RunningServer, stalled_viewer, start_server
+from tests.support.hostile import stalled_viewer
+from tests.support.servers import RunningServer, start_server
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ from typing import Any, TypeVar
 import pytest
 
 from parlour.core import tables
-from parlour.devtools import run_async
 from parlour.games import GAMES
 from parlour.games.tictactoe.ai import VALUES
 from parlour.server.compute import (
@@ -24,7 +23,8 @@ from parlour.server.compute import (
 )
 from parlour.server.hub import ApiError, Hub, Live
 from parlour.server.viewers import Viewer
-from parlour.store import Store
+from parlour.store.sqlite import SqliteStore as Store
+from tests.support.loops import run_async
 
 T = TypeVar("T")
 

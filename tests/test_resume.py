@@ -11,14 +11,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from parlour.store import (
-    BASELINE_SCHEMA,
-    MIGRATIONS,
-    SCHEMA_VERSION,
-    Store,
-    _run_script,
-    forgotten_set,
-)
+from parlour.store import forgotten_set
+from parlour.store.sqlite import SqliteStore as Store
+from parlour.store.sqlite.schema import BASELINE_SCHEMA, MIGRATIONS, SCHEMA_VERSION, _run_script
 
 
 def auth(token: str | None) -> dict[str, str]:

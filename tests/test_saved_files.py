@@ -19,15 +19,15 @@ import pytest
 from fastapi.testclient import TestClient
 from pydantic import BaseModel, ConfigDict, StrictInt
 
-from bench.common import legal_moves
-from parlour import store as store_module
 from parlour.core.game import JSON, Game, GameSpec, IllegalMove, Param, Params, RenderContext
 from parlour.core.game import Status as GameStatus
-from parlour.devtools import TEST_HOSTS
 from parlour.games import GAMES
 from parlour.server.app import create_app
 from parlour.server.saved_games import FILE_LIMIT
-from parlour.store import Store
+from parlour.store import quota as store_module
+from parlour.store.sqlite import SqliteStore as Store
+from tests.support.markup import legal_moves
+from tests.support.servers import TEST_HOSTS
 from tests.test_api import (
     CROSS_WINS,
     auth,

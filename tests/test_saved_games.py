@@ -14,10 +14,10 @@ from fastapi.testclient import TestClient
 
 from parlour.core.game import BadParams
 from parlour.core.gameid import GameId, parse_game_id
-from parlour.devtools import TEST_HOSTS
 from parlour.games import GAMES
 from parlour.server.app import create_app
-from parlour.store import Store
+from parlour.store.sqlite import SqliteStore as Store
+from tests.support.servers import TEST_HOSTS
 from tests.test_api import auth, error_of
 
 FIXTURES = Path(__file__).parent / "fixtures"

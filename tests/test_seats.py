@@ -10,11 +10,11 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from parlour.devtools import TEST_HOSTS
 from parlour.games import GAMES
 from parlour.server.app import create_app
-from parlour.stats import statistics
-from parlour.store import Store
+from parlour.stats.statistics import statistics
+from parlour.store.sqlite import SqliteStore as Store
+from tests.support.servers import TEST_HOSTS
 from tests.test_api import (
     CROSS_WINS,
     View,

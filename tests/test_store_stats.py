@@ -13,17 +13,12 @@ import pytest
 
 from parlour.core.game import StatFigure
 from parlour.games import GAMES
-from parlour.stats import (
-    CHART_GAMES,
-    PERIODS,
-    clock,
-    figure_chart,
-    number,
-    results_chart,
-    statistics,
-    summary,
-)
-from parlour.store import Progress, Result, SessionRow, Store
+from parlour.stats.charts import CHART_GAMES, PERIODS, figure_chart, results_chart
+from parlour.stats.numbers import summary
+from parlour.stats.statistics import statistics
+from parlour.stats.wording import clock, number
+from parlour.store import Progress, Result, SessionRow
+from parlour.store.sqlite import SqliteStore as Store
 
 NOW = 1_700_000_000.0
 

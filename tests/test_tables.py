@@ -13,9 +13,9 @@ from typing import IO
 import pytest
 
 from parlour.core import progress, tables
-from parlour.devtools import run_async
 from parlour.server.compute import Compute
 from tests import jobs_for_tests as jobs
+from tests.support.loops import run_async
 
 SQUARES_SUM = sum(number * number for number in range(1000))
 

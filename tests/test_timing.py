@@ -15,11 +15,13 @@ import pytest
 from fastapi.testclient import TestClient
 
 from parlour.cli import parse_args
-from parlour.devtools import TEST_HOSTS, run_async, start_server
 from parlour.games import GAMES
 from parlour.server import timing
 from parlour.server.app import create_app
-from parlour.store import CHECKPOINT_SECONDS, Store
+from parlour.store.sqlite import CHECKPOINT_SECONDS
+from parlour.store.sqlite import SqliteStore as Store
+from tests.support.loops import run_async
+from tests.support.servers import TEST_HOSTS, start_server
 
 ACTION_PARTS = {"parse", "apply", "commit", "observe", "render", "view (who acted)",
                 "views (those watching)", "diff", "send", "received -> view sent",

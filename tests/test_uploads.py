@@ -17,16 +17,12 @@ from fastapi.testclient import TestClient
 from httpx import Response
 from PIL import Image
 
-from parlour import store as store_module
 from parlour.core.game import BadParams, Param
-from parlour.store import (
-    SCHEMA_VERSION,
-    NewerStore,
-    OverQuota,
-    SessionRow,
-    Store,
-)
-from parlour.uploads import KEPT_SIDE, MAX_BYTES, BadUpload, Picture, check_picture
+from parlour.store import NewerStore, OverQuota, SessionRow
+from parlour.store import quota as store_module
+from parlour.store.pictures import KEPT_SIDE, MAX_BYTES, BadUpload, Picture, check_picture
+from parlour.store.sqlite import SqliteStore as Store
+from parlour.store.sqlite.schema import SCHEMA_VERSION
 
 DAY = 24 * 3600.0
 NOW = 1_700_000_000.0

@@ -63,9 +63,16 @@ from parlour.server.resume import (
 from parlour.server.saved_games import FILE_LIMIT, SavedGame, exported, file_name, may_export
 from parlour.server.viewers import SEND_TIMEOUT, Viewer
 from parlour.server.views import View
-from parlour.stats import statistics
-from parlour.store import OverQuota, Store, forgotten_set, upload_saved
-from parlour.uploads import MAX_BYTES, BadUpload, check_picture
+from parlour.stats.statistics import statistics
+from parlour.store import (
+    MAX_BYTES,
+    BadUpload,
+    OverQuota,
+    Store,
+    check_picture,
+    forgotten_set,
+    upload_saved,
+)
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 HELLO_TIMEOUT = 10.0

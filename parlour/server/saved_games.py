@@ -21,8 +21,16 @@ from pydantic import Field, StringConstraints, model_validator
 from parlour.core.game import Status
 from parlour.server.live import ApiError, Live
 from parlour.server.messages import Strict
-from parlour.store import Change, Store, together, upload_saved
-from parlour.uploads import MAX_BYTES, BadUpload, Picture, check_picture
+from parlour.store import (
+    MAX_BYTES,
+    BadUpload,
+    Change,
+    Picture,
+    Store,
+    check_picture,
+    together,
+    upload_saved,
+)
 
 FORMAT: Final = "parlour-saved-game"
 VERSION: Final = 1

@@ -16,8 +16,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from parlour.devtools import RunningServer
 from tests.browser.scenes import Stage
+from tests.support.servers import RunningServer
 
 TIMEOUT_MS = 5_000
 

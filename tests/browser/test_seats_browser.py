@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, expect
 
-from parlour.devtools import start_server
 from tests.browser.conftest import TIMEOUT_MS, CreateGame, ServerView, wait_for_views
 from tests.browser.test_tictactoe_browser import OpenGame, TicTacToePage
 from tests.browser.test_tictactoe_browser import ttt as ttt  # the fixture
+from tests.support.servers import start_server
 
 pytestmark = pytest.mark.browser
 

@@ -15,8 +15,8 @@ import httpx
 import pytest
 from playwright.sync_api import Page
 
-from parlour.devtools import RunningServer, start_server
 from tests.browser.conftest import NewContext
+from tests.support.servers import RunningServer, start_server
 
 pytestmark = pytest.mark.browser
 

@@ -43,7 +43,7 @@ def test_a_winnable_deal_has_a_line_that_the_rules_accept() -> None:
 
 def test_statistics_show_the_winnable_share_and_the_cards_left() -> None:
     from parlour.games import GAMES
-    from parlour.stats import statistics
+    from parlour.stats.statistics import statistics
     from parlour.store import Result
 
     def result(number: int, outcome: str, left: int, winnable: bool) -> Result:

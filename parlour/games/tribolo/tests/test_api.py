@@ -20,7 +20,7 @@ from parlour.games.tribolo.rules import (
     legal_moves,
     position,
 )
-from parlour.store import Store
+from parlour.store.sqlite import SqliteStore as Store
 
 NAMES = ("Blue", "Red", "Green")
 View = dict[str, Any]

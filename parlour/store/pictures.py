@@ -6,6 +6,10 @@ it upright from its EXIF orientation, scales it to at most KEPT_SIDE on its long
 and encodes it afresh without metadata: JPEG when opaque, PNG when it has transparency.
 A file that only looks like a picture, or hides a huge one behind a small header, is
 refused with BadUpload. Decoding is CPU work: call `check_picture` off the event loop.
+
+It belongs to the store: a Picture is what every store keeps and hands back, and
+`check_picture` is the rule for what may be kept, applied by the upload routes and by
+the store's own migration of pictures kept before uploads were decoded.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ import os
 import subprocess
 from collections.abc import Iterable
 
-from bench.common import PROC, process_kind
+from tests.support.processes import PROC, process_kind
 
 
 def available() -> bool:

@@ -1,0 +1,61 @@
+"""The figures worded for the statistics page: the tiles a player of the game wants,
+times as a clock and other values to three significant digits or so."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from parlour.core.game import StatFigure
+
+
+def shown(numbers: Mapping[str, Any], declared: Sequence[StatFigure],
+          outcomes: Mapping[str, str]) -> list[dict[str, str]]:
+    """The figures a player of the game wants, each a short value under a caption."""
+    counts = {"won": numbers["won"], "lost": numbers["lost"], "draw": numbers["drawn"]}
+    tiles = [("played", str(numbers["played"]))]
+    tiles += [(word, str(counts[outcome])) for outcome, word in outcomes.items()
+              if len(outcomes) > 1]
+    if len(outcomes) > 1 and "won" in outcomes:
+        tiles += [
+            ("win rate", f"{round(numbers['win_rate'] * 100)}%"),
+            ("current streak", str(numbers["current_streak"])),
+            ("best streak", str(numbers["best_streak"])),
+        ]
+    for figure, figured in zip(declared, numbers["over_all"], strict=True):
+        tiles += _figure_tiles(figure, figured)
+    if numbers["assisted"]:
+        tiles.append(("with help", str(numbers["assisted"])))
+    return [{"label": label, "value": value} for label, value in tiles]
+
+
+def _figure_tiles(figure: StatFigure, figured: Mapping[str, Any]) -> list[tuple[str, str]]:
+    write = wording(figure.unit)
+    if figure.show == "share":
+        share = figured["share"]
+        return [(figure.label, "–" if share is None else f"{round(share * 100)}%")]
+    if figure.show == "distribution":
+        return [(f"mean {figure.label}", write(figured["mean"]))]
+    best = [(figure.best_caption, write(figured["best"]))]
+    return [*best, (f"mean {figure.label}", write(figured["mean"]))] if figure.chart else best
+
+
+def wording(unit: str) -> Callable[[float | None], str]:
+    """How a value in `unit` is written: seconds as a clock (1:05), others as numbers."""
+    return clock if unit == "seconds" else number
+
+
+def clock(seconds: float | None) -> str:
+    if seconds is None:
+        return "–"
+    whole = int(seconds)
+    hours, minutes, rest = whole // 3600, whole // 60 % 60, whole % 60
+    return f"{hours}:{minutes:02}:{rest:02}" if hours else f"{minutes}:{rest:02}"
+
+
+def number(value: float | None) -> str:
+    """Three significant digits or so: 1064, 56.7, 0.83 (a mean needs no more)."""
+    if value is None:
+        return "–"
+    decimals = 0 if abs(value) >= 100 else 1 if abs(value) >= 10 else 2
+    return f"{value:.{decimals}f}".rstrip("0").rstrip(".") if decimals else f"{value:.0f}"

@@ -1,0 +1,63 @@
+"""The store: what Parlour keeps of its games, behind one interface.
+
+The hub, the routes and the statistics use `Store` and write with `Change`s, plain data
+that each backend applies its own way. The modules: `interface` (the Store), `rows` (what
+is kept), `changes` (the writes), `quota` (the upload quota, a policy every backend
+applies), `pictures` (what an uploaded picture becomes before it is kept), and one
+subpackage per backend: `sqlite` (the embedded default). Only the program's entry point
+and the tests name a backend.
+"""
+
+from parlour.store.changes import (
+    Change,
+    ForgottenSet,
+    ProgressSaved,
+    SeatingChanged,
+    SessionCreated,
+    Together,
+    TokenAdded,
+    UploadSaved,
+    UploadsExpired,
+    forgotten_set,
+    progress_saved,
+    seating_changed,
+    session_created,
+    together,
+    token_added,
+    upload_saved,
+    uploads_expired,
+)
+from parlour.store.interface import NewerStore, Store
+from parlour.store.pictures import MAX_BYTES, BadUpload, Picture, check_picture
+from parlour.store.quota import OverQuota
+from parlour.store.rows import Progress, Result, SessionRow
+
+__all__ = [
+    "MAX_BYTES",
+    "BadUpload",
+    "Change",
+    "ForgottenSet",
+    "NewerStore",
+    "OverQuota",
+    "Picture",
+    "Progress",
+    "ProgressSaved",
+    "Result",
+    "SeatingChanged",
+    "SessionCreated",
+    "SessionRow",
+    "Store",
+    "Together",
+    "TokenAdded",
+    "UploadSaved",
+    "UploadsExpired",
+    "check_picture",
+    "forgotten_set",
+    "progress_saved",
+    "seating_changed",
+    "session_created",
+    "together",
+    "token_added",
+    "upload_saved",
+    "uploads_expired",
+]

@@ -1,0 +1,140 @@
+"""Writes to a store, as data: each change says what happened, and each store applies it
+in one transaction its own way (SQLite's in parlour.store.sqlite.writes), so the hub
+describes a write once for every backend. The builders (`session_created`, ...) are the
+names the server writes with."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from parlour.core.game import JSON
+from parlour.store.pictures import Picture
+from parlour.store.rows import Progress, Result, SessionRow
+
+
+@dataclass(frozen=True)
+class SessionCreated:
+    """A new session and its seat tokens; `moves`: its line, when it starts with one (an
+    imported game)."""
+
+    row: SessionRow
+    tokens: Mapping[str, list[int]]
+    now: float
+    moves: Sequence[JSON] = ()
+
+
+@dataclass(frozen=True)
+class ProgressSaved:
+    """The session's new position, and its results if it is over (one per player): a
+    game back in play (after an undo) has none."""
+
+    progress: Progress
+    results: Sequence[Result] = ()
+
+
+@dataclass(frozen=True)
+class TokenAdded:
+    sid: str
+    token: str
+    seats: list[int]
+
+
+@dataclass(frozen=True)
+class ForgottenSet:
+    """Take the game off the Resume list of `token`'s player, or put it back."""
+
+    sid: str
+    token: str
+    forgotten: bool
+
+
+@dataclass(frozen=True)
+class SeatingChanged:
+    """Who holds which seat now (`holders`: the tokens that changed, added if new; a
+    token that left every seat is kept, so its browser may take a seat again) and which
+    seats the computer plays for a player who left."""
+
+    sid: str
+    holders: Mapping[str, list[int]]
+    stand_ins: Mapping[int, str]
+
+
+@dataclass(frozen=True)
+class UploadsExpired:
+    """Drop the uploads no game uses that were last uploaded UNUSED_UPLOAD_LIFETIME
+    before `now` (parlour.store.quota)."""
+
+    now: float
+
+
+@dataclass(frozen=True)
+class UploadSaved:
+    """Keep `picture` for `owner` (the uploader's address), first expiring old uploads,
+    then making room under the owner's quota (parlour.store.quota; raises OverQuota and
+    changes nothing when the owner's saved games alone fill it). `upload_id`: the id to
+    keep it under, when a game already names it (an imported game's picture, re-encoded
+    here, keeps the id its game id holds); an upload already kept under that id stays as
+    it is, and only changes owner."""
+
+    picture: Picture
+    owner: str
+    now: float
+    upload_id: str | None = None
+
+    @property
+    def kept_as(self) -> str:
+        return self.upload_id or self.picture.upload_id
+
+
+@dataclass(frozen=True)
+class Together:
+    """Several changes written in order in the same transaction."""
+
+    changes: tuple[Change, ...]
+
+
+Change: TypeAlias = (
+    SessionCreated | ProgressSaved | TokenAdded | ForgottenSet | SeatingChanged
+    | UploadsExpired | UploadSaved | Together
+)
+"""A write to a store, applied inside one transaction."""
+
+
+def session_created(
+    row: SessionRow, tokens: Mapping[str, list[int]], now: float, moves: Sequence[JSON] = ()
+) -> Change:
+    return SessionCreated(row, tokens, now, moves)
+
+
+def together(*changes: Change) -> Change:
+    return Together(changes)
+
+
+def progress_saved(progress: Progress, results: Sequence[Result] = ()) -> Change:
+    return ProgressSaved(progress, tuple(results))
+
+
+def token_added(sid: str, token: str, seats: list[int]) -> Change:
+    return TokenAdded(sid, token, seats)
+
+
+def forgotten_set(sid: str, token: str, forgotten: bool) -> Change:
+    return ForgottenSet(sid, token, forgotten)
+
+
+def seating_changed(
+    sid: str, holders: Mapping[str, list[int]], stand_ins: Mapping[int, str]
+) -> Change:
+    return SeatingChanged(sid, holders, stand_ins)
+
+
+def uploads_expired(now: float) -> Change:
+    return UploadsExpired(now)
+
+
+def upload_saved(
+    picture: Picture, owner: str, now: float, upload_id: str | None = None
+) -> Change:
+    return UploadSaved(picture, owner, now, upload_id)

@@ -1,0 +1,90 @@
+"""What every store does, whatever keeps its data: the Store the hub, the routes and the
+statistics use. Each backend (SQLite's in parlour.store.sqlite) implements the writes and
+reads; the writes made of a single change are the same for all."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+
+from parlour.core.game import JSON
+from parlour.store.changes import (
+    Change,
+    progress_saved,
+    session_created,
+    token_added,
+    upload_saved,
+    uploads_expired,
+)
+from parlour.store.pictures import Picture
+from parlour.store.rows import Progress, Result, SessionRow
+
+
+class NewerStore(RuntimeError):
+    """The database was written by a newer Parlour, whose schema this one cannot read."""
+
+
+class Store(ABC):
+    """Sessions with their moves, seat tokens, finished-game results and uploaded
+    pictures, kept durably. Every write is a Change, applied whole or not at all; a read
+    sees every write made before it. Opening a store brings its schema up to date."""
+
+    @abstractmethod
+    def write(self, change: Change) -> None:
+        """Make `change` durable now, in its own transaction, on the caller's thread."""
+
+    @abstractmethod
+    async def commit(self, change: Change) -> None:
+        """Make `change` durable without holding up the event loop; returns only once it
+        is durable (a move is acknowledged after this). Raises what applying it raised."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Finish the durability work under way and let go of the database."""
+
+    # -- sessions ---------------------------------------------------------------------
+    @abstractmethod
+    def load_session(self, sid: str) -> tuple[SessionRow, list[JSON]] | None:
+        """A session and its line of moves."""
+
+    @abstractmethod
+    def session_row(self, sid: str) -> SessionRow | None:
+        """A session without its moves."""
+
+    @abstractmethod
+    def unfinished(self, limit: int = 20) -> list[SessionRow]:
+        """The unfinished sessions with a move made, most recently updated first."""
+
+    @abstractmethod
+    def held_unfinished(self, tokens: Sequence[str]) -> list[tuple[str, list[int]]]:
+        """The unfinished games (with a move made) in which one of `tokens` holds a seat
+        and has not taken the game off its Resume list, most recent first: (sid, seats)."""
+
+    # -- seat tokens, pictures, results -----------------------------------------------------
+    @abstractmethod
+    def tokens(self, sid: str) -> dict[str, list[int]]:
+        """The session's seat tokens and the seats each holds, oldest token first."""
+
+    @abstractmethod
+    def load_upload(self, upload_id: str) -> Picture | None: ...
+
+    @abstractmethod
+    def results(self, game: str | None = None) -> list[Result]:
+        """Every seat's results (of `game`, or of all games), oldest first."""
+
+    # -- writes of one change, the same for every store --------------------------------
+    def create_session(self, row: SessionRow, tokens: dict[str, list[int]], now: float) -> None:
+        self.write(session_created(row, tokens, now))
+
+    def save(self, progress: Progress, *results: Result) -> None:
+        self.write(progress_saved(progress, results))
+
+    def add_token(self, sid: str, token: str, seats: list[int]) -> None:
+        self.write(token_added(sid, token, seats))
+
+    def save_upload(self, picture: Picture, owner: str, now: float) -> None:
+        """Keep `picture` for `owner`; raises OverQuota (see UploadSaved)."""
+        self.write(upload_saved(picture, owner, now))
+
+    def expire_uploads(self, now: float) -> None:
+        self.write(uploads_expired(now))

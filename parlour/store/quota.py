@@ -1,0 +1,49 @@
+"""The upload quota, a policy every store applies alike: how many pictures, and how many
+MiB, each uploader keeps, how long a picture no game uses is kept, and which of an
+uploader's pictures make room for a new one."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+UPLOADS_PER_OWNER = 20
+UPLOAD_MIB_PER_OWNER = 32
+UNUSED_UPLOAD_LIFETIME = 24 * 3600.0  # seconds an upload no game uses is kept
+
+
+class OverQuota(Exception):
+    """The uploader's pictures in saved games already fill their quota."""
+
+
+def expired_before(now: float) -> float:
+    """The time before which an upload no game uses, last uploaded then, is dropped."""
+    return now - UNUSED_UPLOAD_LIFETIME
+
+
+def over_quota(count: int, size: int) -> bool:
+    """Whether an owner's `count` pictures of `size` bytes in all are over the quota."""
+    return count > UPLOADS_PER_OWNER or size > UPLOAD_MIB_PER_OWNER * 2**20
+
+
+def make_room(count: int, size: int, unused_oldest_first: Iterable[tuple[str, int]]) -> list[str]:
+    """The ids of an owner's pictures to drop so that their `count` pictures of `size`
+    bytes (the new one among them) fit the quota, taken from `unused_oldest_first` (their
+    other pictures no game uses, as (id, size), least recently uploaded first).
+
+    A picture belongs to whoever uploaded it last, and a player expects a new picture to
+    just work, so the oldest unused ones make room. Pictures in saved games are never
+    dropped: when those alone fill the quota this raises OverQuota, and the store keeps
+    nothing of the upload."""
+    dropped: list[str] = []
+    for upload_id, dropped_size in unused_oldest_first:
+        if not over_quota(count, size):
+            break
+        dropped.append(upload_id)
+        count, size = count - 1, size - dropped_size
+    if over_quota(count, size):
+        raise OverQuota(
+            f"your saved games already use the most pictures Parlour keeps for one player"
+            f" ({UPLOADS_PER_OWNER} pictures, {UPLOAD_MIB_PER_OWNER} MiB), so this one was"
+            f" not kept: start your game with a picture you uploaded before"
+        )
+    return dropped

@@ -1,0 +1,66 @@
+"""What a store keeps, as plain values: a session, its progress and its results."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from parlour.core.game import JSON
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    sid: str
+    game: str
+    game_id: str
+    seats: list[str]
+    mode: str
+    preset: str
+    cursor: int
+    round: int
+    assisted: bool
+    elapsed_ms: int
+    clock_last_at: float | None
+    status: str
+    headline: str
+    updated: float
+    assist: bool = False
+    stand_ins: dict[int, str] = field(default_factory=dict)  # seat -> AI level
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What changed in a session, saved together in one transaction."""
+
+    sid: str
+    cursor: int
+    round: int
+    assisted: bool
+    elapsed_ms: int
+    clock_last_at: float | None
+    status: str
+    headline: str
+    now: float
+    assist: bool = False
+    new_moves_from: int | None = None  # the line is cut here and `new_moves` appended
+    new_moves: Sequence[JSON] = ()
+
+
+@dataclass(frozen=True)
+class Result:
+    """A finished game for one seat's player."""
+
+    sid: str
+    round: int
+    game: str
+    preset: str
+    mode: str
+    outcome: str
+    score: int | None
+    elapsed_ms: int
+    moves: int
+    assisted: bool
+    finished: float
+    figures: dict[str, float] = field(default_factory=dict)
+    seat: int = 0
+    seat_name: str = ""  # '' when its player held every seat (alone, or hot seat)

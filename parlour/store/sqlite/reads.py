@@ -1,0 +1,102 @@
+"""How the SQLite store reads: sessions, seat tokens, pictures and results."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+
+from parlour.core.game import JSON
+from parlour.store.pictures import Picture
+from parlour.store.rows import Result, SessionRow
+from parlour.store.sqlite.schema import RESULT_COLUMNS
+
+
+def load_session(db: sqlite3.Connection, sid: str) -> tuple[SessionRow, list[JSON]] | None:
+    row = session_row(db, sid)
+    if row is None:
+        return None
+    moves = [
+        json.loads(text)
+        for (text,) in db.execute("SELECT move FROM moves WHERE sid=? ORDER BY ply", (sid,))
+    ]
+    return row, moves
+
+
+def session_row(db: sqlite3.Connection, sid: str) -> SessionRow | None:
+    found = db.execute(
+        "SELECT sid, game, game_id, seats, mode, preset, cursor, round, assisted,"
+        " elapsed_ms, clock_last_at, status, headline, updated, assist, stand_ins"
+        " FROM sessions WHERE sid=?",
+        (sid,),
+    ).fetchone()
+    if found is None:
+        return None
+    values = list(found)
+    values[3] = json.loads(values[3])
+    values[8] = bool(values[8])
+    values[14] = bool(values[14])
+    values[15] = {int(seat): level for seat, level in json.loads(values[15]).items()}
+    return SessionRow(*values)
+
+
+def unfinished(db: sqlite3.Connection, limit: int) -> list[SessionRow]:
+    sids = [
+        sid
+        for (sid,) in db.execute(
+            "SELECT sid FROM sessions WHERE status='playing' AND cursor>0"
+            " ORDER BY updated DESC LIMIT ?",
+            (limit,),
+        )
+    ]
+    return [row for sid in sids if (row := session_row(db, sid))]
+
+
+def held_unfinished(db: sqlite3.Connection, tokens: Sequence[str]) -> list[tuple[str, list[int]]]:
+    if not tokens:
+        return []
+    marks = ",".join("?" * len(tokens))
+    return [
+        (sid, json.loads(seats))
+        for sid, seats in db.execute(
+            "SELECT s.sid, t.seats FROM tokens t JOIN sessions s ON s.sid = t.sid"
+            f" WHERE t.token IN ({marks}) AND t.forgotten = 0 AND t.seats != '[]'"
+            " AND s.status = 'playing' AND s.cursor > 0 ORDER BY s.updated DESC",
+            tuple(tokens),
+        )
+    ]
+
+
+def tokens(db: sqlite3.Connection, sid: str) -> dict[str, list[int]]:
+    return {
+        token: json.loads(seats)
+        for token, seats in db.execute(
+            "SELECT token, seats FROM tokens WHERE sid=? ORDER BY rowid", (sid,)
+        )
+    }
+
+
+def load_upload(db: sqlite3.Connection, upload_id: str) -> Picture | None:
+    found = db.execute(
+        "SELECT media_type, width, height, data FROM uploads WHERE upload_id=?",
+        (upload_id,),
+    ).fetchone()
+    return None if found is None else Picture(*found)
+
+
+def results(db: sqlite3.Connection, game: str | None) -> list[Result]:
+    query = f"SELECT {RESULT_COLUMNS} FROM results"
+    args: tuple[str, ...] = ()
+    if game is not None:
+        query += " WHERE game=?"
+        args = (game,)
+    rows = db.execute(query + " ORDER BY finished, seat", args).fetchall()
+    return [
+        Result(
+            sid=row[0], round=row[1], seat=row[2], seat_name=row[3], game=row[4],
+            preset=row[5], mode=row[6], outcome=row[7], score=row[8],
+            elapsed_ms=row[9], moves=row[10], assisted=bool(row[11]),
+            finished=row[12], figures=json.loads(row[13]),
+        )
+        for row in rows
+    ]

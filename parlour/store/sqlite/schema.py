@@ -1,0 +1,187 @@
+"""The SQLite store's schema and its migrations.
+
+The schema is versioned (`PRAGMA user_version`): version 0 is BASELINE_SCHEMA, and each
+entry of MIGRATIONS takes it one version on. Opening a store applies the missing ones
+in one transaction, so a player's games and statistics survive every upgrade.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+from parlour.store.interface import NewerStore
+from parlour.store.pictures import BadUpload, check_picture
+
+# Version 0: the schema before it was versioned. Never edit it: add a migration.
+BASELINE_SCHEMA = """
+CREATE TABLE IF NOT EXISTS sessions (
+    sid TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    game_id TEXT NOT NULL,
+    seats TEXT NOT NULL,            -- JSON list: "human" or "ai:<level>" per seat
+    mode TEXT NOT NULL,             -- "solo", "vs AI (perfect)", "two players", ...
+    preset TEXT NOT NULL,           -- preset name, or "custom"
+    cursor INTEGER NOT NULL DEFAULT 0,
+    round INTEGER NOT NULL DEFAULT 1,
+    assisted INTEGER NOT NULL DEFAULT 0,
+    elapsed_ms INTEGER NOT NULL DEFAULT 0,
+    clock_last_at REAL,
+    status TEXT NOT NULL DEFAULT 'playing',
+    headline TEXT NOT NULL DEFAULT '',
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    assist INTEGER NOT NULL DEFAULT 0   -- the game's assist switch (e.g. Ishido's) is on
+);
+CREATE INDEX IF NOT EXISTS sessions_by_status ON sessions (status, updated);
+CREATE TABLE IF NOT EXISTS moves (
+    sid TEXT NOT NULL REFERENCES sessions (sid) ON DELETE CASCADE,
+    ply INTEGER NOT NULL,
+    move TEXT NOT NULL,
+    PRIMARY KEY (sid, ply)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tokens (
+    token TEXT PRIMARY KEY,
+    sid TEXT NOT NULL REFERENCES sessions (sid) ON DELETE CASCADE,
+    seats TEXT NOT NULL             -- JSON list of seat numbers this token moves for
+);
+CREATE INDEX IF NOT EXISTS tokens_by_session ON tokens (sid);
+CREATE TABLE IF NOT EXISTS results (
+    sid TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    game TEXT NOT NULL,
+    preset TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    outcome TEXT NOT NULL,          -- won, lost or draw, for the player who started it
+    score INTEGER,
+    elapsed_ms INTEGER NOT NULL,
+    moves INTEGER NOT NULL,
+    assisted INTEGER NOT NULL,
+    finished REAL NOT NULL,
+    figures TEXT NOT NULL DEFAULT '{}',  -- JSON: the game's own figures, e.g. 3BV/s
+    PRIMARY KEY (sid, round)
+);
+CREATE INDEX IF NOT EXISTS results_by_game ON results (game, finished);
+CREATE TABLE IF NOT EXISTS uploads (
+    upload_id TEXT PRIMARY KEY,     -- the start of the SHA-256 of the data
+    media_type TEXT NOT NULL,
+    width INTEGER NOT NULL,
+    height INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    created REAL NOT NULL
+);
+"""
+
+
+def _run_script(db: sqlite3.Connection, script: str) -> None:
+    """Each statement of `script` in the caller's transaction (executescript commits)."""
+    for statement in script.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+def _uploads_get_owner_size_and_last_upload(db: sqlite3.Connection) -> None:
+    # owner '' is for pictures uploaded before owners were kept: no one's quota
+    _run_script(db, """
+        ALTER TABLE uploads ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+        ALTER TABLE uploads ADD COLUMN size INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE uploads ADD COLUMN last_uploaded REAL NOT NULL DEFAULT 0;
+        UPDATE uploads SET size = length(data), last_uploaded = created;
+        CREATE INDEX uploads_by_owner ON uploads (owner, last_uploaded);
+        CREATE INDEX uploads_by_last_upload ON uploads (last_uploaded);
+    """)
+
+
+def _legacy_pictures_rechecked(db: sqlite3.Connection) -> None:
+    """Pictures kept before uploads were decoded may be damaged or decode bombs: each is
+    re-encoded like a new upload, under the id games already refer to, or dropped."""
+    upload_ids = [upload_id for (upload_id,) in db.execute("SELECT upload_id FROM uploads")]
+    for upload_id in upload_ids:
+        (data,) = db.execute(
+            "SELECT data FROM uploads WHERE upload_id=?", (upload_id,)
+        ).fetchone()
+        try:
+            picture = check_picture(data)
+        except BadUpload:
+            db.execute("DELETE FROM uploads WHERE upload_id=?", (upload_id,))
+            continue
+        db.execute(
+            "UPDATE uploads SET media_type=?, width=?, height=?, data=?, size=?"
+            " WHERE upload_id=?",
+            (picture.media_type, picture.width, picture.height, picture.data,
+             len(picture.data), upload_id),
+        )
+
+
+def _seats_apart(db: sqlite3.Connection) -> None:
+    """Sessions keep the computer standing in for players who left; results are kept
+    per seat (every human's, not only the starter's). A result saved before is the
+    starter's: the lowest seat of the session's first token."""
+    _run_script(db, """
+        ALTER TABLE sessions ADD COLUMN stand_ins TEXT NOT NULL DEFAULT '{}';
+        CREATE TABLE results_per_seat (
+            sid TEXT NOT NULL,
+            round INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            seat_name TEXT NOT NULL,    -- '' when its player held every seat
+            game TEXT NOT NULL,
+            preset TEXT NOT NULL,
+            mode TEXT NOT NULL,
+            outcome TEXT NOT NULL,      -- won, lost or draw, for that seat's player
+            score INTEGER,
+            elapsed_ms INTEGER NOT NULL,
+            moves INTEGER NOT NULL,
+            assisted INTEGER NOT NULL,
+            finished REAL NOT NULL,
+            figures TEXT NOT NULL DEFAULT '{}',
+            PRIMARY KEY (sid, round, seat)
+        );
+        INSERT INTO results_per_seat
+            SELECT r.sid, r.round,
+                coalesce((SELECT min(seat.value) FROM json_each((
+                    SELECT t.seats FROM tokens t WHERE t.sid = r.sid ORDER BY t.rowid LIMIT 1
+                )) AS seat), 0),
+                '', r.game, r.preset, r.mode, r.outcome, r.score, r.elapsed_ms, r.moves,
+                r.assisted, r.finished, r.figures
+            FROM results r;
+        DROP TABLE results;
+        ALTER TABLE results_per_seat RENAME TO results;
+        CREATE INDEX results_by_game ON results (game, finished);
+    """)
+
+
+def _tokens_may_forget(db: sqlite3.Connection) -> None:
+    """A player may take an unfinished game off their Resume list (their token's)."""
+    db.execute("ALTER TABLE tokens ADD COLUMN forgotten INTEGER NOT NULL DEFAULT 0")
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
+    _uploads_get_owner_size_and_last_upload,  # 0 -> 1
+    _legacy_pictures_rechecked,  # 1 -> 2
+    _seats_apart,  # 2 -> 3
+    _tokens_may_forget,  # 3 -> 4
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def migrate(db: sqlite3.Connection) -> None:
+    """Bring `db`, inside the caller's transaction, to SCHEMA_VERSION: a new file gets
+    the baseline and every migration, an older one just those it lacks."""
+    (version,) = db.execute("PRAGMA user_version").fetchone()
+    if version > SCHEMA_VERSION:
+        raise NewerStore(
+            f"this database has schema version {version}, written by a newer Parlour"
+            f" (this one reads up to {SCHEMA_VERSION}): upgrade Parlour, or use another --db"
+        )
+    if version == SCHEMA_VERSION:
+        return
+    if version == 0:
+        _run_script(db, BASELINE_SCHEMA)  # IF NOT EXISTS: a file from before versioning too
+    for migration in MIGRATIONS[version:]:
+        migration(db)
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+RESULT_COLUMNS = ("sid, round, seat, seat_name, game, preset, mode, outcome, score,"
+                  " elapsed_ms, moves, assisted, finished, figures")
+"""The results table's columns, in the order a Result's fields are written and read."""

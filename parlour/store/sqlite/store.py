@@ -1,0 +1,109 @@
+"""The SQLite store: one file in WAL mode, written on the caller's thread or, with sync
+"full", by a writer thread that commits many changes with one flush (see durability)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from functools import partial
+from pathlib import Path
+
+import platformdirs
+
+from parlour.core.game import JSON
+from parlour.store.changes import Change
+from parlour.store.interface import Store
+from parlour.store.pictures import Picture
+from parlour.store.rows import Result, SessionRow
+from parlour.store.sqlite import reads
+from parlour.store.sqlite.durability import SYNC_MODES, Checkpointer, GroupCommitter, connect
+from parlour.store.sqlite.schema import migrate
+from parlour.store.sqlite.writes import SqlWrite, apply
+
+
+def default_path() -> Path:
+    configured = os.environ.get("PARLOUR_DB")
+    if configured:
+        return Path(configured)
+    return Path(platformdirs.user_data_dir("parlour", appauthor=False)) / "parlour.sqlite3"
+
+
+class SqliteStore(Store):
+    """Reads and writes on the caller's thread, except a sync "full" store's `commit`:
+    a writer thread commits every change waiting in one transaction, so that many players'
+    moves share one disk flush and the event loop never waits on the disk (a sync
+    "normal" store's flushes are the Checkpointer's). Besides Changes, it writes
+    SqlWrites, SQLite's own (its migrations, a test's)."""
+
+    def __init__(self, path: Path | str, sync: str = SYNC_MODES[0]) -> None:
+        self.path = Path(path)
+        self.sync = sync  # "full" or "normal": see parlour.store.sqlite.durability
+        self.in_memory = str(path) == ":memory:"
+        if not self.in_memory:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = connect(path, sync)
+        self._writer: GroupCommitter | None = None
+        self._checkpointer = (
+            Checkpointer(self.path) if sync == "normal" and not self.in_memory else None
+        )
+        self.write(migrate)
+        self.expire_uploads(time.time())  # as on each upload: also after a long pause
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.stop()
+        if self._checkpointer is not None:
+            self._checkpointer.stop()
+        self.db.close()
+
+    def write(self, change: Change | SqlWrite) -> None:
+        """Make `change` durable now, in its own transaction."""
+        with self._transaction() as db:
+            apply(db, change)
+
+    async def commit(self, change: Change | SqlWrite) -> None:
+        """Make `change` durable; returns once it is on disk (with sync "normal", once the
+        system has it, to be flushed by the Checkpointer). Raises what it raised."""
+        if self.in_memory or self.sync == "normal":
+            # no flush to wait for: written here at once (a tenth of a millisecond), not
+            # handed to the writer thread and back, which costs more on a busy machine
+            self.write(change)
+            return
+        if self._writer is None:
+            self._writer = GroupCommitter(self.path)
+        await asyncio.wrap_future(self._writer.submit(partial(apply, change=change)))
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def load_session(self, sid: str) -> tuple[SessionRow, list[JSON]] | None:
+        return reads.load_session(self.db, sid)
+
+    def session_row(self, sid: str) -> SessionRow | None:
+        return reads.session_row(self.db, sid)
+
+    def unfinished(self, limit: int = 20) -> list[SessionRow]:
+        return reads.unfinished(self.db, limit)
+
+    def held_unfinished(self, tokens: Sequence[str]) -> list[tuple[str, list[int]]]:
+        return reads.held_unfinished(self.db, tokens)
+
+    def tokens(self, sid: str) -> dict[str, list[int]]:
+        return reads.tokens(self.db, sid)
+
+    def load_upload(self, upload_id: str) -> Picture | None:
+        return reads.load_upload(self.db, upload_id)
+
+    def results(self, game: str | None = None) -> list[Result]:
+        return reads.results(self.db, game)

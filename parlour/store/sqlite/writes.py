@@ -1,0 +1,156 @@
+"""How the SQLite store applies each Change: its SQL, run inside the caller's transaction."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Sequence
+from typing import TypeAlias
+
+from parlour.core.game import JSON
+from parlour.store.changes import (
+    Change,
+    ForgottenSet,
+    ProgressSaved,
+    SeatingChanged,
+    SessionCreated,
+    Together,
+    TokenAdded,
+    UploadSaved,
+    UploadsExpired,
+)
+from parlour.store.quota import expired_before, make_room, over_quota
+from parlour.store.sqlite.schema import RESULT_COLUMNS
+
+SqlWrite: TypeAlias = Callable[[sqlite3.Connection], None]
+"""A write in SQLite's own terms (a migration, a test's): also accepted by this store."""
+
+
+def apply(db: sqlite3.Connection, change: Change | SqlWrite) -> None:
+    """Write `change` with `db`, inside the caller's transaction."""
+    match change:
+        case SessionCreated():
+            _session_created(db, change)
+        case ProgressSaved():
+            _progress_saved(db, change)
+        case TokenAdded(sid, token, seats):
+            db.execute(
+                "INSERT INTO tokens (token, sid, seats) VALUES (?,?,?)",
+                (token, sid, json.dumps(seats)),
+            )
+        case ForgottenSet(sid, token, forgotten):
+            db.execute("UPDATE tokens SET forgotten=? WHERE sid=? AND token=?",
+                       (int(forgotten), sid, token))
+        case SeatingChanged():
+            _seating_changed(db, change)
+        case UploadsExpired(now):
+            _uploads_expired(db, now)
+        case UploadSaved():
+            _upload_saved(db, change)
+        case Together(changes):
+            for part in changes:
+                apply(db, part)
+        case _:
+            change(db)
+
+
+def _session_created(db: sqlite3.Connection, change: SessionCreated) -> None:
+    row = change.row
+    db.execute(
+        "INSERT INTO sessions (sid, game, game_id, seats, mode, preset, cursor, round,"
+        " assisted, elapsed_ms, clock_last_at, status, headline, created, updated,"
+        " assist) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        (row.sid, row.game, row.game_id, json.dumps(row.seats), row.mode, row.preset,
+         row.cursor, row.round, int(row.assisted), row.elapsed_ms, row.clock_last_at,
+         row.status, row.headline, change.now, row.updated, int(row.assist)),
+    )
+    db.executemany(
+        "INSERT INTO tokens (token, sid, seats) VALUES (?,?,?)",
+        [(token, row.sid, json.dumps(seats)) for token, seats in change.tokens.items()],
+    )
+    _insert_moves(db, row.sid, 0, change.moves)
+
+
+def _insert_moves(db: sqlite3.Connection, sid: str, start: int, moves: Sequence[JSON]) -> None:
+    db.executemany(
+        "INSERT INTO moves (sid, ply, move) VALUES (?,?,?)",
+        [(sid, start + i, json.dumps(move)) for i, move in enumerate(moves)],
+    )
+
+
+def _progress_saved(db: sqlite3.Connection, change: ProgressSaved) -> None:
+    progress = change.progress
+    db.execute(
+        "UPDATE sessions SET cursor=?, round=?, assisted=?, elapsed_ms=?,"
+        " clock_last_at=?, status=?, headline=?, updated=?, assist=? WHERE sid=?",
+        (progress.cursor, progress.round, int(progress.assisted), progress.elapsed_ms,
+         progress.clock_last_at, progress.status, progress.headline, progress.now,
+         int(progress.assist), progress.sid),
+    )
+    if progress.new_moves_from is not None:
+        start = progress.new_moves_from
+        db.execute("DELETE FROM moves WHERE sid=? AND ply>=?", (progress.sid, start))
+        _insert_moves(db, progress.sid, start, progress.new_moves)
+    # the game's results, or none while it is (again, after an undo) in play
+    db.execute(
+        "DELETE FROM results WHERE sid=? AND round=?", (progress.sid, progress.round)
+    )
+    db.executemany(
+        f"INSERT INTO results ({RESULT_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        [(r.sid, r.round, r.seat, r.seat_name, r.game, r.preset, r.mode, r.outcome,
+          r.score, r.elapsed_ms, r.moves, int(r.assisted), r.finished,
+          json.dumps(r.figures)) for r in change.results],
+    )
+
+
+def _seating_changed(db: sqlite3.Connection, change: SeatingChanged) -> None:
+    db.executemany(
+        "INSERT INTO tokens (token, sid, seats) VALUES (?,?,?)"
+        " ON CONFLICT (token) DO UPDATE SET seats=excluded.seats",
+        [(token, change.sid, json.dumps(seats)) for token, seats in change.holders.items()],
+    )
+    db.execute("UPDATE sessions SET stand_ins=? WHERE sid=?",
+               (json.dumps(change.stand_ins), change.sid))
+
+
+# an upload is in use while a session's game id has it as a parameter value
+_UNUSED = (
+    "NOT EXISTS (SELECT 1 FROM sessions"
+    " WHERE instr(sessions.game_id, '=' || uploads.upload_id) > 0)"
+)
+
+
+def _uploads_expired(db: sqlite3.Connection, now: float) -> None:
+    db.execute(
+        f"DELETE FROM uploads WHERE last_uploaded < ? AND {_UNUSED}", (expired_before(now),)
+    )
+
+
+def _upload_saved(db: sqlite3.Connection, change: UploadSaved) -> None:
+    picture, owner, now, kept_as = change.picture, change.owner, change.now, change.kept_as
+    _uploads_expired(db, now)
+    db.execute(
+        "INSERT INTO uploads (upload_id, media_type, width, height, data, created,"
+        " owner, size, last_uploaded) VALUES (?,?,?,?,?,?,?,?,?)"
+        " ON CONFLICT (upload_id) DO UPDATE"
+        " SET owner=excluded.owner, last_uploaded=excluded.last_uploaded",
+        (kept_as, picture.media_type, picture.width, picture.height,
+         picture.data, now, owner, len(picture.data), now),
+    )
+    _make_room(db, owner, keep=kept_as)
+
+
+def _make_room(db: sqlite3.Connection, owner: str, keep: str) -> None:
+    """Drop what the quota policy says of `owner`'s uploads, all but `keep`."""
+    count, size = db.execute(
+        "SELECT count(*), coalesce(sum(size), 0) FROM uploads WHERE owner=?", (owner,)
+    ).fetchone()
+    if not over_quota(count, size):
+        return
+    unused_oldest_first = db.execute(
+        f"SELECT upload_id, size FROM uploads WHERE owner=? AND upload_id!=? AND {_UNUSED}"
+        " ORDER BY last_uploaded, created",
+        (owner, keep),
+    ).fetchall()
+    for upload_id in make_room(count, size, unused_oldest_first):
+        db.execute("DELETE FROM uploads WHERE upload_id=?", (upload_id,))
