@@ -49,6 +49,22 @@ def test_a_huge_body_is_refused_before_it_is_read(client: TestClient) -> None:
     assert time.perf_counter() - started < 2
 
 
+def test_a_body_declared_one_byte_over_the_limit_is_refused_unread(client: TestClient
+                                                                    ) -> None:
+    created = new_game(client)
+    limit = 16 * 1024
+    headers = {**auth(created["token"]), "Content-Type": "application/json"}
+    at_limit = b'{"move": "' + b"x" * (limit - 13) + b'"}'
+    assert len(at_limit) == limit - 1
+    for body, refused in ((at_limit + b" ", False), (at_limit + b"  ", True)):
+        reply = client.post(f"/api/games/{created['session']}/moves", content=body,
+                            headers=headers)
+        assert (reply.status_code == 413) is refused, reply.text
+    reply = client.post(f"/api/games/{created['session']}/leave", content=b"x" * 2**20,
+                        headers=headers)  # a route that reads no body at all
+    assert "16 KiB" in error_of(reply, 413)
+
+
 def test_a_huge_body_sent_in_chunks_is_refused_too(client: TestClient) -> None:
     def chunks() -> Any:
         yield b'{"game": "tictactoe", "id": "'
@@ -108,6 +124,25 @@ def test_state_changing_requests_from_another_site_are_refused(client: TestClien
     cross = {"Sec-Fetch-Site": "cross-site"}
     error_of(client.post(f"/api/games/{sid}/join", headers=cross), 403)
     same = {"Origin": "http://testserver"}
+    assert client.post(f"/api/games/{sid}/join", headers=same).status_code == 200
+
+
+@pytest.mark.parametrize("origin", ["http://testserver:8080", "https://testserver",
+                                    "http://testserver.evil.example", "null"])
+def test_a_page_on_another_port_or_scheme_is_another_site(client: TestClient, origin: str
+                                                           ) -> None:
+    created = new_game(client, seats=["human", "open"])
+    sid = created["session"]
+    other = {"Origin": origin, "Sec-Fetch-Site": "same-site"}  # what a browser sends
+    error_of(client.post("/api/games", json={"game": "tictactoe"}, headers=other), 403)
+    error_of(client.post(f"/api/games/{sid}/moves", json={"move": {"cell": [0, 0]}},
+                         headers={**other, **auth(created["token"])}), 403)
+    with (
+        pytest.raises(WebSocketDisconnect),
+        client.websocket_connect(f"/ws/{sid}", headers={"Origin": origin}) as socket,
+    ):
+        socket.receive_json()
+    same = {"Origin": "http://testserver:80", "Sec-Fetch-Site": "same-origin"}
     assert client.post(f"/api/games/{sid}/join", headers=same).status_code == 200
 
 

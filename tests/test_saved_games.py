@@ -88,6 +88,20 @@ def test_a_later_deal_version_is_written_in_the_id_and_kept(monkeypatch: pytest.
     assert parse_game_id(game, "tictactoe@2:standard#abc") == second
 
 
+def test_an_id_without_a_version_is_dealt_as_the_first_version_always(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = GAMES["minesweeper"].game
+    dealt_by_one = parse_game_id(game, "minesweeper:expert#abc").deal(game)
+    monkeypatch.setattr(type(game), "deal_version", 2)
+    monkeypatch.setattr(type(game), "old_deals", {1: game.deal})
+    monkeypatch.setattr(type(game), "deal", lambda self, params, rng: "dealt anew")
+    game_id = parse_game_id(game, "minesweeper:expert#abc")
+    assert game_id.version == 1
+    assert game_id.deal(game) == dealt_by_one  # a saved game keeps its deal
+    assert parse_game_id(game, "minesweeper@2:expert#abc").deal(game) == "dealt anew"
+
+
 def test_an_id_from_a_newer_parlour_is_refused_clearly() -> None:
     game = GAMES["tictactoe"].game
     with pytest.raises(BadParams, match="newer Parlour"):

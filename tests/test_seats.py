@@ -283,13 +283,23 @@ def test_a_result_saved_before_seats_were_kept_is_the_starters(tmp_path: Path) -
     db.execute("INSERT INTO results VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                ("sid1", 1, "tictactoe", "standard", "vs AI (perfect)", "lost", None, 4200, 5,
                 0, 2.0, "{}"))
+    db.execute(  # a hot-seat game: one browser held both seats, its later token none
+        "INSERT INTO sessions VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        ("sid2", "tictactoe", "tictactoe:standard#abd", '["human", "human"]',
+         "two players", "standard", 5, 1, 0, 4200, None, "won", "Cross wins", 1.0, 2.0, 0))
+    db.execute("INSERT INTO tokens VALUES (?,?,?)", ("first", "sid2", "[1, 0]"))
+    db.execute("INSERT INTO tokens VALUES (?,?,?)", ("later", "sid2", "[]"))
+    db.execute("INSERT INTO results VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+               ("sid2", 1, "tictactoe", "standard", "two players", "won", None, 4200, 5,
+                0, 2.0, "{}"))
     db.commit()
     db.close()
     store = Store(path)
     results = {r.sid: r for r in store.results()}
     assert (results["sid1"].seat, results["sid1"].outcome) == (1, "lost")
+    assert (results["sid2"].seat, results["sid2"].seat_name) == (0, "")  # the lowest seat
     assert (results["YSuL7Urf4dtb"].seat, results["YSuL7Urf4dtb"].seat_name) == (0, "")
-    assert len(results) == 6  # the five of the fixture and this one
+    assert len(results) == 7  # the five of the fixture and these two
     assert store.session_row("sid1") is not None
     assert store.session_row("sid1").stand_ins == {}  # type: ignore[union-attr]
     store.close()

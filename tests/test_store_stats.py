@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
@@ -17,7 +18,7 @@ from parlour.stats.charts import CHART_GAMES, PERIODS, figure_chart, results_cha
 from parlour.stats.numbers import summary
 from parlour.stats.statistics import statistics
 from parlour.stats.wording import clock, number
-from parlour.store import Progress, Result, SessionRow
+from parlour.store import Progress, Result, SessionRow, session_created
 from parlour.store.sqlite import SqliteStore as Store
 
 NOW = 1_700_000_000.0
@@ -504,3 +505,36 @@ def test_group_headings_read_as_the_games_name_their_presets() -> None:
     headings = [g["heading"] for g in statistics(results, GAMES)["groups"]]
     assert headings == [GAMES["ishido"].game.preset_label("seed"), "Custom"]
     assert "seed" not in headings[0].lower()
+
+
+# -- durability with sync "full" ----------------------------------------------------------
+def session_row(sid: str) -> SessionRow:
+    return SessionRow(
+        sid=sid, game="tictactoe", game_id="tictactoe:standard#abc", seats=["human", "human"],
+        mode="two players", preset="standard", cursor=0, round=1, assisted=False,
+        elapsed_ms=0, clock_last_at=None, status="playing", headline="Cross to move",
+        updated=NOW,
+    )
+
+
+def test_a_full_sync_commit_returns_once_the_change_is_on_disk(tmp_path: Path) -> None:
+    path = tmp_path / "full.sqlite3"
+    store = Store(path, sync="full")
+    try:
+        asyncio.run(store.commit(session_created(session_row("s1"), {"t": [0, 1]}, NOW)))
+        reader = Store(path)  # another connection: it sees only what was committed
+        assert reader.session_row("s1") is not None
+        reader.close()
+    finally:
+        store.close()
+
+
+def test_a_full_sync_commit_that_fails_is_never_acknowledged(tmp_path: Path) -> None:
+    store = Store(tmp_path / "full.sqlite3", sync="full")
+    try:
+        created = session_created(session_row("s1"), {"t": [0, 1]}, NOW)
+        asyncio.run(store.commit(created))
+        with pytest.raises(sqlite3.IntegrityError):  # the same session twice
+            asyncio.run(store.commit(created))
+    finally:
+        store.close()

@@ -5,8 +5,9 @@ An ASGI middleware around the whole app, so that it acts before any body is read
 - **Host**: only the names the server was started for (DNS rebinding: a page on another
   site whose name resolves to 127.0.0.1 sends its own name as the Host).
 - **Origin**: a browser says which page sent a request; a WebSocket, and every request
-  that changes something, must come from a page of this server. Scripts and bots send
-  no Origin and are let through.
+  that changes something, must come from a page of this server: the same scheme, host
+  and port (a page on another local port is another site, though browsers call it
+  `same-site`). Scripts and bots send no Origin and are let through.
 - **Bodies**: a documented small limit per route, checked on the declared length and
   again on the bytes as they arrive (413); state-changing bodies need their proper
   content type (415), so no cross-site form can post one.
@@ -95,7 +96,7 @@ class Guard:
         if not changes_state:
             return None
         origin = headers.get("origin")
-        if origin is not None and urlsplit(origin).netloc.lower() != host.lower():
+        if origin is not None and _origin(origin) != _origin(f"{_http_scheme(scope)}://{host}"):
             return 403, "requests from other sites are refused"
         if headers.get("sec-fetch-site") == "cross-site":
             return 403, "requests from other sites are refused"
@@ -125,6 +126,25 @@ class Guard:
             await _answer(send, 415, f"the body must be {wanted}, not {media_type or 'untyped'}")
             return
         await self.app(scope, _counted(receive, rule), send_with_headers)
+
+
+def _http_scheme(scope: Scope) -> str:
+    """The scheme a browser's page of this server has: a WebSocket's `ws` is `http`."""
+    return {"ws": "http", "wss": "https"}.get(scope["scheme"], scope["scheme"])
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    """Scheme, host and port, the default port filled in: the same origin is the same
+    page's, and a page on another port of the same host is another site."""
+    try:
+        parts = urlsplit(url.lower())
+        port = parts.port
+    except ValueError:
+        return ("", "", None)
+    return (parts.scheme, parts.hostname or "", port or _DEFAULT_PORTS.get(parts.scheme))
+
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 def _counted(receive: Receive, rule: BodyRule) -> Receive:

@@ -201,6 +201,23 @@ def test_chord_with_a_wrong_flag_hits_the_mine() -> None:
     assert text(state).startswith("X!")
 
 
+def test_chord_is_refused_with_more_flags_than_its_number() -> None:
+    state = GAME.apply(field("*.. ... ..."), ("open", 1, 1))  # a 1
+    state = GAME.apply(GAME.apply(state, ("mark", 0, 0)), ("mark", 0, 1))  # two flags
+    with pytest.raises(IllegalMove, match="chord"):
+        GAME.apply(state, ("chord", 1, 1))
+
+
+def test_a_mine_opened_with_one_safe_cell_left_is_a_loss_with_its_mines_still_to_find(
+) -> None:
+    state = GAME.apply(field("*.* ... ..."), ("open", 2, 1))  # opens the two lower rows
+    assert text(state) == "###\n121\n..."
+    state = GAME.apply(state, ("open", 0, 0))  # (0, 1) was the last safe cell
+    assert GAME.status(state) is Status.LOST
+    assert not state.won()
+    assert GAME.observe(state, 0)["mines_left"] == 2  # no flag placed: two to find
+
+
 def test_undo_of_the_fatal_click_is_assisted_and_other_undos_are_not() -> None:
     state = field("*.. ... ...")
     safe = GAME.apply(state, ("open", 2, 2))
