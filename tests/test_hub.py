@@ -13,7 +13,7 @@ import pytest
 from parlour.core import tables
 from parlour.devtools import run_async
 from parlour.games import GAMES
-from parlour.games.tictactoe.ai import VALUES
+from parlour.games.tictactoe.solver import VALUES
 from parlour.server.compute import (
     TABLE_BUDGET,
     THINK_BUDGET,
