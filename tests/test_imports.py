@@ -1,8 +1,10 @@
 """No import cycles in `parlour/`: the import graph of its modules, read with `ast`, has none.
 
 Every `import` and `from ... import` counts, at module level and inside functions alike
-(a function-level import is a cycle put off until the function runs). Imports under
-`if TYPE_CHECKING:` are left out: they never run, they only name types for the checker.
+(a function-level import is a cycle put off until the function runs), and so do those under
+`if TYPE_CHECKING:`: they never run, but a reader and the type checker still follow them
+(core/commands.py and core/game.py were such a pair).
+
 `from package import name` is an edge to `package.name` when that is a module, else to
 `package`. Importing a module also runs its packages' `__init__.py`, but that is not
 counted as an edge: a package that imports its own modules would otherwise be a cycle
@@ -33,22 +35,11 @@ def module_names(root: Path = ROOT) -> dict[str, Path]:
     return names
 
 
-def _is_type_checking(node: ast.If) -> bool:
-    test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
-
-
 def _imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
-    """Every import statement in `tree`, at any depth, but for `if TYPE_CHECKING:` bodies."""
-    for child in ast.iter_child_nodes(tree):
-        if isinstance(child, ast.Import | ast.ImportFrom):
-            yield child
-        elif isinstance(child, ast.If) and _is_type_checking(child):
-            for other in child.orelse:
-                yield from _imports(ast.Module(body=[other], type_ignores=[]))
-        else:
-            yield from _imports(child)
+    """Every import statement in `tree`, at any depth."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            yield node
 
 
 def _targets(node: ast.Import | ast.ImportFrom, importer: str, is_package: bool,
@@ -110,7 +101,7 @@ def test_the_finder_sees_a_cycle_and_its_absence() -> None:
     assert find_cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None
 
 
-def test_the_graph_sees_function_level_imports_and_skips_type_checking(tmp_path: Path) -> None:
+def test_the_graph_sees_function_level_and_type_checking_imports(tmp_path: Path) -> None:
     package = tmp_path / "pkg"
     package.mkdir()
     (package / "__init__.py").write_text("")
@@ -119,9 +110,9 @@ def test_the_graph_sees_function_level_imports_and_skips_type_checking(tmp_path:
                                   "def f():\n    from pkg.c import thing\n")
     (package / "b.py").write_text("from . import a\n")
     (package / "c.py").write_text("import pkg.a\nthing = 1\n")
-    assert import_graph(package) == {"pkg": set(), "pkg.a": {"pkg.c"}, "pkg.b": {"pkg.a"},
-                                     "pkg.c": {"pkg.a"}}
-    assert find_cycle(import_graph(package)) == ["pkg.a", "pkg.c", "pkg.a"]
+    assert import_graph(package) == {"pkg": set(), "pkg.a": {"pkg.b", "pkg.c"},
+                                     "pkg.b": {"pkg.a"}, "pkg.c": {"pkg.a"}}
+    assert find_cycle(import_graph(package)) == ["pkg.a", "pkg.b", "pkg.a"]
 
 
 def test_parlour_has_no_import_cycle() -> None:
