@@ -6,6 +6,10 @@ pyramid card one rank above or below the base (aces next to kings and twos, suit
 may be picked up and becomes the base; the stock may be turned for a new base at any
 time. Clear the pyramid to win; with the stock spent and nothing to pick, the game is
 lost. A turn of the stock cannot be undone: it showed the next card.
+
+When a game ends, the solver (`solver.py`, on ranks; it imports nothing of the game) says
+whether the deal could have been won, and with "Deal only winnable games" it checks every
+deal first.
 """
 
 from __future__ import annotations

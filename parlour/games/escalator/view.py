@@ -24,6 +24,7 @@ from parlour.games.escalator.logic import RANKS, ROWS, SUIT_NAMES, SUITS
 RANK_LABELS = {"A": "Ace", "T": "10", "J": "Jack", "Q": "Queen", "K": "King"}
 """Ranks as a card's label reads them: as printed on the card (the rules' messages spell
 every rank out, `logic.card_name`)."""
+SUIT_LABELS = dict(zip(SUITS, SUIT_NAMES, strict=True))
 BACKS = ("red", "blue", "green")
 
 CARD_W, CARD_H = 100, 140
@@ -130,7 +131,7 @@ def render(observation: JSON, ctx: RenderContext) -> str:
 def card_label(card: str) -> str:
     """A card's code ('Qs', '7c', as observations give them) as its label reads: 'Queen of
     spades', '7 of clubs'."""
-    return f"{RANK_LABELS.get(card[0], card[0])} of {SUIT_NAMES[SUITS.index(card[1])]}"
+    return f"{RANK_LABELS.get(card[0], card[0])} of {SUIT_LABELS[card[1]]}"
 
 
 def _moves(move: JSON) -> str:

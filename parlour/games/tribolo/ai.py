@@ -82,8 +82,6 @@ def strong(board: Board, player: int, rng: random.Random) -> int:
 LEVELS: dict[str, Level] = {"easy": easy, "medium": medium, "strong": strong}
 
 
-
-
 def computer_move(level: str, state: Position, rng: random.Random) -> Cell:
     """The move of the computer at `level` for the seat to move."""
     if state.player is None:

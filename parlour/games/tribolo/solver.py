@@ -105,8 +105,6 @@ MEDIUM_BUDGET, MEDIUM_DEPTH = 2_000, 3
 STRONG_BUDGET, STRONG_DEPTH = 50_000, 40  # 40: deeper than any game's remaining moves
 
 
-
-
 def warm_up() -> None:
     """Load the compiled search (or compile it, the first time: seconds) in a worker
     before its first move, so that the move's time budget is the search's alone."""
