@@ -1,6 +1,6 @@
 """No-guess Minesweeper boards: time to make one, and a check that each needs no guess.
 
-Board i is made by `solver.no_guess_layout(rows, cols, mines, first, rng)` with
+Board i is made by `noguess.no_guess_layout(rows, cols, mines, first, rng)` with
 `rng = random.Random(i)` and a first cell drawn from that rng (so anywhere on the board,
 corners and edges included). Its time is measured around that call alone (CPU time of
 the process, and wall time). Then the solver (`solver.Player`) plays the board from the
@@ -26,7 +26,8 @@ from multiprocessing import Pool
 from bench.common import heading, percentile
 from parlour.games.minesweeper.grid import neighbours
 from parlour.games.minesweeper.logic import Minesweeper
-from parlour.games.minesweeper.solver import Field, Player, no_guess_layout
+from parlour.games.minesweeper.noguess import no_guess_layout
+from parlour.games.minesweeper.solver import Field, Player
 
 TARGET_MEDIAN_MS = 250.0  # SPEC: expert 16x30/99 under 250 ms at the median
 

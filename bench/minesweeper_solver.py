@@ -31,8 +31,9 @@ from multiprocessing import Pool
 
 from bench.common import heading, wilson
 from parlour.core.game import Status
+from parlour.games.minesweeper.analysis import UNKNOWN
 from parlour.games.minesweeper.logic import Minefield, Minesweeper
-from parlour.games.minesweeper.solver import UNKNOWN, Field, Player, first_click
+from parlour.games.minesweeper.solver import Field, Player, first_click
 
 GAME = Minesweeper()
 SIZES: dict[str, tuple[int, int, int]] = {

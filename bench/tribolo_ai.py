@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from multiprocessing import Pool
 
 from bench.common import heading, percentile, wilson
-from parlour.games.tribolo import ai, rules
+from parlour.games.tribolo import ai, rules, solver
 
 STRONG_TARGET_SHARE = 0.60
 STRONG_TARGET_CPU_P95_MS = 250.0
@@ -184,8 +184,8 @@ def main() -> None:
     chosen = [int(number) for number in args.matchups.split(",")]
     print(f"Tribolo AI bench: .venv/bin/python -m bench.tribolo_ai --games {args.games}"
           f" --matchups {args.matchups} --workers {args.workers}")
-    print(f"budgets: Medium {ai.MEDIUM_BUDGET} positions, depth <= {ai.MEDIUM_DEPTH};"
-          f" Strong {ai.STRONG_BUDGET} positions, depth <= {ai.STRONG_DEPTH}")
+    print(f"budgets: Medium {solver.MEDIUM_BUDGET} positions, depth <= {solver.MEDIUM_DEPTH};"
+          f" Strong {solver.STRONG_BUDGET} positions, depth <= {solver.STRONG_DEPTH}")
     started = time.perf_counter()
     board, player = rules.deal(random.Random(0))
     ai.strong(board, player, random.Random(0))  # compile or load the kernel once, here

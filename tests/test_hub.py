@@ -12,7 +12,7 @@ import pytest
 
 from parlour.core import tables
 from parlour.games import GAMES
-from parlour.games.tictactoe.ai import VALUES
+from parlour.games.tictactoe.solver import VALUES
 from parlour.server.compute import (
     TABLE_BUDGET,
     THINK_BUDGET,

@@ -14,21 +14,21 @@ carry out any command a game declares:
   hint to show on the board or a note for the player.
 
 Every game gets the standard commands (`standard_commands`) and adds its own in its folder
-(`GameSpec.commands`); `menu_commands` lays them out. Keys are written as they are shown:
-"U", "Ctrl+Z", "Alt+N", "F1", "?". A browser keeps some keys for itself (Ctrl+N opens a
-window, Ctrl+W and Ctrl+Q close it): a command cannot take them, and offers a plain key or
-Alt+key instead, which the menu shows.
+(`GameSpec.commands`); `menu_commands` lays them out. They read a game's declaration
+through `MenuSource`, the shape of `parlour.core.game.GameSpec`, so that this module
+imports nothing of `game.py`, which checks its menus with it when a game is declared.
+
+Keys are written as they are shown: "U", "Ctrl+Z", "Alt+N", "F1", "?". A browser keeps
+some keys for itself (Ctrl+N opens a window, Ctrl+W and Ctrl+Q close it): a command cannot
+take them, and offers a plain key or Alt+key instead, which the menu shows.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Literal, get_args
-
-if TYPE_CHECKING:
-    from parlour.core.game import JSON, GameSpec
+from typing import Any, Literal, Protocol, get_args
 
 Menu = Literal["game", "edit", "view", "help"]
 Kind = Literal["client", "new-game", "option", "server"]
@@ -100,7 +100,7 @@ class Command:
             if key in PAGE_KEYS:
                 raise ValueError(f"command {self.name}: the page uses {key} itself")
 
-    def args(self) -> dict[str, JSON]:
+    def args(self) -> dict[str, Any]:
         """What the client needs to carry the command out, by kind."""
         if self.kind == "client":
             return {"action": self.action}
@@ -109,6 +109,50 @@ class Command:
         if self.kind == "option":
             return {"option": self.option, "value": self.value}
         return {}
+
+
+class Rules(Protocol):
+    """What the menus read of a game's rules (`parlour.core.game.Game`)."""
+
+    @property
+    def title(self) -> str: ...
+
+    def validate(self, params: Mapping[str, object]) -> dict[str, int | str | bool]: ...
+
+    def seat_names(self, params: dict[str, int | str | bool]) -> tuple[str, ...]: ...
+
+
+class MenuSource(Protocol):
+    """What the menus read of a game's declaration (`parlour.core.game.GameSpec`)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def game(self) -> Rules: ...
+
+    @property
+    def hint(self) -> object: ...
+
+    @property
+    def has_assist(self) -> bool: ...
+
+    @property
+    def display_options(self) -> Mapping[str, tuple[str, ...]]: ...
+
+    @property
+    def commands(self) -> tuple[Command, ...]: ...
+
+    @property
+    def command_labels(self) -> Mapping[str, str]: ...
+
+    @property
+    def command_keys(self) -> Mapping[str, tuple[str, ...]]: ...
+
+    @property
+    def commands_enabled(self) -> Callable[[Any], Mapping[str, bool]] | None: ...
+
+    def display_label(self, option: str, value: str) -> str: ...
 
 
 def client(name: str, label: str, menu: Menu, *keys: str, action: str = "") -> Command:
@@ -135,7 +179,7 @@ def server(name: str, label: str, menu: Menu, *keys: str) -> Command:
     return Command(name, label, menu, keys, "server")
 
 
-def standard_commands(spec: GameSpec) -> dict[Menu, list[list[Command]]]:
+def standard_commands(spec: MenuSource) -> dict[Menu, list[list[Command]]]:
     """The commands every game has, per menu, in groups (a line between groups)."""
     seats = spec.game.seat_names(spec.game.validate({}))
     options = [
@@ -181,7 +225,7 @@ def standard_commands(spec: GameSpec) -> dict[Menu, list[list[Command]]]:
     }
 
 
-def menu_commands(spec: GameSpec) -> list[tuple[Command, int]]:
+def menu_commands(spec: MenuSource) -> list[tuple[Command, int]]:
     """Every command of the game's menus, menu by menu, each with its group in its menu:
     the standard ones, with the game's own after the first group of their menu.
 
@@ -226,7 +270,7 @@ def _relabelled(
     }
 
 
-def server_command_states(spec: GameSpec, observation: JSON, holder: bool) -> dict[str, bool]:
+def server_command_states(spec: MenuSource, observation: Any, holder: bool) -> dict[str, bool]:
     """Whether each of the game's server commands may be used now, by a seat's holder
     (a spectator may use none)."""
     names = [command.name for command in spec.commands if command.kind == "server"]

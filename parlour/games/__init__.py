@@ -1,6 +1,8 @@
 """The games Parlour offers: every package in this folder with a `SPEC` (a `GameSpec`).
 
 Adding a game is adding its folder: nothing here or elsewhere in the platform changes.
+Every folder has one shape (`__init__.py` the spec, `logic.py`, `view.py`, `solver.py`,
+`ai.py` where computers play: the README's "Adding a game").
 They are listed by `GameSpec.order`, then title.
 """
 

@@ -10,8 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from parlour.core.gameid import GameId
-from parlour.games.escalator.ai import verdict_of_deal
-from parlour.games.escalator.logic import Draw, Escalator, Layout, Pick, code
+from parlour.games.escalator.logic import Draw, Escalator, Layout, Pick, code, verdict_of_deal
 from tests.browser.conftest import CreateGame, OpenPage, ServerView, expect_views
 
 pytestmark = pytest.mark.browser

@@ -6,6 +6,10 @@ pyramid card one rank above or below the base (aces next to kings and twos, suit
 may be picked up and becomes the base; the stock may be turned for a new base at any
 time. Clear the pyramid to win; with the stock spent and nothing to pick, the game is
 lost. A turn of the stock cannot be undone: it showed the next card.
+
+When a game ends, the solver (`solver.py`, on ranks; it imports nothing of the game) says
+whether the deal could have been won, and with "Deal only winnable games" it checks every
+deal first.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_validator
@@ -26,6 +31,7 @@ from parlour.core.game import (
     Status,
     UndoRule,
 )
+from parlour.games.escalator import solver
 
 ROWS = 7
 PYRAMID = ROWS * (ROWS + 1) // 2  # 28 cards
@@ -57,7 +63,7 @@ def card_name(card: Card) -> str:
 
 def short_name(card: Card) -> str:
     """'7♣', for notes and hints."""
-    return f"{'A23456789TJQK'[card // 4].replace('T', '10')}{SUIT_SYMBOLS[card % 4]}"
+    return f"{RANKS[card // 4].replace('T', '10')}{SUIT_SYMBOLS[card % 4]}"
 
 
 def adjacent(a: int, b: int) -> bool:
@@ -154,6 +160,28 @@ def shuffled_deck(rng: random.Random) -> list[Card]:
     return deck
 
 
+def move_of_step(step: solver.Step) -> Move:
+    """The solver's step (on ranks) as a move of the game."""
+    return Pick(step.index) if isinstance(step, solver.Pick) else Draw()
+
+
+def verdict_of_deal(state: Layout) -> Verdict:
+    """Whether the deal of `state`, played from its start, can be won, and how."""
+    return _verdict(state.pyramid, state.stock)
+
+
+@lru_cache(maxsize=4096)  # a replayed game asks again, and so do many games of one shared deal
+def _verdict(pyramid: tuple[int, ...], stock: tuple[int, ...]) -> Verdict:
+    line = solver.solve([rank(c) for c in pyramid], [rank(c) for c in stock])
+    if line is None:
+        return Verdict(False)
+    return Verdict(True, tuple(move_of_step(step) for step in line))
+
+
+def deal_is_winnable(state: Layout) -> bool:
+    return _verdict(state.pyramid, state.stock).winnable
+
+
 class MoveModel(BaseModel):
     model_config = ConfigDict(extra="forbid")
     pick: tuple[StrictInt, StrictInt] | None = Field(
@@ -188,8 +216,6 @@ class Escalator(Game[Layout, Move]):
     def deal(self, params: Params, rng: random.Random) -> Layout:
         layout = dealt(shuffled_deck(rng))
         if params["winnable"]:
-            from parlour.games.escalator.ai import deal_is_winnable
-
             while not deal_is_winnable(layout):  # the next shuffle, from the same generator
                 layout = dealt(shuffled_deck(rng))
         return layout
@@ -209,10 +235,8 @@ class Escalator(Game[Layout, Move]):
 
     def apply(self, state: Layout, move: Move) -> Layout:
         after = self._step(state, move)
-        if self.status(after) is not Status.PLAYING:
-            from parlour.games.escalator.ai import verdict
-
-            after = replace(after, verdict=verdict(after))
+        if self.status(after) is not Status.PLAYING:  # the deal is known to all by now
+            after = replace(after, verdict=verdict_of_deal(after))
         return after
 
     def _step(self, state: Layout, move: Move) -> Layout:

@@ -19,14 +19,14 @@ from functools import cache
 
 from parlour.core.game import JSON, RenderContext
 from parlour.core.markup import attr, classes, lines, move_attr
+from parlour.games.escalator.logic import RANKS, ROWS, SUIT_NAMES, SUITS
 
-RANKS = "A23456789TJQK"
-SUITS = "cdhs"
-RANK_WORDS = {"A": "Ace", "T": "10", "J": "Jack", "Q": "Queen", "K": "King"}
-SUIT_WORDS = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+RANK_LABELS = {"A": "Ace", "T": "10", "J": "Jack", "Q": "Queen", "K": "King"}
+"""Ranks as a card's label reads them: as printed on the card (the rules' messages spell
+every rank out, `logic.card_name`)."""
+SUIT_LABELS = dict(zip(SUITS, SUIT_NAMES, strict=True))
 BACKS = ("red", "blue", "green")
 
-ROWS = 7
 CARD_W, CARD_H = 100, 140
 GAP = 6
 PITCH = CARD_W + GAP  # a card and the gap beside it
@@ -128,9 +128,10 @@ def render(observation: JSON, ctx: RenderContext) -> str:
 
 
 # -- names --------------------------------------------------------------------------
-def card_name(card: str) -> str:
-    """'Queen of spades', '7 of clubs'."""
-    return f"{RANK_WORDS.get(card[0], card[0])} of {SUIT_WORDS[card[1]]}"
+def card_label(card: str) -> str:
+    """A card's code ('Qs', '7c', as observations give them) as its label reads: 'Queen of
+    spades', '7 of clubs'."""
+    return f"{RANK_LABELS.get(card[0], card[0])} of {SUIT_LABELS[card[1]]}"
 
 
 def _moves(move: JSON) -> str:
@@ -184,7 +185,7 @@ def _pyramid(observation: JSON, live: bool,
             at = (row, index)
             x, y = slot_xy(row, index)
             z = row + 1  # each row covers the one above
-            name = f"{card_name(card)}, row {row + 1}"
+            name = f"{card_label(card)}, row {row + 1}"
             hint = "esc-hint" if at == hinted else None
             if not live:
                 state = "covered" if at not in free else "free"
@@ -285,7 +286,7 @@ def _base_pile(observation: JSON, live: bool) -> list[tuple[int, str]]:
     drawn = bool(last.get("draw")) and last.get("card") == base
     turns = live and observation["stock"] > 0  # as in tktk, a click on the base turns a card
     actions = ' data-drop=""' if live else ""  # a dragged card sends its own pick here
-    label = f"Base: {card_name(base)}"
+    label = f"Base: {card_label(base)}"
     if turns:
         actions += _moves({"draw": True}) + ' data-nav tabindex="-1"'
         label += "; drop a card here, or turn the next card from the stock (D)"
@@ -351,7 +352,7 @@ def _stock_order(order: list[str], top: int) -> str:
     minis = "".join(
         f'<svg class="esc-mini suit-{card[1]}" x="{left + i * step:.1f}" y="{top + 44}" '
         f'width="{w}" height="{h}" viewBox="0 0 {CARD_W} {CARD_H}" role="img" '
-        f'aria-label="{attr(card_name(card))}">{card_face(card)}</svg>'
+        f'aria-label="{attr(card_label(card))}">{card_face(card)}</svg>'
         for i, card in enumerate(order)
     )
     plural = "card" if len(order) == 1 else "cards"

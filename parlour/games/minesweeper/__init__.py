@@ -1,9 +1,9 @@
 """Minesweeper (seed 004): chording, first-click options, no-guess boards, solver hints."""
 
 from parlour.core.commands import Command, new_game
-from parlour.core.game import GameSpec, Hint, Shortcut, StatFigure
-from parlour.games.minesweeper.logic import FLAG, OPEN, PRESETS, Minefield, Minesweeper
-from parlour.games.minesweeper.solver import suggest
+from parlour.core.game import GameSpec, Shortcut, StatFigure
+from parlour.games.minesweeper.logic import PRESETS, Minesweeper
+from parlour.games.minesweeper.solver import hint
 from parlour.games.minesweeper.view import THUMBNAIL, render
 
 RULES_HTML = """
@@ -46,28 +46,6 @@ def _preset(name: str, *keys: str) -> Command:
         name, f"New {name.capitalize()} game ({size['rows']}×{size['cols']}, "
         f"{size['mines']} mines)", *keys, params=size,
     )
-
-
-def hint(state: Minefield, seat: int) -> Hint | None:
-    """The solver's move, from what the player can see (open cells) only."""
-    if state.over():
-        return None
-    known = [
-        state.counts[cell] if mark == OPEN else -1 for cell, mark in enumerate(state.marks)
-    ]
-    found = suggest(state.rows, state.cols, state.mines, known)
-    row, col = divmod(found.cell, state.cols)
-    if state.marks[found.cell] == FLAG:
-        return Hint(move={"mark": [row, col]}, note=f"row {row + 1}, column {col + 1}: "
-                    f"{'this flag is wrong' if found.certain else 'look under this flag'}")
-    if found.certain:
-        note = f"row {row + 1}, column {col + 1} is certainly safe"
-    else:
-        note = (
-            f"no cell is certainly safe; row {row + 1}, column {col + 1} is the safest "
-            f"({found.mine_probability:.0%} chance of a mine)"
-        )
-    return Hint(move={"open": [row, col]}, note=note)
 
 
 SPEC = GameSpec(

@@ -26,6 +26,7 @@ from parlour.core.game import (
     UndoRule,
 )
 from parlour.games.minesweeper.grid import Cell, counts_of, neighbours
+from parlour.games.minesweeper.noguess import no_guess_layout
 
 HIDDEN, FLAG, QUESTION, OPEN = 0, 1, 2, 3
 NEXT_MARK = {HIDDEN: FLAG, FLAG: QUESTION, QUESTION: HIDDEN}
@@ -333,8 +334,6 @@ def _first_click(state: Minefield, cell: Cell) -> Minefield:
     rng = random.Random(state.first_seed)
     rows, cols = state.rows, state.cols
     if state.first_click == "no_guess":
-        from parlour.games.minesweeper.solver import no_guess_layout
-
         mined = no_guess_layout(rows, cols, state.mines, cell, rng)
     else:
         keep_clear = {cell}

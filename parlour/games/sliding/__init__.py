@@ -5,7 +5,7 @@ from collections.abc import Mapping
 
 from parlour.core.commands import client, new_game, server
 from parlour.core.game import JSON, GameSpec, Shortcut, StatFigure
-from parlour.games.sliding import ai, solver
+from parlour.games.sliding import solver
 from parlour.games.sliding.logic import Sliding
 from parlour.games.sliding.view import THUMBNAIL, render
 
@@ -55,7 +55,7 @@ SPEC = GameSpec(
     rules_html=RULES_HTML,
     about_html=ABOUT_HTML,
     thumbnail_svg=THUMBNAIL,
-    hint=ai.hint,
+    hint=solver.hint,
     commands=(
         server("solution", "Show me the solution", "edit", "W"),
         new_game("reshuffle", "Reshuffle", "S"),
@@ -64,7 +64,7 @@ SPEC = GameSpec(
         client("mute", "Mute", "view", "M"),
         client("unmute", "Unmute", "view", "U"),
     ),
-    command_handlers={"solution": ai.show_solution},
+    command_handlers={"solution": solver.show_solution},
     commands_enabled=commands_enabled,
     command_keys={"undo": ("Ctrl+Z", "Backspace"), "sound": ()},
     display_options={"numbers": ("off", "on")},

@@ -2,7 +2,7 @@
 
 from parlour.core.commands import new_game
 from parlour.core.game import GameSpec, Shortcut
-from parlour.games.tictactoe import ai
+from parlour.games.tictactoe import ai, solver
 from parlour.games.tictactoe.logic import TicTacToe
 from parlour.games.tictactoe.view import THUMBNAIL, render
 
@@ -35,8 +35,8 @@ SPEC = GameSpec(
     rules_html=RULES_HTML,
     thumbnail_svg=THUMBNAIL,
     ai_levels=ai.LEVELS,
-    hint=ai.hint,
-    tables=(ai.VALUES,),
+    hint=solver.hint,
+    tables=(solver.VALUES,),
     default_seats=("human", "ai:medium"),
     about_html=ABOUT_HTML,
     commands=(

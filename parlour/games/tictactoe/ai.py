@@ -1,69 +1,14 @@
-"""Tic-Tac-Toe opponents: random, medium (wins and blocks), and perfect (reads a table of
-every position's value, built once by a full search and kept)."""
+"""Tic-Tac-Toe opponents: random, medium (wins and blocks), and perfect (plays the solver's
+best moves, `solver.py`)."""
 
 from __future__ import annotations
 
 import random
 
-from parlour.core import progress, tables
-from parlour.core.game import Hint
-from parlour.games.tictactoe.logic import MARKS, SIZE, START, Cell, TicTacToe, Turn, is_over, winner
+from parlour.games.tictactoe.logic import Cell, TicTacToe, Turn, winner
+from parlour.games.tictactoe.solver import best_moves
 
 RULES = TicTacToe()
-
-
-def position_key(turn: Turn) -> str:
-    """'X.O......X': the cells in reading order, then the player to move."""
-    cells = "".join("." if owner is None else MARKS[owner] for owner in turn.owners)
-    return cells + MARKS[turn.player]
-
-
-def solve_every_position() -> dict[str, int]:
-    """The value (see `value`) of every position reachable from the start, by key."""
-    values: dict[str, int] = {}
-    openings = RULES.legal_moves(START)
-    for done, cell in enumerate(openings):
-        progress.report(done / len(openings))
-        _solve(RULES.apply(START, cell), values)
-    _solve(START, values)
-    return values
-
-
-def _solve(turn: Turn, values: dict[str, int]) -> int:
-    """Negamax: `turn`'s value, kept in `values` with those of the positions after it."""
-    key = position_key(turn)
-    if key not in values:
-        found = winner(turn)
-        empty = turn.owners.count(None)
-        if found is not None:
-            values[key] = (empty + 1) if found == turn.player else -(empty + 1)
-        elif is_over(turn):
-            values[key] = 0
-        else:
-            values[key] = max(-_solve(RULES.apply(turn, cell), values)
-                              for cell in RULES.legal_moves(turn))
-    return values[key]
-
-
-VALUES = tables.Table(
-    "tictactoe-values", version=1, build=solve_every_position, title="the Tic Tac Toe table"
-)
-"""5 478 positions: built once, then read from the user's data folder."""
-
-
-def value(turn: Turn) -> int:
-    """The result with best play for the player to move: +, 0 or -, larger when sooner.
-
-    A win with k empty cells left is worth k + 1, so the search prefers quick wins and
-    slow losses; every position's value is in the table `VALUES`.
-    """
-    return tables.get(VALUES)[position_key(turn)]
-
-
-def best_moves(turn: Turn) -> list[Cell]:
-    scored = {cell: -value(RULES.apply(turn, cell)) for cell in RULES.legal_moves(turn)}
-    best = max(scored.values())
-    return [cell for cell, score in scored.items() if score == best]
 
 
 def perfect(turn: Turn, rng: random.Random) -> Cell:
@@ -87,12 +32,3 @@ def random_move(turn: Turn, rng: random.Random) -> Cell:
 
 
 LEVELS = {"random": random_move, "medium": medium, "perfect": perfect}
-
-
-def hint(turn: Turn, seat: int) -> Hint | None:
-    if is_over(turn) or turn.player != seat:
-        return None
-    outlook = -value(RULES.apply(turn, best_moves(turn)[0]))
-    x, y = min(best_moves(turn), key=lambda cell: (cell != (SIZE // 2, SIZE // 2), cell))
-    verdict = "wins" if outlook > 0 else "draws" if outlook == 0 else "delays the loss"
-    return Hint(move={"cell": [x, y]}, note=f"Best play {verdict}")

@@ -1,13 +1,12 @@
 """Tribolo: three-player Othello on a 16×11 board with walls, for people on one screen or
 in three browsers, and computers at three levels."""
 
-import random
 from functools import partial
 
 from parlour.core.commands import new_game
-from parlour.core.game import GameSpec, Hint, IllegalMove, Shortcut, StatFigure
-from parlour.games.tribolo import ai, rules
-from parlour.games.tribolo.logic import Cell, Position, Tribolo
+from parlour.core.game import GameSpec, Shortcut, StatFigure
+from parlour.games.tribolo import ai, solver
+from parlour.games.tribolo.logic import Tribolo
 from parlour.games.tribolo.view import THUMBNAIL, render
 
 RULES_HTML = """
@@ -46,21 +45,6 @@ friends, shapes as well as colours for each player, animated flips, full keyboar
 touch play, and statistics.</p>
 """
 
-def computer_move(level: str, state: Position, rng: random.Random) -> Cell:
-    """The move of the computer at `level` for the seat to move."""
-    if state.player is None:
-        raise IllegalMove("the game is over")
-    return rules.position(ai.LEVELS[level](state.board, state.player, rng))
-
-
-def hint(state: Position, seat: int) -> Hint | None:
-    """The strong computer's move for `seat`, when it is that seat's turn."""
-    if state.player != seat:
-        return None
-    x, y = rules.position(ai.hint(state.board, seat))
-    return Hint(move={"cell": [x, y]}, note="the strong computer would play here")
-
-
 SPEC = GameSpec(
     order=30,
     end_figures={"score": "Your cells", "moves": "Moves"},
@@ -69,9 +53,9 @@ SPEC = GameSpec(
     rules_html=RULES_HTML,
     about_html=ABOUT_HTML,
     thumbnail_svg=THUMBNAIL,
-    ai_levels={level: partial(computer_move, level) for level in ai.LEVELS},
-    hint=hint,
-    warm_up=ai.warm_up,
+    ai_levels={level: partial(ai.computer_move, level) for level in ai.LEVELS},
+    hint=solver.hint,
+    warm_up=solver.warm_up,
     stand_in="medium",
     default_seats=("human", "ai:medium", "ai:medium"),
     has_assist=True,

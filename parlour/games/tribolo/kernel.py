@@ -2,7 +2,7 @@
 
 rules.py is Tribolo's rules (the game plays by it); this is a second, compiled reading of
 rule 3 made for one job, searching a tree fast, and tests/test_kernel.py checks it against
-rules.py move for move and capture for capture. ai.py says what the search does and why;
+rules.py move for move and capture for capture. solver.py says what the search does and why;
 here is how it runs.
 
 Why numba: the search visits thousands of positions per move, and in CPython each costs
@@ -412,7 +412,7 @@ def _search(board: Codes, root: int, candidates: Ints, weights: Ints, budget: in
 
 class Found(NamedTuple):
     cell: int  # the move chosen
-    value: int  # its value at the deepest depth completed (paranoid, 8 x ai.py's weights)
+    value: int  # its value at the deepest depth completed (paranoid, 8 x solver.py's weights)
     depth: int  # the deepest depth completed (0: the budget ran out during depth 1)
     positions: int  # positions expanded (one more than the budget when it ran out)
 
@@ -421,7 +421,7 @@ def search(board: Board, player: int, moves: Sequence[int], cell_weights: Sequen
            budget: int, max_depth: int) -> Found:
     """The paranoid best of `moves` (all of `player`'s legal moves; ties go to the earliest)
     by iterative deepening, expanding at most `budget` positions and `max_depth` plies.
-    `cell_weights` by rules.py's cell, each 1 + n²/4 (ai.py)."""
+    `cell_weights` by rules.py's cell, each 1 + n²/4 (solver.py)."""
     weights = np.zeros(PADDED, np.int64)
     weights[ON_BOARD] = [round(4 * weight) for weight in cell_weights]  # exact: 4 + n²
     candidates = np.array([padded(cell) for cell in moves], np.int64)

@@ -111,7 +111,7 @@ def test_a_whole_game_played_greedily_matches_the_rules_move_by_move(
 
 
 def test_winnable_deals_are_winnable(client: TestClient) -> None:
-    from parlour.games.escalator.ai import verdict_of_deal
+    from parlour.games.escalator.logic import verdict_of_deal
 
     game = create(client, winnable=True)
     assert game["view"]["params"] == {"winnable": True}

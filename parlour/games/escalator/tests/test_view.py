@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from parlour.core.game import JSON, RenderContext
-from parlour.games.escalator.view import THUMBNAIL, card_name, render
+from parlour.games.escalator.view import THUMBNAIL, render
+from parlour.games.escalator.view import card_label as card_name
 from parlour.server.patch import changed_parts, part_key
 
 RANKS = "A23456789TJQK"

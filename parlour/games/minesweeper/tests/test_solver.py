@@ -17,21 +17,16 @@ from collections.abc import Sequence
 import pytest
 
 from parlour.core.game import IllegalMove, Status
-from parlour.games.minesweeper import solver
+from parlour.games.minesweeper import analysis, solver
+from parlour.games.minesweeper.analysis import UNKNOWN, Contradiction, analyse
 from parlour.games.minesweeper.grid import counts_of, neighbours
 from parlour.games.minesweeper.logic import Minefield, Minesweeper
-from parlour.games.minesweeper.solver import (
-    UNKNOWN,
-    Contradiction,
-    Field,
+from parlour.games.minesweeper.noguess import (
     NoGuessBoardNotFound,
-    Player,
-    analyse,
-    first_click,
     no_guess_layout,
     solves_without_guessing,
-    suggest,
 )
+from parlour.games.minesweeper.solver import Field, Player, first_click, suggest
 
 GAME = Minesweeper()
 
@@ -152,8 +147,8 @@ def test_only_the_mine_count_decides() -> None:
     assert not result.mined
     for cell in around:
         assert result.probability[cell] == pytest.approx(1 / 3)
-    know = solver._Knowledge(rows, cols, mines, known)
-    _, safe, mine = solver._simple(know.constraints())
+    know = analysis._Knowledge(rows, cols, mines, known)
+    _, safe, mine = analysis._simple(know.constraints())
     assert safe == mine == 0
 
 
@@ -233,7 +228,7 @@ def test_probabilities_of_a_hand_made_board() -> None:
 def test_the_approximate_fallback_stays_close(monkeypatch: pytest.MonkeyPatch) -> None:
     """With no budget for exact counts every component is approximated: the figures
     stay close, and only the cheap rules still prove cells."""
-    monkeypatch.setattr(solver, "WORK_LIMIT", 0)
+    monkeypatch.setattr(analysis, "WORK_LIMIT", 0)
     errors = []
     for rows, cols, mines, known in random_positions(60, 9):
         expected = brute_force(rows, cols, mines, known)
@@ -281,7 +276,7 @@ def test_a_guess_looks_further_than_the_safest_cell() -> None:
     mines = 2
     hint = suggest(rows, cols, mines, known)
     assert (hint.cell, hint.mine_probability) == (2, pytest.approx(0.5))
-    know = solver._Knowledge(rows, cols, mines, known)
+    know = analysis._Knowledge(rows, cols, mines, known)
     know.deduce()
     end = solver._Endgame(know)
     assert end.solve(end.all) == (pytest.approx(1 / 3), end.cells.index(2))
@@ -311,7 +306,7 @@ def test_the_end_game_search_plays_two_independent_fifty_fifties() -> None:
         #ooooo#
         """
     )
-    know = solver._Knowledge(rows, cols, 2, known)
+    know = analysis._Knowledge(rows, cols, 2, known)
     assert not know.deduce()
     end = solver._Endgame(know)
     assert len(end.layouts) == 4

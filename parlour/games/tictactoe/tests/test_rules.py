@@ -21,7 +21,7 @@ from parlour.core.game import GameError, IllegalMove, Status
 from parlour.core.gameid import GameId
 from parlour.core.session import Session
 from parlour.games import GAMES
-from parlour.games.tictactoe import SPEC, ai
+from parlour.games.tictactoe import SPEC, ai, solver
 from parlour.games.tictactoe.logic import (
     CIRCLE,
     CROSS,
@@ -465,21 +465,21 @@ def test_undo_when_the_ai_is_cross() -> None:
 
 # -- the computer players ---------------------------------------------------------------
 def test_the_value_table_agrees_with_a_direct_search() -> None:
-    table = tables.get(ai.VALUES)
+    table = tables.get(solver.VALUES)
     assert len(table) == len(reachable()) == 5478
     for turn in reachable():
-        assert table[ai.position_key(turn)] == solve_soonest(turn), turn
-        assert ai.value(turn) == solve_soonest(turn)
+        assert table[solver.position_key(turn)] == solve_soonest(turn), turn
+        assert solver.value(turn) == solve_soonest(turn)
         assert (solve_soonest(turn) > 0) - (solve_soonest(turn) < 0) == solve(turn)
 
 
 def test_the_value_table_is_kept_and_read_back() -> None:
-    tables.get(ai.VALUES)
-    assert tables.ready(ai.VALUES)
-    assert tables.path(ai.VALUES).is_file()
-    tables.forget(ai.VALUES)
-    assert tables.ready(ai.VALUES)  # from the file now
-    assert ai.value(start()) == 0  # perfect play from the start is a draw
+    tables.get(solver.VALUES)
+    assert tables.ready(solver.VALUES)
+    assert tables.path(solver.VALUES).is_file()
+    tables.forget(solver.VALUES)
+    assert tables.ready(solver.VALUES)  # from the file now
+    assert solver.value(start()) == 0  # perfect play from the start is a draw
 
 
 def explore(player: Any, ai_seat: int, turn: Turn, seen: set[Turn]) -> list[Turn]:
@@ -589,22 +589,22 @@ def test_session_ai_moves_are_legal_and_reproducible() -> None:
 # -- hints ------------------------------------------------------------------------------
 def test_hint_suggests_an_optimal_move() -> None:
     for turn in playing_positions():
-        found = ai.hint(turn, turn.player)
+        found = solver.hint(turn, turn.player)
         assert found is not None
         cell = GAME.parse_move(found.move)
         assert cell in GAME.legal_moves(turn)
         assert -solve(GAME.apply(turn, cell)) == solve(turn), (turn, cell)
         expected = {1: "Best play wins", 0: "Best play draws", -1: "Best play delays the loss"}
         assert found.note == expected[solve(turn)]
-        assert ai.hint(turn, 1 - turn.player) is None
+        assert solver.hint(turn, 1 - turn.player) is None
 
 
 def test_hint_at_the_start_is_the_centre_and_none_after_the_end() -> None:
-    found = ai.hint(start(), CROSS)
+    found = solver.hint(start(), CROSS)
     assert found is not None
     assert found.move == {"cell": [1, 1]}
-    assert ai.hint(play(DRAW_MOVES), CROSS) is None
-    assert ai.hint(play(DRAW_MOVES), CIRCLE) is None
+    assert solver.hint(play(DRAW_MOVES), CROSS) is None
+    assert solver.hint(play(DRAW_MOVES), CIRCLE) is None
 
 
 def test_session_hint_marks_assisted() -> None:

@@ -13,7 +13,7 @@ from functools import cache
 
 import pytest
 
-from parlour.games.tribolo import ai, kernel
+from parlour.games.tribolo import ai, kernel, solver
 from parlour.games.tribolo.rules import (
     BLUE,
     GREEN,
@@ -117,12 +117,12 @@ def test_each_level_prefers_a_win_to_a_bigger_capture_that_loses(level: str) -> 
 def test_easy_weighs_cells_by_their_walls_as_the_original() -> None:
     # Cells against walls and the edge weigh 1 + n²/4 (n = such neighbours): a corner
     # (5 off the board) weighs 7.25, a cell in the open 1.
-    classes = ai.weight_classes(board().walls)
-    assert ai.weight(classes, 1 << cell_at(0, 0)) == 1 + 25 / 4
-    assert ai.weight(classes, 1 << cell_at(5, 0)) == 1 + 9 / 4
-    assert ai.weight(classes, 1 << cell_at(5, 5)) == 1
+    classes = solver.weight_classes(board().walls)
+    assert solver.weight(classes, 1 << cell_at(0, 0)) == 1 + 25 / 4
+    assert solver.weight(classes, 1 << cell_at(5, 0)) == 1 + 9 / 4
+    assert solver.weight(classes, 1 << cell_at(5, 5)) == 1
     walled = board("", "", "###", "#.#").walls  # (1, 3): 5 walls around
-    assert ai.weight(ai.weight_classes(walled), 1 << cell_at(1, 3)) == 1 + 25 / 4
+    assert solver.weight(solver.weight_classes(walled), 1 << cell_at(1, 3)) == 1 + 25 / 4
 
 
 def test_easy_minds_the_worst_loss_just_after_its_move() -> None:
@@ -144,8 +144,8 @@ def test_easy_minds_the_worst_loss_just_after_its_move() -> None:
 
 def test_the_hint_is_strongs_move_and_always_the_same() -> None:
     position, player = sample_positions(seed=3, count=3)[2]  # the last move: quick
-    first = ai.hint(position, player)
-    assert ai.hint(position, player) == first
+    first = solver.hint_cell(position, player)
+    assert solver.hint_cell(position, player) == first
     assert first == ai.strong(position, player, random.Random(
         f"tribolo-hint/{position.owned}/{position.walls}/{player}"))
     assert legal_moves(position, player) >> first & 1
@@ -154,7 +154,7 @@ def test_the_hint_is_strongs_move_and_always_the_same() -> None:
 def exact_value(position: Board, player: int, move: int) -> int:
     """The paranoid value of `move` read to the end of the game (no budget, no depth limit:
     kernel.search is checked against a plain minimax in test_kernel.py)."""
-    found = kernel.search(position, player, [move], ai.cell_weights(position.walls), 10**9,
+    found = kernel.search(position, player, [move], solver.cell_weights(position.walls), 10**9,
                           position.empty.bit_count())
     assert found.depth == position.empty.bit_count()  # every line ran to the end
     return found.value
@@ -177,10 +177,13 @@ def test_strong_plays_endings_perfectly_against_the_worst_case(seed: int) -> Non
 
 def test_medium_searches_one_round_and_strong_further() -> None:
     position, player = sample_positions(seed=4, count=3)[1]  # the middle game
-    medium = ai.search(position, player, random.Random(0), ai.MEDIUM_BUDGET, ai.MEDIUM_DEPTH)
-    strong = ai.search(position, player, random.Random(0), ai.STRONG_BUDGET, ai.STRONG_DEPTH)
-    assert medium.depth <= ai.MEDIUM_DEPTH < strong.depth
-    assert medium.positions <= ai.MEDIUM_BUDGET + 1 and strong.positions <= ai.STRONG_BUDGET + 1
+    medium = solver.search(position, player, random.Random(0), solver.MEDIUM_BUDGET,
+                           solver.MEDIUM_DEPTH)
+    strong = solver.search(position, player, random.Random(0), solver.STRONG_BUDGET,
+                           solver.STRONG_DEPTH)
+    assert medium.depth <= solver.MEDIUM_DEPTH < strong.depth
+    assert (medium.positions <= solver.MEDIUM_BUDGET + 1
+            and strong.positions <= solver.STRONG_BUDGET + 1)
 
 
 def test_players_are_named_in_turn_order() -> None:

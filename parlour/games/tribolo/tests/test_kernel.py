@@ -18,7 +18,7 @@ from functools import cache
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from parlour.games.tribolo import ai, kernel
+from parlour.games.tribolo import kernel, solver
 from parlour.games.tribolo.rules import (
     CELLS,
     HEIGHT,
@@ -93,7 +93,7 @@ def test_lines_stop_at_the_edges() -> None:
 # -- 2. the search's value ----------------------------------------------------------------
 
 def weighted(position: Board, player: int) -> int:
-    weights = ai.cell_weights(position.walls)
+    weights = solver.cell_weights(position.walls)
     return sum(round(4 * weights[cell]) for cell in cells(position.owned[player]))
 
 
@@ -139,7 +139,7 @@ def root_value(position: Board, root: int, depth: int) -> int:
 def searched(position: Board, player: int, depth: int,
              budget: int = 10**9) -> kernel.Found:
     moves = list(cells(legal_moves(position, player)))
-    return kernel.search(position, player, moves, ai.cell_weights(position.walls), budget,
+    return kernel.search(position, player, moves, solver.cell_weights(position.walls), budget,
                          depth)
 
 
@@ -193,7 +193,7 @@ def test_the_search_plays_a_legal_move_within_its_budget(seed: int, stage: float
     position, player = game[int(stage * (len(game) - 1))]
     moves = list(cells(legal_moves(position, player)))
     random.Random(seed).shuffle(moves)
-    found = kernel.search(position, player, moves, ai.cell_weights(position.walls),
+    found = kernel.search(position, player, moves, solver.cell_weights(position.walls),
                           budget, depth)
     assert found.cell in moves
     assert found.positions <= budget + 1

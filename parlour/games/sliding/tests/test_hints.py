@@ -13,7 +13,7 @@ from parlour.core.game import Playback
 from parlour.core.gameid import GameId
 from parlour.core.session import Session
 from parlour.games import GAMES
-from parlour.games.sliding import ai, solver
+from parlour.games.sliding import solver
 from parlour.games.sliding.logic import Puzzle, Sliding
 
 GAME = Sliding()
@@ -44,7 +44,7 @@ def test_following_the_hints_solves_the_puzzle_without_solving_again(
         return solve(rows, cols, tiles)
 
     monkeypatch.setattr(solver, "solve", counted)
-    monkeypatch.setattr(ai, "_known", type(ai._known)())
+    monkeypatch.setattr(solver, "_known", type(solver._known)())
     session = session_at("4,1,3,7,2,6,0,5,8")
     counts = []
     while session.status.value == "playing":
@@ -63,7 +63,7 @@ def test_a_move_off_the_line_makes_the_next_hint_solve_afresh(
     first = session.hint(0)
     assert first.move == {"cell": [2, 1]} and first.note.startswith("Slide tile 7 left: 2 moves")
     session.play({"cell": [1, 0]}, 0)  # not the hint: the tile above the gap comes down
-    monkeypatch.setattr(ai, "_known", type(ai._known)())
+    monkeypatch.setattr(solver, "_known", type(solver._known)())
     assert session.planned_hint(0) is None
     assert session.hint(0).note.endswith("3 moves to go (the shortest way)")
 
@@ -78,7 +78,7 @@ def test_a_4x4_hint_is_shortest() -> None:
 def test_on_big_boards_the_hint_says_it_is_not_proved_shortest() -> None:
     state = GAME.deal(GAME.validate({"rows": 5, "cols": 6, "shuffle": "random"}),
                       __import__("random").Random(5))
-    found = ai.hint(state, 0)
+    found = solver.hint(state, 0)
     assert found is not None and "not proved shortest" in found.note
     for hint in (found, *found.line):
         state = GAME.apply(state, GAME.parse_move(hint.move))
@@ -87,10 +87,10 @@ def test_on_big_boards_the_hint_says_it_is_not_proved_shortest() -> None:
 
 def test_the_solution_played_back_solves_the_puzzle() -> None:
     state: Puzzle = session_at(HARDEST_8_PUZZLES[0]).state
-    shown = ai.show_solution(state, 0)
+    shown = solver.show_solution(state, 0)
     assert isinstance(shown, Playback) and len(shown.moves) == 31
     assert "the shortest solution: 31 moves" in shown.note
-    assert ai.PLAYBACK_STEP[0] <= shown.step_seconds <= ai.PLAYBACK_STEP[1]
+    assert solver.PLAYBACK_STEP[0] <= shown.step_seconds <= solver.PLAYBACK_STEP[1]
     for move in shown.moves:
         state = GAME.apply(state, GAME.parse_move(move))
     assert state.solved()

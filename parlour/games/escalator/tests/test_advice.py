@@ -6,8 +6,8 @@ import random
 from dataclasses import replace
 
 from parlour.core.gameid import GameId
-from parlour.games.escalator.ai import hint, still_winnable, verdict_of_deal
-from parlour.games.escalator.logic import Escalator, Layout
+from parlour.games.escalator.advice import hint, still_winnable
+from parlour.games.escalator.logic import Escalator, Layout, verdict_of_deal
 
 GAME = Escalator()
 

@@ -1,56 +1,28 @@
-"""The solver (`solver.py`, on ranks) put to work on Escalator's positions: the verdict at
-the end, winnable deals, hints that never look at the stock, the "still winnable?" light,
-and the winning line as a replay."""
+"""The solver (`solver.py`, on ranks) put to work while Escalator is played: hints that
+never look at the stock, the "still winnable?" light, and the winning line as a replay.
+(The verdict at the end and winnable deals are the rules' own: `logic.py`.)"""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from functools import lru_cache
 
 from parlour.core.game import Hint, Replay
 from parlour.games.escalator import solver
 from parlour.games.escalator.logic import (
     PYRAMID,
-    Draw,
     Escalator,
     Layout,
-    Move,
     Pick,
-    Verdict,
     card_name,
     code,
+    move_of_step,
     rank,
     short_name,
+    verdict_of_deal,
 )
 
 RULES = Escalator()
-
-
-def _move(step: solver.Step) -> Move:
-    return Pick(step.index) if isinstance(step, solver.Pick) else Draw()
-
-
-def verdict_of_deal(state: Layout) -> Verdict:
-    """Whether the deal of `state`, played from its start, can be won, and how."""
-    return _verdict(state.pyramid, state.stock)
-
-
-@lru_cache(maxsize=4096)  # a replayed game asks again, and so do many games of one shared deal
-def _verdict(pyramid: tuple[int, ...], stock: tuple[int, ...]) -> Verdict:
-    line = solver.solve([rank(c) for c in pyramid], [rank(c) for c in stock])
-    if line is None:
-        return Verdict(False)
-    return Verdict(True, tuple(_move(step) for step in line))
-
-
-def verdict(state: Layout) -> Verdict:
-    """The verdict a finished game carries (its deal is known to all by then)."""
-    return verdict_of_deal(state)
-
-
-def deal_is_winnable(state: Layout) -> bool:
-    return _verdict(state.pyramid, state.stock).winnable
 
 
 def unseen_counts(state: Layout) -> list[int]:
@@ -75,7 +47,7 @@ def hint(state: Layout, seat: int) -> Hint | None:
                              random.Random(known_seed(state)))
     if found is None:
         return None
-    move = _move(found.move)
+    move = move_of_step(found.move)
     chance = f"{round(100 * found.rate)} %"
     if isinstance(move, Pick):
         what = f"picking {short_name(state.pyramid[move.at])}"
