@@ -43,7 +43,7 @@ from multiprocessing import Pool
 from typing import TypeVar
 
 from bench.common import heading, percentile, wilson
-from parlour.games.escalator.solver import (
+from parlour.games.escalator.search import (
     FULL,
     SAMPLES,
     Pick,

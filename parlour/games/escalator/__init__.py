@@ -5,7 +5,7 @@ from collections.abc import Mapping
 
 from parlour.core.commands import server
 from parlour.core.game import JSON, GameSpec, Shortcut, StatFigure
-from parlour.games.escalator import advice
+from parlour.games.escalator import solver
 from parlour.games.escalator.logic import Escalator
 from parlour.games.escalator.view import THUMBNAIL, render
 
@@ -60,11 +60,11 @@ SPEC = GameSpec(
     rules_html=RULES_HTML,
     about_html=ABOUT_HTML,
     thumbnail_svg=THUMBNAIL,
-    hint=advice.hint,
+    hint=solver.hint,
     has_assist=True,
-    assist_facts=advice.assist_facts,
+    assist_facts=solver.assist_facts,
     commands=(server("winning-line", "Show a winning line", "game", "W"),),
-    command_handlers={"winning-line": advice.winning_line},
+    command_handlers={"winning-line": solver.winning_line},
     commands_enabled=commands_enabled,
     stat_outcomes={"won": "won", "lost": "lost"},
     stat_figures=(

@@ -7,7 +7,7 @@ may be picked up and becomes the base; the stock may be turned for a new base at
 time. Clear the pyramid to win; with the stock spent and nothing to pick, the game is
 lost. A turn of the stock cannot be undone: it showed the next card.
 
-When a game ends, the solver (`solver.py`, on ranks; it imports nothing of the game) says
+When a game ends, the search (`search.py`, on ranks; it imports nothing of the game) says
 whether the deal could have been won, and with "Deal only winnable games" it checks every
 deal first.
 """
@@ -31,7 +31,7 @@ from parlour.core.game import (
     Status,
     UndoRule,
 )
-from parlour.games.escalator import solver
+from parlour.games.escalator import search
 
 ROWS = 7
 PYRAMID = ROWS * (ROWS + 1) // 2  # 28 cards
@@ -160,9 +160,9 @@ def shuffled_deck(rng: random.Random) -> list[Card]:
     return deck
 
 
-def move_of_step(step: solver.Step) -> Move:
+def move_of_step(step: search.Step) -> Move:
     """The solver's step (on ranks) as a move of the game."""
-    return Pick(step.index) if isinstance(step, solver.Pick) else Draw()
+    return Pick(step.index) if isinstance(step, search.Pick) else Draw()
 
 
 def verdict_of_deal(state: Layout) -> Verdict:
@@ -172,7 +172,7 @@ def verdict_of_deal(state: Layout) -> Verdict:
 
 @lru_cache(maxsize=4096)  # a replayed game asks again, and so do many games of one shared deal
 def _verdict(pyramid: tuple[int, ...], stock: tuple[int, ...]) -> Verdict:
-    line = solver.solve([rank(c) for c in pyramid], [rank(c) for c in stock])
+    line = search.solve([rank(c) for c in pyramid], [rank(c) for c in stock])
     if line is None:
         return Verdict(False)
     return Verdict(True, tuple(move_of_step(step) for step in line))
