@@ -130,7 +130,8 @@ class Guard:
 
 def _http_scheme(scope: Scope) -> str:
     """The scheme a browser's page of this server has: a WebSocket's `ws` is `http`."""
-    return {"ws": "http", "wss": "https"}.get(scope["scheme"], scope["scheme"])
+    scheme: str = scope["scheme"]
+    return {"ws": "http", "wss": "https"}.get(scheme, scheme)
 
 
 def _origin(url: str) -> tuple[str, str, int | None]:
