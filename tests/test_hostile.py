@@ -14,9 +14,9 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from parlour.devtools import run_async
-from parlour.server import hub as hub_module
-from parlour.server.hub import Hub
-from parlour.server.viewers import Viewer
+from parlour.server.hub import core as hub_module
+from parlour.server.hub.core import Hub
+from parlour.server.hub.viewers import Viewer
 from parlour.store import Store
 from tests.test_api import (
     CROSS_WINS,

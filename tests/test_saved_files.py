@@ -26,7 +26,7 @@ from parlour.core.game import Status as GameStatus
 from parlour.devtools import TEST_HOSTS
 from parlour.games import GAMES
 from parlour.server.app import create_app
-from parlour.server.saved_games import FILE_LIMIT
+from parlour.server.hub.saved_games import FILE_LIMIT
 from parlour.store import Store
 from tests.test_api import (
     CROSS_WINS,
