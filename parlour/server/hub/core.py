@@ -3,14 +3,17 @@
 Every action goes through `Hub.act`: it checks the caller's seats, runs the handler of
 the message's kind (`handlers`, the one table the REST routes and the WebSocket share)
 under the game's lock, saves the change (committed before anyone hears of it), then
-leaves each connected viewer the view of their own seats (`broadcast.py`) and lets the
-computer play if it is to move (`turns.py`). Games nobody uses leave memory and are
-reloaded from the store when asked for.
+leaves each connected viewer the view of their own seats and lets the computer play if
+it is to move. Games nobody uses leave memory and are reloaded from the store when
+asked for (`get`).
 
-The capabilities, one module each: opening.py (new games), play.py (moves, undo, redo,
-restart), seats.py (joining, leaving, take-backs), advice.py (hints, commands, the
-assist), workers.py (long work), broadcast.py (views to viewers), turns.py (the
-computer's turns).
+The capabilities, composed here, one module each: opening.py (new games), play.py
+(moves, undo, redo, restart), seats.py (joining, leaving, take-backs), advice.py (hints,
+commands, the assist), workers.py (long work), broadcast.py (views to viewers),
+turns.py (the computer's turns). What they share: live.py (a game in memory),
+views.py (what a viewer is sent), records.py (what is saved), messages.py (what a
+player asks, what a handler answers). The API's own reads and writes of the store:
+resume.py, saved_games.py, pictures.py.
 """
 
 from __future__ import annotations
