@@ -4,8 +4,9 @@ Part 1 runs a real `parlour` process (tests.support.servers.start_server) on a t
 database and times each move over HTTP with a kept-alive connection, across many
 two-player Tic-Tac-Toe games (a new game or a restart whenever one ends; those requests
 are timed too, as is GET /api/sessions, a request that does next to no work). Part 2
-drives parlour.server.hub.Hub in-process: Hub.act alone (rules, then the SQLite commit),
-Hub.view alone, and Hub.act on an in-memory database (to show what the disk costs).
+drives parlour.server.hub.core.Hub in-process: Hub.act alone (rules, then the SQLite
+commit), the view alone (build_view), and Hub.act on an in-memory database (to show what
+the disk costs).
 
 Run from the repository root:  .venv/bin/python -m bench.server_moves
 """
@@ -24,7 +25,10 @@ import httpx
 
 from bench.common import heading, report
 from parlour.games import GAMES
-from parlour.server.hub import Hub, Live
+from parlour.server.hub.core import Hub
+from parlour.server.hub.live import Live
+from parlour.server.hub.messages import PlayMove
+from parlour.server.hub.views import build_view
 from parlour.store import Store
 from parlour.store.sqlite import SqliteStore
 from tests.support.servers import start_server
@@ -119,7 +123,7 @@ def bench_http(
 
 
 async def bench_hub(store: Store, moves: int, seed: int) -> dict[str, list[float]]:
-    """Milliseconds for Hub.act (a move) and for Hub.view, in-process, no HTTP."""
+    """Milliseconds for Hub.act (a move) and for a view (build_view), in-process, no HTTP."""
     hub = Hub(store, GAMES, ai_delay_scale=0)
     board = Board(random.Random(seed))
     acts: list[float] = []
@@ -133,9 +137,9 @@ async def bench_hub(store: Store, moves: int, seed: int) -> dict[str, list[float
     while len(acts) < moves + WARMUP:
         move = board.next_move()
         started = time.perf_counter()
-        await hub.act(live, token, "move", move)
+        await hub.act(live, token, PlayMove(move=move))
         acted = time.perf_counter()
-        hub.view(live, seats)
+        build_view(live, seats, None, hub.now())
         viewed = time.perf_counter()
         acts.append((acted - started) * 1000)
         views.append((viewed - acted) * 1000)
@@ -167,7 +171,7 @@ def main() -> None:
     if len(figures["move"]) < args.moves:
         print(f"  (stopped at {len(figures['move'])} moves: the {args.budget:g} s budget ran out)")
 
-    heading(f"In-process parlour.server.hub.Hub, {args.hub_moves} moves")
+    heading(f"In-process parlour.server.hub.core.Hub, {args.hub_moves} moves")
     with tempfile.TemporaryDirectory(prefix="parlour-bench-") as folder:
         store = SqliteStore(Path(folder) / "bench.sqlite3")
         try:
@@ -175,7 +179,7 @@ def main() -> None:
         finally:
             store.close()
     report("Hub.act move (SQLite file, WAL, sync=FULL)", on_disk["act"])
-    report("Hub.view (the view after the move)", on_disk["view"])
+    report("build_view (the view after the move)", on_disk["view"])
     memory = SqliteStore(":memory:")
     try:
         in_memory = asyncio.run(bench_hub(memory, args.hub_moves, args.seed))

@@ -17,9 +17,9 @@ from pathlib import Path
 import uvicorn
 
 from parlour.games import GAMES
+from parlour.server.api.guard import LOCAL_HOSTS, WS_MESSAGE_LIMIT
 from parlour.server.app import create_app
 from parlour.server.compute import Compute
-from parlour.server.guard import LOCAL_HOSTS, WS_MESSAGE_LIMIT
 from parlour.store import NewerStore, Store
 from parlour.store.sqlite import SYNC_MODES, SqliteStore, default_path
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from parlour.server.fonts import font_files
+from parlour.server.api.fonts import font_files
 
 TRUETYPE_MAGIC = b"\x00\x01\x00\x00"
 

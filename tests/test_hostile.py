@@ -13,9 +13,9 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from parlour.server import hub as hub_module
-from parlour.server.hub import Hub
-from parlour.server.viewers import Viewer
+from parlour.server.hub import core as hub_module
+from parlour.server.hub.core import Hub
+from parlour.server.hub.viewers import Viewer
 from parlour.store.sqlite import SqliteStore as Store
 from tests.support.loops import run_async
 from tests.test_api import (

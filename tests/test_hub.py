@@ -21,8 +21,11 @@ from parlour.server.compute import (
     TooSlow,
     WorkerFailed,
 )
-from parlour.server.hub import ApiError, Hub, Live
-from parlour.server.viewers import Viewer
+from parlour.server.hub.core import Hub
+from parlour.server.hub.errors import ApiError
+from parlour.server.hub.live import Live
+from parlour.server.hub.messages import AskHint, PlayMove, SetAssist, Undo
+from parlour.server.hub.viewers import Viewer
 from parlour.store.sqlite import SqliteStore as Store
 from tests.support.loops import run_async
 
@@ -63,10 +66,10 @@ def test_undo_stops_the_computer_thinking(tmp_path: Path) -> None:
     async def scenario() -> None:
         hub, compute, live, token = await against_the_computer(tmp_path)
         compute.pause = 5.0
-        await hub.act(live, token, "move", {"cell": [1, 1]})
+        await hub.act(live, token, PlayMove(move={"cell": [1, 1]}))
         await asyncio.sleep(0.1)
         assert compute.started == 1 and live.ai_task is not None  # the computer is thinking
-        await asyncio.wait_for(hub.act(live, token, "undo"), 1.0)  # not held up by the AI
+        await asyncio.wait_for(hub.act(live, token, Undo()), 1.0)  # not held up by the AI
         await asyncio.wait_for(hub.settle(live), 1.0)
         assert live.session.cursor == 0 and live.session.line_length == 1
         assert compute.finished == 0  # the thinking was stopped, not finished
@@ -94,7 +97,7 @@ def test_the_computer_plays_on_when_its_thinking_fails(tmp_path: Path, error: Ex
     async def scenario() -> None:
         hub = Hub(Store(tmp_path / "db.sqlite3"), GAMES, ai_delay_scale=0, compute=Failing(error))
         live, token = await hub.create("tictactoe", seats=["human", "ai:perfect"])
-        await hub.act(live, token, "move", {"cell": [1, 1]})
+        await hub.act(live, token, PlayMove(move={"cell": [1, 1]}))
         await asyncio.wait_for(hub.settle(live), 5.0)
         assert live.session.cursor == 2 and live.session.to_move == 0  # a move, never a stall
         hub.store.close()
@@ -106,7 +109,7 @@ def test_the_game_can_be_read_while_the_computer_thinks(tmp_path: Path) -> None:
     async def scenario() -> None:
         hub, compute, live, token = await against_the_computer(tmp_path)
         compute.pause = 0.5
-        await hub.act(live, token, "move", {"cell": [0, 0]})
+        await hub.act(live, token, PlayMove(move={"cell": [0, 0]}))
         assert not live.lock.locked()
         view = hub.view_for(live, token)
         assert view["to_move"] == 1 and view["moves"] == 1
@@ -133,12 +136,12 @@ def test_long_work_is_shown_after_half_a_second_and_may_be_cancelled(tmp_path: P
         hub, compute, live, token = await against_the_computer(tmp_path)
         heard = watching(live, token)
         compute.pause = 0.2  # a quick hint: nothing said about it
-        await hub.act(live, token, "hint")
+        await hub.act(live, token, AskHint())
         await asyncio.sleep(0.05)
         assert not [m for m in heard if m["type"].startswith("progress")]
 
         compute.pause = 4.0
-        hint = asyncio.ensure_future(hub.act(live, token, "hint"))
+        hint = asyncio.ensure_future(hub.act(live, token, AskHint()))
         await asyncio.sleep(1.3)
         told = [m for m in heard if m["type"] == "progress"]
         assert told[0]["done"] is None and told[0]["elapsed_ms"] >= 500  # under way
@@ -155,7 +158,7 @@ def test_long_work_is_shown_after_half_a_second_and_may_be_cancelled(tmp_path: P
             assert (error.status, error.message) == (409, "the hint was cancelled")
         await asyncio.sleep(0.05)
         assert heard[-1] == {"type": "progress-end"}
-        assert compute.finished == 1 and live.work is None
+        assert compute.finished == 1 and hub.workers.running(live) is None
         assert hub.view_for(live, token)["hint"] is not None  # the first, quick hint
         hub.store.close()
 
@@ -167,7 +170,7 @@ def test_the_computers_long_thinking_is_shown_without_cancel(tmp_path: Path) -> 
         hub, compute, live, token = await against_the_computer(tmp_path)
         heard = watching(live, token)
         compute.pause = 1.0
-        await hub.act(live, token, "move", {"cell": [1, 1]})
+        await hub.act(live, token, PlayMove(move={"cell": [1, 1]}))
         await hub.settle(live)
         await asyncio.sleep(0.05)
         told = [m for m in heard if m["type"] == "progress"]
@@ -185,10 +188,10 @@ def test_work_that_builds_a_table_first_gets_the_time_it_takes(tmp_path: Path) -
         hub, compute, live, token = await against_the_computer(tmp_path)
         tables.forget(VALUES)
         tables.path(VALUES).unlink(missing_ok=True)
-        await hub.act(live, token, "hint")
+        await hub.act(live, token, AskHint())
         assert compute.budgets[-1] == TABLE_BUDGET  # the table was not built yet
         tables.get(VALUES)  # built (here, as a worker would), and kept in its file
-        await hub.act(live, token, "hint")
+        await hub.act(live, token, AskHint())
         assert compute.budgets[-1] == THINK_BUDGET
         hub.store.close()
 
@@ -202,17 +205,19 @@ def test_what_the_assist_shows_is_worked_out_off_the_loop_then_shown(tmp_path: P
         live, token = await hub.create("escalator")
         heard = watching(live, token)
         assert "esc-lamp" not in hub.view_for(live, token)["html"]
-        await hub.act(live, token, "assist", True)
-        assert live.assist_task is not None and live.facts_now() is None  # being worked out
-        await live.assist_task
-        assert live.facts_now() == {"still_winnable": True}  # a new deal: some order wins
+        await hub.act(live, token, SetAssist(on=True))
+        assert (live.advice.assist_task is not None
+                and live.advice.facts_of(live.session.state) is None)  # being worked out
+        await live.advice.assist_task
+        # a new deal: some order wins
+        assert live.advice.facts_of(live.session.state) == {"still_winnable": True}
         assert "esc-lamp" in hub.view_for(live, token)["html"]
         await asyncio.sleep(0.05)
         assert "esc-lamp" in (heard[-1]["view"]["html"] or "".join(heard[-1]["view"]["parts"]))
-        await hub.act(live, token, "move", {"draw": True})
-        assert live.facts_now() is None  # a new position: worked out again
-        await live.assist_task
-        assert live.facts_now() is not None
+        await hub.act(live, token, PlayMove(move={"draw": True}))
+        assert live.advice.facts_of(live.session.state) is None  # a new position: worked out again
+        await live.advice.assist_task
+        assert live.advice.facts_of(live.session.state) is not None
         hub.store.close()
 
     run_async(scenario())
@@ -240,7 +245,7 @@ def test_the_player_who_moved_is_sent_the_answer_before_the_other_players(
         await asyncio.sleep(0.05)  # their outboxes wait, as those of browsers connected do
         mover = [first, *others][live.session.to_move or 0]
         cell = live.observe(live.session.to_move)["legal"][0]
-        await hub.act(live, mover, "move", {"cell": cell})
+        await hub.act(live, mover, PlayMove(move={"cell": cell}))
         await asyncio.sleep(0.05)
         assert order[0] == mover and sorted(map(str, order)) == sorted(map(str, [first, *others]))
 
@@ -261,16 +266,17 @@ def test_those_watching_have_their_views_worked_out_after_the_mover_was_sent_the
                     events.append(("sent", token, message["view"]["moves"]))
             live.viewers.add(Viewer(live.seats_of(token), send, token))
         await asyncio.sleep(0.05)
-        rendered = hub.view_for
+        rendered = hub.broadcast.view_for
 
         def view_for(live: Live, token: str | None, sound: str | None = None) -> Any:
             view = rendered(live, token, sound)
             events.append(("rendered", token, view["moves"]))
             return view
 
-        monkeypatch.setattr(hub, "view_for", view_for)
+        monkeypatch.setattr(hub.broadcast, "view_for", view_for)
         mover = [first, *others][live.session.to_move or 0]
-        await hub.act(live, mover, "move", {"cell": live.observe(live.session.to_move)["legal"][0]})
+        cell = live.observe(live.session.to_move)["legal"][0]
+        await hub.act(live, mover, PlayMove(move={"cell": cell}))
         await asyncio.sleep(0.05)
         assert events[:2] == [("rendered", mover, 1), ("sent", mover, 1)]
         assert sorted((kind, str(token)) for kind, token, _ in events[2:]) == sorted(

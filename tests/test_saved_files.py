@@ -23,7 +23,7 @@ from parlour.core.game import JSON, Game, GameSpec, IllegalMove, Param, Params, 
 from parlour.core.game import Status as GameStatus
 from parlour.games import GAMES
 from parlour.server.app import create_app
-from parlour.server.saved_games import FILE_LIMIT
+from parlour.server.hub.saved_games import FILE_LIMIT
 from parlour.store import quota as store_module
 from parlour.store.sqlite import SqliteStore as Store
 from tests.support.markup import legal_moves

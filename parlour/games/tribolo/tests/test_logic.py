@@ -12,12 +12,12 @@ import pytest
 
 from parlour.core.game import IllegalMove, Status
 from parlour.core.gameid import parse_game_id
+from parlour.core.outcome import outcome
 from parlour.core.session import Session
 from parlour.games import GAMES
 from parlour.games.tribolo.logic import LastMove, Position, Tribolo
 from parlour.games.tribolo.rules import BLUE, GREEN, HEIGHT, RED, WIDTH
 from parlour.games.tribolo.tests.boards import board
-from parlour.server.views import outcome
 
 GAME = Tribolo()
 

@@ -4,7 +4,7 @@ its id names, in one JSON document (`SavedGame`), to take a game to another mach
 An id that names an uploaded picture means its deal only where the picture is kept, so
 the file carries the picture. Exporting reveals the deal (the id), so while a game is on
 only its owner may; importing stores the pictures again through the same checks as an
-upload, and the hub replays the moves (`Hub.adopt`).
+upload, and the hub replays the moves (`Opening.adopt`).
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import Field, StringConstraints, model_validator
 
 from parlour.core.game import Status
-from parlour.server.live import ApiError, Live
-from parlour.server.messages import Strict
+from parlour.server.hub.errors import ApiError
+from parlour.server.hub.live import Live
+from parlour.server.hub.messages import Strict
 from parlour.store import (
     MAX_BYTES,
     BadUpload,
@@ -93,8 +94,12 @@ def may_export(live: Live, token: str | None) -> bool:
     return bool(live.seats_of(token)) and live.session.status is not Status.PLAYING
 
 
-def exported(live: Live, store: Store, now: float) -> bytes:
-    """`live` as a saved file (JSON); ApiError 409 if it could not be imported again."""
+def exported(live: Live, token: str | None, store: Store, now: float) -> bytes:
+    """`live` as a saved file (JSON) for the player holding `token`: ApiError 403 if they
+    may not have it (`may_export`), 409 if it could not be imported again."""
+    if not may_export(live, token):
+        raise ApiError(403, "only the player who started this game may export it while "
+                       "it is on (the file holds the deal); once over, any player")
     session = live.session
     if session.line_length > MAX_MOVES:
         raise ApiError(409, f"a saved file holds at most {MAX_MOVES} moves; this game "

@@ -4,8 +4,8 @@ position (moves, cursor, clock, help used) and, at the end, its result."""
 from __future__ import annotations
 
 from parlour.core.game import Status
-from parlour.server.live import Live
-from parlour.server.views import outcome
+from parlour.core.outcome import outcome
+from parlour.server.hub.live import Live
 from parlour.store import (
     Change,
     Progress,

@@ -17,7 +17,8 @@ from typing import Any
 from parlour.core import work
 from parlour.core.game import JSON
 from parlour.server.compute import THINK_BUDGET, Compute, TooSlow, WorkerFailed
-from parlour.server.live import Live
+from parlour.server.hub.live import Live
+from parlour.server.hub.workers import budget_for, reporting
 
 log = logging.getLogger("parlour")
 
@@ -66,9 +67,9 @@ class ComputerTurns:
         session = live.session
         player, rng = session.ai_player()
         try:
-            with live.reporting("The computer is thinking", cancellable=False) as progress:
+            with reporting(live, "The computer is thinking", cancellable=False) as progress:
                 return await self.compute.run(
-                    live.budget(THINK_BUDGET), work.ai_move, session.game, player, state, rng,
+                    budget_for(live, THINK_BUDGET), work.ai_move, session.game, player, state, rng,
                     progress=progress,
                 )
         except (TooSlow, WorkerFailed) as error:  # never leave the game waiting

@@ -1,116 +1,16 @@
-"""Messages of the REST API and the WebSocket, as pydantic models (they make /docs)."""
+"""The catalog: every game this server has, as a page or a bot needs to know it (its
+seats, parameters, presets, AI levels, menus and keys), for GET /api/catalog."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from parlour.core.commands import MENU_LABELS, menu_commands
 from parlour.core.game import GameSpec, readable
 from parlour.core.keytable import key_table
-from parlour.server.views import View
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class NewGame(Strict):
-    game: str = Field(
-        description="a game name from /api/catalog", examples=["tictactoe"], max_length=40
-    )
-    id: str | None = Field(
-        None, max_length=4500,
-        description="replay this deal: '<game>:<params>#<seed>', or start from a position "
-        "given as '<game>:<params>:<position>' (see the game's position_help)",
-    )
-    params: dict[str, int | str | bool] | None = Field(
-        None, description="parameters (see the catalog); missing ones take their default",
-        max_length=32,
-    )
-    seats: list[str] | None = Field(
-        None,
-        max_length=8,
-        description="per seat: 'human' (you), 'open' (for whoever joins), or 'ai:<level>'",
-        examples=[["human", "ai:perfect"]],
-    )
-
-
-class MoveRequest(Strict):
-    move: Any = Field(description="the game's move JSON", examples=[{"cell": [1, 1]}])
-
-
-class Hello(Strict):
-    """A browser's first message on the WebSocket: who it is."""
-
-    type: Literal["hello"]
-    token: str | None = Field(None, max_length=64, description="the seat token, if any")
-
-
-class ClientMessage(Strict):
-    """What a browser sends on the WebSocket. "undo", when other players hold seats, asks
-    them to accept a take-back; they answer with "takeback" (`accept`), and the asker may
-    withdraw it ("takeback", accept false). "leave" gives up the sender's seats.
-    "cancel" stops the long work a player asked for (a hint, a solver), at once."""
-
-    type: Literal[
-        "move", "undo", "redo", "restart", "hint", "assist", "command", "takeback", "leave",
-        "cancel",
-    ]
-    move: Any = None
-    on: bool = False  # for "assist": the switch's new position
-    accept: bool = False  # for "takeback": accept (or refuse) the take-back asked for
-    name: str = Field("", max_length=40, description="for 'command': a server command's name")
-
-
-class JoinRequest(Strict):
-    seat: int | None = Field(
-        None, ge=0, le=7, description="the seat to take (see the view's seats); "
-        "none: the first open one"
-    )
-
-
-class TakebackAnswer(Strict):
-    accept: bool = Field(
-        description="accept or refuse the take-back asked for (the player who asked "
-        "withdraws it with false)"
-    )
-
-
-class AssistRequest(Strict):
-    on: bool = Field(description="turn the game's assist switch on or off")
-
-
-class ErrorBody(BaseModel):
-    error: str
-
-
-class Created(BaseModel):
-    session: str
-    id: str
-    token: str = Field(description="send as 'Authorization: Bearer <token>' to move")
-    seats: list[int]
-    view: View
-
-
-class Joined(BaseModel):
-    token: str | None = Field(description="null when no seat is free: you can watch")
-    seats: list[int]
-    view: View
-
-
-class HintReply(BaseModel):
-    move: Any
-    note: str
-    view: View
-
-
-class Uploaded(BaseModel):
-    upload: str = Field(description="the value to give a parameter of kind 'upload'")
-    width: int
-    height: int
 
 
 class ShortcutInfo(BaseModel):

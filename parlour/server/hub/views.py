@@ -11,9 +11,11 @@ from pydantic import BaseModel, Field
 from parlour.core.commands import server_command_states
 from parlour.core.game import JSON, RenderContext, Status
 from parlour.core.gameid import params_text
+from parlour.core.outcome import outcome
 from parlour.core.session import Session
 from parlour.server import timing
-from parlour.server.live import Live
+from parlour.server.hub.live import Live
+from parlour.server.hub.takebacks import role_of
 
 
 class SeatView(BaseModel):
@@ -142,7 +144,7 @@ def build_view(
     can_move = to_move is not None and to_move in seats
     hint = session.hints.get(perspective) if perspective is not None else None
     context = RenderContext(perspective, can_move, hint.move if hint else None, session.assist,
-                            live.facts_now() if session.assist else None)
+                            live.advice.facts_of(session.state) if session.assist else None)
     sharers = live.sharers(token) if seats else []
     with timing.part("render"):
         markup = session.spec.render(observation, context)
@@ -184,12 +186,12 @@ def build_view(
         "uses_upload": bool(session.game_id.uploads(game)),
         "sound": sound,
         "end_figures": end_figures(session, perspective),
-        "playing_back": live.playback is not None,
+        "playing_back": live.advice.playback is not None,
     }
 
 
 def _takeback(live: Live, token: str | None) -> JSON:
-    request, role = live.takeback, live.takeback_role(token)
+    request, role = live.takeback, role_of(live.takeback, token)
     if request is None:
         return None
     return {"seats": sorted(live.seats_of(request.asker)), "yours": role == "asker",
@@ -236,16 +238,3 @@ def _plain(value: float) -> int | float:
     """2 rather than 2.0; a fraction to two places."""
     return int(value) if float(value).is_integer() else round(value, 2)
 
-
-def outcome(session: Session, seats: Collection[int]) -> str | None:
-    """Won, lost or draw for someone holding `seats`; None while playing or to watchers."""
-    status = session.status
-    if status is Status.PLAYING or not seats:
-        return None
-    if status is Status.DRAW:
-        return "draw"
-    winners = set(session.facts().winners)
-    if not winners & set(seats):
-        return "lost"
-    # a first place shared with another player's seat (e.g. two of Tribolo's three) is a draw
-    return "won" if winners <= set(seats) else "draw"

@@ -4,20 +4,22 @@ A browser proves a seat with the game's token it keeps (the token is the seat's 
 in a body or a header, never in a URL), so it sends its tokens and gets back only its own
 games: not games it merely watched, left, or took off its list. Each entry says which
 game and board it is (`Game.summary`), how far it got and when it was last played, but
-not its game id, which holds the deal.
+not its game id, which holds the deal. A player takes a game off their own list with its
+token (`forget`); everyone's unfinished games are listed too (`unfinished`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, StrictBool, StrictInt, StringConstraints
 
 from parlour.core.game import BadParams, GameSpec, readable
 from parlour.core.gameid import parse_game_id
-from parlour.server.messages import Strict
-from parlour.store import SessionRow, Store
+from parlour.server.hub.errors import ApiError
+from parlour.server.hub.messages import Strict
+from parlour.store import SessionRow, Store, forgotten_set
 
 MAX_TOKENS = 300
 """Tokens a browser may send at once (the most recent it keeps): about 8 KiB."""
@@ -70,6 +72,37 @@ def held_games(
         if (row := store.session_row(sid)) is not None
     ]
     return ResumeList(games=entries, total=len(held))
+
+
+async def forget(store: Store, sid: str, token: str | None, forget: bool) -> Forgotten:
+    """Take game `sid` off the Resume list of the player holding `token` (`forget`
+    false: put it back). Only a player of the game may; the game itself stays as it is."""
+    if token is None:
+        raise ApiError(401, "send your token: 'Authorization: Bearer <token>'")
+    if len(sid) > 64 or store.session_row(sid) is None:
+        raise ApiError(404, f"no game session {sid[:64]!r}")
+    if token not in store.tokens(sid):
+        raise ApiError(403, "only a player of this game may take it off their list")
+    await store.commit(forgotten_set(sid, token, forget))
+    return Forgotten(session=sid, forgotten=forget)
+
+
+def unfinished(store: Store, games: Mapping[str, GameSpec]) -> list[dict[str, Any]]:
+    """Every player's unfinished games to resume; without their ids, which hold their
+    deals."""
+    return [
+        {
+            "session": row.sid,
+            "game": row.game,
+            "title": games[row.game].game.title if row.game in games else row.game,
+            "mode": row.mode,
+            "preset": row.preset,
+            "moves": row.cursor,
+            "headline": row.headline,
+            "updated": row.updated,
+        }
+        for row in store.unfinished()
+    ]
 
 
 def _entry(row: SessionRow, games: Mapping[str, GameSpec], seats: list[int]) -> ResumeEntry:

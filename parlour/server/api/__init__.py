@@ -1,0 +1,1 @@
+"""The server's doors: REST routes, the WebSocket protocol and the pages, over the hub."""

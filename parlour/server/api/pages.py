@@ -1,0 +1,59 @@
+"""The pages and their files: home, statistics and a game's page, each game's own CSS,
+the typeface (`fonts.py`) and the static files (none of them in /docs)."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, FastAPI
+from fastapi.responses import FileResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from parlour.server.api.deps import HubDep
+from parlour.server.api.fonts import CACHE_CONTROL, MEDIA_TYPE, font_file
+from parlour.server.hub.errors import ApiError
+
+STATIC = Path(__file__).resolve().parent.parent.parent / "static"
+
+router = APIRouter(include_in_schema=False)
+
+
+def page(name: str) -> Any:
+    async def serve() -> FileResponse:
+        return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+
+    return serve
+
+
+router.add_api_route("/", page("home.html"))
+router.add_api_route("/stats", page("stats.html"))
+
+
+@router.get("/play/{game}")
+async def play_page(game: str, hub: HubDep) -> FileResponse:
+    hub.spec(game)
+    return FileResponse(STATIC / "play.html", headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/games/{game}/view.css")
+async def game_css(game: str, hub: HubDep) -> Response:
+    spec = hub.spec(game)
+    css = resources.files(type(spec.game).__module__.rpartition(".")[0]) / "view.css"
+    text = css.read_text() if css.is_file() else ""
+    return Response(text, media_type="text/css", headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/fonts/{name}")
+async def font(name: str) -> FileResponse:
+    """The pages' typeface, from its font package (`api/fonts.py`)."""
+    path = font_file(name)
+    if path is None:
+        raise ApiError(404, f"no such font: {name[:100]}")
+    return FileResponse(path, media_type=MEDIA_TYPE, headers={"Cache-Control": CACHE_CONTROL})
+
+
+def mount_static(app: FastAPI) -> None:
+    """/static: the pages' scripts, styles and pictures."""
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")

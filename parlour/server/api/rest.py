@@ -1,0 +1,319 @@
+"""The REST API, for scripts and bots: every route as a plain function of `router`, the
+hub handed in (`HubDep`). A route reads its path, header and body, asks the hub, and
+shapes the answer; the rules are the hub's. /docs lists the statuses each route answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Request
+from fastapi.responses import Response
+from starlette.exceptions import HTTPException
+
+from parlour.core.game import Hint
+from parlour.server import timing
+from parlour.server.api.catalog import Catalog, describe_catalog
+from parlour.server.api.deps import HubDep
+from parlour.server.api.errors import PLAY, READ, errors
+from parlour.server.api.schemas import (
+    AssistRequest,
+    Created,
+    HintReply,
+    Joined,
+    JoinRequest,
+    MoveRequest,
+    NewGame,
+    TakebackAnswer,
+    Uploaded,
+)
+from parlour.server.hub import pictures, resume
+from parlour.server.hub.core import Hub
+from parlour.server.hub.errors import ApiError
+from parlour.server.hub.live import Live
+from parlour.server.hub.messages import (
+    Action,
+    AnswerTakeback,
+    AskHint,
+    PlayMove,
+    Redo,
+    Restart,
+    SetAssist,
+    Undo,
+)
+from parlour.server.hub.resume import ForgetRequest, Forgotten, HeldRequest, ResumeList
+from parlour.server.hub.saved_games import SavedGame, exported, file_name
+from parlour.server.hub.views import View
+from parlour.stats.statistics import statistics
+
+PICTURE_TYPES = ("image/png", "image/jpeg", "image/webp")
+IMPORT_PATH = "/api/games/import"  # its body is a saved file, pictures included
+UPLOAD_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {t: {"schema": {"type": "string", "format": "binary"}}
+                    for t in PICTURE_TYPES},
+    }
+}
+Authorization = Annotated[str | None, Header()]
+
+router = APIRouter()
+
+
+def bearer(authorization: str | None) -> str | None:
+    if not authorization:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "the Authorization header must be 'Bearer <token>'")
+    return token.strip()
+
+
+def client_address(request: Request) -> str:
+    """Who uploads: each address keeps a limited number of pictures."""
+    return request.client.host if request.client else "local"
+
+
+@router.get("/api/catalog", response_model=Catalog, responses=errors(), tags=["games"])
+async def catalog(hub: HubDep) -> Catalog:
+    """Every game: its seats, parameters, presets, AI levels and shortcuts."""
+    return describe_catalog(hub.games)
+
+
+@router.post("/api/games", status_code=201, response_model=Created,
+             responses=errors(403, 404, 413, 415, 422, 503), tags=["play"])
+async def new_game(body: NewGame, hub: HubDep) -> Created:
+    """Start a game: a new deal, or the deal of `id`. The token moves for your seats."""
+    live, token = await hub.create(body.game, body.id, body.params, body.seats)
+    return await _created(hub, live, token)
+
+
+@router.post(IMPORT_PATH, status_code=201, response_model=Created,
+             responses=errors(403, 404, 413, 415, 422, 429, 503), tags=["play"])
+async def import_game(body: SavedGame, request: Request, hub: HubDep) -> Created:
+    """Start a game from a saved file (what GET /api/games/{sid}/export answers), as
+    a new session on this server: you hold every human seat, and the position, the
+    moves Undo took back, the clock and the help used are the file's. Send the file
+    as it is: `application/json`, at most 8 MiB. The pictures it carries are checked
+    and kept as your uploads (429: over your quota of pictures), under the ids its
+    game id names. 422 says what is wrong with the file: a field, a picture, or the
+    first move that cannot be played (`move <n> cannot be played: <why>`, counting
+    from 1). 404: a game this server does not have."""
+    live, token = await hub.adopt(body, client_address(request))
+    return await _created(hub, live, token)
+
+
+# before GET /api/games/{sid}, which would take "import" for a session id
+@router.api_route(IMPORT_PATH, methods=["GET", "HEAD", "PUT", "PATCH", "DELETE"],
+                  include_in_schema=False)
+async def import_by_post_only() -> None:
+    raise HTTPException(405, headers={"Allow": "POST"})
+
+
+async def _created(hub: Hub, live: Live, token: str) -> Created:
+    await hub.settle(live)
+    return Created(session=live.sid, id=live.session.id_text, token=token,
+                   seats=sorted(live.seats_of(token)), view=hub.view_for(live, token))
+
+
+@router.get("/api/games/{sid}", response_model=View, responses=READ, tags=["play"])
+async def get_view(sid: str, hub: HubDep, authorization: Authorization = None) -> dict[str, Any]:
+    """The view of the seats your token holds (no token: a spectator's view). The
+    game id, which reveals the deal, is given only to the game's owner until the end."""
+    live = await hub.get(sid)
+    return dict(hub.view_for(live, bearer(authorization)))
+
+
+@router.get("/api/games/{sid}/export", response_model=SavedGame, tags=["play"],
+            responses={200: {"description": "the saved file", "headers": {
+                "Content-Disposition": {
+                    "description": 'attachment; filename="<game>-<YYYY-MM-DD>.parlour.json"',
+                    "schema": {"type": "string"}}}}, **errors(401, 403, 404, 409, 503)})
+async def export_game(sid: str, hub: HubDep, authorization: Authorization = None) -> Response:
+    """The game as a file to import elsewhere (POST /api/games/import): its id, its
+    seats, every move (the redo line included), the position, the clock, the help
+    used, and the uploaded pictures its id names, in base64. The file holds the deal,
+    so while the game is on only the player who started it may export it; once it is
+    over, anyone holding a seat (403 otherwise; 401: an Authorization header that is
+    not 'Bearer <token>'). 409: the game cannot be rebuilt, or its file would be over
+    the import's limits (100 000 moves, 8 MiB). Answered as a download:
+    `Content-Disposition: attachment; filename="<game>-<YYYY-MM-DD>.parlour.json"`."""
+    live = await hub.get(sid)
+    now = hub.now()
+    data = exported(live, bearer(authorization), hub.store, now)
+    return Response(data, media_type="application/json", headers={
+        "Content-Disposition": f'attachment; filename="{file_name(live, now)}"',
+        "Cache-Control": "no-store",
+    })
+
+
+@router.post("/api/games/{sid}/moves", response_model=View, responses=PLAY, tags=["play"])
+async def move(
+    sid: str, body: MoveRequest, hub: HubDep, authorization: Authorization = None
+) -> dict[str, Any]:
+    """Play a move for the seat to move. Answers once the AI, if any, has replied."""
+    return await _act(hub, sid, authorization, PlayMove(move=body.move))
+
+
+@router.post("/api/games/{sid}/hint", response_model=HintReply, responses=PLAY, tags=["play"])
+async def hint(sid: str, hub: HubDep, authorization: Authorization = None) -> HintReply:
+    """A suggested move for your seat. The game then counts as assisted."""
+    live = await hub.get(sid)
+    token = bearer(authorization)
+    found = await hub.act(live, token, AskHint())
+    assert isinstance(found, Hint)
+    return HintReply(move=found.move, note=found.note, view=hub.view_for(live, token))
+
+
+@router.post("/api/games/{sid}/assist", response_model=View, responses=PLAY, tags=["play"])
+async def assist(
+    sid: str, body: AssistRequest, hub: HubDep, authorization: Authorization = None
+) -> dict[str, Any]:
+    """Turn the game's assist switch on or off (on counts as help in the statistics)."""
+    return await _act(hub, sid, authorization, SetAssist(on=body.on))
+
+
+@router.post("/api/games/{sid}/join", response_model=Joined,
+             responses=errors(401, 403, 404, 409, 413, 415, 503), tags=["seats"])
+async def join(
+    sid: str, hub: HubDep, body: JoinRequest | None = None,
+    authorization: Authorization = None,
+) -> Joined:
+    """Take an open seat of a shared game: `seat`, or the first open one (409 if it
+    is taken). With your token from before (you left a seat), you keep it; else you
+    get a new one. A seat the computer stood in for is given back. With no seat left
+    open, the answer has no token: you may watch."""
+    live = await hub.get(sid)
+    token, seats = await hub.join(live, bearer(authorization), body.seat if body else None)
+    return Joined(token=token, seats=sorted(seats), view=hub.view_for(live, token))
+
+
+@router.post("/api/games/{sid}/leave", response_model=View,
+             responses=errors(401, 403, 404, 409, 413, 415, 503), tags=["seats"])
+async def leave(sid: str, hub: HubDep, authorization: Authorization = None) -> dict[str, Any]:
+    """Give up your seats: they are open for anyone to take (your token takes one
+    again), and the computer plays them meanwhile if the game has one. 409: nobody
+    else holds a seat."""
+    live = await hub.get(sid)
+    token = bearer(authorization)
+    await hub.leave(live, token)
+    await hub.settle(live)
+    return dict(hub.view_for(live, token))
+
+
+@router.post("/api/games/{sid}/takeback", response_model=View, responses=PLAY, tags=["seats"])
+async def takeback(
+    sid: str, body: TakebackAnswer, hub: HubDep, authorization: Authorization = None
+) -> dict[str, Any]:
+    """Answer the take-back another player asked for with Undo (the view's
+    `takeback`): once every other player accepts, their moves are taken back to
+    their previous turn; one refusal ends it."""
+    return await _act(hub, sid, authorization, AnswerTakeback(accept=body.accept))
+
+
+@router.post("/api/uploads", status_code=201, response_model=Uploaded,
+             responses=errors(403, 413, 415, 422, 429), tags=["games"],
+             openapi_extra=UPLOAD_BODY)
+async def upload(request: Request, hub: HubDep) -> Uploaded:
+    """Upload a PNG, JPEG or WebP picture (the body is the image) for a game's picture
+    option. It is kept scaled down and re-encoded without its metadata; each player
+    keeps a limited number, and one that no game uses expires after a day."""
+    data = await request.body()  # at most MAX_BYTES: the front door (`body_rule`) saw to it
+    picture = await pictures.kept_upload(hub.store, data, client_address(request), hub.now())
+    return Uploaded(upload=picture.upload_id, width=picture.width, height=picture.height)
+
+
+@router.get("/api/uploads/{upload_id}", response_class=Response, tags=["games"],
+            responses={200: {"description": "the picture",
+                             "content": {t: {} for t in PICTURE_TYPES}}, **errors(404)})
+async def uploaded(upload_id: str, hub: HubDep) -> Response:
+    """An uploaded picture."""
+    picture = pictures.uploaded(hub.store, upload_id)
+    return Response(picture.data, media_type=picture.media_type, headers={
+        "Cache-Control": "public, max-age=31536000, immutable",
+        # opened directly, it must never run as a page (the guard adds nosniff)
+        "Content-Security-Policy": "default-src 'none'; sandbox",
+    })
+
+
+@router.get("/api/sessions", responses=errors(), tags=["games"])
+async def unfinished(hub: HubDep) -> list[dict[str, Any]]:
+    """Every player's unfinished games, most recent first (without their game ids).
+    A player's own are POST /api/sessions/mine."""
+    return resume.unfinished(hub.store, hub.games)
+
+
+@router.post("/api/sessions/mine", response_model=ResumeList, summary="Your unfinished games",
+             responses=errors(413, 415), tags=["games"])
+async def held(body: HeldRequest, hub: HubDep) -> ResumeList:
+    """Your unfinished games, most recent first, to resume: those where one of the
+    tokens you send holds a seat, unless you took it off the list (POST
+    /api/games/{sid}/forget). Each says which board (`summary`), who plays, and how
+    far it got; not its game id, which holds the deal. `total`: how many in all."""
+    return resume.held_games(hub.store, hub.games, body.tokens, body.limit)
+
+
+@router.post("/api/games/{sid}/forget", response_model=Forgotten,
+             summary="Take a game off your Resume list",
+             responses=errors(401, 403, 404, 413, 415), tags=["games"])
+async def forget(
+    sid: str, body: ForgetRequest, hub: HubDep, authorization: Authorization = None
+) -> Forgotten:
+    """Take the game off your Resume list (`{"forget": false}` puts it back). Only a
+    player of the game may, with their token: it changes their list alone, and the
+    game itself stays as it is (its link still opens it)."""
+    return await resume.forget(hub.store, sid, bearer(authorization), body.forget)
+
+
+@router.get("/api/stats", responses=errors(404), tags=["games"])
+async def stats(hub: HubDep, game: str | None = None) -> dict[str, Any]:
+    """Statistics per game, preset and mode, with charts as SVG (404: no such game)."""
+    if game is not None:
+        hub.spec(game)
+    # drawing charts takes tens of milliseconds each: not on the event loop
+    return await asyncio.to_thread(statistics, hub.store.results(game), hub.games)
+
+
+async def _act(hub: Hub, sid: str, authorization: str | None, message: Action
+               ) -> dict[str, Any]:
+    live = await hub.get(sid)
+    token = bearer(authorization)
+    await hub.act(live, token, message)
+    await hub.settle(live)
+    return dict(hub.view_for(live, token))
+
+
+def _action_route(action: str, message: Action) -> Any:
+    async def route(sid: str, hub: HubDep, authorization: Authorization = None
+                    ) -> dict[str, Any]:
+        return await _act(hub, sid, authorization, message)
+
+    route.__name__ = action
+    route.__doc__ = {
+        "undo": "Take back moves to your previous turn (the game's undo rules apply). "
+                "With other players in the game, this asks them (the view's "
+                "`takeback`): see POST /api/games/{sid}/takeback.",
+        "redo": "Replay what Undo took back, up to your next turn.",
+        "restart": "Start the same deal again from the beginning.",
+    }[action]
+    return route
+
+
+for _message in (Undo(), Redo(), Restart()):
+    router.add_api_route(
+        f"/api/games/{{sid}}/{_message.type}", _action_route(_message.type, _message),
+        methods=["POST"], response_model=View, responses=PLAY, tags=["play"],
+        summary=_message.type.capitalize(),
+    )
+
+timing_router = APIRouter()
+"""Only on a server started with PARLOUR_TIMING=1, for the benchmark."""
+
+
+@timing_router.get("/api/debug/timing", include_in_schema=False)
+async def timings() -> dict[str, list[float]]:
+    """The server's time per part of each action since the last call (ms), and how many
+    objects the garbage collector leaves out (`freeze_startup_heap`)."""
+    return {**timing.taken(), "objects frozen": [gc.get_freeze_count()]}

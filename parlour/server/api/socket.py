@@ -1,0 +1,181 @@
+"""The WebSocket protocol: a browser's connection to one game.
+
+Its first message is `{"type": "hello", "token": ...}` (the token stays out of URLs and
+logs); then it is sent views (`Viewer`: its own outbox, so none can stall a game) and
+may send the client messages of `hub/messages.py`. They are carried out one by one, in
+order, through the hub's table of handlers (`Hub.act`), but read as they come: a
+"cancel" stops the long work it is meant for at once, and a move makes a hint still
+coming moot before it waits its turn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Literal
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import Field, ValidationError
+
+from parlour.core.game import Hint
+from parlour.server import timing
+from parlour.server.api.deps import HubDep
+from parlour.server.api.guard import WS_MESSAGE_LIMIT
+from parlour.server.hub.core import Hub
+from parlour.server.hub.errors import ApiError
+from parlour.server.hub.live import Live
+from parlour.server.hub.messages import (
+    CLIENT_MESSAGE,
+    Action,
+    Cancel,
+    Leave,
+    Opened,
+    PlayMove,
+    Redo,
+    Restart,
+    Strict,
+    Undo,
+)
+from parlour.server.hub.viewers import Viewer
+
+HELLO_TIMEOUT = 10.0
+"""Seconds a new WebSocket has to say hello (with its token) before it is closed."""
+MESSAGES_WAITING = 16
+"""A browser's messages waiting to be carried out, at most: more are refused."""
+PLAYS_ON = (PlayMove, Undo, Redo, Restart)
+"""Messages that make the advice a player waits for moot as soon as they arrive."""
+log = logging.getLogger("parlour")
+
+router = APIRouter()
+
+
+class Hello(Strict):
+    """A browser's first message on the WebSocket: who it is."""
+
+    type: Literal["hello"]
+    token: str | None = Field(None, max_length=64, description="the seat token, if any")
+
+
+@router.websocket("/ws/{sid}")
+async def play_socket(socket: WebSocket, sid: str, hub: HubDep) -> None:
+    """A browser's connection to a game. Its first message is
+    `{"type": "hello", "token": ...}` (the token stays out of URLs and logs); then it
+    is sent views and may send actions (`ClientMessage`)."""
+    await socket.accept()
+    try:
+        hello = Hello.model_validate_json(
+            await asyncio.wait_for(_receive_text(socket), HELLO_TIMEOUT)
+        )
+        live = await hub.get(sid)
+    except (TimeoutError, ValidationError, _BadFrame) as error:
+        await _refuse(socket, 1008, f"say hello first ({error})"[:120])
+        return
+    except ApiError as error:  # 4404, 4409...: final, the browser stops reconnecting
+        await _refuse(socket, 4000 + error.status if error.status < 500 else 1011,
+                      error.message)
+        return
+    viewer = Viewer(live.seats_of(hello.token), socket.send_json, hello.token,
+                    socket.app.state.send_timeout)
+    live.viewers.add(viewer)
+    viewer.show(hub.view_for(live, hello.token))
+    serving = asyncio.create_task(_serve(hub, socket, live, viewer))
+    dropped = asyncio.create_task(viewer.dropped.wait())
+    try:
+        await asyncio.wait({serving, dropped}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        serving.cancel()
+        dropped.cancel()
+        viewer.close()
+        live.viewers.discard(viewer)
+
+
+async def _serve(hub: Hub, socket: WebSocket, live: Live, viewer: Viewer) -> None:
+    """Read the browser's messages while they are carried out one by one, so that a
+    "cancel" reaches the long work it is meant for at once."""
+    waiting: asyncio.Queue[Action | Leave] = asyncio.Queue(MESSAGES_WAITING)
+    carrying_out = asyncio.create_task(_carry_out(hub, live, viewer, waiting))
+    try:
+        while True:
+            try:
+                text = await _receive_text(socket)
+            except _BadFrame as error:
+                await _refuse(socket, error.code, str(error))
+                return
+            except Exception:  # disconnected, or the connection broke
+                return
+            timing.received()
+            try:
+                with timing.part("parse"):
+                    message = CLIENT_MESSAGE.validate_json(text)
+            except ValidationError as error:
+                reason = error.errors()[0]["msg"]
+                viewer.tell({"type": "error", "error": f"bad message: {reason}"})
+                continue
+            if isinstance(message, Cancel):
+                hub.cancel(live, viewer.token)
+                continue
+            if isinstance(message, PLAYS_ON):
+                hub.play_on(live, viewer.token)  # a hint still coming is moot now
+            if waiting.full():
+                viewer.tell({"type": "error", "error": "too many messages at once: "
+                             "wait for the answers"})
+            else:
+                waiting.put_nowait(message)
+    finally:
+        carrying_out.cancel()
+
+
+async def _carry_out(
+    hub: Hub, live: Live, viewer: Viewer, waiting: asyncio.Queue[Action | Leave]
+) -> None:
+    while True:
+        await _serve_message(hub, live, viewer, await waiting.get())
+
+
+async def _serve_message(hub: Hub, live: Live, viewer: Viewer, message: Action | Leave) -> None:
+    try:
+        if isinstance(message, Leave):
+            await hub.leave(live, viewer.token)
+            return
+        found = await hub.act(live, viewer.token, message)
+        if isinstance(found, Hint):
+            viewer.tell({"type": "hint", "move": found.move, "note": found.note})
+        elif isinstance(found, Opened):
+            viewer.tell({"type": "open", "session": found.sid, "token": found.token,
+                         "note": found.note})
+        elif found is not None:
+            viewer.tell({"type": "note", "note": found})
+    except ApiError as error:
+        viewer.tell({"type": "error", "error": error.message})
+    except Exception:  # a bug must not end the connection without a word
+        log.exception("error serving a WebSocket message for %s", live.sid)
+        viewer.tell({"type": "error", "error": "internal server error"})
+    finally:
+        timing.carried_out()
+
+
+class _BadFrame(Exception):
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+async def _receive_text(socket: WebSocket) -> str:
+    """The next text message; _BadFrame for a binary or oversized one."""
+    message = await socket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        raise _BadFrame(1003, "messages are JSON text, not binary")
+    if len(text) > WS_MESSAGE_LIMIT:
+        raise _BadFrame(1009, f"a message may be at most {WS_MESSAGE_LIMIT // 1024} KiB")
+    return str(text)
+
+
+async def _refuse(socket: WebSocket, code: int, reason: str) -> None:
+    """Tell the browser why, then close with `code` (never raises: it may be gone)."""
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(socket.send_json({"type": "error", "error": reason}), 5)
+        await asyncio.wait_for(socket.close(code=code, reason=reason[:120]), 5)

@@ -1,0 +1,251 @@
+"""The hub: the live games, and every change to one of them.
+
+Every action goes through `Hub.act`: it checks the caller's seats, runs the handler of
+the message's kind (`handlers`, the one table the REST routes and the WebSocket share)
+under the game's lock, saves the change (committed before anyone hears of it), then
+leaves each connected viewer the view of their own seats and lets the computer play if
+it is to move. Games nobody uses leave memory and are reloaded from the store when
+asked for (`get`).
+
+The capabilities, composed here, one module each: opening.py (new games), play.py
+(moves, undo, redo, restart), seats.py (joining, leaving, take-backs), advice.py (hints,
+commands, the assist), workers.py (long work), broadcast.py (views to viewers),
+turns.py (the computer's turns). What they share: live.py (a game in memory),
+views.py (what a viewer is sent), records.py (what is saved), messages.py (what a
+player asks, what a handler answers). The API's own reads and writes of the store:
+resume.py, saved_games.py, pictures.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, TypeVar
+
+from parlour.core import work
+from parlour.core.game import GameError, GameSpec
+from parlour.core.gameid import parse_game_id
+from parlour.core.session import Session
+from parlour.server import timing
+from parlour.server.compute import Compute, shared_compute
+from parlour.server.hub import records
+from parlour.server.hub.advice import Advice
+from parlour.server.hub.broadcast import Broadcast, sound_after
+from parlour.server.hub.errors import ApiError
+from parlour.server.hub.live import Live
+from parlour.server.hub.messages import (
+    Action,
+    Answer,
+    AnswerTakeback,
+    AskHint,
+    PlayMove,
+    Redo,
+    Restart,
+    RunCommand,
+    SetAssist,
+    Undo,
+)
+from parlour.server.hub.opening import Opening, game_spec
+from parlour.server.hub.play import Play
+from parlour.server.hub.saved_games import SavedGame
+from parlour.server.hub.seats import Seats, answer_takeback
+from parlour.server.hub.turns import ComputerTurns
+from parlour.server.hub.workers import Workers
+from parlour.store import Store
+
+IDLE_SECONDS = 300.0
+"""A session nobody has touched for this long leaves memory (it stays on disk)."""
+MAX_LIVE = 200
+"""Beyond this many sessions in memory, those idle for `GRACE_SECONDS` leave too."""
+GRACE_SECONDS = 10.0
+
+M = TypeVar("M", bound=Action)
+Handler = Callable[[Live, str | None, frozenset[int], M], Awaitable[Answer]]
+"""Carries out a message of one kind for the player holding a token and its seats,
+under the game's lock; raises GameError (nothing changed) or ApiError to refuse it."""
+STOPS_THE_COMPUTER = (Undo, Restart, AnswerTakeback)
+"""Actions that take the position the computer is thinking about away."""
+
+
+def handles(kind: type[M], handler: Handler[M]) -> tuple[type[Any], Handler[Any]]:
+    """An entry of the table of handlers, the handler checked against its kind."""
+    return kind, handler
+
+
+class Hub:
+    def __init__(
+        self,
+        store: Store,
+        games: Mapping[str, GameSpec],
+        now: Callable[[], float] = time.time,
+        ai_delay_scale: float = 1.0,
+        compute: Compute | None = None,
+    ) -> None:
+        self.store = store
+        self.games = games
+        self.now = now
+        self.live: dict[str, Live] = {}
+        self._loading: dict[str, asyncio.Task[Live]] = {}
+        self.workers = Workers(compute or shared_compute())
+        self.turns = ComputerTurns(self.workers.compute, self._play_computer_move,
+                                   ai_delay_scale)
+        self.broadcast = Broadcast(now)
+        self.opening = Opening(store, games, self.workers, self.turns, self._keep, now)
+        self.seats = Seats(store, self.broadcast, self.turns)
+        self.play = Play(self.workers)
+        self.advice = Advice(self.workers, self.opening, self.broadcast, self.save,
+                             ai_delay_scale)
+        self.handlers: dict[type[Any], Handler[Any]] = dict([
+            handles(PlayMove, self.play.move),
+            handles(Undo, self.play.undo),
+            handles(Redo, self.play.redo),
+            handles(Restart, self.play.restart),
+            handles(AskHint, self.advice.hint),
+            handles(SetAssist, self.advice.set_assist),
+            handles(RunCommand, self.advice.command),
+            handles(AnswerTakeback, answer_takeback),
+        ])
+
+    # -- opening and finding games -------------------------------------------------
+    def spec(self, game: str) -> GameSpec:
+        return game_spec(self.games, game)
+
+    async def create(
+        self,
+        game: str,
+        id_text: str | None = None,
+        params: Mapping[str, object] | None = None,
+        seats: list[str] | None = None,
+    ) -> tuple[Live, str]:
+        return await self.opening.create(game, id_text, params, seats)
+
+    async def adopt(self, saved: SavedGame, owner: str) -> tuple[Live, str]:
+        return await self.opening.adopt(saved, owner)
+
+    async def get(self, sid: str) -> Live:
+        """The live session `sid`, reloaded from the store if it left memory (once, however
+        many ask for it meanwhile)."""
+        live = self.live.get(sid)
+        if live is None:
+            loading = self._loading.get(sid)
+            if loading is None:
+                loading = asyncio.create_task(self._load(sid))
+                self._loading[sid] = loading
+                loading.add_done_callback(lambda done: self._loaded(sid, done))
+            live = await asyncio.shield(loading)
+        live.last_used = time.monotonic()
+        return live
+
+    def _loaded(self, sid: str, done: asyncio.Task[Live]) -> None:
+        del self._loading[sid]
+        if not done.cancelled():
+            done.exception()  # retrieved here, so an error nobody awaited is not logged
+
+    async def _load(self, sid: str) -> Live:
+        loaded = self.store.load_session(sid) if len(sid) <= 64 else None
+        if loaded is None:
+            raise ApiError(404, f"no game session {sid[:64]!r}")
+        row, line = loaded
+        spec = self.spec(row.game)
+        try:
+            game_id = parse_game_id(spec.game, row.game_id)
+            session: Session = await self.workers.dealt(
+                spec, game_id, len(line), "replaying the saved game", work.replay,
+                spec, game_id, row.seats, line, row.cursor,
+            )
+        except GameError as error:
+            raise ApiError(409, f"this saved game cannot be replayed: {error}") from None
+        session.assisted, session.assist = row.assisted, row.assist
+        session.stand_ins = dict(row.stand_ins)
+        session.clock.elapsed_ms, session.clock.last_at = row.elapsed_ms, row.clock_last_at
+        holders = {t: frozenset(s) for t, s in self.store.tokens(sid).items()}
+        live = Live(sid, session, row.mode, row.preset, row.round, holders)
+        self._keep(live)
+        self.turns.kick(live)
+        self.advice.work_out_assist(live)
+        return live
+
+    def _keep(self, live: Live) -> None:
+        """Hold `live` in memory, letting sessions nobody uses go."""
+        self.live[live.sid] = live
+        now = time.monotonic()
+        crowded = len(self.live) > MAX_LIVE
+        for sid, other in list(self.live.items()):
+            idle = now - other.last_used
+            if (idle > IDLE_SECONDS or (crowded and idle > GRACE_SECONDS)) and not other.busy():
+                del self.live[sid]
+
+    # -- seats ------------------------------------------------------------------------
+    async def join(
+        self, live: Live, token: str | None = None, seat: int | None = None
+    ) -> tuple[str | None, frozenset[int]]:
+        return await self.seats.join(live, token, seat)
+
+    async def leave(self, live: Live, token: str | None) -> None:
+        await self.seats.leave(live, token)
+
+    # -- acting -----------------------------------------------------------------------
+    async def act(self, live: Live, token: str | None, message: Action) -> Answer:
+        """Carry out a player's action; raise ApiError (nothing changed) if refused. A hint,
+        or a game's command, answers with a hint to show or a note for the player."""
+        seats = live.seats_of(token)
+        if not seats:
+            raise ApiError(403, "you hold no seat in this game: you can only watch")
+        self.advice.play_on(live, token)
+        async with live.lock:
+            if isinstance(message, STOPS_THE_COMPUTER):
+                self.turns.stop(live)  # the AI was thinking about a position about to go
+            before = live.session.cursor
+            with timing.part("apply"):
+                try:
+                    answer = await self.handlers[type(message)](live, token, seats, message)
+                except GameError as error:
+                    raise ApiError(409, str(error)) from None
+            with timing.part("commit"):
+                await self.save(live, before if isinstance(message, PlayMove) else None)
+            await self.broadcast.answer(live, sound_after(message.type, live.session), token)
+        self.turns.kick(live)
+        self.advice.work_out_assist(live)
+        return answer
+
+    def play_on(self, live: Live, token: str | None) -> None:
+        """A player acts: the advice they were waiting for is no longer wanted."""
+        self.advice.play_on(live, token)
+
+    def cancel(self, live: Live, token: str | None) -> None:
+        """Stop the long work a player of the game asked for (a hint, a solver...)."""
+        self.workers.cancel(live, token)
+
+    async def save(self, live: Live, appended_from: int | None = None) -> None:
+        """Commit the session's new state; if that fails, forget the unsaved state."""
+        try:
+            await self.store.commit(records.progress(live, self.now(), appended_from))
+        except Exception as error:
+            self.live.pop(live.sid, None)  # the next request reloads what is on disk
+            raise ApiError(500, f"the game could not be saved ({error}): try again") from None
+
+    # -- the computer's turns ---------------------------------------------------------
+    async def _play_computer_move(self, live: Live, state: Any, move: Any) -> bool:
+        """Play the computer's `move`, thought out for `state`, if that is still the
+        position (a player may have taken it back meanwhile)."""
+        async with live.lock:
+            session, seat = live.session, live.session.to_move
+            # the position moved on, or a player took the seat back from the computer
+            if session.state is not state or seat is None or not session.is_ai(seat):
+                return False
+            before = session.cursor
+            session.play(move, seat)
+            await self.save(live, appended_from=before)
+        self.broadcast.show_all(live, sound_after("move", session))
+        self.advice.work_out_assist(live)
+        return True
+
+    async def settle(self, live: Live) -> None:
+        """Wait until the computer is not thinking: a bot gets the position to answer."""
+        await self.turns.settle(live)
+
+    # -- views ------------------------------------------------------------------------
+    def view_for(self, live: Live, token: str | None, sound: str | None = None) -> Any:
+        """The view of the seats `token` holds (None: a spectator's), as plain data."""
+        return self.broadcast.view_for(live, token, sound)

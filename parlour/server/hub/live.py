@@ -1,0 +1,98 @@
+"""A game in memory: its session, who holds which seat, who watches, and its lock.
+
+What a handler may touch, holding `lock` (one change at a time): `session`, `round`,
+`holders`, `notes`, and the state its own capability hangs here — `takeback` (seats.py,
+by the rules of takebacks.py), `advice` (advice.py) — and `ai_task` only through
+turns.py. `observed` is a cache `observe` keeps; `viewers` changes as sockets come and
+go (the API), `last_used` as the hub hands the game out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from parlour.core.game import JSON, Status
+from parlour.core.session import HUMAN, Session
+from parlour.server.hub.advice_state import AdviceState
+from parlour.server.hub.takebacks import TakebackRequest
+from parlour.server.hub.viewers import Viewer
+
+OPEN = "open"  # a human seat kept free for whoever opens the invite link
+
+
+@dataclass(eq=False)
+class Live:
+    sid: str
+    session: Session
+    mode: str
+    preset: str
+    round: int
+    holders: dict[str, frozenset[int]]  # token -> seats; the first token is the owner's
+    viewers: set[Viewer] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one change at a time
+    last_used: float = field(default_factory=time.monotonic)
+    # the last observation per seat, with the state it was made from: every viewer and
+    # the saved headline need the same one after each change
+    observed: dict[int | None, tuple[Any, JSON]] = field(default_factory=dict)
+    notes: list[tuple[str, str]] = field(default_factory=list)  # (token, note) for the next views
+    ai_task: asyncio.Task[None] | None = None  # the computer's turns (turns.py)
+    takeback: TakebackRequest | None = None  # a take-back waiting for answers (seats.py)
+    advice: AdviceState = field(default_factory=AdviceState)  # advice.py
+
+    @property
+    def owner(self) -> str | None:
+        """The token of whoever started the game."""
+        return next(iter(self.holders), None)
+
+    def observe(self, seat: int | None) -> JSON:
+        state = self.session.state
+        cached = self.observed.get(seat)
+        if cached is None or cached[0] is not state:
+            cached = (state, self.session.game.observe(state, seat))
+            self.observed[seat] = cached
+        return cached[1]
+
+    def headline(self) -> str:
+        """The headline as a spectator sees it (saved for the list of games to resume)."""
+        return self.session.game.headline(self.observe(None))
+
+    def seats_of(self, token: str | None) -> frozenset[int]:
+        return self.holders.get(token or "", frozenset())
+
+    def held(self) -> frozenset[int]:
+        return frozenset().union(*self.holders.values())
+
+    def sharers(self, token: str | None) -> list[str]:
+        """The other players: tokens other than `token` that hold a seat."""
+        return [other for other, seats in self.holders.items() if seats and other != token]
+
+    def open_seats(self) -> list[int]:
+        return [
+            seat
+            for seat, kind in enumerate(self.session.seats)
+            if kind == HUMAN and seat not in self.held()
+        ]
+
+    def reveals_id(self, token: str | None) -> bool:
+        """The game id holds the deal (mines, pouch order): only its owner sees it while
+        the game is on; once it is over, anyone may."""
+        return (token is not None and token == self.owner) or (
+            self.session.status is not Status.PLAYING
+        )
+
+    def tell(self, token: str, note: str) -> None:
+        """A note for another player, sent after the view of the change it is about
+        (a new view clears the note on the page)."""
+        self.notes.append((token, note))
+
+    def busy(self) -> bool:
+        """Whether anyone uses it now: watched, changing, the computer thinking, or moves
+        being played out."""
+        return bool(self.viewers) or self.lock.locked() or any(
+            task is not None and not task.done()
+            for task in (self.ai_task, self.advice.playback)
+        )
+

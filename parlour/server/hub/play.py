@@ -1,0 +1,65 @@
+"""Playing: the handlers of a move, Undo, Redo and Restart (`Hub.act` runs them under
+the game's lock, then saves and shows the change).
+
+A move the game declares slow is worked out in a worker. With other players in the
+game, Undo asks them first (`seats.ask_takeback`), and Redo and Restart are off.
+"""
+
+from __future__ import annotations
+
+from parlour.core import work
+from parlour.core.game import GameError
+from parlour.server.compute import MOVE_BUDGET
+from parlour.server.hub.live import Live
+from parlour.server.hub.messages import Answer, PlayMove, Redo, Restart, Undo
+from parlour.server.hub.seats import ask_takeback
+from parlour.server.hub.workers import Workers
+
+
+class Play:
+    def __init__(self, workers: Workers) -> None:
+        self.workers = workers
+
+    async def move(
+        self, live: Live, token: str | None, seats: frozenset[int], message: PlayMove
+    ) -> Answer:
+        session, move = live.session, message.move
+        seat = session.to_move
+        if seat not in seats:
+            raise GameError("the game is over" if seat is None else "it is not your turn")
+        after = None
+        if session.game.slow_move(session.state, session.game.parse_move(move)):
+            after = await self.workers.long(
+                live, MOVE_BUDGET, "this move", work.apply_move, session.game, session.state,
+                move,
+            )
+        session.play(move, seat, after=after)
+        live.takeback = None  # a take-back is of the last move: it is no longer
+        return None
+
+    @staticmethod
+    async def undo(live: Live, token: str | None, seats: frozenset[int], message: Undo) -> Answer:
+        if live.sharers(token):
+            return ask_takeback(live, token, seats)
+        live.session.undo(seats)
+        return None
+
+    @staticmethod
+    async def redo(live: Live, token: str | None, seats: frozenset[int], message: Redo) -> Answer:
+        _alone(live, seats, message.type)
+        live.session.redo(seats)
+        return None
+
+    @staticmethod
+    async def restart(
+        live: Live, token: str | None, seats: frozenset[int], message: Restart
+    ) -> Answer:
+        _alone(live, seats, message.type)
+        live.session.restart()
+        live.round += 1
+        return None
+
+
+def _alone(live: Live, seats: frozenset[int], action: str) -> None:
+    if live.held() - seats:
+        raise GameError(f"{action} is off while another player shares this game")
