@@ -118,3 +118,62 @@ def test_the_graph_sees_function_level_and_type_checking_imports(tmp_path: Path)
 def test_parlour_has_no_import_cycle() -> None:
     cycle = find_cycle(import_graph())
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+# -- layers: what each part of Parlour may import (the README's architecture map) -----------
+MAY_IMPORT: dict[str, set[str]] = {
+    "parlour.core": set(),
+    "parlour.games": {"parlour.core"},
+    "parlour.store": {"parlour.core"},
+    "parlour.stats": {"parlour.core", "parlour.store"},
+    "parlour.server.timing": set(),
+    "parlour.server.patch": set(),
+    "parlour.server.compute": {"parlour.core", "parlour.games"},
+    "parlour.server.hub": {"parlour.core", "parlour.store", "parlour.server.compute",
+                           "parlour.server.timing", "parlour.server.patch"},
+    "parlour.server.api": {"parlour.core", "parlour.stats", "parlour.server.hub",
+                           "parlour.server.timing"},
+}
+"""Each layer and the layers it may import besides itself; layers not named here
+(`app.py`, `cli.py`) wire the others and may import any of them. A game's tests may
+also use the server's and the store's (they play through the API)."""
+WEB_FRAMEWORKS = ("fastapi", "starlette", "uvicorn")
+"""Only the doors speak HTTP: `parlour.server.api`, `app.py` and `cli.py`."""
+
+
+def layer_of(module: str) -> str | None:
+    """The layer of MAY_IMPORT that `module` belongs to (the longest that names it)."""
+    owners = [name for name in MAY_IMPORT if module == name or module.startswith(name + ".")]
+    return max(owners, key=len, default=None)
+
+
+def test_each_layer_imports_only_the_layers_below_it() -> None:
+    wrong = [
+        f"{module} -> {target}"
+        for module, targets in import_graph().items()
+        if ".tests" not in module and (layer := layer_of(module)) is not None
+        for target in targets
+        if (other := layer_of(target)) != layer and other not in MAY_IMPORT[layer]
+        and target not in ("parlour", "parlour.server")  # packages with nothing in them
+    ]
+    assert wrong == []
+
+
+def third_party_roots(path: Path) -> set[str]:
+    """The top-level packages a module's import statements name."""
+    roots = set()
+    for node in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+        names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                 else [node.module or ""])
+        roots |= {name.split(".")[0] for name in names}
+    return roots
+
+
+def test_only_the_doors_speak_http() -> None:
+    doors = ("parlour.server.api", "parlour.server.app", "parlour.cli")
+    speaking = sorted(
+        name for name, path in module_names().items()
+        if not name.startswith(doors) and ".tests" not in name
+        and third_party_roots(path) & set(WEB_FRAMEWORKS)
+    )
+    assert speaking == []
