@@ -60,7 +60,7 @@ async function start() {
 }
 
 // The page's parts, each given the others it uses. A part made later is reached through
-// an arrow function, which is called only once every part is made (after a view comes).
+// an arrow function: none is called before every part is made (start binds nothing sooner).
 function createParts(info) {
   const endCard = createEndCard();
   const views = createViews({ endCard, shown: () => commands.update(), resync: () => connection.connect() });
