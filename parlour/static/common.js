@@ -127,6 +127,8 @@ export function toast(text) {
   clearTimeout(toastTimer); toastTimer = setTimeout(() => el.classList.remove("show"), 2200);
 }
 
+export const $ = (id) => document.getElementById(id);
+
 // A write that changes nothing still costs the page a style, layout and paint pass (the
 // clock ticks four times a second; most of a view is as it was): these skip it.
 export function set(element, property, value) {

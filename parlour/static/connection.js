@@ -1,0 +1,162 @@
+// The page's link to its game: which session it shows (an invite link's, a deal's id, the
+// last one played, or a new one), taking a seat, and the WebSocket to the session: hello
+// with the seat's token, sending messages, reconnecting, and handing each message that
+// comes back to the part of the page it is for. This module owns the session and socket.
+import { $, api, escapeHtml, play, saveToken, toast, tokens } from "/static/common.js";
+import { createProgress } from "/static/progress.js";
+
+const FIRST_RECONNECT_MS = 500;
+const LAST_RECONNECT_MS = 5000;
+
+// What the page says it is waiting for, should an answer take over half a second.
+const WAITING_FOR = { hint: "Thinking…", move: "Working…", undo: "Working…", redo: "Working…", restart: "Working…" };
+
+// info: the game's catalog entry; views: the views shown (views.js); settleDrop(accepted):
+// a dragged piece waiting for the answer is placed or sent home (input.js).
+export function createConnection({ info, views, settleDrop }) {
+  const game = info.name;
+  const state = {
+    sessionId: null,
+    socket: null,
+    reconnectDelay: FIRST_RECONNECT_MS,
+  };
+  // the panel that shows long work after half a second
+  const progress = createProgress({ board: $("board-wrap"), cancel: () => send({ type: "cancel" }) });
+
+  function sessionId() { return state.sessionId; }
+
+  // -- which session ------------------------------------------------------------------
+  // newGameChoices(): the parameters and seats of a new game, should one be started.
+  async function choose(newGameChoices) {
+    const query = new URLSearchParams(location.search);
+    if (query.get("session")) return await joinIfNeeded(query.get("session"));
+    if (query.get("id")) return await create({ id: query.get("id") });
+    const last = localStorage.getItem(`parlour.last.${game}`);
+    if (last && tokens()[last]) {
+      try {
+        const seen = await api("GET", `/api/games/${last}`);
+        if (seen.status === "playing") return last;
+      } catch { /* gone: start afresh */ }
+    }
+    return await create(newGameChoices());
+  }
+
+  // An invite link: the seat it names (`&seat=N`) if open, else with one seat open, take it;
+  // with several, the player chooses one (or watches); with none, watch.
+  async function joinIfNeeded(sid) {
+    if (tokens()[sid]) return sid;
+    const seen = await api("GET", `/api/games/${encodeURIComponent(sid)}`);
+    const open = seen.seats.map((seat, index) => ({ ...seat, index })).filter((seat) => seat.open);
+    if (open.length === 0) { toast("Every seat is taken: you are watching"); return sid; }
+    const named = open.find((seat) => String(seat.index) === new URLSearchParams(location.search).get("seat"));
+    const seat = named ? named.index : open.length === 1 ? open[0].index : await chooseSeat(seen);
+    if (seat !== null) await takeSeat(sid, seat);
+    return sid;
+  }
+
+  // The seat the player picks in the seat dialog, or null to watch.
+  function chooseSeat(seen) {
+    const dialog = $("seat-dialog");
+    $("seat-choices").innerHTML = seen.seats.map((seat, index) => (seat.open
+      ? `<button class="btn seat-choice" value="${index}" style="--seat-color: var(--seat-${index})">`
+        + `<span class="dot"></span>${escapeHtml(seat.name)}${seat.stand_in ? " <small>(the computer plays it for now)</small>" : ""}</button>`
+      : "")).join("");
+    return new Promise((resolve) => {
+      dialog.addEventListener("close", () => {
+        const chosen = Number.parseInt(dialog.returnValue, 10);
+        resolve(Number.isNaN(chosen) ? null : chosen);
+      }, { once: true });
+      dialog.returnValue = "";
+      dialog.showModal();
+    });
+  }
+
+  async function takeSeat(sid, seat) {
+    const joined = await api("POST", `/api/games/${encodeURIComponent(sid)}/join`, { seat },
+      tokens()[sid]);
+    if (!joined.token) { toast("That seat was just taken: you are watching"); return; }
+    saveToken(sid, joined.token);
+    toast(`You play ${joined.seats.map((s) => joined.view.seats[s].name).join(" and ")}`);
+    if (sid === state.sessionId) connect();  // say hello again, with the seat's token
+  }
+
+  async function takeSeatNow(seat) {
+    try { await takeSeat(state.sessionId, seat); } catch (error) { views.showNote(error.message, true); }
+  }
+
+  async function create(options) {
+    const created = await api("POST", "/api/games", { game, ...options });
+    saveToken(created.session, created.token);
+    return created.session;
+  }
+
+  async function open(sid) {
+    state.sessionId = sid;
+    localStorage.setItem(`parlour.last.${game}`, sid);
+    history.replaceState(null, "", `/play/${encodeURIComponent(game)}?session=${encodeURIComponent(sid)}`);
+    views.forget();
+    connect();
+  }
+
+  // -- the socket ---------------------------------------------------------------------
+  function connect() {
+    if (state.socket) { state.socket.onclose = null; state.socket.close(); }
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(state.sessionId)}`);
+    state.socket = ws;
+    ws.onopen = () => {
+      // the token goes in the first message, not the URL: URLs end up in logs and history
+      ws.send(JSON.stringify({ type: "hello", token: tokens()[state.sessionId] ?? null }));
+      state.reconnectDelay = FIRST_RECONNECT_MS; $("offline").hidden = true;
+    };
+    ws.onmessage = (event) => receive(JSON.parse(event.data));
+    ws.onclose = (event) => {
+      if (state.socket !== ws) return;
+      if (event.code === 4404) { views.showNote("This game no longer exists. Start a new one.", true); return; }
+      if (event.code >= 4400 && event.code < 4500) return;  // refused for good: the reason is shown
+      $("offline").hidden = false;
+      setTimeout(connect, state.reconnectDelay);
+      state.reconnectDelay = Math.min(state.reconnectDelay * 2, LAST_RECONNECT_MS);
+    };
+  }
+
+  function send(message) {
+    if (!state.socket || state.socket.readyState !== WebSocket.OPEN) {
+      views.showNote("Not connected: reconnecting…", true);
+      return;
+    }
+    state.socket.send(JSON.stringify(message));
+    const command = message.type === "command" && info.commands.find((c) => c.name === message.name);
+    const what = command ? `${command.label.replace(/…$/, "")}…` : WAITING_FOR[message.type];
+    if (what) progress.waitingFor(what);
+  }
+
+  function receive(message) {
+    if (message.type === "progress") {
+      const view = views.current();
+      const holder = Boolean(view && view.you.length > 0);
+      progress.progressReported({ ...message, cancellable: message.cancellable && holder });
+      return;
+    }
+    progress.doneWaiting();  // anything else answers what the page waited for
+    if (message.type === "progress-end") return;
+    if (message.type === "view") {
+      views.showView(message.view);
+      settleDrop(true);
+    } else if (message.type === "hint") {
+      play("hint");
+      views.showNote(`Hint: ${message.note || "try the highlighted move"}`);
+    } else if (message.type === "note") {
+      views.showNote(message.note);
+    } else if (message.type === "open") {  // a game opened for this player (a replay)
+      saveToken(message.session, message.token);
+      open(message.session).then(() => toast(message.note));
+    } else if (message.type === "error") {
+      settleDrop(false);
+      play(info.refusal_sound || "error");
+      views.showNote(message.error, true);
+    }
+  }
+
+  return { sessionId, choose, chooseSeat, takeSeatNow, create, open, connect, send };
+}

@@ -1,0 +1,50 @@
+// The end of a game: the status row becomes a card with the result (the game's headline),
+// whose it is, the time and the game's own figures, and what next: New game (a new deal
+// like this one) or Replay (the same deal again). It sits above the board, which re-fits
+// under it, so the final board stays whole in sight; ✕ or Esc puts it away.
+import { $, escapeHtml, formatTime, set } from "/static/common.js";
+
+export function createEndCard() {
+  const state = {
+    shownFor: null,  // the session and line whose end the card shows (or was put away for)
+  };
+
+  function show(next) {
+    if (next.status === "playing") { state.shownFor = null; setShown(false); return; }
+    const key = `${next.session}:${next.line_length}`;
+    if (state.shownFor === key) return;  // shown already, or put away: later views keep it so
+    state.shownFor = key;
+    const figures = [["Time", formatTime(next.elapsed_ms)], ...next.end_figures.map(({ label, value }) => [label, value])];
+    $("end-figures").innerHTML = figures.map(([label, value]) =>
+      `<div><dt>${escapeHtml(label)}</dt><dd>${escapeHtml(String(value))}</dd></div>`).join("");
+    $("end-replay").hidden = !(next.can_restart || next.id);
+    setShown(true);
+  }
+
+  function setShown(shown) {
+    set($("end-card"), "hidden", !shown);
+    $("status-row").classList.toggle("ended", shown);
+  }
+
+  function hide() {
+    setShown(false);
+    $("board-wrap").focus({ preventScroll: true });
+  }
+
+  function shown() { return !$("end-card").hidden; }
+
+  return { show, hide, shown };
+}
+
+// Whose result it is, in a few words (the headline above is the game's own).
+export function endDetail(next) {
+  const help = next.assisted ? " (with help)" : "";
+  if (next.you.length === 0) return "The game is over.";
+  if (next.seats.length > 1 && next.you.length === next.seats.length) {  // all seats at one screen
+    const winners = next.winners.map((seat) => next.seats[seat].name);
+    return next.status === "draw" || winners.length !== 1 ? `A draw${help}.` : `${winners[0]} won${help}. Well played!`;
+  }
+  if (next.outcome === "won") return next.seats.length > 1 ? `You won${help}. Well played!` : `Well played${help}!`;
+  if (next.outcome === "draw") return `A draw${help}.`;
+  return next.seats.length > 1 ? `You lost this one${help}.` : `Better luck with the next deal${help}.`;  // the headline says it is over
+}

@@ -1,0 +1,37 @@
+// The board fits the first screen. The page measures the room the chrome leaves the board:
+// the window's height less what is above the board (bars, headline, status line, seats) and
+// the deal line under it, and the board area's width. A game's stylesheet sizes its board
+// to var(--board-room-h) and var(--board-room-w) (px, on #board-wrap), so board and status
+// fit the first screen.
+import { $ } from "/static/common.js";
+
+const MIN_BOARD_ROOM_PX = 160;
+
+export function fitBoardToScreen() {
+  const wrap = $("board-wrap");
+  const measure = () => {
+    const style = getComputedStyle(wrap);
+    const px = (value) => Number.parseFloat(value) || 0;
+    const top = wrap.getBoundingClientRect().top + window.scrollY;
+    const idbar = document.querySelector(".idbar");
+    const main = getComputedStyle(wrap.parentElement);
+    const below = idbar.offsetHeight + px(main.rowGap) + px(main.paddingBottom);
+    const height = document.documentElement.clientHeight - top - below
+      - px(style.paddingTop) - px(style.paddingBottom);
+    const width = wrap.clientWidth - px(style.paddingLeft) - px(style.paddingRight);
+    setRoom(wrap, "--board-room-h", Math.max(MIN_BOARD_ROOM_PX, Math.floor(height)));
+    setRoom(wrap, "--board-room-w", Math.max(MIN_BOARD_ROOM_PX, Math.floor(width)));
+  };
+  // what is above the board changes height (a status line wraps, seats appear): measure
+  // again, after layout and before paint; and whenever the window changes size
+  const above = new ResizeObserver(measure);
+  for (const element of [document.querySelector(".topbar"), document.querySelector(".status-row"),
+    $("seats"), $("takeback"), document.querySelector(".idbar")]) above.observe(element);
+  window.addEventListener("resize", measure);
+  measure();
+}
+
+function setRoom(wrap, name, pixels) {
+  const value = `${pixels}px`;
+  if (wrap.style.getPropertyValue(name) !== value) wrap.style.setProperty(name, value);
+}

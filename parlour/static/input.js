@@ -1,0 +1,241 @@
+// Input on the board, for every game alike: clicks, right clicks and long presses, swipes,
+// drag and drop (pointer events: mouse, pen and touch), and keys (a cell's own keys, the
+// board's data-key, arrows between data-nav cells, the commands' keys). Each becomes a
+// move sent to the server or a command; the board's markup declares which, as data.
+import { $, play } from "/static/common.js";
+
+const LONG_PRESS_MS = 450;
+const DRAG_THRESHOLD_PX = 6;
+const SWIPE_PX = 24;
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+// info: the game's catalog entry; send(message): to the server; actions: the page's own
+// actions by name (data-command names one); commands: the game's commands (commands.js);
+// newGameWith(params): a new game at once (data-preset); endCard: the end card (endcard.js).
+export function createInput({ info, send, actions, commands, newGameWith, endCard }) {
+  const state = {
+    droppedGhost: null,  // {ghost, home}: a dropped piece waiting for the server's answer
+  };
+
+  // -- pointer actions on the board ----------------------------------------------------
+  // A part of the board marked aria-disabled (e.g. a finished game) sends no moves.
+  function parseMove(element, name) {
+    if (element.closest('[aria-disabled="true"]')) return null;
+    try { return JSON.parse(element.getAttribute(name)); } catch { return null; }
+  }
+
+  function sendMove(move) {
+    if (move) send({ type: "move", move });
+  }
+
+  function activate(element, alternative = false) {
+    if (element.dataset.command) { actions[element.dataset.command]?.(); return; }
+    if (element.dataset.preset) { newGameWith(info.presets[element.dataset.preset]); return; }
+    const attribute = alternative && element.hasAttribute("data-alt-move") ? "data-alt-move" : "data-move";
+    if (element.hasAttribute(attribute)) sendMove(parseMove(element, attribute));
+  }
+
+  function bindBoard() {
+    const board = $("board-wrap");
+    let suppressClick = false;  // the click that ends a long press is not a click
+    let pressTimer = 0;
+    let pointerKind = "mouse";
+    board.addEventListener("click", (event) => {
+      if (suppressClick) { suppressClick = false; return; }
+      const target = event.target.closest("[data-move], [data-command], [data-preset]");
+      if (target && board.contains(target)) activate(target);
+    });
+    board.addEventListener("contextmenu", (event) => {
+      const target = event.target.closest("[data-alt-move]");
+      if (!target) return;
+      event.preventDefault();
+      // on touch the long-press timer sends the move; a menu event as well would send it twice
+      if (pointerKind === "mouse" && !suppressClick) sendMove(parseMove(target, "data-alt-move"));
+    });
+    board.addEventListener("pointerdown", (event) => {
+      suppressClick = false;
+      pointerKind = event.pointerType;
+      if (event.button === 0 && !event.target.closest("[data-drag]")) {
+        // a swipe: released far enough away, it is a gesture, not a click
+        const from = { x: event.clientX, y: event.clientY, target: event.target };
+        document.addEventListener("pointerup", (up) => {
+          if (Math.hypot(up.clientX - from.x, up.clientY - from.y) >= SWIPE_PX
+              && swipe(from.target, up.clientX - from.x, up.clientY - from.y)) {
+            suppressClick = true;  // the click this release makes, if any, comes at once
+            setTimeout(() => { suppressClick = false; }, 0);
+          }
+        }, { once: true });
+      }
+      if (event.target.closest('[aria-disabled="true"]')) return;  // sends nothing: no "uh-oh", no long press
+      // "pressing" lets a game show it, e.g. Minesweeper's "uh-oh" face
+      if (event.target.closest("[data-move], [data-alt-move]")) document.documentElement.classList.add("pressing");
+      const target = event.target.closest("[data-alt-move]");
+      if (target && event.pointerType !== "mouse") {
+        pressTimer = setTimeout(() => {
+          suppressClick = true;
+          navigator.vibrate?.(30);
+          sendMove(parseMove(target, "data-alt-move"));
+        }, LONG_PRESS_MS);
+      }
+      const draggable = event.target.closest("[data-drag]");
+      if (draggable && event.button === 0) {
+        event.preventDefault();  // no text selection, which would start a native drag next time
+        startDrag(draggable, event);
+      }
+    });
+    const release = () => { document.documentElement.classList.remove("pressing"); clearTimeout(pressTimer); };
+    for (const type of ["pointerup", "pointercancel", "pointerleave"]) board.addEventListener(type, release);
+    board.addEventListener("pointermove", (event) => {
+      if (pressTimer && (Math.abs(event.movementX) + Math.abs(event.movementY) > 8)) clearTimeout(pressTimer);
+    });
+  }
+
+  // A swipe (or a drag) of `dx`, `dy` that began on `start`: from an element with a move toward
+  // an empty data-drop in line with it (a tile toward the gap), that element's move; else the
+  // element marked data-swipe with the swipe's direction (left, right, up, down), if any.
+  function swipe(start, dx, dy) {
+    const board = $("board");
+    const across = Math.abs(dx) > Math.abs(dy);
+    const direction = across ? (dx < 0 ? "left" : "right") : (dy < 0 ? "up" : "down");
+    const from = start.closest?.("[data-move]");
+    if (from && board.contains(from)) {
+      const a = from.getBoundingClientRect();
+      for (const target of board.querySelectorAll('[data-drop=""]')) {
+        const b = target.getBoundingClientRect();
+        const ahead = { left: b.right <= a.left + 2, right: b.left >= a.right - 2, up: b.bottom <= a.top + 2, down: b.top >= a.bottom - 2 }[direction];
+        const offset = across ? (b.top + b.bottom - a.top - a.bottom) / 2 : (b.left + b.right - a.left - a.right) / 2;
+        if (ahead && Math.abs(offset) < (across ? a.height : a.width) / 2) { activate(from); return true; }
+      }
+    }
+    const keyed = board.querySelector(`[data-swipe~="${direction}"]`);
+    if (keyed) { activate(keyed); return true; }
+    return false;
+  }
+
+  // -- drag and drop ---------------------------------------------------------------------
+  // The server answered the move a drop sent: a view places the piece, an error sends it home.
+  function settleDrop(accepted) {
+    const dropped = state.droppedGhost;
+    if (!dropped) return;
+    if (accepted) dropped.ghost.remove(); else sendGhostHome(dropped);
+    state.droppedGhost = null;
+  }
+
+  function sendGhostHome({ ghost, home }) {
+    ghost.classList.add("returning");
+    ghost.style.left = `${home.left + home.width / 2}px`; ghost.style.top = `${home.top + home.height / 2}px`;
+    setTimeout(() => ghost.remove(), 450);
+  }
+
+  function startDrag(source, down) {
+    let ghost = null, over = null;
+    const move = (event) => {
+      if (!ghost) {
+        if (Math.hypot(event.clientX - down.clientX, event.clientY - down.clientY) < DRAG_THRESHOLD_PX) return;
+        ghost = source.cloneNode(true);
+        ghost.removeAttribute("id");
+        ghost.classList.add("drag-ghost");
+        const box = source.getBoundingClientRect();
+        ghost.style.width = `${box.width}px`; ghost.style.height = `${box.height}px`;
+        document.body.append(ghost);
+        source.classList.add("dragging");
+      }
+      ghost.style.left = `${event.clientX}px`; ghost.style.top = `${event.clientY}px`;
+      const target = document.elementFromPoint(event.clientX, event.clientY)?.closest("[data-drop]") || null;
+      if (target !== over) { over?.classList.remove("drop-target"); target?.classList.add("drop-target"); over = target; }
+    };
+    const up = () => {
+      document.removeEventListener("pointermove", move);
+      document.removeEventListener("pointerup", up);
+      document.removeEventListener("pointercancel", up);
+      source.classList.remove("dragging");
+      over?.classList.remove("drop-target");
+      if (!ghost) return;
+      const suppress = (event) => { event.stopPropagation(); event.preventDefault(); };
+      document.addEventListener("click", suppress, { capture: true, once: true });
+      setTimeout(() => document.removeEventListener("click", suppress, { capture: true }), 0);
+      const home = source.getBoundingClientRect();
+      // an empty data-drop takes the dragged element's own move (several cards, one pile)
+      const dropped = !over ? null
+        : over.getAttribute("data-drop") === "" ? parseMove(source, "data-move") : parseMove(over, "data-drop");
+      if (dropped) {  // the ghost waits where it was dropped: the answer places it or sends it back
+        state.droppedGhost = { ghost, home };
+        sendMove(dropped);
+        return;
+      }
+      sendGhostHome({ ghost, home });
+      play("error");
+    };
+    document.addEventListener("pointermove", move);
+    document.addEventListener("pointerup", up);
+    document.addEventListener("pointercancel", up);
+  }
+
+  // -- keyboard --------------------------------------------------------------------------
+  function bindKeys() {
+    document.addEventListener("keydown", onKey);
+  }
+
+  function onKey(event) {
+    if (document.querySelector("dialog[open]")) {
+      const command = event.target.closest("input, select, textarea") ? null : commands.forKey(event);
+      if (command?.kind === "client" && command.args.action === "play") { event.preventDefault(); commands.run(command); }
+      return;
+    }
+    if (event.target.closest("input, select, textarea, #menus")) return;
+    const key = event.key;
+    if (key === "Escape" && endCard.shown()) { event.preventDefault(); endCard.hide(); return; }
+    if (event.ctrlKey || event.metaKey || event.altKey) {
+      // Ctrl and Alt keys are the commands' (Ctrl+Z, Alt+N...); the rest stay the browser's
+      const command = commands.forKey(event);
+      if (command) { event.preventDefault(); commands.run(command); }
+      return;
+    }
+    const board = $("board");
+    const focused = document.activeElement?.closest?.("[data-nav]");
+    const focusedKeys = focused && focused.dataset.keymoves ? parseMove(focused, "data-keymoves") : null;
+    if (focusedKeys && focusedKeys[key.toLowerCase()]) { event.preventDefault(); sendMove(focusedKeys[key.toLowerCase()]); return; }
+    // data-key lists the keys that activate an element, e.g. "d Space"
+    const name = key === " " ? "Space" : key;
+    const keyed = board.querySelector(`[data-key~="${CSS.escape(name)}"]`) || board.querySelector(`[data-key~="${CSS.escape(name.toLowerCase())}"]`);
+    if (keyed) { event.preventDefault(); activate(keyed); return; }
+    if (ARROWS[key]) { event.preventDefault(); moveCursor(...ARROWS[key]); return; }
+    if ((key === "Enter" || key === " ") && focused && board.contains(focused)) {
+      event.preventDefault(); activate(focused, key === " "); return;
+    }
+    const command = commands.forKey(event);
+    if (command) { event.preventDefault(); commands.run(command); }
+  }
+
+  return { bindBoard, bindKeys, settleDrop };
+}
+
+// The data-nav cell nearest the focused one in the arrow's direction gets the focus (the
+// first playable cell, when none has it).
+function moveCursor(dx, dy) {
+  const cells = [...$("board").querySelectorAll("[data-nav]")];
+  if (!cells.length) return;
+  const current = document.activeElement?.closest?.("[data-nav]");
+  if (!current || !cells.includes(current)) { focusCell(cells.find((c) => c.hasAttribute("data-move")) || cells[0]); return; }
+  const from = centre(current);
+  let best = null, bestScore = Infinity;
+  for (const cell of cells) {
+    if (cell === current) continue;
+    const to = centre(cell);
+    const along = (to.x - from.x) * dx + (to.y - from.y) * dy;
+    const across = Math.abs((to.x - from.x) * dy) + Math.abs((to.y - from.y) * dx);
+    if (along <= 1 || across > along * 2) continue;
+    const score = along + across * 3;
+    if (score < bestScore) { best = cell; bestScore = score; }
+  }
+  if (best) focusCell(best);
+}
+
+function centre(element) {
+  const box = element.getBoundingClientRect();
+  return { x: box.left + box.width / 2, y: box.top + box.height / 2 };
+}
+
+function focusCell(cell) {
+  cell.focus({ preventScroll: false });
+}

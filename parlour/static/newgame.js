@@ -1,0 +1,171 @@
+// Starting games: the New game dialog (a preset, the game's parameters, the seats, or a
+// deal's id), a new deal like this one, the same deal again, a game with given parameters
+// at once (a preset, "no-guess"...), and a picture dropped on the board or pasted, which
+// opens the dialog with it. The choices last made are remembered per game.
+import { $, escapeHtml, toast } from "/static/common.js";
+import { bindPictureField, pictureField, UPLOAD_CHOICE, usePicture } from "/static/pictures.js";
+
+// info: the game's catalog entry; views: the view shown (views.js); connection: creates,
+// opens and speaks to sessions (connection.js).
+export function createNewGames({ info, views, connection }) {
+  const game = info.name;
+  const paramNamed = (name) => info.parameters.find((p) => p.name === name);
+
+  // The parameters and seats last chosen (saved when a game starts with them).
+  function choices() {
+    try { return JSON.parse(localStorage.getItem(`parlour.new.${game}`)) || {}; } catch { return {}; }
+  }
+
+  async function startSession(options) {
+    try { await connection.open(await connection.create(options)); } catch (error) { views.showNote(error.message, true); }
+  }
+
+  function openDialog() {
+    const view = views.current();
+    const saved = choices();
+    const params = { ...(view ? view.params : {}), ...(saved.params || {}) };
+    const seats = saved.seats || info.default_seats;
+    const fields = [];
+    const presets = Object.keys(info.presets);
+    if (info.parameters.length) {
+      fields.push(`<label for="f-preset">Preset</label><select id="f-preset">`
+        + presets.map((p) => `<option value="${escapeHtml(p)}">${escapeHtml(info.preset_labels[p] ?? p)}</option>`).join("")
+        + `<option value="">Custom</option></select>`);
+      const cropping = new Set(info.parameters.flatMap((p) => p.crop || []));  // set by the crop editor
+      for (const p of info.parameters) {
+        const value = params[p.name] ?? p.default;
+        fields.push(cropping.has(p.name)
+          ? `<input type="hidden" data-param="${p.name}" value="${escapeHtml(value)}">` : paramField(p, value));
+      }
+    }
+    if (info.seats.length > 1) {
+      info.seats.forEach((name, i) => fields.push(seatField(name, i, seats[i] || "human")));
+    }
+    fields.push(`<label for="f-id">Game id</label><input id="f-id" placeholder="Optional: a deal's id" title="The id of a deal to play again (Copy link gives it); empty: a new deal" autocomplete="off">`);
+    $("new-fields").innerHTML = fields.join("");
+    $("new-error").textContent = "";
+    for (const select of $("new-fields").querySelectorAll("[data-upload]")) bindPictureField(select, paramNamed(select.dataset.param));
+    const preset = $("f-preset");
+    if (preset) {
+      preset.value = view && presets.includes(view.preset) ? view.preset : "";
+      preset.addEventListener("change", () => fillPreset(preset.value));
+    }
+    $("new-dialog").showModal();
+    $("new-start").focus();
+  }
+
+  function paramField(p, value) {
+    const id = `f-param-${p.name}`;
+    const label = `<label for="${id}" title="${escapeHtml(p.help)}">${escapeHtml(p.label)}</label>`;
+    const choice = (c) => `<option value="${escapeHtml(c)}" ${c === value ? "selected" : ""}>${escapeHtml(p.choice_labels?.[c] ?? c)}</option>`;
+    if (p.kind === "choice") {
+      return label + `<select id="${id}" data-param="${p.name}">` + p.choices.map(choice).join("") + "</select>";
+    }
+    if (p.kind === "bool") return label + `<input type="checkbox" id="${id}" data-param="${p.name}" ${value ? "checked" : ""}>`;
+    if (p.kind === "upload") return label + pictureField(p, id, value, choice);  // pictures.js
+    return label + `<input type="number" id="${id}" data-param="${p.name}" value="${escapeHtml(value)}" min="${p.min ?? ""}" max="${p.max ?? ""}" required>`;
+  }
+
+  function seatField(name, index, kind) {
+    const options = [["human", "You"], ["open", "A friend (invite link)"]];
+    for (const level of info.ai_levels) options.push([`ai:${level}`, `Computer: ${info.ai_level_labels[level] ?? level}`]);
+    return `<label for="f-seat-${index}">${escapeHtml(name)}</label><select id="f-seat-${index}" data-seat="${index}">`
+      + options.map(([value, label]) => `<option value="${value}" ${value === kind ? "selected" : ""}>${escapeHtml(label)}</option>`).join("")
+      + "</select>";
+  }
+
+  function fillPreset(name) {
+    const values = info.presets[name];
+    if (!values) return;
+    for (const p of info.parameters) {
+      const input = $("new-fields").querySelector(`[data-param="${p.name}"]`);
+      const value = values[p.name] ?? p.default;
+      if (p.kind === "bool") input.checked = Boolean(value); else input.value = value;
+    }
+  }
+
+  // The dialog's form submitted: Start (a new game with its choices) or Cancel.
+  async function startFromDialog(event) {
+    event.preventDefault();
+    if (event.submitter && event.submitter.value === "cancel") { $("new-dialog").close(); return; }
+    const params = {};
+    for (const input of $("new-fields").querySelectorAll("[data-param]")) {
+      const p = paramNamed(input.dataset.param);
+      params[p.name] = p.kind === "bool" ? input.checked : p.kind === "int" ? Number(input.value) : input.value;
+      if (params[p.name] === UPLOAD_CHOICE) { $("new-error").textContent = "Choose a picture first"; return; }
+    }
+    const seats = [...$("new-fields").querySelectorAll("[data-seat]")].map((select) => select.value);
+    const id = $("f-id").value.trim();
+    const chosen = { ...(info.parameters.length ? { params } : {}), ...(seats.length ? { seats } : {}) };
+    try {
+      const sid = await connection.create(id ? { id, ...(seats.length ? { seats } : {}) } : chosen);
+      localStorage.setItem(`parlour.new.${game}`, JSON.stringify(chosen));
+      $("new-dialog").close();
+      await connection.open(sid);
+      if (seats.includes("open")) toast("Copy the invite link for your friend");
+    } catch (error) {
+      $("new-error").textContent = error.message;
+    }
+  }
+
+  // The seats of the game shown, as a new game asks for them.
+  function seatsLikeThis(view) {
+    return view.seats.map((s) => (s.kind === "ai" ? `ai:${s.level}` : s.open ? "open" : "human"));
+  }
+
+  async function likeThis() {
+    const view = views.current();
+    await startSession({ params: view.params, seats: seatsLikeThis(view) });
+  }
+
+  // The same deal again: restarted in place where the player may, else as a new game of it.
+  async function replay() {
+    const view = views.current();
+    if (view.can_restart) { connection.send({ type: "restart" }); return; }
+    await startSession({ id: view.id, seats: seatsLikeThis(view) });
+  }
+
+  // A new game at once: these parameters over the current game's (a preset, "no-guess"...),
+  // and these seats, or the ones last chosen.
+  async function withChoices(params, seats) {
+    const view = views.current();
+    const saved = choices();
+    const chosen = { ...saved };
+    if (info.parameters.length) chosen.params = { ...(view ? view.params : saved.params), ...params };
+    if (seats && seats.length) chosen.seats = seats;
+    localStorage.setItem(`parlour.new.${game}`, JSON.stringify(chosen));
+    await startSession(chosen);
+  }
+
+  // A picture dropped on the board or pasted starts the New game dialog with it, for games
+  // that take a picture.
+  function bindPictureDrops() {
+    if (!info.parameters.some((p) => p.kind === "upload")) return;
+    const board = $("board-wrap");
+    const picture = (files) => [...(files || [])].find((file) => file.type.startsWith("image/"));
+    board.addEventListener("dragover", (event) => {
+      if ([...event.dataTransfer.items].some((item) => item.kind === "file")) { event.preventDefault(); board.classList.add("picture-over"); }
+    });
+    board.addEventListener("dragleave", () => board.classList.remove("picture-over"));
+    board.addEventListener("drop", (event) => {
+      board.classList.remove("picture-over");
+      const file = picture(event.dataTransfer.files);
+      if (!file) return;
+      event.preventDefault();
+      withPicture(file);
+    });
+    document.addEventListener("paste", (event) => {
+      if (event.target.closest?.("input, textarea") || document.querySelector("dialog[open]")) return;
+      const file = picture(event.clipboardData?.files);
+      if (file) { event.preventDefault(); withPicture(file); }
+    });
+  }
+
+  function withPicture(file) {
+    openDialog();
+    const select = $("new-fields").querySelector("[data-upload]");
+    if (select) usePicture(select, paramNamed(select.dataset.param), file);
+  }
+
+  return { choices, openDialog, startFromDialog, likeThis, replay, withChoices, bindPictureDrops };
+}

@@ -1,0 +1,167 @@
+// Showing a view: what the server sends (the board whole or as a patch, the headline, the
+// seats, which buttons work, a take-back asked for) applied to the page in place, the
+// status line or note under the headline, the clock and the tab's title. This module owns
+// the view shown now; the rest of the page reads it through current().
+import { $, escapeHtml, formatTime, play, set, setText, whenIdle } from "/static/common.js";
+import { endDetail } from "/static/endcard.js";
+import { morphInto, patchParts } from "/static/morph.js";
+
+// endCard: the end card (endcard.js); shown(): called after each view (the menus follow
+// it); resync(): a new connection, which starts with a whole view.
+export function createViews({ endCard, shown, resync }) {
+  const state = {
+    view: null,          // the view shown now; null until a session's first view comes
+    viewAt: 0,           // performance.now() when `view` arrived (for the clock)
+    viewCount: 0,        // views shown so far (body[data-views], for tests and benchmarks)
+    shownChips: "",      // the seats' markup shown now
+    note: "",            // a hint's note or an error, shown under the board until the next view
+    noteIsError: false,
+    titleWanted: null,   // a title that waits for the page to be idle
+  };
+
+  function current() { return state.view; }
+
+  // A new session is opening: its first view comes without a sound.
+  function forget() { state.view = null; }
+
+  // A view from the server; a new view clears the note.
+  function showView(next) {
+    const first = state.view === null;
+    state.note = ""; state.noteIsError = false;
+    render(next, first ? null : next.sound);
+  }
+
+  function render(next, sound) {
+    state.view = next;
+    state.viewAt = performance.now();
+    showTitle(`${next.headline} · ${next.title} · Parlour`);
+    const headline = $("headline");
+    setText(headline, next.headline);
+    set(headline, "className", `headline ${next.outcome || ""}`);
+    const chips = next.seats.length > 1 ? next.seats.map(seatChip).join("") : "";
+    // morphed, not rebuilt: a move changes a class or a score, not the chips
+    if (chips !== state.shownChips) { morphInto($("seats"), chips); state.shownChips = chips; }
+    showBoard(next);
+    const holder = next.you.length > 0;  // holds a seat: not a spectator
+    set($("btn-undo"), "disabled", !next.can_undo);
+    set($("btn-undo"), "title", next.undo_refusal ? `Undo is off: ${next.undo_refusal}`
+      : next.undo_asks ? "Ask the other player to take back your last move (U)" : "Undo (U or Ctrl+Z)");
+    setText($("btn-undo").querySelector(".label"), next.undo_asks ? "Take back" : "Undo");
+    showTakeback(next);
+    set($("btn-redo"), "disabled", !next.can_redo);
+    set($("btn-hint"), "disabled", !next.can_move);
+    set($("btn-assist"), "ariaPressed", String(next.assist));
+    set($("btn-assist"), "disabled", !holder);
+    set($("btn-restart"), "disabled", !next.can_restart);
+    // the id holds the deal: only the game's owner is sent it before the end
+    setText($("game-id"), next.id ?? "shown when the game ends");
+    set($("game-id"), "title", next.id ?? "");  // the whole id, where a long one is cut short
+    set($("btn-copy"), "hidden", !next.id);
+    set($("btn-invite"), "hidden", !(holder && next.seats.some((s) => s.open)));
+    set($("assisted"), "hidden", !next.assisted);
+    endCard.show(next);
+    showNote(state.note, state.noteIsError);
+    tickClock();
+    shown();
+    if (sound) play(soundFor(sound, next));
+    state.viewCount += 1;
+    document.body.dataset.views = String(state.viewCount);
+  }
+
+  // The tab's title says what the headline says, for a player in another tab. Written once
+  // the page is idle, after the view's frame: a new title costs that frame 0.3 ms (the
+  // browser is told of it), on every move of a game whose headline says whose turn it is.
+  function showTitle(text) {
+    const waiting = state.titleWanted !== null;
+    state.titleWanted = text;
+    if (waiting) return;
+    whenIdle(() => { set(document, "title", state.titleWanted); state.titleWanted = null; }, 300);
+  }
+
+  // The board comes whole or as a patch: the parts that changed since the last view, the
+  // new order of the runs of elements that moved, the ids of those gone.
+  function showBoard(next) {
+    if (!next.parts) { morphInto($("board"), next.html); return; }
+    let patched = false;
+    try { patched = patchParts($("board"), next.parts, next.orders, next.gone); } catch (error) { console.error(error); }
+    // out of step (should not happen): a new connection starts with a whole view
+    if (!patched) resync();
+  }
+
+  function seatChip(seat, index) {
+    const view = state.view;
+    const who = seat.kind === "ai" ? `Computer (${seat.level})` : seat.you ? "You"
+      : seat.stand_in ? "Computer, for now" : seat.open ? "Open seat" : "Friend";
+    const classes = ["seat"];
+    if (view.to_move === index) classes.push("to-move");
+    if (view.winners.includes(index)) classes.push("winner");
+    // a player who holds no seat may sit in an open one (the computer gives it back)
+    const sit = seat.open && view.you.length === 0 && view.status === "playing"
+      ? `<button class="btn sit" data-take-seat="${index}" title="Play ${escapeHtml(seat.name)}">Sit here</button>`
+      // a player may send each open seat its own invite link
+      : seat.open && view.you.length > 0 && view.status === "playing"
+        ? `<button class="btn sit" data-invite-seat="${index}" title="Copy the invite link for ${escapeHtml(seat.name)}">Invite</button>` : "";
+    return `<span class="${classes.join(" ")}" style="--seat-color: var(--seat-${index})" data-seat="${index}">`
+      + `<span class="dot"></span><b>${escapeHtml(seat.name)}</b><span class="who">${escapeHtml(who)}</span>`
+      + `<span class="score">${seat.score}</span>${sit}`
+      + "</span>";
+  }
+
+  // A take-back asked for: the other players answer it, the asker may withdraw it.
+  function showTakeback(next) {
+    const request = next.takeback;
+    set($("takeback"), "hidden", !request);
+    if (!request) return;
+    const names = request.seats.map((s) => next.seats[s].name).join(" and ");
+    const others = next.seats.filter((s) => s.held && !s.you).length > 1 ? "players" : "player";
+    $("takeback-text").textContent = request.waiting_for_you ? `${names} asks to take back their last move.`
+      : request.yours ? `Waiting for the other ${others} to accept your take-back…`
+        : `${names} asked to take back their last move.`;
+    $("takeback-accept").hidden = !request.waiting_for_you;
+    $("takeback-refuse").hidden = !(request.waiting_for_you || request.yours);
+    $("takeback-refuse").textContent = request.yours ? "Withdraw" : "Refuse";
+  }
+
+  function soundFor(sound, next) {
+    if (sound === "end") return next.outcome === "won" ? "win" : next.outcome === "lost" ? "lose" : "draw";
+    if (sound === "move" && next.can_move) return "ai";  // the other side just moved
+    return sound;
+  }
+
+  function statusText() {
+    const view = state.view;
+    if (!view) return "";
+    if (view.status !== "playing") return endDetail(view);
+    const mover = view.seats[view.to_move];
+    if (!mover) return "";
+    if (view.you.length === 0) return `You are watching. ${mover.name} to play.`;
+    if (view.playing_back) return "Playing the moves out: click or press a key to take over.";
+    if (view.can_move) return view.you.length > 1 && view.seats.length > 1 ? `${mover.name} to play` : "Your turn";
+    if (mover.kind === "ai" || mover.stand_in) return `${mover.name} (computer) is thinking…`;
+    if (mover.open) return "Waiting for a friend: send them the invite link.";
+    return `Waiting for ${mover.name}…`;
+  }
+
+  // A hint's note or an error, kept until the next view; without one, the status line.
+  function showNote(text, isError = false) {
+    state.note = text; state.noteIsError = isError;
+    const message = $("message");
+    set(message, "className", `message${isError ? " error" : ""}`);
+    const status = statusText();
+    setText(message, text || (status === state.view?.headline ? "" : status));  // not said twice
+  }
+
+  function tickClock() {
+    const view = state.view;
+    if (!view) return;
+    const running = view.clock_running ? performance.now() - state.viewAt : 0;
+    const elapsed = view.elapsed_ms + running;
+    setText($("clock"), view.moves || view.elapsed_ms ? `⏱ ${formatTime(elapsed)}` : "");
+    for (const clock of $("board").querySelectorAll("[data-clock=seconds]")) {
+      const seconds = String(Math.min(999, Math.floor(elapsed / 1000))).padStart(3, "0");
+      setText(clock, seconds);
+    }
+  }
+
+  return { current, forget, showView, showNote, tickClock };
+}
