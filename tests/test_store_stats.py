@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
@@ -20,6 +19,7 @@ from parlour.stats.statistics import statistics
 from parlour.stats.wording import clock, number
 from parlour.store import Progress, Result, SessionRow, session_created
 from parlour.store.sqlite import SqliteStore as Store
+from tests.support.loops import run_async
 
 NOW = 1_700_000_000.0
 
@@ -521,7 +521,7 @@ def test_a_full_sync_commit_returns_once_the_change_is_on_disk(tmp_path: Path) -
     path = tmp_path / "full.sqlite3"
     store = Store(path, sync="full")
     try:
-        asyncio.run(store.commit(session_created(session_row("s1"), {"t": [0, 1]}, NOW)))
+        run_async(store.commit(session_created(session_row("s1"), {"t": [0, 1]}, NOW)))
         reader = Store(path)  # another connection: it sees only what was committed
         assert reader.session_row("s1") is not None
         reader.close()
@@ -533,8 +533,8 @@ def test_a_full_sync_commit_that_fails_is_never_acknowledged(tmp_path: Path) -> 
     store = Store(tmp_path / "full.sqlite3", sync="full")
     try:
         created = session_created(session_row("s1"), {"t": [0, 1]}, NOW)
-        asyncio.run(store.commit(created))
+        run_async(store.commit(created))
         with pytest.raises(sqlite3.IntegrityError):  # the same session twice
-            asyncio.run(store.commit(created))
+            run_async(store.commit(created))
     finally:
         store.close()
