@@ -3,7 +3,7 @@
 Deal i is a Fisher-Yates shuffle of the 52 ranks (four of each of 1..13) driven by
 `random.Random(i)`: the first 28 are the pyramid by flat index, the other 24 the stock,
 whose first card is the base at the start. (The game deals cards in logic.py; only ranks
-matter to the solver, and these deals are its own.) Three parts:
+matter to the search, `search.py`, and these deals are its own.) Three parts:
 
 1. `solve` on --deals full deals (seeds 0 ..): the share that can be won, with a 95 %
    Wilson interval, and the solver's time per deal (median, p95, max; CPU time of the

@@ -12,11 +12,12 @@ from parlour.core.game import GameError
 from parlour.core.gameid import GameId, new_seed
 from parlour.core.session import HUMAN, Session
 from parlour.games import GAMES
+from parlour.server.api.socket import WireMessage
 from parlour.server.compute import Compute
 from parlour.server.hub.core import Hub
 from parlour.server.hub.live import Live
 from parlour.server.hub.messages import (
-    CLIENT_MESSAGE,
+    KINDS,
     Action,
     AnswerTakeback,
     Cancel,
@@ -40,15 +41,30 @@ def test_every_kind_of_action_has_one_handler(tmp_path: Path) -> None:
     hub.store.close()
 
 
+def read(text: str) -> object:
+    return WireMessage.model_validate_json(text).message()
+
+
 def test_a_message_is_read_as_its_kind_with_only_its_own_field() -> None:
-    assert CLIENT_MESSAGE.validate_json('{"type": "move", "move": {"cell": [1, 1]}}') == \
-        PlayMove(move={"cell": [1, 1]})
-    assert CLIENT_MESSAGE.validate_json('{"type": "takeback", "accept": true}') == \
-        AnswerTakeback(accept=True)
-    assert isinstance(CLIENT_MESSAGE.validate_json('{"type": "leave"}'), Leave)
-    assert isinstance(CLIENT_MESSAGE.validate_json('{"type": "cancel"}'), Cancel)
-    with pytest.raises(ValueError):
-        CLIENT_MESSAGE.validate_json('{"type": "undo", "accept": true}')
+    assert read('{"type": "move", "move": {"cell": [1, 1]}}') == PlayMove(move={"cell": [1, 1]})
+    assert read('{"type": "takeback", "accept": true}') == AnswerTakeback(accept=True)
+    assert read('{"type": "undo", "accept": true, "move": null}') == Undo()  # as always
+    assert isinstance(read('{"type": "leave"}'), Leave)
+    assert isinstance(read('{"type": "cancel"}'), Cancel)
+    for wrong in ('{"type": "jump"}', '{"move": 1}', '{"type": "undo", "colour": 1}',
+                  '{"type": "command", "name": "' + "x" * 41 + '"}'):
+        with pytest.raises(ValueError):
+            read(wrong)
+
+
+def test_the_hub_reads_what_a_kind_does_from_the_kind() -> None:
+    assert set(KINDS) == {"move", "undo", "redo", "restart", "hint", "assist", "command",
+                          "takeback", "leave", "cancel"}
+    assert {name for name, kind in KINDS.items() if kind.plays_on} == {
+        "move", "undo", "redo", "restart"}
+    assert {name for name, kind in KINDS.items() if kind.stops_the_computer} == {
+        "undo", "restart", "takeback"}
+    assert {name for name, kind in KINDS.items() if kind.appends_moves} == {"move"}
 
 
 def test_a_takeback_waits_for_every_other_player_and_one_refusal_ends_it() -> None:

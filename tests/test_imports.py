@@ -131,8 +131,8 @@ MAY_IMPORT: dict[str, set[str]] = {
     "parlour.server.compute": {"parlour.core", "parlour.games"},
     "parlour.server.hub": {"parlour.core", "parlour.store", "parlour.server.compute",
                            "parlour.server.timing", "parlour.server.patch"},
-    "parlour.server.api": {"parlour.core", "parlour.stats", "parlour.server.hub",
-                           "parlour.server.timing"},
+    "parlour.server.api": {"parlour.core", "parlour.stats", "parlour.store",
+                           "parlour.server.hub", "parlour.server.timing"},
 }
 """Each layer and the layers it may import besides itself; layers not named here
 (`app.py`, `cli.py`) wire the others and may import any of them. A game's tests may

@@ -18,21 +18,12 @@ from parlour.core.game import GameSpec
 from parlour.server import timing
 from parlour.server.api import pages, rest, socket
 from parlour.server.api.errors import handle_errors
-from parlour.server.api.guard import JSON_RULE, LOCAL_HOSTS, BodyRule, Guard
+from parlour.server.api.guard import LOCAL_HOSTS, Guard
 from parlour.server.compute import Compute
 from parlour.server.hub.core import Hub
 from parlour.server.hub.saved_games import FILE_LIMIT
 from parlour.server.hub.viewers import SEND_TIMEOUT
 from parlour.store import MAX_BYTES, Store
-
-
-def body_rule(path: str) -> BodyRule:
-    """The body a route takes: its content types and its size limit."""
-    if path == "/api/uploads":
-        return BodyRule(rest.PICTURE_TYPES, MAX_BYTES)
-    if path == rest.IMPORT_PATH:
-        return BodyRule(("application/json",), FILE_LIMIT)
-    return JSON_RULE
 
 
 def create_app(
@@ -65,7 +56,7 @@ def create_app(
     )
     app.state.hub = Hub(store, games, ai_delay_scale=ai_delay_scale, compute=compute)
     app.state.send_timeout = send_timeout  # a viewer that stops reading is dropped after it
-    app.add_middleware(Guard, allowed_hosts=allowed_hosts, body_rule=body_rule)
+    app.add_middleware(Guard, allowed_hosts=allowed_hosts, body_rule=rest.body_rule)
     handle_errors(app)
     app.include_router(rest.router)
     if timing.ENABLED:  # only on a server started with PARLOUR_TIMING=1, for the benchmark

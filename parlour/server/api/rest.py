@@ -18,6 +18,7 @@ from parlour.server import timing
 from parlour.server.api.catalog import Catalog, describe_catalog
 from parlour.server.api.deps import HubDep
 from parlour.server.api.errors import PLAY, READ, errors
+from parlour.server.api.guard import JSON_RULE, BodyRule
 from parlour.server.api.schemas import (
     AssistRequest,
     Created,
@@ -44,12 +45,22 @@ from parlour.server.hub.messages import (
     Undo,
 )
 from parlour.server.hub.resume import ForgetRequest, Forgotten, HeldRequest, ResumeList
-from parlour.server.hub.saved_games import SavedGame, exported, file_name
+from parlour.server.hub.saved_games import FILE_LIMIT, SavedGame, exported, file_name
 from parlour.server.hub.views import View
 from parlour.stats.statistics import statistics
+from parlour.store import MAX_BYTES
 
 PICTURE_TYPES = ("image/png", "image/jpeg", "image/webp")
 IMPORT_PATH = "/api/games/import"  # its body is a saved file, pictures included
+
+
+def body_rule(path: str) -> BodyRule:
+    """The body a route takes, for the front door: its content types and size limit."""
+    if path == "/api/uploads":
+        return BodyRule(PICTURE_TYPES, MAX_BYTES)
+    if path == IMPORT_PATH:
+        return BodyRule(("application/json",), FILE_LIMIT)
+    return JSON_RULE
 UPLOAD_BODY: dict[str, Any] = {
     "requestBody": {
         "required": True,

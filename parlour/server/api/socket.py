@@ -2,7 +2,8 @@
 
 Its first message is `{"type": "hello", "token": ...}` (the token stays out of URLs and
 logs); then it is sent views (`Viewer`: its own outbox, so none can stall a game) and
-may send the client messages of `hub/messages.py`. They are carried out one by one, in
+may send the client messages of `hub/messages.py` (`WireMessage`: the wire's form of them,
+unchanged since the first browser client). They are carried out one by one, in
 order, through the hub's table of handlers (`Hub.act`), but read as they come: a
 "cancel" stops the long work it is meant for at once, and a move makes a hint still
 coming moot before it waits its turn.
@@ -13,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Literal
+from typing import Any, Literal
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import Field, ValidationError
@@ -25,26 +26,13 @@ from parlour.server.api.guard import WS_MESSAGE_LIMIT
 from parlour.server.hub.core import Hub
 from parlour.server.hub.errors import ApiError
 from parlour.server.hub.live import Live
-from parlour.server.hub.messages import (
-    CLIENT_MESSAGE,
-    Action,
-    Cancel,
-    Leave,
-    Opened,
-    PlayMove,
-    Redo,
-    Restart,
-    Strict,
-    Undo,
-)
+from parlour.server.hub.messages import KINDS, Action, Cancel, Leave, Opened, Strict
 from parlour.server.hub.viewers import Viewer
 
 HELLO_TIMEOUT = 10.0
 """Seconds a new WebSocket has to say hello (with its token) before it is closed."""
 MESSAGES_WAITING = 16
 """A browser's messages waiting to be carried out, at most: more are refused."""
-PLAYS_ON = (PlayMove, Undo, Redo, Restart)
-"""Messages that make the advice a player waits for moot as soon as they arrive."""
 log = logging.getLogger("parlour")
 
 router = APIRouter()
@@ -57,11 +45,31 @@ class Hello(Strict):
     token: str | None = Field(None, max_length=64, description="the seat token, if any")
 
 
+class WireMessage(Strict):
+    """A client message as a browser sends it: `type` names its kind, and the kind reads
+    its own field of the four (the others may be there, and are ignored, as they always
+    were: the wire's contract does not change with the hub's models)."""
+
+    type: Literal[
+        "move", "undo", "redo", "restart", "hint", "assist", "command", "takeback", "leave",
+        "cancel",
+    ]
+    move: Any = None
+    on: bool = False  # for "assist": the switch's new position
+    accept: bool = False  # for "takeback": accept (or refuse) the take-back asked for
+    name: str = Field("", max_length=40, description="for 'command': a server command's name")
+
+    def message(self) -> Action | Leave | Cancel:
+        kind = KINDS[self.type]
+        return kind(**{field: getattr(self, field) for field in kind.model_fields
+                       if field != "type"})
+
+
 @router.websocket("/ws/{sid}")
 async def play_socket(socket: WebSocket, sid: str, hub: HubDep) -> None:
     """A browser's connection to a game. Its first message is
     `{"type": "hello", "token": ...}` (the token stays out of URLs and logs); then it
-    is sent views and may send actions (`ClientMessage`)."""
+    is sent views and may send actions (`WireMessage`)."""
     await socket.accept()
     try:
         hello = Hello.model_validate_json(
@@ -107,7 +115,7 @@ async def _serve(hub: Hub, socket: WebSocket, live: Live, viewer: Viewer) -> Non
             timing.received()
             try:
                 with timing.part("parse"):
-                    message = CLIENT_MESSAGE.validate_json(text)
+                    message = WireMessage.model_validate_json(text).message()
             except ValidationError as error:
                 reason = error.errors()[0]["msg"]
                 viewer.tell({"type": "error", "error": f"bad message: {reason}"})
@@ -115,7 +123,7 @@ async def _serve(hub: Hub, socket: WebSocket, live: Live, viewer: Viewer) -> Non
             if isinstance(message, Cancel):
                 hub.cancel(live, viewer.token)
                 continue
-            if isinstance(message, PLAYS_ON):
+            if message.plays_on:
                 hub.play_on(live, viewer.token)  # a hint still coming is moot now
             if waiting.full():
                 viewer.tell({"type": "error", "error": "too many messages at once: "

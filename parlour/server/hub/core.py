@@ -4,16 +4,17 @@ Every action goes through `Hub.act`: it checks the caller's seats, runs the hand
 the message's kind (`handlers`, the one table the REST routes and the WebSocket share)
 under the game's lock, saves the change (committed before anyone hears of it), then
 leaves each connected viewer the view of their own seats and lets the computer play if
-it is to move. Games nobody uses leave memory and are reloaded from the store when
-asked for (`get`).
+it is to move. Games nobody uses leave memory and are reloaded from the store when asked
+for (`get`).
 
 The capabilities, composed here, one module each: opening.py (new games), play.py
 (moves, undo, redo, restart), seats.py (joining, leaving, take-backs), advice.py (hints,
-commands, the assist), workers.py (long work), broadcast.py (views to viewers),
-turns.py (the computer's turns). What they share: live.py (a game in memory),
-views.py (what a viewer is sent), records.py (what is saved), messages.py (what a
-player asks, what a handler answers). The API's own reads and writes of the store:
-resume.py, saved_games.py, pictures.py.
+commands, the assist), workers.py (long work), broadcast.py (views to viewers), turns.py
+(the computer's turns). What they share: live.py (a game in memory), views.py (what a
+viewer is sent), records.py (what is saved), messages.py (what a player asks, what a
+handler answers), viewers.py (each socket's outbox), errors.py (a refusal), and the
+state a capability keeps on a live game: takebacks.py, advice_state.py. The API's own
+reads and writes of the store: resume.py, saved_games.py, pictures.py.
 """
 
 from __future__ import annotations
@@ -64,8 +65,6 @@ M = TypeVar("M", bound=Action)
 Handler = Callable[[Live, str | None, frozenset[int], M], Awaitable[Answer]]
 """Carries out a message of one kind for the player holding a token and its seats,
 under the game's lock; raises GameError (nothing changed) or ApiError to refuse it."""
-STOPS_THE_COMPUTER = (Undo, Restart, AnswerTakeback)
-"""Actions that take the position the computer is thinking about away."""
 
 
 def handles(kind: type[M], handler: Handler[M]) -> tuple[type[Any], Handler[Any]]:
@@ -194,7 +193,7 @@ class Hub:
             raise ApiError(403, "you hold no seat in this game: you can only watch")
         self.advice.play_on(live, token)
         async with live.lock:
-            if isinstance(message, STOPS_THE_COMPUTER):
+            if message.stops_the_computer:
                 self.turns.stop(live)  # the AI was thinking about a position about to go
             before = live.session.cursor
             with timing.part("apply"):
@@ -203,7 +202,7 @@ class Hub:
                 except GameError as error:
                     raise ApiError(409, str(error)) from None
             with timing.part("commit"):
-                await self.save(live, before if isinstance(message, PlayMove) else None)
+                await self.save(live, before if message.appends_moves else None)
             await self.broadcast.answer(live, sound_after(message.type, live.session), token)
         self.turns.kick(live)
         self.advice.work_out_assist(live)

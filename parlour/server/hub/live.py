@@ -2,9 +2,9 @@
 
 What a handler may touch, holding `lock` (one change at a time): `session`, `round`,
 `holders`, `notes`, and the state its own capability hangs here — `takeback` (seats.py,
-by the rules of takebacks.py), `advice` (advice.py) — and `ai_task` only through
-turns.py. `observed` is a cache `observe` keeps; `viewers` changes as sockets come and
-go (the API), `last_used` as the hub hands the game out.
+by the rules of takebacks.py; a move, play.py, ends it), `advice` (advice.py) — and
+`ai_task` only through turns.py. `observed` is a cache `observe` keeps; `viewers`
+changes as sockets come and go (the API), `last_used` as the hub hands the game out.
 """
 
 from __future__ import annotations

@@ -1,17 +1,17 @@
 """What a player asks of a game, one pydantic model per kind, and what the hub answers.
 
-The WebSocket carries these as JSON tagged by `type` (`ClientMessage` reads one); the
-REST routes build the same models from their paths and bodies, so both reach the hub's
-one table of handlers (`Hub.act`). Each kind carries only its own field: a move, the
+The WebSocket carries these as JSON tagged by `type` (`KINDS`; `api/socket.py` reads
+them); the REST routes build the same models from their paths and bodies, so both reach
+the hub's one table of handlers (`Hub.act`). Each kind carries only its own field: a move, the
 assist switch's position, a command's name, an answer to a take-back.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field
 
 from parlour.core.game import Hint
 
@@ -22,67 +22,88 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class PlayMove(Strict):
+class Message(Strict):
+    """A kind of client message, and what the hub must know of its kind besides its
+    handler (`Hub.handlers`): the loop reads these flags, never the kinds' names."""
+
+    type: str
+    plays_on: ClassVar[bool] = False
+    """The player acts on the board: advice they were waiting for is moot at once."""
+    stops_the_computer: ClassVar[bool] = False
+    """It takes away the position the computer is thinking about."""
+    appends_moves: ClassVar[bool] = False
+    """It adds to the line of moves (saved as an append, not a rewrite)."""
+
+
+class PlayMove(Message):
     """Play a move for the seat to move."""
 
     type: Literal["move"] = "move"
     move: Any = None
+    plays_on = True
+    appends_moves = True
 
 
-class Undo(Strict):
+class Undo(Message):
     """Take back moves to the player's previous turn; with other players holding seats,
     ask them to accept a take-back."""
 
     type: Literal["undo"] = "undo"
+    plays_on = True
+    stops_the_computer = True
 
 
-class Redo(Strict):
+class Redo(Message):
     """Replay what Undo took back, up to the player's next turn."""
 
     type: Literal["redo"] = "redo"
+    plays_on = True
 
 
-class Restart(Strict):
+class Restart(Message):
     """Start the same deal again from the beginning."""
 
     type: Literal["restart"] = "restart"
+    plays_on = True
+    stops_the_computer = True
 
 
-class AskHint(Strict):
+class AskHint(Message):
     """A suggested move for the seat to move (the game then counts as assisted)."""
 
     type: Literal["hint"] = "hint"
 
 
-class SetAssist(Strict):
+class SetAssist(Message):
     """Turn the game's assist switch on or off."""
 
     type: Literal["assist"] = "assist"
     on: bool = False
 
 
-class RunCommand(Strict):
+class RunCommand(Message):
     """Carry out one of the game's server commands (`GameSpec.command_handlers`)."""
 
     type: Literal["command"] = "command"
     name: str = Field("", max_length=40, description="a server command's name")
 
 
-class AnswerTakeback(Strict):
+class AnswerTakeback(Message):
     """Accept or refuse the take-back another player asked for; the asker withdraws it
     with accept false."""
 
     type: Literal["takeback"] = "takeback"
     accept: bool = False
+    stops_the_computer = True
 
 
-class Leave(Strict):
+class Leave(Message):
     """Give up the sender's seats (WebSocket only: REST has its own route)."""
 
     type: Literal["leave"] = "leave"
 
 
-class Cancel(Strict):
+class Cancel(Message):
     """Stop the long work a player asked for (a hint, a solver), at once."""
 
     type: Literal["cancel"] = "cancel"
@@ -90,9 +111,12 @@ class Cancel(Strict):
 
 Action = PlayMove | Undo | Redo | Restart | AskHint | SetAssist | RunCommand | AnswerTakeback
 """A change a player asks of a game: each kind has one handler (`Hub.act`)."""
-ClientMessage = Annotated[Action | Leave | Cancel, Field(discriminator="type")]
-"""What a browser sends on the WebSocket after its hello."""
-CLIENT_MESSAGE: TypeAdapter[Action | Leave | Cancel] = TypeAdapter(ClientMessage)
+KINDS: dict[str, type[Action | Leave | Cancel]] = {
+    kind.model_fields["type"].default: kind
+    for kind in (PlayMove, Undo, Redo, Restart, AskHint, SetAssist, RunCommand,
+                 AnswerTakeback, Leave, Cancel)
+}
+"""Every kind of client message by the `type` that names it on the wire."""
 
 
 @dataclass(frozen=True)

@@ -50,8 +50,10 @@ def apply(db: sqlite3.Connection, change: Change | SqlWrite) -> None:
         case Together(changes):
             for part in changes:
                 apply(db, part)
-        case _:
+        case _ if callable(change):
             change(db)
+        case _:  # a Change added without its SQL here: refused before anything is written
+            raise TypeError(f"the SQLite store cannot apply {type(change).__name__}")
 
 
 def _session_created(db: sqlite3.Connection, change: SessionCreated) -> None:

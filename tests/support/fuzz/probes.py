@@ -10,7 +10,7 @@ from typing import Any
 
 from schemathesis.specs.openapi.schemas import OpenApiSchema
 
-from parlour.server.app import body_rule
+from parlour.server.api.rest import body_rule
 from parlour.store import MAX_BYTES
 from tests.support.fuzz.checks import error_problem
 from tests.support.fuzz.pool import Pool

@@ -1,9 +1,10 @@
-"""The Escalator solver against hand-made deals and an independent, plain implementation.
+"""Escalator's exact search (`search.py`) against hand-made deals and an independent,
+plain implementation.
 
 The reference below knows the rules from the seed only (a card is free when both cards
 covering it are gone; a pick needs a rank next to the base's, aces next to twos and
 kings; a draw turns the next stock card) and searches naively: a depth-first search over
-(removed, cards turned, base) with a memo, no levels, no bitsets shared with the solver.
+(removed, cards turned, base) with a memo, no levels, no bitsets shared with the search.
 Winning lines are replayed under those rules.
 """
 
@@ -34,7 +35,7 @@ DECK = [rank for rank in range(1, 14) for _ in range(4)]
 EVERYTHING = (1 << 28) - 1
 
 
-# -- the rules, written again without the solver's tables -----------------------------------
+# -- the rules, written again without the search's tables -----------------------------------
 
 def position_of(index: int) -> tuple[int, int]:
     row = 0

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.support import cores as own_machines
+from tests.support import cores
 from tests.support.processes import PROC
 
 # A parent that starts a child; each has a second thread, and tells when all are up.
@@ -45,24 +45,24 @@ def families() -> Iterator[list[subprocess.Popen[str]]]:
 def policies(root: int) -> list[int]:
     """The scheduling class of each thread of `root`'s tree."""
     return [os.sched_getscheduler(int(task))
-            for pid in own_machines.tree(root, own_machines.children())
+            for pid in cores.tree(root, cores.children())
             for task in os.listdir(f"/proc/{pid}/task")]
 
 
 @pytest.mark.skipif(not PROC.is_dir(), reason="processes are found in /proc")
 def test_a_tree_is_a_process_and_all_it_started(families: list[subprocess.Popen[str]]) -> None:
     parent = families[0].pid
-    running = own_machines.children()
-    found = own_machines.tree(parent, running)
+    running = cores.children()
+    found = cores.tree(parent, running)
     assert len(found) == 2 and parent in found
-    assert not found & own_machines.tree(families[1].pid, running)
+    assert not found & cores.tree(families[1].pid, running)
 
 
-@pytest.mark.skipif(not own_machines.available(), reason="SCHED_IDLE and back, on Linux")
+@pytest.mark.skipif(not cores.available(), reason="SCHED_IDLE and back, on Linux")
 def test_the_one_given_the_cores_runs_normally_and_the_others_when_they_idle(
     families: list[subprocess.Popen[str]],
 ) -> None:
-    machines = own_machines.OwnMachines([family.pid for family in families])
+    machines = cores.OwnMachines([family.pid for family in families])
     try:
         machines.give(1)
         assert policies(families[0].pid) == [os.SCHED_IDLE] * 4
