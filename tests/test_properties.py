@@ -38,7 +38,7 @@ from parlour.core.game import (
     Status,
     UndoRule,
 )
-from parlour.core.gameid import GameId, new_seed, parse_game_id
+from parlour.core.gameid import GameId, new_seed, parse_game_id, position_id
 from parlour.core.positions import RECENT_POSITIONS, SNAPSHOT_INTERVAL, Positions
 from parlour.core.session import Session
 from parlour.games import GAMES
@@ -941,3 +941,27 @@ def test_rng_is_a_function_of_the_id() -> None:
     assert draws[0] == draws[1] == draws[2]
     other = parse_game_id(PICK, "pick:long#abd")
     assert other.rng(PICK).random() != draws[0]
+
+
+SLIDING = GAMES["sliding"].game
+SLIDING_3X3 = ("sliding:rows=3,cols=3,shuffle=walk,steps=40,picture=meadow,crop_x=50,crop_y=50,"
+               "zoom=100")
+
+
+def test_a_start_position_given_with_a_new_games_parameters_makes_a_position_id() -> None:
+    game_id = position_id(SLIDING, {"rows": 3, "cols": 3, "tiles": "1, 2, 3, 4, 5, 6, 0, 7, 8"})
+    assert game_id.text(SLIDING) == f"{SLIDING_3X3}:1,2,3,4,5,6,0,7,8"
+    assert parse_game_id(SLIDING, game_id.text(SLIDING)) == game_id
+    assert game_id.deal(SLIDING) == SLIDING.parse_position(game_id.params, "1,2,3,4,5,6,0,7,8")
+
+
+@pytest.mark.parametrize(("tiles", "message"), [
+    ("1;2", "tiles: a start position is letters, digits and . , / * - _"),
+    ("2,1,3,4,5,6,7,8,0", "no sequence of slides can solve this position"),
+])
+def test_a_start_position_given_with_a_new_games_parameters_is_checked(
+    tiles: str, message: str,
+) -> None:
+    with pytest.raises(BadParams) as refused:
+        position_id(SLIDING, {"rows": 3, "cols": 3, "tiles": tiles})
+    assert str(refused.value).startswith(message)

@@ -1,0 +1,287 @@
+"""Mutation testing (issue 34): small bugs put into the modules whose bugs cost players or
+hosts, one at a time, to see whether the tests that cover each one notice.
+
+The tool is mutmut 3 (the `mutation` extra: `pip install -e '.[mutation]'`). It was
+chosen over cosmic-ray because it runs each mutant in a process forked from one that has
+already imported everything and run the suite once, and it runs only the tests that
+called the mutated function during that first run (fastest first, stopping at the first
+failure). A mutant costs milliseconds, not the seconds of a fresh pytest per mutant
+that cosmic-ray spends, which is what lets every module here be tried in about an hour
+on two cores. It is maintained, and its trampolines need no change to the code.
+
+`COVERING_TESTS` below is the one place that says which modules are mutated and which
+test files are run for them; mutmut then narrows each mutant to the tests, of those,
+that call its function. Tests that start a real server or Chromium are left out (they
+are slow, and a server process would not see the mutant). Mutants judged equivalent
+(no player or host could tell them apart from the code) are listed, one line each with
+the reason, in bench/mutation_equivalent.toml; they do not count towards the kill rate.
+
+mutmut works in a folder of its own, bench/results/mutation/ (git-ignored): the
+package, tests and a pyproject.toml with its settings are copied into mutants/ there.
+
+Run from the repository root (about an hour for everything on a busy 2-core machine):
+    .venv/bin/python -m bench.mutation [--modules parlour/core/session.py ...] [--quick]
+
+--quick keeps the last run's results and tries again only the mutants that survived it
+(and those of functions changed since), after tests were added.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import tomllib
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKSPACE = ROOT / "bench" / "results" / "mutation"
+EQUIVALENT_FILE = ROOT / "bench" / "mutation_equivalent.toml"
+WORKERS = 2
+
+def game_tests(game: str, *files: str) -> tuple[str, ...]:
+    return tuple(f"parlour/games/{game}/tests/{file}" for file in files)
+
+
+PROPERTIES = "tests/test_properties.py"
+
+COVERING_TESTS: dict[str, tuple[str, ...]] = {
+    "parlour/core/session.py": (PROPERTIES, "tests/test_clock.py", "tests/test_saved_games.py"),
+    "parlour/core/gameid.py": (PROPERTIES, "tests/test_saved_games.py",
+                               "tests/test_end_figures.py"),
+    "parlour/core/positions.py": (PROPERTIES,),
+    "parlour/core/commands.py": ("tests/test_commands.py", "tests/test_key_table.py"),
+    "parlour/games/escalator/logic.py": game_tests("escalator", "test_rules.py", "test_api.py",
+                                                   "test_view.py"),
+    "parlour/games/ishido/logic.py": game_tests("ishido", "test_rules.py"),
+    "parlour/games/minesweeper/logic.py": game_tests("minesweeper", "test_rules.py",
+                                                     "test_api.py"),
+    "parlour/games/sliding/logic.py": game_tests("sliding", "test_rules.py", "test_api.py",
+                                                 "test_view.py"),
+    "parlour/games/tictactoe/logic.py": game_tests("tictactoe", "test_rules.py"),
+    "parlour/games/tribolo/logic.py": game_tests("tribolo", "test_rules.py", "test_logic.py",
+                                                 "test_api.py", "test_view.py"),
+    "parlour/games/tribolo/rules.py": game_tests("tribolo", "test_rules.py", "test_logic.py"),
+}
+"""Each mutated module and the test files run against its mutants: the pool is the union
+over the modules of a run, and mutmut runs a mutant against the tests of the pool that
+called its function. The games' solver and AI tests are left out: they call the rules
+millions of times, so a surviving mutant would cost minutes; the rules tests must
+catch a rules bug."""
+
+LEFT_OUT = {PROPERTIES: ("escalator", "ishido", "minesweeper", "sliding", "tribolo")}
+"""Parametrised tests left out of the pool, by their parameter: the property tests of the
+games with big positions take a minute each (several with mutmut's trampolines). Those of
+Tic-Tac-Toe and of the test double, which exercise every path of the session, stay."""
+
+PYTEST_ARGUMENTS = ("-p", "no:cacheprovider", "-p", "mutation_plugin", "-m", "not browser",
+                    "--hypothesis-seed=0")
+"""For every pytest run mutmut makes: no browser tests, the same examples each run, and
+the plugin below."""
+
+PLUGIN = '''"""bench.mutation's plugin for the pytest runs of mutmut.
+
+mutmut runs pytest many times in one process (and in forks of it); each run's solver
+tables go to a folder of its own, so the tables an earlier run loaded are forgotten. The
+tests of LEFT_OUT are deselected."""
+
+from typing import Any
+
+from parlour.core import tables
+
+LEFT_OUT = {left_out!r}
+
+
+def pytest_sessionstart() -> None:
+    tables._loaded.clear()
+
+
+def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
+    def left_out(item: Any) -> bool:
+        ids = LEFT_OUT.get(item.nodeid.partition("::")[0], ())
+        return hasattr(item, "callspec") and item.callspec.id in ids
+
+    config.hook.pytest_deselected(items=[item for item in items if left_out(item)])
+    items[:] = [item for item in items if not left_out(item)]
+'''
+
+
+@dataclass
+class Tally:
+    """One module's mutants by outcome, and the names of those not killed."""
+
+    counts: Counter[str] = field(default_factory=Counter)
+    survivors: list[str] = field(default_factory=list)
+    equivalent: list[str] = field(default_factory=list)
+    untested: list[str] = field(default_factory=list)
+
+    @property
+    def kill_rate(self) -> float:
+        judged = self.counts["killed"] + self.counts["timeout"]
+        counted = sum(self.counts.values()) - len(self.equivalent)
+        return judged / counted if counted else 1.0
+
+
+def toml_value(value: object) -> str:
+    """Strings and lists of strings, written as TOML (JSON's forms of them are TOML's)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def mutmut_settings(modules: list[str]) -> dict[str, object]:
+    tests = sorted({test for module in modules for test in COVERING_TESTS[module]})
+    return {
+        "source_paths": ["parlour"],
+        "only_mutate": modules,
+        "also_copy": ["conftest.py", "mutation_plugin.py"],
+        "pytest_add_cli_args_test_selection": tests,
+        "pytest_add_cli_args": list(PYTEST_ARGUMENTS),
+        "use_git_change_detection": False,
+    }
+
+
+def prepare_workspace(modules: list[str], quick: bool) -> None:
+    """The folder mutmut runs in: links to the package and tests, and the project's
+    pyproject.toml with a [tool.mutmut] table for these modules."""
+    if not quick and WORKSPACE.exists():
+        shutil.rmtree(WORKSPACE)
+    WORKSPACE.mkdir(parents=True, exist_ok=True)
+    for name in ("parlour", "tests", "conftest.py"):
+        link = WORKSPACE / name
+        if not link.is_symlink():
+            link.symlink_to(ROOT / name)
+    (WORKSPACE / "mutation_plugin.py").write_text(PLUGIN.format(left_out=LEFT_OUT))
+    settings = "\n".join(f"{key} = {toml_value(value)}" for key, value in
+                         mutmut_settings(modules).items())
+    project = (ROOT / "pyproject.toml").read_text()
+    (WORKSPACE / "pyproject.toml").write_text(f"{project}\n[tool.mutmut]\n{settings}\n")
+
+
+def mutant_exit_codes(module: str) -> dict[str, int | None]:
+    meta = WORKSPACE / "mutants" / f"{module}.meta"
+    if not meta.exists():
+        return {}
+    codes: dict[str, int | None] = json.loads(meta.read_text())["exit_code_by_key"]
+    return codes
+
+
+def run_mutmut(names: list[str], log: Path) -> int:
+    command = [str(Path(sys.executable).parent / "mutmut"), "run", "--max-children",
+               str(WORKERS), *names]
+    with log.open("w") as output:
+        return subprocess.run(command, cwd=WORKSPACE, stdin=subprocess.DEVNULL, stdout=output,
+                              stderr=subprocess.STDOUT, check=False).returncode
+
+
+def load_equivalent() -> dict[str, dict[str, str]]:
+    """Mutant name -> {"change": its one-line diff, "why": why no one could tell}."""
+    listed: dict[str, dict[str, str]] = {}
+    for entries in tomllib.loads(EQUIVALENT_FILE.read_text()).values():
+        listed.update(entries)
+    return listed
+
+
+def tally(module: str, equivalent: dict[str, dict[str, str]]) -> Tally:
+    from mutmut.stats import status_by_exit_code
+
+    result = Tally()
+    codes = mutant_exit_codes(module)
+    for name, code in sorted(codes.items(), key=lambda item: mutant_order(item[0])):
+        status = status_by_exit_code[code]
+        result.counts[status] += 1
+        if name in equivalent:
+            result.equivalent.append(name)
+        elif status == "no tests":
+            result.untested.append(name)
+        elif status not in ("killed", "timeout", "not checked"):
+            result.survivors.append(name)
+    return result
+
+
+def mutant_order(name: str) -> tuple[str, int]:
+    function, _, number = name.rpartition("__mutmut_")
+    return function, int(number)
+
+
+def one_line_change(module: str, name: str) -> str:
+    """`line N: old -> new` for a mutant, read back from mutmut's mutated file."""
+    from mutmut.mutation.diff_apply import get_diff_for_mutant
+
+    diff = get_diff_for_mutant(name, path=module).splitlines()[2:]
+    removed = " / ".join(line[1:].strip() for line in diff if line.startswith("-"))
+    added = " / ".join(line[1:].strip() for line in diff if line.startswith("+"))
+    return f"line {source_line(module, name, removed)}: {removed}  ->  {added}"
+
+
+def source_line(module: str, name: str, removed: str) -> int | str:
+    """Where the mutated line is in the original file (searched from its function's start)."""
+    function = name.rpartition("__mutmut_")[0].rpartition(".")[2]
+    function = function.split("ǁ")[-1].removeprefix("x_")
+    source = (ROOT / module).read_text()
+    start = next((node.lineno for node in ast.walk(ast.parse(source))
+                  if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+                  and node.name == function), 1)
+    first = removed.split(" / ")[0]
+    for number, line in enumerate(source.splitlines()[start - 1:], start):
+        if first and line.strip() == first:
+            return number
+    return "?"
+
+
+def report(modules: list[str], equivalent: dict[str, dict[str, str]], wall: float) -> bool:
+    """Print the table and the survivors; whether every module reached 90 %."""
+    os.chdir(WORKSPACE)  # mutmut reads its mutated files from here
+    tallies = {module: tally(module, equivalent) for module in modules}
+    print(f"\n{'module':<40} {'mutants':>7} {'killed':>6} {'surv.':>5} {'t/out':>5} "
+          f"{'none':>4} {'equiv':>5} {'rate':>6}")
+    for module, counts in tallies.items():
+        c = counts.counts
+        print(f"{module.removeprefix('parlour/'):<40} {sum(c.values()):>7} {c['killed']:>6} "
+              f"{c['survived']:>5} {c['timeout']:>5} {c['no tests']:>4} "
+              f"{len(counts.equivalent):>5} {counts.kill_rate:>6.1%}")
+    for module, counts in tallies.items():
+        stale = [name for name in counts.equivalent
+                 if equivalent[name]["change"] != one_line_change(module, name).split(": ", 1)[1]]
+        if not (counts.survivors or counts.untested or stale):
+            continue
+        print(f"\n{module}")
+        for name in counts.survivors + counts.untested:
+            untested = " (no test calls it)" if name in counts.untested else ""
+            print(f"  {name.rpartition('.')[2]}{untested}  {one_line_change(module, name)}")
+        for name in stale:
+            print(f"  {name.rpartition('.')[2]} is listed as equivalent but now reads "
+                  f"{one_line_change(module, name)}")
+    print(f"\nwall time {wall / 60:.1f} min")
+    return all(counts.kill_rate >= 0.9 for counts in tallies.values())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--modules", nargs="+", choices=sorted(COVERING_TESTS),
+                        default=sorted(COVERING_TESTS), metavar="PATH",
+                        help="modules to mutate (default: all in COVERING_TESTS)")
+    parser.add_argument("--quick", action="store_true",
+                        help="keep the last results; try again only the mutants not killed")
+    args = parser.parse_args()
+    modules: list[str] = args.modules
+    equivalent = load_equivalent()
+    started = time.monotonic()
+    prepare_workspace(modules, args.quick)
+    again = [name for module in modules for name, code in mutant_exit_codes(module).items()
+             if code not in (1, 3) and name not in equivalent] if args.quick else []
+    log = WORKSPACE / "mutmut.log"
+    print(f"mutmut: {len(modules)} modules, {WORKERS} workers; its output goes to {log}")
+    if run_mutmut(again, log):
+        sys.exit(f"mutmut failed; see {log}")
+    if not report(modules, equivalent, time.monotonic() - started):
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
