@@ -48,7 +48,7 @@ def test_the_computer_plays_a_player_who_left_at_the_stand_in_level() -> None:
     session = session_of(TICTACTOE, ("human", "ai:perfect"))
     assert (session.is_ai(0), session.ai_level(1)) == (False, "perfect")
     session.stand_ins[0] = "random"
-    assert session.is_ai(0) and session.is_human(0)
+    assert session.is_ai(0) and session.is_human(0) and not session.is_human(1)
     assert session.ai_level(0) == "random"
     player, _ = session.ai_player()
     assert player is TICTACTOE.ai_levels["random"]
@@ -142,3 +142,50 @@ def test_a_game_without_assist_refuses_the_switch() -> None:
     with pytest.raises(GameError) as refused:
         two_humans().set_assist(True)
     assert str(refused.value) == "Tic Tac Toe has no assist switch"
+
+
+# -- the clock, sounds, restart and undo's refusal -----------------------------------------
+def test_the_clock_runs_from_the_first_move_until_the_game_ends() -> None:
+    session = two_humans()
+    assert not session.clock_running()
+    session.play(cell(0, 0), 0)
+    assert session.clock_running()
+    for x, y, seat in ((0, 1, 1), (1, 0, 0), (1, 1, 1), (2, 0, 0)):
+        session.play(cell(x, y), seat)
+    assert not session.clock_running()
+
+
+def test_a_restart_starts_the_clock_afresh() -> None:
+    session = two_humans()
+    session.play(cell(0, 0), 0)
+    session.clock.record(10.0, running=True)
+    session.clock.record(70.0, running=True)
+    session.restart()
+    assert session.clock.reading_ms(100.0) == 0 and session.moves == []
+
+
+def test_the_sound_is_that_of_the_move_that_led_here() -> None:
+    session = session_of(GAMES["minesweeper"], ("human",))
+    assert session.last_move_sound() == "move"  # nothing played yet
+    session.play({"mark": [0, 0]}, 0)
+    assert session.last_move_sound() == "flag"
+
+
+def test_undo_says_why_a_turned_card_cannot_be_taken_back() -> None:
+    escalator = GAMES["escalator"]
+    session = session_of(escalator, ("human",))
+    assert session.undo_refusal({0}) is None  # nothing to take back
+    session.play({"draw": True}, 0)
+    assert session.undo_refusal({0}) == escalator.game.undo_refusal
+    assert not session.can_undo({0})
+
+
+def test_undo_and_redo_say_when_there_is_nothing_to_take_back_or_replay() -> None:
+    session = two_humans()
+    with pytest.raises(GameError) as refused:
+        session.undo({0, 1})
+    assert str(refused.value) == "nothing to undo"
+    session.play(cell(0, 0), 0)
+    with pytest.raises(GameError) as refused:
+        session.redo({0, 1})
+    assert str(refused.value) == "nothing to redo"
