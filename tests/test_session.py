@@ -189,3 +189,39 @@ def test_undo_and_redo_say_when_there_is_nothing_to_take_back_or_replay() -> Non
     with pytest.raises(GameError) as refused:
         session.redo({0, 1})
     assert str(refused.value) == "nothing to redo"
+
+
+def test_a_move_is_refused_out_of_turn_or_after_the_end_saying_why() -> None:
+    session = two_humans()
+    with pytest.raises(GameError) as refused:
+        session.play(cell(0, 0), 1)
+    assert str(refused.value) == "it is not your turn"
+    for x, y, seat in ((0, 0, 0), (0, 1, 1), (1, 0, 0), (1, 1, 1), (2, 0, 0)):
+        session.play(cell(x, y), seat)
+    with pytest.raises(GameError) as refused:
+        session.play(cell(2, 2), 1)
+    assert str(refused.value) == "the game is over"
+
+
+def test_a_saved_line_with_its_cursor_past_the_end_is_refused() -> None:
+    game_id = parse_game_id(TICTACTOE.game, "tictactoe:#seed")
+    with pytest.raises(ValueError) as refused:
+        Session(TICTACTOE, game_id, ("human", "human"), [cell(0, 0)], cursor=2)
+    assert str(refused.value) == "cursor outside the line of moves"
+
+
+def test_the_rules_are_asked_once_per_position_however_many_look() -> None:
+    asked: list[Any] = []
+    game = TICTACTOE.game
+
+    class Counting(type(game)):  # type: ignore[misc]
+        def status(self, state: Any) -> Any:
+            asked.append(state)
+            return super().status(state)
+
+    session = two_humans(replace(TICTACTOE, game=Counting()))
+    session.play(cell(0, 0), 0)
+    asked.clear()
+    for _ in range(3):
+        session.facts()
+    assert len(asked) == 1
