@@ -22,6 +22,7 @@ from parlour.core.commands import (
     new_game,
     option,
     server,
+    server_command_states,
 )
 from parlour.core.game import JSON, Game, GameSpec, Hint, IllegalMove, Params, Replay, Status
 from parlour.games import GAMES
@@ -450,3 +451,15 @@ def test_a_command_may_open_a_replay_of_the_deal(peek: TestClient) -> None:
     stepped = peek.post(f"/api/games/{opened['session']}/redo", headers=mine).json()
     assert stepped["moves"] == 1
     assert original["moves"] == 0  # the game it came from is as it was
+
+
+def test_a_game_that_does_not_say_which_commands_are_on_has_them_all_on() -> None:
+    observation = {"left": 3, "taken": []}
+    every = replace(PEEK_SPEC, commands_enabled=None)
+    assert server_command_states(every, observation, holder=True) == {
+        "largest": True, "count": True, "firsts": True}
+    only_count = replace(PEEK_SPEC, commands_enabled=lambda observation: {"count": True})
+    assert server_command_states(only_count, observation, holder=True) == {
+        "largest": False, "count": True, "firsts": False}
+    assert server_command_states(every, observation, holder=False) == {
+        "largest": False, "count": False, "firsts": False}

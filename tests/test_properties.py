@@ -721,6 +721,9 @@ def test_stepping_back_replays_from_the_nearest_position_kept() -> None:
     for ply in (21, 22, 23):
         assert positions.state(ply) == states[ply]
     assert game.applied == 19 + 3
+    positions.truncate(23)  # a new move played here, after undoing back to it
+    assert positions.state(23) == states[23]
+    assert game.applied == 19 + 3
 
 
 @pytest.mark.parametrize("spec", [pytest.param(spec, id=name) for name, spec in GAMES.items()])

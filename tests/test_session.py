@@ -178,6 +178,9 @@ def test_undo_says_why_a_turned_card_cannot_be_taken_back() -> None:
     session.play({"draw": True}, 0)
     assert session.undo_refusal({0}) == escalator.game.undo_refusal
     assert not session.can_undo({0})
+    with pytest.raises(GameError) as refused:
+        session.undo({0})
+    assert str(refused.value) == escalator.game.undo_refusal
 
 
 def test_undo_and_redo_say_when_there_is_nothing_to_take_back_or_replay() -> None:
@@ -225,3 +228,11 @@ def test_the_rules_are_asked_once_per_position_however_many_look() -> None:
     for _ in range(3):
         session.facts()
     assert len(asked) == 1
+
+
+def test_a_game_helped_once_stays_helped_after_an_ordinary_undo() -> None:
+    session = with_finder(Finder())
+    session.hint(0)
+    session.play(cell(1, 1), 0)
+    session.undo({0})
+    assert session.assisted
