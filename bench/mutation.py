@@ -107,19 +107,29 @@ the plugin below."""
 
 PLUGIN = '''"""bench.mutation's plugin for the pytest runs of mutmut.
 
-mutmut runs pytest many times in one process (and in forks of it); each run's solver
-tables go to a folder of its own, so the tables an earlier run loaded are forgotten. The
-tests of LEFT_OUT are deselected."""
+mutmut runs pytest many times in one process, and in processes forked from it: each run
+gets a pool of worker processes of its own (a forked process inherits its parent's pool
+without the threads that feed it, and would wait on it for good), and forgets the solver
+tables an earlier run loaded (each run's tables go to a folder of its own). The tests of
+LEFT_OUT are deselected."""
 
 from typing import Any
 
 from parlour.core import tables
+from parlour.server import compute
 
 LEFT_OUT = {left_out!r}
 
 
 def pytest_sessionstart() -> None:
     tables._loaded.clear()
+    compute._shared = None
+
+
+def pytest_sessionfinish() -> None:
+    if compute._shared is not None:
+        compute._shared.close()
+        compute._shared = None
 
 
 def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
@@ -132,6 +142,8 @@ def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
     config.hook.pytest_deselected(items=[item for item in items if left_out(item)])
     items[:] = [item for item in items if not left_out(item)]
 '''
+"""Written into mutmut's folder and loaded with `-p`. It reaches into two private names
+of Parlour's (`tables._loaded`, `compute._shared`): repoint them if those modules move."""
 
 
 @dataclass
