@@ -124,6 +124,14 @@ LEFT_OUT = {left_out!r}
 def pytest_sessionstart() -> None:
     tables._loaded.clear()
     compute._shared = None
+    here = os.getcwd()
+    for module in list(sys.modules.values()):
+        if not (getattr(module, "__file__", None) or "").startswith(here):
+            continue
+        for value in list(vars(module).values()):
+            clear = getattr(value, "cache_clear", None)
+            if callable(clear):
+                clear()
 
 
 def pytest_sessionfinish() -> None:
