@@ -109,10 +109,14 @@ PLUGIN = '''"""bench.mutation's plugin for the pytest runs of mutmut.
 
 mutmut runs pytest many times in one process, and in processes forked from it: each run
 gets a pool of worker processes of its own (a forked process inherits its parent's pool
-without the threads that feed it, and would wait on it for good), and forgets the solver
-tables an earlier run loaded (each run's tables go to a folder of its own). The tests of
-LEFT_OUT are deselected."""
+without the threads that feed it, and would wait on it for good), forgets the solver
+tables an earlier run loaded (each run's tables go to a folder of its own), and empties
+the caches of the code and tests (`functools.cache`, `lru_cache`): a result cached by an
+earlier run, without the mutant, would hide the mutant. The tests of LEFT_OUT are
+deselected.\"\"\"
 
+import os
+import sys
 from typing import Any
 
 from parlour.core import tables
