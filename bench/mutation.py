@@ -107,12 +107,13 @@ the plugin below."""
 
 PLUGIN = '''"""bench.mutation's plugin for the pytest runs of mutmut.
 
-mutmut runs pytest many times in one process, and in processes forked from it: each run
-gets a pool of worker processes of its own (a forked process inherits its parent's pool
-without the threads that feed it, and would wait on it for good), forgets the solver
-tables an earlier run loaded (each run's tables go to a folder of its own), and empties
-the caches of the code and tests (`functools.cache`, `lru_cache`): a result cached by an
-earlier run, without the mutant, would hide the mutant. The tests of LEFT_OUT are
+mutmut runs pytest many times in one process, and in processes forked from it. The
+server's long work is done in the test's own process, not in worker processes (a forked
+process inherits its parent's pool without the threads that feed it and would wait on it
+for good, and a pool of its own costs each mutant seconds to start). Each run forgets the
+solver tables an earlier run loaded (each run's tables go to a folder of its own), and
+empties the caches of the code and tests (`functools.cache`, `lru_cache`): a result
+cached by an earlier run, without the mutant, would hide the mutant. The tests of LEFT_OUT are
 deselected.\"\"\"
 
 import os
@@ -125,9 +126,17 @@ from parlour.server import compute
 LEFT_OUT = {left_out!r}
 
 
+class InProcess(compute.Compute):
+    async def run(self, budget: float, work: Any, *args: Any, progress: Any = None) -> Any:
+        return work(*args)
+
+    def warm_up(self) -> None:
+        pass
+
+
 def pytest_sessionstart() -> None:
     tables._loaded.clear()
-    compute._shared = None
+    compute._shared = InProcess()
     here = os.getcwd()
     for module in list(sys.modules.values()):
         if not (getattr(module, "__file__", None) or "").startswith(here):
@@ -136,12 +145,6 @@ def pytest_sessionstart() -> None:
             clear = getattr(value, "cache_clear", None)
             if callable(clear):
                 clear()
-
-
-def pytest_sessionfinish() -> None:
-    if compute._shared is not None:
-        compute._shared.close()
-        compute._shared = None
 
 
 def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
@@ -155,7 +158,8 @@ def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
     items[:] = [item for item in items if not left_out(item)]
 '''
 """Written into mutmut's folder and loaded with `-p`. It reaches into two private names
-of Parlour's (`tables._loaded`, `compute._shared`): repoint them if those modules move."""
+of Parlour's (`tables._loaded`, `compute._shared`): repoint them if those modules move.
+Tests of the worker pool itself (budgets, cancellation) belong in no pool here."""
 
 
 @dataclass
