@@ -328,8 +328,9 @@ def main() -> None:
              if code not in (1, 3) and name not in equivalent] if args.quick else []
     log = WORKSPACE / "mutmut.log"
     print(f"mutmut: {len(modules)} modules, {WORKERS} workers; its output goes to {log}")
-    if run_mutmut(again, log):
-        sys.exit(f"mutmut failed; see {log}")
+    code = run_mutmut(again, log)
+    if code:
+        sys.exit(f"mutmut failed (exit code {code}); see {log}")
     if not report(modules, equivalent, time.monotonic() - started):
         sys.exit(1)
 

@@ -17,6 +17,7 @@ from parlour.games.ishido.logic import (
     ROWS,
     Board,
     Ishido,
+    _neighbour_table,
     colour,
     fits,
     glyph,
@@ -298,3 +299,40 @@ def test_the_four_way_bonus_stays_at_its_last_step() -> None:
         state = board(around, [tile(0, 0), tile(0, 4)], rules="classic", four_ways=done)
         after = GAME.apply(state, (5, 3))
         assert after.score == (8 << done) + FOUR_WAY_BONUS[last]
+
+
+def test_each_cell_touches_the_cells_beside_it_above_and_below() -> None:
+    table = _neighbour_table()
+    assert len(table) == COLS * ROWS
+    assert set(table[at(5, 3)]) == {at(4, 3), at(6, 3), at(5, 2), at(5, 4)}
+    assert set(table[at(0, 0)]) == {at(1, 0), at(0, 1)}  # a corner has two
+    assert set(table[at(11, 7)]) == {at(10, 7), at(11, 6)}
+    assert set(table[at(0, 4)]) == {at(0, 3), at(0, 5), at(1, 4)}  # an edge has three
+    assert set(table[at(11, 0)]) == {at(10, 0), at(11, 1)}
+
+
+def test_classic_pairing_wants_colour_and_glyph_both_represented() -> None:
+    placing = tile(0, 0)
+    two_glyphs = {(4, 3): tile(1, 0), (6, 3): tile(2, 0)}
+    three_glyphs = {(4, 3): tile(1, 0), (6, 3): tile(2, 0), (5, 2): tile(3, 0)}
+    four_with_three_glyphs = {(4, 3): tile(1, 0), (6, 3): tile(2, 0), (5, 2): tile(3, 0),
+                              (5, 4): tile(0, 3)}
+    for placed in (two_glyphs, three_glyphs, four_with_three_glyphs):
+        assert fits(board(placed, []).cells, at(5, 3), placing, "classic") == 0
+    # an identical tile may stand in for the colour match the two glyph matches lack
+    twin_and_two_glyphs = {(4, 3): tile(0, 0), (6, 3): tile(2, 0), (5, 2): tile(3, 0)}
+    assert fits(board(twin_and_two_glyphs, []).cells, at(5, 3), placing, "classic") == 3
+
+
+def test_a_finished_classic_game_keeps_its_rules_pouch_and_four_ways() -> None:
+    stuck = [tile(5, 5)]
+    state = board({(5, 3): tile(0, 0)}, [tile(0, 1), *stuck], rules="classic", four_ways=2)
+    after = GAME.apply(state, (5, 4))
+    assert (after.rules, after.pouch, after.four_ways) == ("classic", tuple(stuck), 2)
+    assert GAME.observe(after, 0)["left"] == 1
+
+
+def test_the_classic_view_shows_no_points_on_the_outer_ring() -> None:
+    state = board({(0, 3): tile(0, 0)}, [tile(0, 1)], rules="classic")
+    assert GAME.observe(state, 0)["valid"] == {
+        str(at(0, 2)): 0, str(at(1, 3)): 1, str(at(0, 4)): 0}

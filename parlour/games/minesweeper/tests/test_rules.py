@@ -357,3 +357,34 @@ def test_a_game_is_summed_up_by_its_board_and_first_click(
     params: dict[str, object], summary: str,
 ) -> None:
     assert GAME.summary(GAME.validate(params)) == summary
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_no_guess_first_click_opens_an_area(seed: int) -> None:
+    state = GAME.deal(GAME.validate({"first_click": "no_guess"}), random.Random(seed))
+    opened = GAME.apply(state, ("open", 3, 3))
+    assert opened.counts[3 * 7 + 3] == 0 and opened.opened > 1
+
+
+def test_the_same_first_click_on_the_same_deal_moves_the_mines_the_same_way() -> None:
+    state = GAME.deal(GAME.validate({}), random.Random(4))
+    mine = min(state.mined)
+    row, col = divmod(mine, state.cols)
+    first, again = (GAME.apply(state, ("open", row, col)) for _ in range(2))
+    assert mine not in first.mined
+    assert first.mined == again.mined  # a replay of the game finds the same board
+
+
+def test_the_documented_mine_layout_reads_as_its_example_says() -> None:
+    # "minesweeper:rows=2,cols=4,mines=3:e0": 1110 0000, mines on the first three cells
+    laid = GAME.parse_position({"rows": 2, "cols": 4, "mines": 3, "first_click": "safe"}, "e0")
+    assert laid.mined == {0, 1, 2}
+    assert GAME.parse_position(LAID, "c00").mined == {0, 1}  # lower case too
+    with pytest.raises(BadParams):
+        GAME.parse_position(LAID, "8X8")
+
+
+def test_speed_is_3bv_per_second_of_play() -> None:
+    state = field("..*.. ..*.. ..*..")
+    state = GAME.apply(GAME.apply(state, ("open", 0, 0)), ("open", 0, 4))
+    assert GAME.figures(state, elapsed_ms=2000, moves=2)["3BV/s"] == 1.0
