@@ -14,7 +14,16 @@ import pytest
 from fastapi.testclient import TestClient
 from pydantic import BaseModel, ConfigDict
 
-from parlour.core.commands import BROWSER_KEYS, Command, client, new_game, server
+from parlour.core.commands import (
+    BROWSER_KEYS,
+    Command,
+    client,
+    menu_commands,
+    new_game,
+    option,
+    server,
+    server_command_states,
+)
 from parlour.core.game import JSON, Game, GameSpec, Hint, IllegalMove, Params, Replay, Status
 from parlour.games import GAMES
 from parlour.server.app import create_app
@@ -126,6 +135,131 @@ def test_declarations_are_checked_where_they_are_made() -> None:
         replace(spec, commands=(client("undo", "Undo again", "edit"),))
     with pytest.raises(ValueError, match="command_handlers differ \\(peek\\)"):
         replace(spec, commands=(server("peek", "Peek", "edit"),))
+
+
+# -- the standard menus, as a player reads them --------------------------------------------
+def layout(spec: GameSpec) -> list[tuple[str, int, str, str, tuple[str, ...]]]:
+    """Each entry of the game's menus: menu, group, name, label and keys."""
+    return [(c.menu, group, c.name, c.label, c.keys) for c, group in menu_commands(spec)]
+
+
+def test_a_game_for_two_has_the_standard_menus_with_seats_and_an_invite() -> None:
+    assert layout(GAMES["tictactoe"]) == [
+        ("game", 0, "new", "New game…", ("N", "Alt+N")),
+        ("game", 0, "restart", "Restart", ("R",)),
+        ("game", 1, "new-perfect", "New game against the perfect computer", ()),
+        ("game", 1, "new-two", "New game for two on this screen", ()),
+        ("game", 2, "take-seat", "Take a seat…", ()),
+        ("game", 2, "leave-seat", "Leave your seat", ()),
+        ("game", 3, "export", "Export…", ()),
+        ("game", 3, "import", "Import…", ()),
+        ("game", 4, "stats", "Statistics", ()),
+        ("game", 5, "quit", "Quit", ("Q", "Alt+Q")),
+        ("edit", 0, "undo", "Undo", ("U", "Ctrl+Z")),
+        ("edit", 0, "redo", "Redo", ("Y", "Ctrl+Y", "Ctrl+Shift+Z")),
+        ("edit", 1, "hint", "Hint", ("H",)),
+        ("edit", 2, "copy-link", "Copy link to this deal", ()),
+        ("edit", 2, "invite-link", "Copy invite link", ()),
+        ("view", 0, "display", "Display…", ()),
+        ("view", 0, "theme", "Next theme", ("T",)),
+        ("view", 0, "sound", "Sound", ("M",)),
+        ("help", 0, "help", "Rules", ("?", "F1")),
+        ("help", 0, "keys", "Keyboard shortcuts", ()),
+        ("help", 1, "about", "About Tic Tac Toe", ()),
+        ("help", 1, "api", "For developers: the API", ()),
+    ]
+
+
+def test_a_solitaire_has_no_seats_to_take_and_its_display_options_in_view() -> None:
+    assert layout(GAMES["ishido"]) == [
+        ("game", 0, "new", "New game…", ("N", "Alt+N")),
+        ("game", 0, "restart", "Restart", ("R",)),
+        ("game", 1, "new-original", "New game, Simple rules", ()),
+        ("game", 1, "new-1990", "New game, Classic 1990 rules", ()),
+        ("game", 2, "export", "Export…", ()),
+        ("game", 2, "import", "Import…", ()),
+        ("game", 3, "stats", "Statistics", ()),
+        ("game", 4, "quit", "Quit", ("Q", "Alt+Q")),
+        ("edit", 0, "undo", "Undo", ("U", "Ctrl+Z")),
+        ("edit", 0, "redo", "Redo", ("Y", "Ctrl+Y", "Ctrl+Shift+Z")),
+        ("edit", 1, "hint", "Hint", ("H",)),
+        ("edit", 1, "assist", "Assist: show every valid move", ("A",)),
+        ("edit", 2, "copy-link", "Copy link to this deal", ()),
+        ("view", 0, "display", "Display…", ()),
+        ("view", 0, "theme", "Next theme", ("T",)),
+        ("view", 0, "sound", "Sound", ("M",)),
+        ("view", 1, "tiles-birds", "Tiles: Birds", ()),
+        ("view", 1, "tiles-shapes", "Tiles: Shapes and letters", ()),
+        ("view", 1, "tiles-symbols", "Tiles: Symbols", ()),
+        ("help", 0, "help", "Rules", ("?", "F1")),
+        ("help", 0, "keys", "Keyboard shortcuts", ()),
+        ("help", 1, "about", "About Ishido", ()),
+        ("help", 1, "api", "For developers: the API", ()),
+    ]
+
+
+def test_a_game_without_hints_offers_no_hint() -> None:
+    names = [command.name for command, _ in menu_commands(PEEK_SPEC)]
+    assert "hint" not in names and "assist" not in names
+    assert "invite-link" not in names  # one seat: nobody to invite
+
+
+def test_a_game_may_relabel_and_rebind_a_standard_command() -> None:
+    spec = replace(GAMES["minesweeper"], command_labels={"undo": "Take back"},
+                   command_keys={"undo": ("Backspace",)})
+    undo = next(command for command, _ in menu_commands(spec) if command.name == "undo")
+    assert (undo.label, undo.keys) == ("Take back", ("Backspace",))
+
+
+@pytest.mark.parametrize("field_name", ["command_labels", "command_keys"])
+def test_a_game_cannot_relabel_a_command_it_does_not_have(field_name: str) -> None:
+    given: dict[str, Any] = {"warp": ("W",), "launch": ("L",)}
+    with pytest.raises(ValueError) as refused:
+        replace(GAMES["minesweeper"], **{field_name: given})
+    assert str(refused.value) == f"{field_name} names no standard command: launch, warp"
+
+
+def test_a_new_game_command_carries_its_label_parameters_and_seats() -> None:
+    duel = new_game("duel", "New duel", "D", params={"rows": 9}, seats=("human", "ai:perfect"))
+    assert (duel.label, duel.menu, duel.keys, duel.kind) == ("New duel", "game", ("D",),
+                                                             "new-game")
+    assert duel.args() == {"params": {"rows": 9}, "seats": ["human", "ai:perfect"]}
+    assert new_game("plain", "Plain").args() == {"params": {}, "seats": []}
+
+
+def test_client_option_and_server_commands_say_what_they_do() -> None:
+    sound = client("sound", "Sound", "view", "M")
+    assert (sound.label, sound.kind, sound.args()) == ("Sound", "client", {"action": "sound"})
+    assert client("off", "Sound off", "view", action="mute").args() == {"action": "mute"}
+    birds = option("tiles-birds", "Tiles: Birds", "tiles", "birds")
+    assert (birds.label, birds.menu, birds.kind) == ("Tiles: Birds", "view", "option")
+    assert birds.args() == {"option": "tiles", "value": "birds"}
+    peek = server("peek", "Peek", "edit", "P")
+    assert (peek.label, peek.keys, peek.kind, peek.args()) == ("Peek", ("P",), "server", {})
+
+
+@pytest.mark.parametrize(("declare", "message"), [
+    (lambda: client("Bad name", "Bad", "game"),
+     "command name 'Bad name': lower-case letters, digits and '-'"),
+    (lambda: Command("odd", "Odd", "tools"),  # type: ignore[arg-type]
+     "command odd: menu must be one of game, edit, view, help"),
+    (lambda: Command("odd", "Odd", "game", kind="macro"),  # type: ignore[arg-type]
+     "command odd: kind must be one of client, new-game, option, server"),
+    (lambda: option("tiles-x", "Tiles", "tiles", ""),
+     "command tiles-x: an option command needs option and value"),
+    (lambda: option("tiles-x", "Tiles", "", "birds"),
+     "command tiles-x: an option command needs option and value"),
+    (lambda: client("new", "New game", "game", "Ctrl+N"),
+     "command new: the browser keeps Ctrl+N; use a plain key or Alt+key"),
+    (lambda: client("undo", "Undo", "edit", "Enter"), "command undo: the page uses Enter itself"),
+    (lambda: replace(GAMES["minesweeper"], commands=(
+        *GAMES["minesweeper"].commands, new_game("more", "More", "G"))),
+     "minesweeper: more and no-guess both take the key G"),
+])
+def test_a_refused_declaration_says_what_is_wrong(declare: Callable[[], Any], message: str) -> None:
+    with pytest.raises(ValueError) as refused:
+        declare()
+    assert str(refused.value) == message
 
 
 def test_the_docs_describe_the_menus(client: TestClient) -> None:
@@ -317,3 +451,15 @@ def test_a_command_may_open_a_replay_of_the_deal(peek: TestClient) -> None:
     stepped = peek.post(f"/api/games/{opened['session']}/redo", headers=mine).json()
     assert stepped["moves"] == 1
     assert original["moves"] == 0  # the game it came from is as it was
+
+
+def test_a_game_that_does_not_say_which_commands_are_on_has_them_all_on() -> None:
+    observation = {"left": 3, "taken": []}
+    every = replace(PEEK_SPEC, commands_enabled=None)
+    assert server_command_states(every, observation, holder=True) == {
+        "largest": True, "count": True, "firsts": True}
+    only_count = replace(PEEK_SPEC, commands_enabled=lambda observation: {"count": True})
+    assert server_command_states(only_count, observation, holder=True) == {
+        "largest": False, "count": True, "firsts": False}
+    assert server_command_states(every, observation, holder=False) == {
+        "largest": False, "count": False, "firsts": False}

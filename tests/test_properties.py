@@ -38,7 +38,7 @@ from parlour.core.game import (
     Status,
     UndoRule,
 )
-from parlour.core.gameid import GameId, new_seed, parse_game_id
+from parlour.core.gameid import GameId, new_seed, parse_game_id, position_id
 from parlour.core.positions import RECENT_POSITIONS, SNAPSHOT_INTERVAL, Positions
 from parlour.core.session import Session
 from parlour.games import GAMES
@@ -697,6 +697,35 @@ def test_positions_alone_match_a_reference_line(spec: GameSpec) -> None:
     run()
 
 
+class CountingPick(Pick):
+    """Pick, counting the moves it applies: what a replay costs."""
+
+    applied = 0
+
+    def apply(self, state: PickState, move: int) -> PickState:
+        self.applied += 1
+        return super().apply(state, move)
+
+
+def test_stepping_back_replays_from_the_nearest_position_kept() -> None:
+    """Undo after undo on a long line replays a move or so each, not the whole way from
+    the snapshot before them."""
+    game = CountingPick()
+    states, moves = random_line(PICK_SPEC, parse_game_id(PICK, "pick:count=30#s"),
+                                random.Random(1), 30)
+    positions = Positions(game, states[0], interval=64, recent=4)
+    for move, state in zip(moves, states[1:], strict=True):
+        positions.append(move, state)
+    assert positions.state(20) == states[20]
+    assert game.applied == 19  # from the snapshot after the first move
+    for ply in (21, 22, 23):
+        assert positions.state(ply) == states[ply]
+    assert game.applied == 19 + 3
+    positions.truncate(23)  # a new move played here, after undoing back to it
+    assert positions.state(23) == states[23]
+    assert game.applied == 19 + 3
+
+
 @pytest.mark.parametrize("spec", [pytest.param(spec, id=name) for name, spec in GAMES.items()])
 def test_sessions_pickle_and_take_a_dealt_start(spec: GameSpec) -> None:
     """A worker process may deal a game, or build a session, and hand it back pickled."""
@@ -941,3 +970,33 @@ def test_rng_is_a_function_of_the_id() -> None:
     assert draws[0] == draws[1] == draws[2]
     other = parse_game_id(PICK, "pick:long#abd")
     assert other.rng(PICK).random() != draws[0]
+
+
+SLIDING = GAMES["sliding"].game
+SLIDING_3X3 = ("sliding:rows=3,cols=3,shuffle=walk,steps=40,picture=meadow,crop_x=50,crop_y=50,"
+               "zoom=100")
+
+
+def test_a_start_position_given_with_a_new_games_parameters_makes_a_position_id() -> None:
+    game_id = position_id(SLIDING, {"rows": 3, "cols": 3, "tiles": "1, 2, 3, 4, 5, 6, 0, 7, 8"})
+    assert game_id.text(SLIDING) == f"{SLIDING_3X3}:1,2,3,4,5,6,0,7,8"
+    assert parse_game_id(SLIDING, game_id.text(SLIDING)) == game_id
+    assert game_id.deal(SLIDING) == SLIDING.parse_position(game_id.params, "1,2,3,4,5,6,0,7,8")
+
+
+@pytest.mark.parametrize(("tiles", "message"), [
+    ("1;2", "tiles: a start position is letters, digits and . , / * - _"),
+    ("2,1,3,4,5,6,7,8,0", "no sequence of slides can solve this position"),
+])
+def test_a_start_position_given_with_a_new_games_parameters_is_checked(
+    tiles: str, message: str,
+) -> None:
+    with pytest.raises(BadParams) as refused:
+        position_id(SLIDING, {"rows": 3, "cols": 3, "tiles": tiles})
+    assert str(refused.value).startswith(message)
+
+
+def test_an_id_names_the_uploaded_picture_it_deals_with() -> None:
+    uploaded = parse_game_id(SLIDING, "sliding:rows=3,cols=3,picture=0123456789abcdef#s")
+    assert uploaded.uploads(SLIDING) == ["0123456789abcdef"]
+    assert parse_game_id(SLIDING, "sliding:rows=3,cols=3,picture=sea#s").uploads(SLIDING) == []

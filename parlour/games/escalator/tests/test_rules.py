@@ -21,6 +21,7 @@ from parlour.games.escalator.logic import (
     code,
     dealt,
     index,
+    short_name,
     shuffled_deck,
 )
 
@@ -227,3 +228,20 @@ def test_a_dealt_layout_starts_with_the_first_stock_card_as_base() -> None:
     deck = list(range(52))
     state = dealt(deck)
     assert state.pyramid == tuple(range(28)) and state.base == 28
+
+
+def test_the_moves_are_a_pick_of_each_card_that_fits_and_a_turn_while_the_stock_lasts() -> None:
+    state = layout(CHAIN, "Ac " + "5s " * 23)  # an ace as the base: kings and twos fit
+    assert GAME.legal_moves(state) == [Pick(21), Pick(24), Pick(25), Draw()]
+    spent = layout(CHAIN, "5s " * 23 + "Ac", turned=24)
+    assert GAME.legal_moves(spent) == [Pick(21), Pick(24), Pick(25)]
+
+
+def test_cards_are_named_in_notes_as_players_write_them() -> None:
+    assert [short_name(card(text)) for text in ("Ac", "7d", "Th", "Js", "Kc", "2h")] == [
+        "A♣", "7♦", "10♥", "J♠", "K♣", "2♥"]
+
+
+def test_the_cards_not_yet_seen_are_the_face_down_stock_in_no_telling_order() -> None:
+    state = layout(CHAIN, "Ac 9s 5s 3h " + "5s " * 20, turned=2)
+    assert state.unseen() == sorted([card("5s"), card("3h")] + [card("5s")] * 20)

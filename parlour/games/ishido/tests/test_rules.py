@@ -17,6 +17,7 @@ from parlour.games.ishido.logic import (
     ROWS,
     Board,
     Ishido,
+    _neighbour_table,
     colour,
     fits,
     glyph,
@@ -223,3 +224,115 @@ def test_moves_as_json() -> None:
     for bad in ({"place": [3]}, {"place": ["3", 4]}, {"put": [1, 1]}, {}):
         with pytest.raises(IllegalMove, match="malformed"):
             GAME.parse_move(bad)
+
+
+def test_a_game_plays_on_with_the_rules_it_was_dealt() -> None:
+    for rules in ("seed", "classic"):
+        dealt = GAME.deal(GAME.validate({"rules": rules}), random.Random(3))
+        assert dealt.rules == rules and GAME.to_move(dealt) == 0
+        placed = GAME.apply(dealt, GAME.legal_moves(dealt)[0])
+        assert GAME.observe(placed, 0)["rules"] == rules
+
+
+def test_the_view_tells_the_score_the_tiles_left_and_where_the_next_may_go() -> None:
+    state = board({(5, 3): tile(0, 0)}, [tile(0, 1), tile(3, 3), tile(4, 4)], score=7,
+                  four_ways=1)
+    view = GAME.observe(state, 0)
+    assert (view["next"], view["left"], view["score"], view["four_ways"]) == (tile(0, 1), 3, 7, 1)
+    assert view["placed"] == 72 - 3
+    assert view["status"] == "playing"
+    assert view["valid"] == {str(at(5, 2)): 1, str(at(4, 3)): 1, str(at(6, 3)): 1,
+                             str(at(5, 4)): 1}
+    assert GAME.headline(view) == "Ishido"
+
+
+def test_a_move_after_the_end_is_refused_saying_the_game_is_over() -> None:
+    over = GAME.apply(board({(5, 3): tile(0, 0)}, [tile(0, 1), tile(3, 3)]), (5, 4))
+    with pytest.raises(IllegalMove) as refused:
+        GAME.apply(over, (0, 0))
+    assert str(refused.value) == "the game is over"
+
+
+def test_a_cell_below_the_last_row_is_off_the_board() -> None:
+    state = board({(5, 3): tile(0, 0)}, [tile(0, 1)])
+    with pytest.raises(IllegalMove) as refused:
+        GAME.apply(state, (5, ROWS))
+    assert str(refused.value) == f"cell [5, {ROWS}] is off the board (12 columns, 8 rows)"
+
+
+def test_where_a_given_tile_would_go_not_only_the_next_one() -> None:
+    state = board({(5, 3): tile(0, 0)}, [tile(0, 1)])
+    assert valid_cells(state, tile(3, 3)) == {}
+    assert set(valid_cells(state, tile(0, 4))) == {at(5, 2), at(4, 3), at(6, 3), at(5, 4)}
+
+
+def test_classic_pairing_holds_where_a_tile_goes_and_where_it_is_placed() -> None:
+    two_colours = {(4, 3): tile(0, 1), (6, 3): tile(0, 2)}
+    classic = board(two_colours, [tile(0, 5), tile(1, 1)], rules="classic")
+    assert at(5, 3) not in valid_cells(classic)  # two colour matches: no glyph match
+    with pytest.raises(IllegalMove, match="does not fit"):
+        GAME.apply(classic, (5, 3))
+    assert at(5, 3) in valid_cells(board(two_colours, [tile(0, 5), tile(1, 1)]))  # seed rules
+
+
+def test_the_simple_rules_score_the_outer_ring_too() -> None:
+    state = board({(0, 3): tile(0, 0)}, [tile(0, 1), tile(0, 2)])
+    assert GAME.apply(state, (0, 4)).score == 1
+
+
+def test_each_four_way_counts_and_rings_the_bell() -> None:
+    around = {(4, 3): tile(0, 1), (6, 3): tile(0, 2), (5, 2): tile(4, 0), (5, 4): tile(3, 0)}
+    state = board(around, [tile(0, 0), tile(0, 4)], four_ways=1)
+    after = GAME.apply(state, (5, 3))
+    assert after.four_ways == 2
+    assert GAME.sound(state, (5, 3), after) == "bell"
+    assert GAME.figures(after, elapsed_ms=1000, moves=1) == {
+        "tiles placed": 72 - 1, "4-ways": 2}
+    plain = GAME.apply(after, (3, 3))
+    assert GAME.sound(after, (3, 3), plain) == "place"
+
+
+def test_the_four_way_bonus_stays_at_its_last_step() -> None:
+    around = {(4, 3): tile(0, 1), (6, 3): tile(0, 2), (5, 2): tile(4, 0), (5, 4): tile(3, 0)}
+    last = len(FOUR_WAY_BONUS) - 1
+    for done in (last, last + 3):
+        state = board(around, [tile(0, 0), tile(0, 4)], rules="classic", four_ways=done)
+        after = GAME.apply(state, (5, 3))
+        assert after.score == (8 << done) + FOUR_WAY_BONUS[last]
+
+
+def test_each_cell_touches_the_cells_beside_it_above_and_below() -> None:
+    table = _neighbour_table()
+    assert len(table) == COLS * ROWS
+    assert set(table[at(5, 3)]) == {at(4, 3), at(6, 3), at(5, 2), at(5, 4)}
+    assert set(table[at(0, 0)]) == {at(1, 0), at(0, 1)}  # a corner has two
+    assert set(table[at(11, 7)]) == {at(10, 7), at(11, 6)}
+    assert set(table[at(0, 4)]) == {at(0, 3), at(0, 5), at(1, 4)}  # an edge has three
+    assert set(table[at(11, 0)]) == {at(10, 0), at(11, 1)}
+
+
+def test_classic_pairing_wants_colour_and_glyph_both_represented() -> None:
+    placing = tile(0, 0)
+    two_glyphs = {(4, 3): tile(1, 0), (6, 3): tile(2, 0)}
+    three_glyphs = {(4, 3): tile(1, 0), (6, 3): tile(2, 0), (5, 2): tile(3, 0)}
+    four_with_three_glyphs = {(4, 3): tile(1, 0), (6, 3): tile(2, 0), (5, 2): tile(3, 0),
+                              (5, 4): tile(0, 3)}
+    for placed in (two_glyphs, three_glyphs, four_with_three_glyphs):
+        assert fits(board(placed, []).cells, at(5, 3), placing, "classic") == 0
+    # an identical tile may stand in for the colour match the two glyph matches lack
+    twin_and_two_glyphs = {(4, 3): tile(0, 0), (6, 3): tile(2, 0), (5, 2): tile(3, 0)}
+    assert fits(board(twin_and_two_glyphs, []).cells, at(5, 3), placing, "classic") == 3
+
+
+def test_a_finished_classic_game_keeps_its_rules_pouch_and_four_ways() -> None:
+    stuck = [tile(5, 5)]
+    state = board({(5, 3): tile(0, 0)}, [tile(0, 1), *stuck], rules="classic", four_ways=2)
+    after = GAME.apply(state, (5, 4))
+    assert (after.rules, after.pouch, after.four_ways) == ("classic", tuple(stuck), 2)
+    assert GAME.observe(after, 0)["left"] == 1
+
+
+def test_the_classic_view_shows_no_points_on_the_outer_ring() -> None:
+    state = board({(0, 3): tile(0, 0)}, [tile(0, 1)], rules="classic")
+    assert GAME.observe(state, 0)["valid"] == {
+        str(at(0, 2)): 0, str(at(1, 3)): 1, str(at(0, 4)): 0}

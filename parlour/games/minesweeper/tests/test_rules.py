@@ -275,3 +275,116 @@ def test_figures_report_3bv_speed_and_efficiency() -> None:
     state = GAME.apply(field("*.. ... ..."), ("open", 2, 2))
     figures = GAME.figures(state, elapsed_ms=2000, moves=1)
     assert figures == {"3BV": 1, "3BV/s": 0.5, "efficiency": 1.0}
+
+
+def test_a_board_with_two_openings_takes_a_click_for_each() -> None:
+    assert three_bv(field("..*.. ..*.. ..*..")) == 2  # mines down the middle, one each side
+
+
+def test_every_click_counts_towards_efficiency_and_speed_is_per_second() -> None:
+    state = field("..*.. ..*.. ..*..")
+    state = GAME.apply(state, ("mark", 0, 2))  # a flag is a click too
+    state = GAME.apply(state, ("open", 0, 0))
+    state = GAME.apply(state, ("open", 0, 4))
+    assert state.clicks == 3
+    assert GAME.figures(state, elapsed_ms=3000, moves=3) == {
+        "3BV": 2, "3BV/s": 0.667, "efficiency": 0.667}
+    assert GAME.figures(state, elapsed_ms=500, moves=3)["3BV/s"] == 2.0  # at least a second
+
+
+def test_the_moves_open_to_a_player() -> None:
+    state = GAME.apply(field("*.. ..."), ("open", 1, 2))
+    assert text(state) == "#1.\n#1."
+    # closed cells are marked or opened; an open number without its flags is not chorded
+    assert GAME.legal_moves(state) == [
+        ("mark", 0, 0), ("open", 0, 0), ("mark", 1, 0), ("open", 1, 0)]
+    state = GAME.apply(state, ("mark", 0, 0))  # a flag is marked again, not opened
+    assert GAME.legal_moves(state) == [
+        ("mark", 0, 0), ("chord", 0, 1), ("mark", 1, 0), ("open", 1, 0), ("chord", 1, 1)]
+    assert GAME.legal_moves(GAME.apply(state, ("open", 1, 0))) == ()  # won
+
+
+def test_a_closed_cell_cannot_be_chorded_even_with_its_flags_around_it() -> None:
+    state = GAME.apply(field("*.. ... ..."), ("mark", 0, 0))
+    with pytest.raises(IllegalMove) as refused:
+        GAME.apply(state, ("chord", 1, 1))
+    assert str(refused.value) == (
+        "row 2, column 2 cannot be chorded: it must be an open number with as many flags "
+        "around it, and closed cells left to open")
+
+
+def test_an_open_cell_cannot_be_marked() -> None:
+    state = GAME.apply(field("*.. ... ..."), ("open", 0, 1))
+    with pytest.raises(IllegalMove) as refused:
+        GAME.apply(state, ("mark", 0, 1))
+    assert str(refused.value) == "an open cell cannot be marked"
+
+
+LAID = {"rows": 3, "cols": 3, "mines": 2, "first_click": "safe"}
+
+
+def test_a_mine_layout_given_in_hex_is_played_as_laid() -> None:
+    # 3x3 cells as 9 bits, padded to 3 hex digits: 1000 0000 1000 -> cells 0 and 8
+    state = GAME.parse_position(LAID, "808")
+    assert (state.rows, state.cols, state.mines) == (3, 3, 2)
+    assert state.mined == {0, 8} and state.started and state.first_click == "safe"
+    assert state.counts == counts_of(3, 3, frozenset({0, 8}))
+    assert text(state) == "###\n###\n###"
+    assert GAME.parse_position(LAID, "C00").mined == {0, 1}  # capitals are hex digits too
+    lost = GAME.apply(state, ("open", 0, 0))  # no first-click rule moves a laid mine
+    assert GAME.status(lost) is Status.LOST
+
+
+@pytest.mark.parametrize(("layout", "reason"), [
+    ("80", "a 3x3 mine layout is 3 hex digits (9 cells as bits)"),
+    ("8g8", "a 3x3 mine layout is 3 hex digits (9 cells as bits)"),
+    ("800", "the layout has 1 mines, not 2"),
+])
+def test_a_mine_layout_that_does_not_fit_the_board_is_refused(layout: str, reason: str) -> None:
+    with pytest.raises(BadParams) as refused:
+        GAME.parse_position(LAID, layout)
+    assert str(refused.value) == reason
+
+
+@pytest.mark.parametrize(("params", "summary"), [
+    ({}, "Easy 7×7"),
+    ({"rows": 16, "cols": 30, "mines": 99}, "Expert 16×30"),
+    ({"rows": 10, "cols": 12, "mines": 20, "first_click": "opening"},
+     "Custom 10×12, 20 mines, opening"),
+    ({"first_click": "no_guess"}, "Easy 7×7, no guess"),
+])
+def test_a_game_is_summed_up_by_its_board_and_first_click(
+    params: dict[str, object], summary: str,
+) -> None:
+    assert GAME.summary(GAME.validate(params)) == summary
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_no_guess_first_click_opens_an_area(seed: int) -> None:
+    state = GAME.deal(GAME.validate({"first_click": "no_guess"}), random.Random(seed))
+    opened = GAME.apply(state, ("open", 3, 3))
+    assert opened.counts[3 * 7 + 3] == 0 and opened.opened > 1
+
+
+def test_the_same_first_click_on_the_same_deal_moves_the_mines_the_same_way() -> None:
+    state = GAME.deal(GAME.validate({}), random.Random(4))
+    mine = min(state.mined)
+    row, col = divmod(mine, state.cols)
+    first, again = (GAME.apply(state, ("open", row, col)) for _ in range(2))
+    assert mine not in first.mined
+    assert first.mined == again.mined  # a replay of the game finds the same board
+
+
+def test_the_documented_mine_layout_reads_as_its_example_says() -> None:
+    # "minesweeper:rows=2,cols=4,mines=3:e0": 1110 0000, mines on the first three cells
+    laid = GAME.parse_position({"rows": 2, "cols": 4, "mines": 3, "first_click": "safe"}, "e0")
+    assert laid.mined == {0, 1, 2}
+    assert GAME.parse_position(LAID, "c00").mined == {0, 1}  # lower case too
+    with pytest.raises(BadParams):
+        GAME.parse_position(LAID, "8X8")
+
+
+def test_speed_is_3bv_per_second_of_play() -> None:
+    state = field("..*.. ..*.. ..*..")
+    state = GAME.apply(GAME.apply(state, ("open", 0, 0)), ("open", 0, 4))
+    assert GAME.figures(state, elapsed_ms=2000, moves=2)["3BV/s"] == 1.0

@@ -228,3 +228,62 @@ def test_the_same_seed_deals_the_same_puzzle() -> None:
     first = GAME.deal(params, random.Random("x"))
     assert first == GAME.deal(params, random.Random("x"))
     assert first != GAME.deal(params, random.Random("y"))
+
+
+def test_a_click_left_of_or_above_the_gap_slides_the_line_towards_it() -> None:
+    start = goal(3, 3)  # the gap bottom right
+    assert slide(3, 3, start, 2, 0) == (1, 2, 3, 4, 5, 6, 0, 7, 8)
+    assert slide(3, 3, start, 0, 2) == (1, 2, 0, 4, 5, 3, 7, 8, 6)
+
+
+@pytest.mark.parametrize(("row", "col", "reason"), [
+    (0, 3, "there is no cell [0, 3] on a 3×3 board"),
+    (2, 2, "that is the gap: click a tile in its row or column"),
+    (0, 0, "that tile is not in the gap's row or column"),
+])
+def test_a_click_that_slides_nothing_says_why(row: int, col: int, reason: str) -> None:
+    with pytest.raises(IllegalMove) as refused:
+        slide(3, 3, goal(3, 3), row, col)
+    assert str(refused.value) == reason
+
+
+def test_a_solved_puzzle_takes_no_more_moves() -> None:
+    with pytest.raises(IllegalMove) as refused:
+        GAME.apply(position(3, 3, "1,2,3,4,5,6,7,8,0"), Slide(2, 0))
+    assert str(refused.value) == "the puzzle is solved"
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("1,2,x", "tiles are whole numbers separated by commas, 0 for the gap"),
+    ("2,1,3,4,5,6,7,8,0", "no sequence of slides can solve this position (two tiles would "
+                          "have to swap places): it is refused"),
+])
+def test_a_position_that_cannot_be_played_says_why(text: str, reason: str) -> None:
+    with pytest.raises(BadParams) as refused:
+        position(3, 3, text)
+    assert str(refused.value) == reason
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_each_shuffle_deals_as_it_says(seed: int) -> None:
+    for shuffle, dealt in (("random", uniform(3, 3, random.Random(seed))),
+                           ("walk", walk(3, 3, 12, random.Random(seed)))):
+        params = GAME.validate({"rows": 3, "cols": 3, "shuffle": shuffle, "steps": 12})
+        assert GAME.deal(params, random.Random(seed)).tiles == dealt
+
+
+def test_a_walk_longer_than_the_quick_one_is_dealt_in_a_worker() -> None:
+    def slow(steps: int) -> bool:
+        return GAME.slow_deal(GAME.validate({"steps": steps}))
+
+    assert not slow(QUICK_WALK) and slow(QUICK_WALK + 1)
+
+
+def test_the_headline_counts_the_moves_and_a_move_sounds_a_slide() -> None:
+    state = position(3, 3, "1,2,3,4,5,6,7,0,8")
+    assert GAME.headline(GAME.observe(state, 0)) == "3×3 · 0 moves"
+    moved = GAME.apply(position(3, 3, "1,2,3,4,5,6,0,7,8"), Slide(2, 1))
+    assert GAME.headline(GAME.observe(moved, 0)) == "3×3 · 1 move"
+    assert GAME.headline(GAME.observe(GAME.apply(moved, Slide(1, 1)), 0)) == "3×3 · 2 moves"
+    assert GAME.sound(state, Slide(2, 2), moved) == "slide"
+    assert GAME.move_to_json(Slide(2, 1)) == {"cell": [2, 1]}

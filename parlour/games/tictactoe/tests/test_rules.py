@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from parlour.core import tables
-from parlour.core.game import GameError, IllegalMove, Status
+from parlour.core.game import GameError, IllegalMove, RenderContext, Status
 from parlour.core.gameid import GameId
 from parlour.core.session import Session
 from parlour.games import GAMES
@@ -308,6 +308,12 @@ def test_no_move_after_the_end() -> None:
         GAME.apply(play(DRAW_MOVES), (0, 0))
 
 
+def test_a_move_after_the_end_is_refused_saying_the_game_is_over() -> None:
+    with pytest.raises(IllegalMove) as refused:
+        GAME.apply(play(DRAW_MOVES), (0, 0))
+    assert str(refused.value) == "the game is over"
+
+
 def test_session_refuses_a_move_after_the_end() -> None:
     played = session(["human", "human"])
     for ply, cell in enumerate(interleave([(0, 0), (1, 0), (2, 0)], [(0, 1), (1, 1)])):
@@ -353,6 +359,12 @@ def test_session_refuses_moves_out_of_turn() -> None:
 
 
 # -- text and JSON ----------------------------------------------------------------------
+def test_the_board_tells_a_screen_reader_who_is_to_play() -> None:
+    for turn, mover in ((start(), "Cross"), (play([(1, 1)]), "Circle")):
+        html = SPEC.render(GAME.observe(turn, None), RenderContext(None, can_move=False))
+        assert f'aria-label="Tic Tac Toe board, {mover} to play"' in html
+
+
 def test_text_is_three_lines_of_marks() -> None:
     turn = play([(2, 0), (0, 1)])
     assert GAME.text(GAME.observe(turn, None)) == "..X\nO..\n..."

@@ -216,3 +216,21 @@ def test_players_sharing_first_place_draw_and_the_third_loses() -> None:
     assert session.status is Status.WON
     assert [outcome(session, {seat}) for seat in (BLUE, RED, GREEN)] == ["draw", "lost", "draw"]
     assert outcome(session, {BLUE, RED, GREEN}) == "won"  # one person played every seat
+
+
+def test_a_refusal_names_the_board_and_the_game_over() -> None:
+    with pytest.raises(IllegalMove) as refused:
+        GAME.apply(Position(board("BRR."), BLUE), (16, 0))
+    assert str(refused.value) == (
+        "cell [16, 0] is off the board (x goes from 0 to 15, y from 0 to 10)")
+    with pytest.raises(IllegalMove) as refused:
+        GAME.apply(Position(board("BR."), None), (2, 0))
+    assert str(refused.value) == "the game is over"
+
+
+def test_each_players_moves_are_counted_and_every_move_flips() -> None:
+    state = Position(board("BR..", "", "", "", "", "...GB#"), BLUE)
+    again = GAME.apply(state, (2, 0))  # Red and Green pass: Blue plays again
+    after = GAME.apply(again, (2, 5))
+    assert after.moves_made == (2, 0, 0)
+    assert GAME.sound(state, (2, 0), again) == "flip"

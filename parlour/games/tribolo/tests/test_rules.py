@@ -334,3 +334,29 @@ def test_the_move_generator_agrees_with_a_simple_one_along_random_games(
     assert sum(scores(position)) + position.walls.bit_count() + position.empty.bit_count() \
         == CELLS
 
+
+
+def test_a_cell_already_taken_captures_nothing() -> None:
+    position = board("RRRB")  # from the first cell a line of Red ends on Blue
+    assert captures(position, BLUE, cell(0, 0)) == 0
+
+
+@pytest.mark.parametrize(("where", "reason"), [
+    (CELLS, "that cell is not on the board"),
+    (cell(4, 0), "that cell is a wall"),
+    (cell(0, 0), "that cell is already taken"),
+])
+def test_a_refused_play_says_why_for_a_player(where: int, reason: str) -> None:
+    with pytest.raises(ValueError) as refused:
+        play(board("BRR.#"), BLUE, where)
+    assert str(refused.value) == reason
+
+
+@pytest.mark.parametrize(("rows", "reason"), [
+    (["." * WIDTH] * (HEIGHT - 1), f"a board is {HEIGHT} rows of {WIDTH} cells"),
+    (["...x".ljust(WIDTH, ".")] + ["." * WIDTH] * (HEIGHT - 1), "unknown cell 'x' at (3, 0)"),
+])
+def test_a_board_that_is_not_one_says_why(rows: list[str], reason: str) -> None:
+    with pytest.raises(ValueError) as refused:
+        board_from_rows(rows)
+    assert str(refused.value) == reason
