@@ -5,9 +5,10 @@ The tool is mutmut 3 (the `mutation` extra: `pip install -e '.[mutation]'`). It 
 chosen over cosmic-ray because it runs each mutant in a process forked from one that has
 already imported everything and run the suite once, and it runs only the tests that
 called the mutated function during that first run (fastest first, stopping at the first
-failure). A mutant costs milliseconds, not the seconds of a fresh pytest per mutant
-that cosmic-ray spends, which is what lets every module here be tried in about an hour
-on two cores. It is maintained, and its trampolines need no change to the code.
+failure). A mutant costs a fraction of a second, not the seconds of a fresh pytest
+per mutant that cosmic-ray spends, which is what lets every module here be tried in
+about an hour on two cores. It is maintained, and its trampolines need no change to the
+code.
 
 `COVERING_TESTS` below is the one place that says which modules are mutated and which
 test files are run for them; mutmut then narrows each mutant to the tests, of those,
@@ -16,11 +17,12 @@ are slow, and a server process would not see the mutant). Mutants judged equival
 (no player or host could tell them apart from the code) are listed, one line each with
 the reason, in bench/mutation_equivalent.toml; they do not count towards the kill rate.
 
-mutmut works in a folder of its own, bench/results/mutation/ (git-ignored): the
-package, tests and a pyproject.toml with its settings are copied into mutants/ there.
+mutmut works in a folder of its own, bench/results/mutation/<--workspace>/ (git-ignored):
+the package, tests and a pyproject.toml with its settings are copied into mutants/ there.
 
 Run from the repository root (about an hour for everything on a busy 2-core machine):
     .venv/bin/python -m bench.mutation [--modules parlour/core/session.py ...] [--quick]
+                                       [--workspace NAME] [--report]
 
 --quick keeps the last run's results and tries again only the mutants that survived it
 (and those of functions changed since), after tests were added.
@@ -42,7 +44,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-WORKSPACE = ROOT / "bench" / "results" / "mutation"
+RESULTS = ROOT / "bench" / "results" / "mutation"
+WORKSPACE = RESULTS / "all"
+"""mutmut's folder for this run (--workspace names it: runs of other modules keep theirs)."""
 EQUIVALENT_FILE = ROOT / "bench" / "mutation_equivalent.toml"
 WORKERS = 2
 
@@ -313,26 +317,37 @@ def report(modules: list[str], equivalent: dict[str, dict[str, str]], wall: floa
 
 
 def main() -> None:
+    global WORKSPACE
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--modules", nargs="+", choices=sorted(COVERING_TESTS),
                         default=sorted(COVERING_TESTS), metavar="PATH",
                         help="modules to mutate (default: all in COVERING_TESTS)")
     parser.add_argument("--quick", action="store_true",
                         help="keep the last results; try again only the mutants not killed")
+    parser.add_argument("--report", action="store_true",
+                        help="only print the last run's results")
+    parser.add_argument("--workspace", default="all",
+                        help="the name of mutmut's folder under bench/results/mutation/")
     args = parser.parse_args()
     modules: list[str] = args.modules
+    WORKSPACE = RESULTS / args.workspace
     equivalent = load_equivalent()
     started = time.monotonic()
-    prepare_workspace(modules, args.quick)
+    if not args.report:
+        run(modules, equivalent, args.quick)
+    if not report(modules, equivalent, time.monotonic() - started):
+        sys.exit(1)
+
+
+def run(modules: list[str], equivalent: dict[str, dict[str, str]], quick: bool) -> None:
+    prepare_workspace(modules, quick)
     again = [name for module in modules for name, code in mutant_exit_codes(module).items()
-             if code not in (1, 3) and name not in equivalent] if args.quick else []
+             if code not in (1, 3) and name not in equivalent] if quick else []
     log = WORKSPACE / "mutmut.log"
     print(f"mutmut: {len(modules)} modules, {WORKERS} workers; its output goes to {log}")
     code = run_mutmut(again, log)
     if code:
         sys.exit(f"mutmut failed (exit code {code}); see {log}")
-    if not report(modules, equivalent, time.monotonic() - started):
-        sys.exit(1)
 
 
 if __name__ == "__main__":

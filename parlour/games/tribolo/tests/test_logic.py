@@ -234,3 +234,8 @@ def test_each_players_moves_are_counted_and_every_move_flips() -> None:
     after = GAME.apply(again, (2, 5))
     assert after.moves_made == (2, 0, 0)
     assert GAME.sound(state, (2, 0), again) == "flip"
+
+
+def test_nobody_is_named_a_winner_while_the_game_goes_on() -> None:
+    state = Position(board("BRR.", "....G", "....R.B"), BLUE)
+    assert GAME.observe(state, None)["winners"] == []

@@ -360,3 +360,15 @@ def test_a_board_that_is_not_one_says_why(rows: list[str], reason: str) -> None:
     with pytest.raises(ValueError) as refused:
         board_from_rows(rows)
     assert str(refused.value) == reason
+
+
+def test_a_player_may_capture_either_opponent_in_any_direction() -> None:
+    position = board(".RB", "", "...GB")
+    assert legal_moves(position, BLUE) == at((0, 0), (2, 2))
+
+
+def test_a_drawn_first_player_who_cannot_move_hands_the_first_turn_on() -> None:
+    # seed 1057 draws Red first, on a board where Red has no capture: Green starts
+    position, first = deal(random.Random(1057))
+    assert legal_moves(position, RED) == 0
+    assert first == GREEN
