@@ -3,7 +3,7 @@
 most charts (Minesweeper, Sliding, Escalator, Ishido, Tribolo, Tic-Tac-Toe).
 
 Two figures, each over --runs runs, wall and CPU time of this process:
-1. cold: every chart drawn by pygal (the first opening of the page after a game ends);
+1. cold: every chart drawn (the first opening of the page after a game ends);
 2. warm: the same results again, the drawings kept (`parlour.stats.drawn`), as most
    openings of the page are.
 The route runs this in a thread (`asyncio.to_thread`), so the event loop keeps serving

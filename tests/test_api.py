@@ -17,6 +17,8 @@ from fastapi.testclient import TestClient
 
 from parlour.games import GAMES
 from parlour.server.app import create_app
+from parlour.stats.statistics import statistics
+from parlour.store import Result
 from parlour.store.sqlite import SqliteStore as Store
 from tests.support.servers import TEST_HOSTS
 
@@ -777,7 +779,7 @@ def finish(client: TestClient, cells: list[Cell], hint: bool = False) -> str:
 
 
 def test_stats_after_finished_games(client: TestClient, store: Store) -> None:
-    assert client.get("/api/stats").json() == {"groups": []}
+    assert client.get("/api/stats").json() == {"groups": [], "bests": []}
     finish(client, CROSS_WINS)
     finish(client, CROSS_WINS, hint=True)
     finish(client, CIRCLE_WINS)
@@ -802,10 +804,10 @@ def test_stats_after_finished_games(client: TestClient, store: Store) -> None:
     assert group["assisted"] == 1
     assert group["unassisted_won"] == 2
     assert isinstance(group["best_time_ms"], int) and group["best_time_ms"] >= 0
-    (results,) = group["charts"]  # Tic-Tac-Toe has no time or score worth a chart
-    assert results["svg"].startswith("<svg") and results["title"] == "Results per day"
-    assert results["columns"] == ["day", "won", "lost", "drawn"]
-    assert [sum(int(row[i]) for row in results["rows"]) for i in (1, 2, 3)] == [3, 1, 1]
+    assert group["players"] == "Two players here"  # a hot-seat game, as its player chose
+    (rate,) = group["charts"]  # Tic-Tac-Toe has no time or score worth a chart
+    assert rate["svg"].startswith("<svg") and rate["title"] == "Win rate, last 10 games"
+    assert [row[1] for row in rate["rows"]] == ["won", "won", "lost", "drawn", "won"]
     assert client.get("/api/stats", params={"game": "tictactoe"}).json()["groups"] == groups
     assert len(store.results()) == 5
 
@@ -820,6 +822,7 @@ def test_stats_group_by_mode_and_count_rounds(client: TestClient) -> None:
         view = post(client, sid, "restart", token).json()
     groups = client.get("/api/stats").json()["groups"]
     assert [g["mode"] for g in groups] == ["vs AI (perfect)"]
+    assert [g["players"] for g in groups] == ["Against the computer (perfect)"]
     assert groups[0]["played"] == 2  # one result per round of the session
     assert groups[0]["won"] == 0
 
@@ -834,6 +837,28 @@ def test_undoing_a_finished_game_and_finishing_again_counts_once(client: TestCli
     groups = client.get("/api/stats").json()["groups"]
     assert len(groups) == 1
     assert (groups[0]["played"], groups[0]["won"], groups[0]["lost"]) == (1, 0, 1)
+
+
+def test_a_game_is_filed_under_the_board_its_player_chose(client: TestClient, store: Store
+                                                          ) -> None:
+    """A no-guess game on a preset's board is counted apart, under the game's own words
+    for it (not "Custom"); a preset as it is keeps its name."""
+    medium = GAMES["minesweeper"].game.presets["medium"]
+    chosen = {**medium, "first_click": "no_guess"}
+    minesweeper = GAMES["minesweeper"].game
+    presets = set()
+    for params in (chosen, medium):
+        made = client.post("/api/games", json={"game": "minesweeper", "params": params})
+        assert made.status_code == 201, made.text
+        kept = store.load_session(made.json()["session"])
+        assert kept is not None
+        presets.add(kept[0].preset)
+    words = minesweeper.summary(minesweeper.validate(chosen))
+    assert presets == {"medium", words} and "no guess" in words and "Custom" not in words
+    (group,) = statistics([Result(sid="s", round=1, game="minesweeper", preset=words,
+                                  mode="solo", outcome="won", score=None, elapsed_ms=5_000,
+                                  moves=9, assisted=False, finished=1.0)], GAMES)["groups"]
+    assert group["heading"] == words and group["players"] == ""
 
 
 def test_stats_for_an_unknown_game(client: TestClient) -> None:

@@ -258,6 +258,8 @@ def test_every_player_gets_a_result(client: TestClient, store: Store) -> None:
     groups = {g["mode"]: g for g in statistics(store.results("tictactoe"), GAMES)["groups"]}
     assert groups["two players, as Cross"]["won"] == 1
     assert groups["two players, as Circle"]["lost"] == 1
+    # filed as its players chose it: a friend online, not the computer, nor the hot seat
+    assert groups["two players, as Cross"]["players"] == "Online with a friend, as Cross"
 
 
 def test_a_player_who_left_gets_no_result(client: TestClient, store: Store) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import sqlite3
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -13,10 +12,11 @@ import pytest
 
 from parlour.core.game import StatFigure
 from parlour.games import GAMES
-from parlour.stats.charts import CHART_GAMES, PERIODS, figure_chart, results_chart
+from parlour.stats.charts import RATE_GAMES, WINDOW, figure_chart, win_rate_chart
 from parlour.stats.numbers import summary
 from parlour.stats.statistics import statistics
-from parlour.stats.wording import clock, number
+from parlour.stats.svg import Histogram
+from parlour.stats.wording import clock, number, players
 from parlour.store import Progress, Result, SessionRow, session_created
 from parlour.store.sqlite import SqliteStore as Store
 from tests.support.loops import run_async
@@ -150,7 +150,7 @@ TIME = StatFigure("time", "time", "lowest", unit="seconds", of="won")
 SCORE = StatFigure("score", "score", "highest", unit="points")
 
 
-def test_the_best_time_is_the_lowest_over_wins_without_help() -> None:
+def test_the_best_time_is_the_lowest_over_wins_without_help_the_mean_over_every_win() -> None:
     results = [
         result("won", 50_000),
         result("lost", 1_000),  # quicker, but lost
@@ -158,15 +158,16 @@ def test_the_best_time_is_the_lowest_over_wins_without_help() -> None:
         result("won", 30_000),
     ]
     (time,) = summary(results, [TIME])["over_all"]
-    assert time == {"name": "time", "label": "time", "show": "lowest", "games": 2,
-                    "best": 30.0, "mean": 40.0}
+    # the mean is of every game the chart shows, helped or not: the best is a record
+    assert time == {"name": "time", "label": "time", "show": "lowest", "games": 3,
+                    "unhelped": 2, "best": 30.0, "mean": 100 / 3}
 
 
 def test_the_best_score_is_the_highest_over_every_game() -> None:
     results = [result("lost", score=120), result("won", score=90), result("lost", score=None),
                result("lost", score=400, assisted=True)]
     (score,) = summary(results, [SCORE])["over_all"]
-    assert (score["best"], score["mean"], score["games"]) == (120.0, 105.0, 2)
+    assert (score["best"], score["mean"], score["games"]) == (120.0, 610 / 3, 3)
 
 
 def test_a_declared_figure_is_not_also_shown_as_best_and_mean_of_wins() -> None:
@@ -205,8 +206,8 @@ def test_minesweeper_shows_its_best_time_and_no_score() -> None:
     shown = shown_of("minesweeper", results)
     assert shown == {"played": "4", "won": "3", "lost": "1", "win rate": "75%",
                      "current streak": "2", "best streak": "2", "best time": "0:20",
-                     "mean time": "0:47", "best 3BV/s": "0.5", "best efficiency": "0.9",
-                     "with help": "1"}
+                     "mean time": "0:34", "best 3BV/s": "0.5", "best efficiency": "0.9",
+                     "played with help": "1"}
 
 
 def test_the_sliding_puzzle_counts_puzzles_solved_and_the_fewest_moves() -> None:
@@ -215,11 +216,12 @@ def test_the_sliding_puzzle_counts_puzzles_solved_and_the_fewest_moves() -> None
                result("won", 30_000, figures={"tiles_moved": 24.0}, **sliding),
                result("won", 5_000, figures={"tiles_moved": 12.0}, assisted=True, **sliding)]
     shown = shown_of("sliding", results)
-    assert shown == {"played": "3", "fewest moves": "24", "mean moves": "32",
-                     "best time": "0:30", "mean time": "0:45", "with help": "1"}
+    assert shown == {"played": "3", "fewest moves": "24", "mean moves": "25.3",
+                     "best time": "0:30", "mean time": "0:32", "played with help": "1"}
     (group,) = statistics(results, GAMES)["groups"]
-    assert [c["title"] for c in group["charts"]] == [
-        "Games solved per day", "Moves of each game solved", "Time of each game solved"]
+    assert [c["title"] for c in group["charts"]] == [  # a puzzle is never lost: no win rate
+        "Moves of games solved", "Time of games solved"]
+    assert group["note"] == "Games played with help (hints or Assist) set no best."
 
 
 def test_ishido_and_tribolo_show_their_scores() -> None:
@@ -243,71 +245,98 @@ def test_escalator_shows_the_winnable_share_and_the_cards_left() -> None:
     shown = shown_of("escalator", results)
     assert (shown["winnable deals"], shown["mean cards left"]) == ("50%", "6")
     (group,) = statistics(results, GAMES)["groups"]
-    (distribution,) = [c for c in group["charts"] if "how often" in c["title"]]
+    (distribution,) = [c for c in group["charts"] if c["title"] == "Cards left at the end"]
     assert distribution["rows"][0] == ["0", "1"] and distribution["rows"][5] == ["5", "1"]
     assert len(distribution["rows"]) == 13  # every value from 0 to 12, those never seen too
 
 
 # -- charts -------------------------------------------------------------------------------------
-DAY = 86_400.0
+SVG = "{http://www.w3.org/2000/svg}"
+TTT = {"won": "won", "lost": "lost", "draw": "drawn"}
 
 
-def test_results_are_counted_per_day_while_the_games_span_two_weeks() -> None:
-    results = [result("won", finished=NOW), result("lost", finished=NOW + 60),
-               result("draw", finished=NOW + 2 * DAY)]
-    chart = results_chart(results, {"won": "won", "lost": "lost", "draw": "drawn"})
-    assert (chart.title, chart.x_title, chart.y_title) == ("Results per day", "day", "games")
-    assert [s.name for s in chart.series] == ["won", "lost", "drawn"]
-    assert [list(s.values) for s in chart.series] == [[1, 0, 0], [1, 0, 0], [0, 0, 1]]
-    first = datetime.fromtimestamp(NOW).date()
-    assert chart.labels[0] == f"{first.day} {first:%b}" and len(chart.labels) == 3
+def test_the_win_rate_is_a_line_over_the_last_games_game_by_game() -> None:
+    chart = win_rate_chart(results_of("WWLL" + "W" * 10), TTT)
+    assert chart is not None and chart.title == f"Win rate, last {WINDOW} games"
+    rates = [point.value for point in chart.points]
+    assert rates[:4] == [1, 1, 2 / 3, 0.5]  # the games so far, until there are ten
+    assert rates[-1] == 1.0 and rates[-3] == 0.8  # the last ten only
+    assert chart.overall == 12 / 14 and chart.overall_label == "all games 86%"
+    svg = ET.fromstring(chart.as_json("stat-test")["svg"])
+    (line,) = svg.iter(f"{SVG}polyline")
+    assert len(line.get("points", "").split()) == 14  # a point per game
+    assert len(list(svg.iter(f"{SVG}circle"))) == 14  # and a dot per game, by its result
+    assert svg.get("role") == "img" and "Win rate" in (svg.get("aria-label") or "")
 
 
-def test_results_are_counted_per_week_then_per_month() -> None:
-    weeks = results_chart([result("won", finished=NOW + d * DAY) for d in (0, 1, 20)],
-                          {"won": "won"})
-    assert weeks.title == "Games won per week"
-    assert sum(weeks.series[0].values) == 3 and len(weeks.labels) in (3, 4)
-    months = results_chart([result("won", finished=NOW + d * DAY) for d in range(0, 1000, 7)],
-                           {"won": "won", "lost": "lost"})
-    assert months.x_title == "month" and len(months.labels) == PERIODS  # the latest only
-    assert months.labels[-1] == datetime.fromtimestamp(NOW + 994 * DAY).strftime("%b %Y")
+def test_the_win_rate_shows_the_latest_games_and_is_absent_where_none_is_lost() -> None:
+    many = win_rate_chart(results_of("WL" * RATE_GAMES), TTT)
+    assert many is not None and len(many.points) == RATE_GAMES
+    assert many.first == RATE_GAMES + 1 and many.table.rows[0][0] == str(RATE_GAMES + 1)
+    (line,) = ET.fromstring(many.as_json("x")["svg"]).iter(f"{SVG}polyline")
+    assert len(line.get("points", "").split()) == RATE_GAMES
+    assert win_rate_chart(results_of("WWW"), {"won": "solved"}) is None  # a puzzle
+    assert win_rate_chart([], TTT) is None
 
 
-def test_a_chart_game_by_game_shows_the_latest_games_and_help_apart() -> None:
-    results = [result("won", 1_000 * (i + 1), assisted=i % 10 == 0)
-               for i in range(CHART_GAMES + 5)]
-    chart = figure_chart(TIME, results, {"won": "won"})
-    assert chart is not None
-    assert (chart.title, chart.y_title) == ("Time of each game won", "seconds")
-    assert chart.labels[0] == "6" and len(chart.labels) == CHART_GAMES
-    free, helped = chart.series
-    assert (free.name, helped.name) == ("without help", "with help")
-    assert free.values[5] is None and helped.values[5] == 11.0  # the 11th game was helped
-    assert free.values[0] == 6.0 and helped.values[0] is None
-    assert figure_chart(StatFigure("time", "time", "lowest", chart=False), results, {}) is None
+def times(*seconds: float, helped: Sequence[int] = ()) -> list[Result]:
+    return [result("won", int(s * 1000), assisted=i in helped, round=i, game="minesweeper",
+                   preset="beginner", mode="solo") for i, s in enumerate(seconds)]
 
 
-def test_the_svg_has_a_title_axes_a_legend_and_no_script() -> None:
-    chart = results_chart(results_of("WWLDW"), {"won": "won", "lost": "lost", "draw": "drawn"})
-    svg = chart.as_json("stat-test")["svg"]
-    root = ET.fromstring(svg)
-    texts = ["".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text")]
-    assert root.get("role") == "img" and "Results per day" in (root.get("aria-label") or "")
-    assert root.get("id") == "chart-stat-test"
-    assert {"Results per day", "day", "games", "won", "lost", "drawn"} <= set(texts)
-    assert {"0", "1", "2", "3"} <= set(texts)  # the y axis: whole games
-    assert "script" not in svg and "<!--" not in svg
-    titles = ["".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}title")]
-    assert any(t.endswith(", won: 3") for t in titles)  # each bar says what it is
-    assert "var(--won)" in svg and "currentColor" in svg  # the page's theme colours it
+def test_times_are_a_histogram_with_the_best_without_help_marked() -> None:
+    games = times(95, 61, 130, 72, 200, 44, helped=[5])  # the fastest was helped
+    chart = figure_chart(TIME, games, {"won": "won"})
+    assert isinstance(chart, Histogram) and chart.title == "Time of games won"
+    assert chart.best == 61.0  # the helped 0:44 sets no record
+    assert sum(bar.free for bar in chart.bars) == 5 and sum(bar.helped for bar in chart.bars) == 1
+    widths = {bar.high - bar.low for bar in chart.bars}
+    assert widths == {20} and len(chart.bars) == 9  # round steps: 0:40 to 3:40
+    svg = ET.fromstring(chart.as_json("t")["svg"])
+    texts = ["".join(t.itertext()) for t in svg.iter(f"{SVG}text")]
+    assert "Best 1:01" in texts  # the marker says the best
+    assert {"without help", "with help", "0:40", "3:40", "time"} <= set(texts)
+    (best,) = [g for g in svg.iter(f"{SVG}g") if g.get("class") == "best"]
+    assert best.find(f"{SVG}line") is not None
+    bars = [r for r in svg.iter(f"{SVG}rect") if r.get("class") == "bar"]
+    assert len(bars) == len([b for b in chart.bars if b.free]) + 1
+    assert "script" not in ET.tostring(svg, encoding="unicode")
+
+
+def test_no_best_is_marked_when_every_game_had_help() -> None:
+    chart = figure_chart(TIME, times(30, 40, helped=[0, 1]), {"won": "won"})
+    assert isinstance(chart, Histogram) and chart.best is None
+    svg = ET.fromstring(chart.as_json("t")["svg"])
+    assert not [g for g in svg.iter(f"{SVG}g") if g.get("class") == "best"]
+    assert figure_chart(StatFigure("time", "time", "lowest", chart=False), times(3), {}) is None
+
+
+def test_a_few_whole_values_get_a_bar_each() -> None:
+    cells = StatFigure("score", "cells", "highest", unit="cells", best="most cells")
+    games = [result(o, score=s, game="tribolo") for o, s in
+             (("won", 30), ("lost", 22), ("won", 27), ("won", 30))]
+    chart = figure_chart(cells, games, {"won": "won", "lost": "lost"})
+    assert isinstance(chart, Histogram) and not chart.edges
+    assert [bar.low for bar in chart.bars] == list(range(22, 31))
+    assert [bar.free for bar in chart.bars] == [1, 0, 0, 0, 0, 1, 0, 0, 2]
+    assert chart.best == 30 and chart.best_caption == "Most"
+    assert chart.table.rows[-1] == ["30", "2"]
 
 
 def test_every_chart_comes_with_its_table() -> None:
-    chart = results_chart(results_of("WL"), {"won": "won", "lost": "lost"})
+    chart = win_rate_chart(results_of("WL"), {"won": "won", "lost": "lost"})
+    assert chart is not None
     table = chart.as_json("x")
-    assert table["columns"] == ["day", "won", "lost"]
-    assert table["rows"] == [[chart.labels[0], "1", "1"]]
+    assert table["columns"] == ["game", "result", f"won of the last {WINDOW}"]
+    assert table["rows"] == [["1", "won", "100%"], ["2", "lost", "50%"]]
+
+
+def test_the_charts_follow_the_page_s_theme() -> None:
+    line = win_rate_chart(results_of("WLD"), TTT)
+    assert line is not None
+    svg = line.as_json("x")["svg"]
+    assert "var(--won)" in svg and "var(--lost)" in svg and "currentColor" in svg
+    assert "#" not in svg  # no colour of its own: the page's light or dark theme colours it
 
 
 def test_statistics_groups_by_game_preset_and_mode() -> None:
@@ -333,10 +362,41 @@ def test_statistics_groups_by_game_preset_and_mode() -> None:
     assert versus["title"] == GAMES["tictactoe"].game.title
     assert by_key[("minesweeper", "expert", "solo")]["heading"] == "Expert"
     old = by_key[("oldgame", "big", "solo")]
-    assert old["title"] == "oldgame" and old["charts"][0]["title"] == "Results per day"
+    assert old["title"] == "oldgame" and old["charts"][0]["title"] == "Win rate, last 10 games"
     ids = [ET.fromstring(c["svg"]).get("id") for g in groups for c in g["charts"]]
     assert len(ids) == len(set(ids))  # unique in the page: each chart's style is scoped by it
     assert statistics(results, GAMES) == statistics(list(results), GAMES)  # the same drawing
+
+
+@pytest.mark.parametrize(("mode", "seat_name", "words"), [
+    ("solo", "", ""),  # one player: nothing to say
+    ("two players", "", "Two players here"),  # the hot seat
+    ("two players", "Cross", "Online with a friend, as Cross"),  # an invite link
+    ("vs AI (medium)", "", "Against the computer (medium)"),
+    ("vs AI (medium, medium)", "", "Against the computer (medium)"),
+    ("vs AI (medium)", "Red", "Online with a friend and the computer (medium), as Red"),
+    ("3 players", "", "Three players here"),
+])
+def test_who_played_is_worded_as_the_player_chose(mode: str, seat_name: str, words: str
+                                                 ) -> None:
+    assert players(mode, seat_name) == words
+
+
+def test_bests_per_difficulty_come_from_games_without_help() -> None:
+    mines = {"game": "minesweeper", "mode": "solo"}
+    results = [result("won", 90_000, preset="expert", **mines),
+               result("won", 20_000, preset="beginner", **mines),
+               result("won", 8_000, preset="beginner", assisted=True, **mines),
+               result("won", 50_000, preset="intermediate", assisted=True, **mines),
+               result("lost", 1_000, preset="expert", **mines)]
+    (table,) = statistics(results, GAMES)["bests"]
+    assert table["game"] == "minesweeper" and table["columns"] == ["Best time"]
+    presets = GAMES["minesweeper"].game
+    assert [(row["heading"], row["values"]) for row in table["rows"]] == [
+        (presets.preset_label("beginner"), ["0:20"]),  # the helped 0:08 is no record
+        (presets.preset_label("intermediate"), ["–"]),  # every win there was helped
+        (presets.preset_label("expert"), ["1:30"]),  # in the order of the presets
+    ]
 
 
 # -- the store: sessions -----------------------------------------------------------------

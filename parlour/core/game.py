@@ -211,9 +211,14 @@ class Game(ABC, Generic[S, M]):
         """Checks between parameters (e.g. mines fit the board); raise BadParams."""
 
     def stat_group(self, params: Params) -> str:
-        """The group a game's results are counted in by the statistics (and shown with
-        unfinished games): its preset's name, or "custom"."""
-        return self.preset_of(params) or "custom"
+        """The group a game's results are counted in by the statistics: its preset's name,
+        or else the board as `summary` words it (Minesweeper's "Medium 16×16, no guess"),
+        so a game is filed under the words its player chose; "custom" if it has none."""
+        preset = self.preset_of(params)
+        if preset:
+            return preset
+        words = self.summary(params)
+        return "custom" if words in ("", "Custom") else words
 
     def summary(self, params: Params) -> str:
         """A few words saying which board or rules `params` make, shown with unfinished

@@ -24,10 +24,43 @@ function chart(c) {
 function card(g, allGames) {
   const heading = allGames ? `${escapeHtml(g.title)} <span class="group">· ${escapeHtml(g.heading)}</span>`
     : escapeHtml(g.heading);
+  const players = g.players ? `<p class="mode">${escapeHtml(g.players)}</p>` : "";
+  const note = g.note ? `<p class="note">${escapeHtml(g.note)}</p>` : "";
   return `<section class="stat-card" data-game="${escapeHtml(g.game)}" data-group="${escapeHtml(g.preset)}">
-    <h2>${heading}</h2><p class="mode">${escapeHtml(g.mode)}</p>
-    ${figures(g.shown)}${g.charts.map(chart).join("")}
+    <h2>${heading}</h2>${players}
+    ${figures(g.shown)}${g.charts.map(chart).join("")}${note}
   </section>`;
+}
+
+// A game's bests side by side, a row per board or difficulty (games without help only).
+function bestsTable(b, allGames) {
+  if (b.rows.length < 2) return "";  // one group: its card says it
+  const head = ["", ...b.columns].map((name) => `<th scope="col">${escapeHtml(name)}</th>`).join("");
+  const rows = b.rows.map((r) => `<tr><th scope="row">${escapeHtml(r.heading)}${
+    r.players ? `<span class="players">${escapeHtml(r.players)}</span>` : ""}</th>${
+    r.values.map((v) => `<td>${escapeHtml(v)}</td>`).join("")}</tr>`).join("");
+  return `<section class="bests stat-card" data-game="${escapeHtml(b.game)}">
+    <h2>${allGames ? `${escapeHtml(b.title)}: bests` : "Bests"}</h2>
+    <table><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>
+    <p class="note">Games played without help only.</p></section>`;
+}
+
+// Each game's bests first, then a card per group.
+function cardsByGame(stats, allGames) {
+  const bests = new Map((stats.bests ?? []).map((b) => [b.game, bestsTable(b, allGames)]));
+  const cards = new Map();
+  for (const g of stats.groups) cards.set(g.game, [...(cards.get(g.game) ?? []), card(g, allGames)]);
+  return [...cards].map(([game, shown]) => (bests.get(game) ?? "") + shown.join("")).join("");
+}
+
+// Back to the game: its page opens the game being played, or the last, or a new one.
+function backLink(game, title) {
+  const link = $("back");
+  link.hidden = !game;
+  if (!game) return;
+  link.href = `/play/${encodeURIComponent(game)}`;
+  link.title = `Play ${title}`;
+  link.setAttribute("aria-label", `Play ${title}`);
 }
 
 async function show(titles) {
@@ -37,8 +70,9 @@ async function show(titles) {
   if (game !== $("game-filter").value) return;  // changed again meanwhile
   $("heading").textContent = title ? `Statistics — ${title}` : "Statistics";
   document.title = `${$("heading").textContent} · Parlour`;
+  backLink(game, title);
   $("groups").innerHTML = stats.groups.length
-    ? `<div class="stat-groups">${stats.groups.map((g) => card(g, !title)).join("")}</div>`
+    ? `<div class="stat-groups">${cardsByGame(stats, !title)}</div>`
     : `<p class="empty">No finished games yet${title ? ` of ${escapeHtml(title)}` : ""}. Play one and come back!</p>`;
   document.body.dataset.ready = "1";
 }

@@ -1,109 +1,131 @@
-"""Which charts a group's results give: games ended each way per day, week or month, and
-each declared figure game by game or as a distribution (drawn by parlour.stats.svg)."""
+"""Which charts a group's results give: the win rate over time (where a game can be lost)
+and, for each figure a game declares a chart of, how often each value came with the best
+marked (drawn by parlour.stats.svg)."""
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+import math
+from collections.abc import Callable, Mapping, Sequence
 
 from parlour.core.game import StatFigure
-from parlour.stats.numbers import counted
-from parlour.stats.svg import Chart, Series
+from parlour.stats.numbers import counted, record
+from parlour.stats.svg import Bar, Histogram, Line, Point, Table
+from parlour.stats.wording import wording
 from parlour.store import Result
 
-CHART_GAMES = 40
-"""A chart game by game shows this many most recent games."""
-PERIODS = 24
-"""The results chart shows at most this many days, weeks or months."""
+WINDOW = 10
+"""The win rate over time is the share of wins among this many games up to each one."""
+RATE_GAMES = 200
+"""The win rate is drawn over this many most recent games."""
+DOTS_UP_TO = 60
+"""Up to this many games, each is a dot coloured by its result."""
+BARS = 8
+"""A histogram has about this many bars (fewer when the values are few)."""
 OUTCOME_COLOURS = {"won": "var(--won)", "lost": "var(--lost)", "draw": "var(--draw)"}
-HELP_FREE, HELPED = ("without help", "var(--accent)"), ("with help", "var(--muted)")
+NICE_SECONDS = (1, 2, 5, 10, 15, 20, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200)
 
 
-def results_chart(results: Sequence[Result], outcomes: Mapping[str, str]) -> Chart:
-    """How many games ended each way, per day, week or month (as the games span)."""
-    days = [datetime.fromtimestamp(r.finished).date() for r in results]  # the player's days
-    period = Period.spanning(max(days) - min(days))
-    starts = period.starts(min(days), max(days))[-PERIODS:]
-    counts = Counter((period.start(day), r.outcome) for day, r in zip(days, results, strict=True))
-    only = next(iter(outcomes.values())) if len(outcomes) == 1 else None
-    return Chart(
-        title=f"Games {only} per {period.name}" if only else f"Results per {period.name}",
-        x_title=period.name,
-        y_title="games",
-        labels=[period.label(start) for start in starts],
-        series=[Series(word, [counts[(start, outcome)] for start in starts],
-                       OUTCOME_COLOURS.get(outcome, "var(--accent)"))
-                for outcome, word in outcomes.items()],
-        stacked=True,
-        counts=True,
+def win_rate_chart(results: Sequence[Result], outcomes: Mapping[str, str]) -> Line | None:
+    """The share of wins over the last `WINDOW` games, game by game, and over every game;
+    None where a game cannot be lost (a puzzle is solved or left)."""
+    if len(outcomes) < 2 or "won" not in outcomes or not results:
+        return None
+    wins = [r.outcome == "won" for r in results]
+    rates = [sum(wins[max(0, i - WINDOW + 1): i + 1]) / min(i + 1, WINDOW)
+             for i in range(len(wins))]
+    first = max(0, len(results) - RATE_GAMES)
+    points = [
+        Point(rates[i], OUTCOME_COLOURS.get(results[i].outcome, "var(--draw)"),
+              f"Game {i + 1}: {outcomes.get(results[i].outcome, results[i].outcome)}, "
+              f"{_percent(rates[i])} of the last {min(i + 1, WINDOW)} won")
+        for i in range(first, len(results))
+    ]
+    overall = sum(wins) / len(wins)
+    return Line(
+        title=f"Win rate, last {WINDOW} games",
+        x_title="games played",
+        points=points,
+        first=first + 1,
+        overall=overall,
+        overall_label=f"all games {_percent(overall)}",
+        table=Table(["game", "result", f"won of the last {WINDOW}"],
+                    [[str(i + 1), outcomes.get(results[i].outcome, results[i].outcome),
+                      _percent(rates[i])] for i in range(first, len(results))]),
+        dots=len(points) <= DOTS_UP_TO,
     )
 
 
-@dataclass(frozen=True)
-class Period:
-    """A bar of the results chart: a day, a week (from Monday) or a month."""
-
-    name: str
-    length: int  # days; a month's start is found from a day in the next one
-
-    @staticmethod
-    def spanning(span: timedelta) -> Period:
-        if span < timedelta(days=14):
-            return Period("day", 1)
-        if span < timedelta(weeks=PERIODS):
-            return Period("week", 7)
-        return Period("month", 31)
-
-    def start(self, day: date) -> date:
-        if self.name == "week":
-            return day - timedelta(days=day.weekday())
-        return day.replace(day=1) if self.name == "month" else day
-
-    def starts(self, first: date, last: date) -> list[date]:
-        """The first days of the periods from the one of `first` to the one of `last`."""
-        starts = [self.start(first)]
-        while starts[-1] < self.start(last):
-            starts.append(self.start(starts[-1] + timedelta(days=self.length)))
-        return starts
-
-    def label(self, start: date) -> str:
-        return f"{start:%b %Y}" if self.name == "month" else f"{start.day} {start:%b}"
+def _percent(share: float) -> str:
+    return f"{round(share * 100)}%"
 
 
 def figure_chart(figure: StatFigure, results: Sequence[Result], outcomes: Mapping[str, str]
-                 ) -> Chart | None:
-    """A declared figure's chart: its value game by game, or how often each value came."""
+                 ) -> Histogram | None:
+    """A declared figure's chart: how often each value (or range of values) came, games
+    played with help drawn apart, and the best (over games without help) marked."""
     values = counted(figure, results)
     if not figure.chart or not values or figure.show == "share":
         return None
-    if figure.show == "distribution":
-        return _distribution(figure, [value for _, value in values])
-    recent = values[-CHART_GAMES:]
-    first = len(values) - len(recent) + 1
-    games = "game" if figure.of == "all" else f"game {outcomes.get('won', 'won')}"
-    kinds = [HELP_FREE, HELPED] if any(r.assisted for r, _ in recent) else [HELP_FREE]
-    return Chart(
-        title=f"{figure.label.capitalize()} of each {games}",
-        x_title=games,
-        y_title=figure.unit or figure.label,
-        labels=[str(first + i) for i in range(len(recent))],
-        series=[Series(name, [value if r.assisted == (name == HELPED[0]) else None
-                              for r, value in recent], colour) for name, colour in kinds],
-        stacked=True,
-        columns=[games, *(f"{figure.unit or figure.label}, {name}" for name, _ in kinds)],
+    write = wording(figure.unit)
+    games = "every game" if figure.of == "all" else f"games {outcomes.get('won', 'won')}"
+    spread = [value for _, value in values]
+    whole = all(float(v).is_integer() for v in spread)
+    if figure.show == "distribution" or (whole and max(spread) - min(spread) <= 2 * BARS):
+        bars, edges = _one_per_value(values), False
+    else:
+        bars, edges = _ranges(values, figure.unit), True
+    best = None if figure.show == "distribution" else record(figure, results)
+    x_title = figure.label if figure.unit in ("", "seconds") else figure.unit
+    free = sum(bar.free for bar in bars)
+    title = (figure.unit or figure.label if figure.show == "distribution"
+             else f"{figure.label} of {games}")
+    return Histogram(
+        title=title[:1].upper() + title[1:],
+        x_title=x_title,
+        bars=bars,
+        write=write,
+        best=best,
+        best_caption=_best_word(figure),
+        table=Table(
+            [x_title, "games", *(["with help"] if free < len(values) else [])],
+            [[_range_words(bar, write, edges), str(bar.free),
+              *([str(bar.helped)] if free < len(values) else [])] for bar in bars]),
+        edges=edges,
     )
 
 
-def _distribution(figure: StatFigure, values: Sequence[float]) -> Chart:
-    counts = Counter(int(v) for v in values)
-    span = range(min(counts), max(counts) + 1)
-    return Chart(
-        title=f"{figure.label.capitalize()}: how often",
-        x_title=figure.unit or figure.label,
-        y_title="games",
-        labels=[str(value) for value in span],
-        series=[Series("games", [counts.get(value, 0) for value in span], "var(--accent)")],
-        counts=True,
-    )
+def _best_word(figure: StatFigure) -> str:
+    """The marker's caption: "best" (a time), "most" (cells), "fewest" (moves)."""
+    return figure.best_caption.split()[0].capitalize()
+
+
+def _range_words(bar: Bar, write: Callable[[float], str], edges: bool) -> str:
+    return f"{write(bar.low)} to {write(bar.high)}" if edges else write(bar.low)
+
+
+def _one_per_value(values: Sequence[tuple[Result, float]]) -> list[Bar]:
+    """A bar for every whole value from the least to the greatest, those never seen too."""
+    low, high = int(min(v for _, v in values)), int(max(v for _, v in values))
+    return [Bar(n, n + 1, sum(int(v) == n and not r.assisted for r, v in values),
+                sum(int(v) == n and r.assisted for r, v in values))
+            for n in range(low, high + 1)]
+
+
+def _ranges(values: Sequence[tuple[Result, float]], unit: str) -> list[Bar]:
+    """About `BARS` bars of a round width (10 s, 30 s, 1 min...; 5, 10, 20 points...)."""
+    least, most = min(v for _, v in values), max(v for _, v in values)
+    width = _nice_width((most - least) / BARS, unit)
+    start = math.floor(least / width) * width
+    count = math.floor((most - start) / width) + 1
+    bars = [[0, 0] for _ in range(count)]
+    for result, value in values:
+        bars[min(int((value - start) // width), count - 1)][result.assisted] += 1
+    return [Bar(start + i * width, start + (i + 1) * width, free, helped)
+            for i, (free, helped) in enumerate(bars)]
+
+
+def _nice_width(rough: float, unit: str) -> float:
+    if unit == "seconds":
+        return next((s for s in NICE_SECONDS if s >= rough), NICE_SECONDS[-1])
+    power = 10 ** math.floor(math.log10(rough)) if rough > 0 else 1
+    return next((power * m for m in (1, 2, 5, 10) if power * m >= rough), power * 10)

@@ -63,12 +63,20 @@ def over_all(figure: StatFigure, results: Sequence[Result]) -> dict[str, Any]:
     elif figure.show == "distribution":
         numbers["counts"] = {str(int(v)): c for v, c in sorted(Counter(values).items())}
         numbers["mean"] = _mean(values)
-    else:  # the best is a record: only games played without help count
-        unhelped = [value for r, value in counted(figure, results) if not r.assisted]
-        best = min if figure.show == "lowest" else max
-        numbers |= {"games": len(unhelped), "best": best(unhelped, default=None),
-                    "mean": _mean(unhelped)}
+    else:  # the best is a record: only games played without help count; the mean is
+        # of every game the chart shows, helped or not
+        numbers |= {"games": len(values), "best": record(figure, results),
+                    "mean": _mean(values),
+                    "unhelped": sum(not r.assisted for r, _ in counted(figure, results))}
     return numbers
+
+
+def record(figure: StatFigure, results: Sequence[Result]) -> float | None:
+    """The best value of a "lowest" or "highest" figure over the games played without
+    help (a game with hints or Assist sets no record); None if there is none."""
+    unhelped = [value for r, value in counted(figure, results) if not r.assisted]
+    best = min if figure.show == "lowest" else max
+    return best(unhelped, default=None)
 
 
 def _mean(values: Sequence[float]) -> float | None:

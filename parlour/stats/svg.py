@@ -1,181 +1,286 @@
-"""The statistics page's charts: SVG drawn by pygal on the server, themed by the page.
+"""The statistics page's charts drawn as SVG on the server: a line (the win rate over
+time) and a histogram (how often each time or score came, the best marked).
 
 Colours are CSS (`currentColor` and the page's custom properties such as `var(--won)`),
-so one drawing follows the light and the dark theme. pygal's tooltip script is left out
-(the page runs no script from a chart): each bar carries a `<title>` instead, and every
-chart comes with its figures as a table for those who cannot see it.
+so one drawing follows the light and the dark theme. Text is at least 13 units tall in a
+360-unit-wide drawing, which the page scales to the card (about 330 pixels on a phone).
+Every chart comes with its figures as a table for those who cannot see it.
 """
 
 from __future__ import annotations
 
-import math
-import re
-import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+from xml.sax.saxutils import escape, quoteattr
 
-import pygal  # type: ignore[import-untyped]
-from pygal.style import Style  # type: ignore[import-untyped]
-
-WIDTH, HEIGHT = 360, 250
-"""The drawing's size in SVG units; the page scales it to the card's width (about 320
-pixels on a phone, as on a desktop, where cards sit three in a row)."""
-LABELS = 5
-"""At most this many labels along the x axis (every other one, every third... beyond)."""
-
-THEME = Style(
-    background="transparent",
-    plot_background="transparent",
-    foreground="currentColor",
-    foreground_strong="currentColor",
-    foreground_subtle="currentColor",
-    guide_stroke_color="var(--line)",
-    major_guide_stroke_color="var(--line)",
-    font_family="inherit",
-    title_font_size=17,
-    legend_font_size=15,
-    label_font_size=14,
-    major_label_font_size=14,
-    opacity="1",
-    opacity_hover="1",
-    colors=("var(--accent)",),
-)
-
-@dataclass(frozen=True)
-class Series:
-    name: str
-    values: Sequence[float | None]
-    colour: str  # a CSS colour, e.g. "var(--won)"
+WIDTH = 360
+LEFT, RIGHT = 44, 14
+"""The plot's margins: room for the y axis's labels on the left."""
+FONT = 13
+BEST = "var(--focus)"
+"""The best's marker: amber in every theme, apart from the bars' colour."""
+TITLE_FONT = 15
 
 
 @dataclass(frozen=True)
-class Chart:
-    """A bar chart: `labels` along the x axis, one bar (or stack of bars) per label."""
+class Table:
+    """A chart's figures: a heading per column, a row per point or bar."""
+
+    columns: Sequence[str]
+    rows: Sequence[Sequence[str]]
+
+
+@dataclass(frozen=True)
+class Point:
+    """A game on the line: its value (0 to 1) and the colour of its dot."""
+
+    value: float
+    colour: str
+    label: str  # what a tooltip says of it
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line over the games in order, from 0 to 100 %: e.g. the win rate over the last
+    few games, game by game, with the rate over every game as a dashed rule."""
 
     title: str
     x_title: str
-    y_title: str
-    labels: Sequence[str]
-    series: Sequence[Series]
-    stacked: bool = False
-    counts: bool = False  # the values count games: whole numbers on the y axis
-    columns: Sequence[str] = field(default=())  # the table's headings (default: derived)
-
-    def table(self) -> dict[str, Any]:
-        """The chart's figures as a table: a row per x label, a column per series."""
-        columns = list(self.columns) or [self.x_title, *(s.name for s in self.series)]
-        rows = [
-            [label, *(_number(s.values[i]) for s in self.series)]
-            for i, label in enumerate(self.labels)
-        ]
-        return {"columns": columns, "rows": rows}
+    points: Sequence[Point]
+    first: int  # the number of the first game drawn
+    overall: float | None  # the rate over every game, drawn as a dashed rule
+    overall_label: str
+    table: Table
+    dots: bool = True  # a dot per game, coloured by its result (when there is room)
 
     def as_json(self, ident: str) -> dict[str, Any]:
-        """The chart for the page: drawn as the SVG element `ident`, with its table."""
-        return {"title": self.title, "svg": draw(self, ident), **self.table()}
+        return {"title": self.title, "kind": "line", "svg": draw_line(self, ident),
+                **_table(self.table)}
 
 
-def _number(value: float | None) -> str:
-    if value is None:
-        return "–"
-    return str(int(value)) if float(value).is_integer() else f"{value:.2f}".rstrip("0")
+@dataclass(frozen=True)
+class Bar:
+    """A bar of a histogram: the games whose value fell from `low` up to `high`."""
+
+    low: float
+    high: float
+    free: int  # games played without help
+    helped: int  # games played with help (drawn pale: they are no record)
 
 
-def draw(chart: Chart, ident: str) -> str:
-    """The chart as an SVG element with the id `ident`, unique in the page (its style
-    rules are scoped by it)."""
-    kind = pygal.StackedBar if chart.stacked else pygal.Bar
-    style = Style(**{**THEME.to_dict(), "colors": tuple(s.colour for s in chart.series)})
-    many = len(chart.labels) > LABELS
-    drawing = kind(
-        style=style,
-        width=WIDTH,
-        height=HEIGHT,
-        explicit_size=False,
-        disable_xml_declaration=True,
-        js=[],
-        title=chart.title,
-        x_title=chart.x_title,
-        y_title=chart.y_title,
-        show_legend=len(chart.series) > 1,
-        legend_at_bottom=True,
-        legend_at_bottom_columns=len(chart.series),
-        legend_box_size=13,
-        truncate_legend=-1,
-        truncate_label=-1,
-        x_label_rotation=0,
-        show_minor_x_labels=not many,
-        x_labels_major_every=math.ceil(len(chart.labels) / LABELS) if many else None,
-        show_x_guides=False,
-        min_scale=2,
-        max_scale=6,
-        margin=8,
-        spacing=8,
-        rounded_bars=2,
-        no_data_text="no games yet",
-        include_x_axis=True,
-        print_zeroes=False,
-    )
-    drawing.uuid = ident  # instead of a random one: the same figures, the same drawing
-    drawing.x_labels = list(chart.labels)
-    if chart.counts:
-        drawing.y_labels = _whole_ticks(chart)
-    for series in chart.series:
-        drawing.add(series.name, list(series.values))
-    drawing.add_xml_filter(lambda root: _accessible(root, chart))
-    drawing.add_xml_filter(_smaller)
-    return str(drawing.render(is_unicode=True))
+@dataclass(frozen=True)
+class Histogram:
+    """How often each value came, a bar per range of values, the best marked."""
+
+    title: str
+    x_title: str
+    bars: Sequence[Bar]
+    write: Callable[[float], str]  # a value as the page writes it (1:05, 1064)
+    best: float | None  # marked with a rule and its value
+    best_caption: str
+    table: Table
+    helped_name: str = "with help"
+    free_name: str = "without help"
+    edges: bool = True  # labels at the bars' edges (ranges); False: under each bar
+    colour: str = "var(--accent)"
+    notes: Sequence[str] = field(default=())
+
+    def as_json(self, ident: str) -> dict[str, Any]:
+        return {"title": self.title, "kind": "histogram", "svg": draw_histogram(self, ident),
+                **_table(self.table)}
 
 
-def _accessible(root: ET.Element, chart: Chart) -> ET.Element:
-    """Without pygal's script and comments; named for screen readers; a tooltip on each bar."""
-    for parent in root.iter():
-        for child in list(parent):
-            if not isinstance(child.tag, str) or child.tag.endswith("script"):  # or a comment
-                parent.remove(child)
-    root.set("role", "img")
-    root.set("aria-label", f"{chart.title}: a bar chart of {chart.y_title} by {chart.x_title}")
-    for group in root.iter():
-        classes = (group.get("class") or "").split()
-        if "series" not in classes or not group.find("./*[@class='bars']"):
-            continue
-        number = next(int(c.removeprefix("serie-")) for c in classes if c.startswith("serie-"))
-        for bar in group.iter():
-            if bar.get("class") == "bar":
-                _bar_title(bar, chart.series[number].name)
-    return root
+Chart = Line | Histogram
 
 
-def _bar_title(bar: ET.Element, series: str) -> None:
-    texts = {desc.get("class"): desc.text or "" for desc in bar}
-    if texts.get("value", "0") != "0":
-        ET.SubElement(bar, "title").text = f"{texts.get('x_label', '')}, {series}: {texts['value']}"
+def _table(table: Table) -> dict[str, Any]:
+    return {"columns": list(table.columns), "rows": [list(row) for row in table.rows]}
 
 
-def _whole_ticks(chart: Chart) -> list[int]:
-    """0 to the tallest bar (or stack) in at most about six whole steps."""
-    heights = [
-        sum(s.values[i] or 0 for s in chart.series) if chart.stacked
-        else max((s.values[i] or 0 for s in chart.series), default=0)
-        for i in range(len(chart.labels))
-    ]
-    top = max(1, math.ceil(max(heights, default=0)))
-    step = max(1, math.ceil(top / 6))
-    return list(range(0, top + step, step))
+# -- drawing ---------------------------------------------------------------------------------
+def _svg(ident: str, height: int, label: str, body: list[str]) -> str:
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" id={quoteattr(ident)} class="chart" '
+            f'viewBox="0 0 {WIDTH} {height}" role="img" aria-label={quoteattr(label)} '
+            f'font-size="{FONT}" fill="currentColor">' + "".join(body) + "</svg>")
 
 
-LONG_DECIMALS = re.compile(r"(\d\.\d)\d+")
+HALO = ' stroke="var(--surface)" stroke-width="4" paint-order="stroke" stroke-linejoin="round"'
+"""Around words drawn over lines: the card's colour, so they stay legible."""
 
 
-def _smaller(root: ET.Element) -> ET.Element:
-    """A third of the size: without the data kept for pygal's script (read for the
-    titles already), coordinates to a tenth of a unit."""
-    for parent in root.iter():
-        for child in list(parent):
-            if child.tag.endswith("desc"):
-                parent.remove(child)
-        for name, value in parent.attrib.items():
-            if "." in value:
-                parent.set(name, LONG_DECIMALS.sub(r"\1", value))
-    return root
+def _text(x: float, y: float, words: str, anchor: str = "start", css: str = "",
+          size: int = FONT, weight: str = "", halo: bool = False) -> str:
+    bold = f' font-weight="{weight}"' if weight else ""
+    bold += HALO if halo else ""
+    kind = f' class="{css}"' if css else ""
+    return (f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" font-size="{size}"'
+            f'{bold}{kind}>{escape(words)}</text>')
+
+
+def _rule(x1: float, y1: float, x2: float, y2: float, colour: str = "var(--line)",
+          width: float = 1, dash: str = "") -> str:
+    dashes = f' stroke-dasharray="{dash}"' if dash else ""
+    return (f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+            f'stroke="{colour}" stroke-width="{width}"{dashes}/>')
+
+
+def _legend(y: float, entries: Sequence[tuple[str, str]]) -> list[str]:
+    """Swatches and their names in a row, from the left."""
+    parts, x = ['<g class="legend">'], float(LEFT)
+    for name, colour in entries:
+        parts.append(f'<rect x="{x:.1f}" y="{y - 10:.1f}" width="11" height="11" rx="2" '
+                     f'fill="{colour}"/>')
+        parts.append(_text(x + 16, y, name))
+        x += 16 + len(name) * 7.2 + 18
+    return [*parts, "</g>"]
+
+
+def draw_line(chart: Line, ident: str) -> str:
+    height, top, bottom = 220, 34, 180
+    n = len(chart.points)
+    right = WIDTH - RIGHT
+    step = (right - LEFT) / max(n - 1, 1)
+
+    def x_of(i: int) -> float:
+        return LEFT + i * step if n > 1 else (LEFT + right) / 2
+
+    def y_of(value: float) -> float:
+        return bottom - value * (bottom - top)
+
+    body = [_text(0, 17, chart.title, size=TITLE_FONT, weight="700", css="title"),
+            '<g class="axis y">']
+    for share in (0, 0.25, 0.5, 0.75, 1):
+        body.append(_rule(LEFT, y_of(share), right, y_of(share), "var(--line)", 0.6,
+                          "" if share in (0, 1) else "2 3"))
+        body.append(_text(LEFT - 6, y_of(share) + 4.5, f"{round(share * 100)}%", "end"))
+    body.append("</g>")
+    body += _x_labels([(x_of(i), str(chart.first + i)) for i in range(n)], bottom)
+    body.append(_text((LEFT + right) / 2, height - 6, chart.x_title, "middle", css="x-title"))
+    if chart.overall is not None:
+        y = y_of(chart.overall)
+        body.append(_rule(LEFT, y, right, y, "currentColor", 1.2, "6 4"))
+        body.append(_text(right, y - 5, chart.overall_label, "end", css="overall",
+                          halo=True))
+    coordinates = " ".join(f"{x_of(i):.1f},{y_of(p.value):.1f}"
+                           for i, p in enumerate(chart.points))
+    body.append(f'<polyline class="rate" points="{coordinates}" fill="none" '
+                f'stroke="var(--accent)" stroke-width="2.5" stroke-linejoin="round" '
+                f'stroke-linecap="round"/>')
+    radius = 3.2 if chart.dots else 0
+    body.append('<g class="games">')
+    for i, point in enumerate(chart.points):
+        shown = radius or (4 if i == n - 1 else 0)  # the latest game is always marked
+        if shown:
+            body.append(f'<circle cx="{x_of(i):.1f}" cy="{y_of(point.value):.1f}" '
+                        f'r="{shown}" fill="{point.colour}" stroke="var(--surface)" '
+                        f'stroke-width="1"><title>{escape(point.label)}</title></circle>')
+    body.append("</g>")
+    return _svg(ident, height, f"{chart.title}: a line of the win rate, game by game", body)
+
+
+def _x_labels(places: Sequence[tuple[float, str]], bottom: float, most: int = 5
+              ) -> list[str]:
+    """At most `most` labels along the x axis, the first and the last among them."""
+    if not places:
+        return []
+    every = max(1, -(-(len(places) - 1) // (most - 1)))
+    chosen = [places[i] for i in range(0, len(places), every)]
+    if chosen[-1] != places[-1]:
+        if len(chosen) > 1 and places[-1][0] - chosen[-1][0] < 40:
+            chosen.pop()  # too close to the last one to read
+        chosen.append(places[-1])
+    body = ['<g class="axis x">', _rule(LEFT, bottom, WIDTH - RIGHT, bottom, "var(--line)")]
+    for x, words in chosen:
+        body.append(_rule(x, bottom, x, bottom + 4, "var(--line)"))
+        body.append(_text(x, bottom + 18, words, "middle"))
+    return [*body, "</g>"]
+
+
+def draw_histogram(chart: Histogram, ident: str) -> str:
+    helped = any(bar.helped for bar in chart.bars)
+    height = 238 if helped else 220
+    top, bottom = (56 if helped else 40), height - 40
+    right = WIDTH - RIGHT
+    tallest = max((bar.free + bar.helped for bar in chart.bars), default=0)
+    ticks = _whole_ticks(tallest)
+    width = (right - LEFT) / max(len(chart.bars), 1)
+
+    def y_of(count: float) -> float:
+        return bottom - count / ticks[-1] * (bottom - top)
+
+    body = [_text(0, 17, chart.title, size=TITLE_FONT, weight="700", css="title")]
+    if helped:
+        body += _legend(38, [(chart.free_name, chart.colour),
+                             (chart.helped_name, "var(--surface-2)")])
+    body.append('<g class="axis y">')
+    for tick in ticks:
+        body.append(_rule(LEFT, y_of(tick), right, y_of(tick), "var(--line)", 0.6,
+                          "" if tick == 0 else "2 3"))
+        body.append(_text(LEFT - 6, y_of(tick) + 4.5, str(tick), "end"))
+    body.append("</g>")
+    body.append('<g class="bars">')
+    for i, bar in enumerate(chart.bars):
+        x = LEFT + i * width + min(2, width * 0.1)
+        bar_width = width - 2 * min(2, width * 0.1)
+        range_words = _range_words(chart, bar)
+        for count, base, colour, name in ((bar.free, 0, chart.colour, chart.free_name),
+                                          (bar.helped, bar.free, "var(--surface-2)",
+                                           chart.helped_name)):
+            if count:
+                outline = 0 if colour == chart.colour else 1  # pale bars need an edge
+                body.append(
+                    f'<rect class="bar" x="{x:.1f}" y="{y_of(base + count):.1f}" '
+                    f'width="{bar_width:.1f}" height="{y_of(base) - y_of(base + count):.1f}" '
+                    f'fill="{colour}" stroke="var(--line)" stroke-width="{outline}">'
+                    f'<title>{escape(range_words)}: {count} {_games(count)}'
+                    f'{", " + name if helped else ""}</title></rect>')
+    body.append("</g>")
+    if chart.edges:
+        edges = [(LEFT + i * width, chart.write(bar.low)) for i, bar in enumerate(chart.bars)]
+        edges.append((right, chart.write(chart.bars[-1].high)) if chart.bars else (right, ""))
+        body += _x_labels(edges, bottom)
+    else:
+        body += _x_labels([(LEFT + (i + 0.5) * width, chart.write(bar.low))
+                           for i, bar in enumerate(chart.bars)], bottom, most=7)
+    body.append(_text((LEFT + right) / 2, height - 6, chart.x_title, "middle", css="x-title"))
+    if chart.best is not None and chart.bars:
+        body += _best_marker(chart, width, top, bottom)
+    return _svg(ident, height, f"{chart.title}: a bar chart of games by {chart.x_title}", body)
+
+
+def _best_marker(chart: Histogram, width: float, top: float, bottom: float) -> list[str]:
+    """A rule where the best value falls, and the best written beside it."""
+    assert chart.best is not None
+    first, last = chart.bars[0], chart.bars[-1]
+    if chart.edges:
+        share = (chart.best - first.low) / ((last.high - first.low) or 1)
+        x = LEFT + share * width * len(chart.bars)
+    else:
+        index = next((i for i, bar in enumerate(chart.bars) if bar.low == chart.best), 0)
+        x = LEFT + (index + 0.5) * width
+    x = min(max(x, LEFT + 1), WIDTH - RIGHT - 1)
+    words = f"{chart.best_caption} {chart.write(chart.best)}"
+    anchor, shift = ("start", 5) if x < (LEFT + WIDTH - RIGHT) / 2 else ("end", -5)
+    return ['<g class="best">',
+            _rule(x, top - 8, x, bottom, BEST, 2.5),
+            f'<circle cx="{x:.1f}" cy="{top - 8:.1f}" r="4" fill="{BEST}"/>',
+            _text(x + shift, top - 4, words, anchor, weight="700", halo=True),
+            "</g>"]
+
+
+def _range_words(chart: Histogram, bar: Bar) -> str:
+    if not chart.edges or (bar.high - bar.low <= 1 and bar.low == int(bar.low)):
+        return chart.write(bar.low)
+    return f"{chart.write(bar.low)} to {chart.write(bar.high)}"
+
+
+def _games(count: int) -> str:
+    return "game" if count == 1 else "games"
+
+
+def _whole_ticks(tallest: int) -> list[int]:
+    """0 to the tallest bar in at most about four whole steps."""
+    top = max(1, tallest)
+    step = max(1, -(-top // 4))
+    return list(range(0, top + step, step)) if top % step else list(range(0, top + 1, step))

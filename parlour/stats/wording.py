@@ -3,6 +3,7 @@ times as a clock and other values to three significant digits or so."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -23,9 +24,10 @@ def shown(numbers: Mapping[str, Any], declared: Sequence[StatFigure],
             ("best streak", str(numbers["best_streak"])),
         ]
     for figure, figured in zip(declared, numbers["over_all"], strict=True):
-        tiles += _figure_tiles(figure, figured)
+        if figured["games"]:  # nothing to say of a figure no game has yet
+            tiles += _figure_tiles(figure, figured)
     if numbers["assisted"]:
-        tiles.append(("with help", str(numbers["assisted"])))
+        tiles.append(("played with help", str(numbers["assisted"])))
     return [{"label": label, "value": value} for label, value in tiles]
 
 
@@ -59,3 +61,27 @@ def number(value: float | None) -> str:
         return "–"
     decimals = 0 if abs(value) >= 100 else 1 if abs(value) >= 10 else 2
     return f"{value:.{decimals}f}".rstrip("0").rstrip(".") if decimals else f"{value:.0f}"
+
+
+COMPUTER = re.compile(r"vs AI \((?P<levels>[^)]*)\)")
+NUMBERS = {"two": "Two", "2": "Two", "3": "Three", "4": "Four"}
+
+
+def players(mode: str, seat_name: str) -> str:
+    """Who played, as the player chose it (the stored `mode`: "solo", "two players",
+    "vs AI (medium)"...; `seat_name`: the seat they held when someone else played too):
+    "" alone, "Two players here" at one screen, "Online with a friend, as Cross",
+    "Against the computer (medium)"."""
+    computer = COMPUTER.search(mode)
+    levels = ", ".join(dict.fromkeys(
+        level.strip().replace("_", " ") for level in computer["levels"].split(","))
+    ) if computer else ""
+    if seat_name:
+        with_computer = f" and the computer ({levels})" if computer else ""
+        return f"Online with a friend{with_computer}, as {seat_name}"
+    if computer:
+        return f"Against the computer ({levels})"
+    if mode == "solo":
+        return ""
+    count = mode.split()[0]
+    return f"{NUMBERS.get(count, count)} players here"

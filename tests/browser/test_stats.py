@@ -44,6 +44,7 @@ def played(server: RunningServer) -> dict[str, Any]:
         finish_tictactoe(server.url, cells)
     groups = httpx.get(f"{server.url}/api/stats", params={"game": "tictactoe"}).json()["groups"]
     (group,) = [g for g in groups if g["mode"] == "two players" and g["preset"] == "standard"]
+    assert group["players"] == "Two players here"
     return dict(group)
 
 
@@ -58,7 +59,7 @@ def open_stats(new_context: NewContext, path: str, size: tuple[int, int], scheme
 
 def card_of(page: Page, group: dict[str, Any]) -> Any:
     return page.locator(f".stat-card[data-game='{group['game']}'][data-group='{group['preset']}']"
-                        ).filter(has_text=group["mode"]).first
+                        ).filter(has_text=group["players"]).first
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -99,26 +100,37 @@ def test_the_figures_are_the_game_s_own(new_context: NewContext, played: dict[st
     assert int(values[labels.index("won")]) >= 2 and int(values[labels.index("drawn")]) >= 1
 
 
-def test_a_chart_has_a_title_axes_a_legend_and_a_table(
+def test_the_win_rate_is_a_line_with_a_point_per_game_and_a_table(
     new_context: NewContext, played: dict[str, Any]
 ) -> None:
     page = open_stats(new_context, "/stats?game=tictactoe", (390, 844), "light")
     chart = card_of(page, played).locator(".stat-chart").first
     texts = chart.locator("svg text").all_text_contents()
-    assert {"Results per day", "day", "games", "won", "lost", "drawn"} <= set(texts)
+    assert {"Win rate, last 10 games", "games played", "0%", "100%"} <= set(texts)
     assert chart.locator("svg").get_attribute("role") == "img"
-    legend = chart.locator("svg .legends .legend")
-    for i in range(legend.count()):  # each label beside its swatch, on one line
-        swatch, label = legend.nth(i).locator("rect"), legend.nth(i).locator("text")
-        swatch_box, label_box = swatch.bounding_box(), label.bounding_box()
-        assert swatch_box and label_box and label_box["x"] > swatch_box["x"]
-        assert abs(label_box["y"] - swatch_box["y"]) < swatch_box["height"]
+    points = chart.locator("svg polyline").get_attribute("points") or ""
+    assert len(points.split()) == played["played"]  # a point per game played
+    line = chart.locator("svg polyline").bounding_box()
+    assert line is not None and line["width"] > 200  # it spans the card, legible on a phone
     chart.locator("summary").click()
     table = chart.locator("table")
     assert table.is_visible()
-    assert table.locator("thead th").all_inner_texts() == ["day", "won", "lost", "drawn"]
-    assert table.locator("tbody tr").count() >= 1
+    assert table.locator("thead th").all_inner_texts() == ["game", "result", "won of the last 10"]
+    assert table.locator("tbody tr").count() == played["played"]
     assert page.evaluate("document.documentElement.scrollWidth") <= 390  # it fits the phone
+
+
+def test_the_way_back_to_the_game(new_context: NewContext, played: dict[str, Any]) -> None:
+    page = open_stats(new_context, "/stats?game=tictactoe", (390, 844), "dark")
+    back = page.get_by_role("link", name=f"Play {played['title']}")
+    assert back.is_visible() and back.inner_text().strip().endswith("Play")
+    back.click()
+    page.wait_for_url("**/play/tictactoe**")
+    page.go_back()
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#game-filter", "")
+    page.wait_for_function("document.querySelector('h1').textContent === 'Statistics'")
+    assert page.locator("#back").is_hidden()  # every game: each card names its own
 
 
 def test_every_game_at_once_and_back(new_context: NewContext, played: dict[str, Any]) -> None:

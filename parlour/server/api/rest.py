@@ -283,7 +283,7 @@ async def stats(hub: HubDep, game: str | None = None) -> dict[str, Any]:
     """Statistics per game, preset and mode, with charts as SVG (404: no such game)."""
     if game is not None:
         hub.spec(game)
-    # drawing charts takes tens of milliseconds each: not on the event loop
+    # drawing the charts takes milliseconds each: not on the event loop
     return await asyncio.to_thread(statistics, hub.store.results(game), hub.games)
 
 
