@@ -60,9 +60,11 @@ def test_resume_lists_only_this_browsers_games_the_newest_five_first(
     expect(first).to_contain_text("16×30")  # the board: Minesweeper's summary of its params
     expect(first).to_contain_text("1 move")
     expect(page.locator("#resume")).not_to_contain_text("watch or join")
-    # the games are on the first phone screen below the list
+    # the six games come first, every one on the first phone screen, the list below them
+    assert_games_on_the_first_screen(page, 844)
     games_heading = page.get_by_role("heading", name="Games").bounding_box()
-    assert games_heading is not None and games_heading["y"] < 844
+    resume_heading = page.get_by_role("heading", name="Resume").bounding_box()
+    assert games_heading and resume_heading and games_heading["y"] < resume_heading["y"]
 
     more = page.locator("#resume-more")
     expect(more).to_have_text("Show all 7")
@@ -70,6 +72,33 @@ def test_resume_lists_only_this_browsers_games_the_newest_five_first(
     expect(page.locator("#resume li")).to_have_count(7)
     assert set(listed(page)) == {sid for sid, _ in mine}
     expect(more).to_be_hidden()
+
+
+def assert_games_on_the_first_screen(page: Page, height: int) -> None:
+    """Every game's card whole within the first viewport, without scrolling."""
+    cards = page.locator("#games a.card")
+    expect(cards).to_have_count(6)
+    assert page.evaluate("scrollY") == 0
+    for i in range(6):
+        box = cards.nth(i).bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, (
+            cards.nth(i).get_attribute("data-game"), box)
+        assert box["height"] >= 44  # a finger's target
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize(("options", "height"), [
+    (PHONE, 844), ({"viewport": {"width": 1366, "height": 800}}, 800)], ids=["phone", "desktop"])
+def test_the_six_games_fit_the_first_screen(
+    new_context: NewContext, options: dict[str, Any], height: int, scheme: str
+) -> None:
+    page = home(new_context(color_scheme=scheme, **options))
+    assert_games_on_the_first_screen(page, height)
+    assert page.evaluate("document.documentElement.scrollWidth") <= options["viewport"]["width"]
+    names = page.locator("#games a.card h3").all_inner_texts()
+    for name in names:  # each name whole on its card, nothing cut off
+        title = page.locator("#games a.card h3", has_text=name)
+        assert title.evaluate("(h) => h.scrollWidth <= h.clientWidth"), name
 
 
 def test_a_browser_with_no_seat_sees_no_resume_list(
