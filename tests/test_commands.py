@@ -463,3 +463,11 @@ def test_a_game_that_does_not_say_which_commands_are_on_has_them_all_on() -> Non
         "largest": False, "count": True, "firsts": False}
     assert server_command_states(every, observation, holder=False) == {
         "largest": False, "count": False, "firsts": False}
+
+
+def test_sound_is_one_switch_on_m_in_every_game() -> None:
+    """One ticked "Sound" entry, not Sound, Mute and Unmute side by side."""
+    for name, spec in GAMES.items():
+        sounds = [c for c, _ in menu_commands(spec) if c.action in ("sound", "mute", "unmute")]
+        assert [(c.name, c.label) for c in sounds] == [("sound", "Sound")], name
+        assert "M" in sounds[0].keys, name

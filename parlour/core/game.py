@@ -184,6 +184,9 @@ class Game(ABC, Generic[S, M]):
     deal_version: ClassVar[int] = 1
     """Bump when `deal` would deal otherwise from the same seed, and keep the old dealer
     in `old_deals`: saved games and shared ids keep their deals."""
+    random_deal: ClassVar[bool] = True
+    """False for a game that always starts the same (Tic Tac Toe): it has no deal to show
+    or share."""
     old_deals: ClassVar[Mapping[int, Callable[[Params, random.Random], Any]]] = {}
     position_help: ClassVar[str] = ""
     """How a start position given by the player is written (empty: none is taken)."""

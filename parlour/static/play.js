@@ -41,6 +41,8 @@ async function start() {
   const { views, connection, newGames, display, commands, input } = parts;
   commands.bind();
   $("btn-hint").hidden = !info.has_hints;
+  // a game that always starts the same (Tic Tac Toe) has no deal to show or share
+  if (!info.random_deal) for (const part of document.querySelectorAll(".idbar .id-label, #game-id, #btn-copy")) part.style.display = "none";
   $("btn-assist").hidden = !info.has_assist;
   display.applyGameOptions();
   bindToolbar(parts);

@@ -136,7 +136,8 @@ export function createViews({ endCard, shown, resync }) {
     if (!mover) return "";
     if (view.you.length === 0) return `You are watching. ${mover.name} to play.`;
     if (view.playing_back) return "Playing the moves out: click or press a key to take over.";
-    if (view.can_move) return view.you.length > 1 && view.seats.length > 1 ? `${mover.name} to play` : "Your turn";
+    if (view.seats.length === 1) return "";  // a solitaire: nobody else's turn to tell apart
+    if (view.can_move) return view.you.length > 1 ? `${mover.name} to play` : "Your turn";
     if (mover.kind === "ai" || mover.stand_in) return `${mover.name} (computer) is thinking…`;
     if (mover.open) return "Waiting for a friend: send them the invite link.";
     return `Waiting for ${mover.name}…`;

@@ -25,8 +25,9 @@ the board, or paste one; then drag the preview to choose what shows, and zoom.</
 <b>Hint</b> (H) shows the next tile of a solution and how many moves are left;
 <b>Show me the solution</b> (Edit menu, W) plays it out; both count as help. Click a tile
 or press a key to take over.</p>
-<p>Keys from the original: <b>I</b> these instructions, <b>P</b> play, <b>M</b> mute,
-<b>U</b> unmute, <b>S</b> reshuffle. Undo is Ctrl+Z or Backspace.</p>
+<p>Keys from the original: <b>I</b> these instructions, <b>P</b> play, <b>M</b> mute and
+<b>U</b> unmute (either one switches the sound), <b>S</b> reshuffle. Undo is Ctrl+Z or
+Backspace.</p>
 """
 
 ABOUT_HTML = """
@@ -61,12 +62,11 @@ SPEC = GameSpec(
         new_game("reshuffle", "Reshuffle", "S"),
         client("instructions", "Instructions", "help", "I", action="help"),
         client("play", "Play", "help", "P"),
-        client("mute", "Mute", "view", "M"),
-        client("unmute", "Unmute", "view", "U"),
     ),
     command_handlers={"solution": solver.show_solution},
     commands_enabled=commands_enabled,
-    command_keys={"undo": ("Ctrl+Z", "Backspace"), "sound": ()},
+    # one Sound switch: the seed's M mutes it and U turns it back on
+    command_keys={"undo": ("Ctrl+Z", "Backspace"), "sound": ("M", "U")},
     display_options={"numbers": ("off", "on")},
     music="music-box",
     tables=solver.TABLES,

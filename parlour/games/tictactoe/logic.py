@@ -73,6 +73,7 @@ class CellMove(BaseModel):
 class TicTacToe(Game[Turn, Cell]):
     name: ClassVar[str] = "tictactoe"
     title: ClassVar[str] = "Tic Tac Toe"  # as the seed writes it, in its headline too
+    random_deal: ClassVar[bool] = False  # every game starts on the empty board
     move_model: ClassVar[type[BaseModel]] = CellMove
 
     def seat_names(self, params: Params) -> tuple[str, ...]:

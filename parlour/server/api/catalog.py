@@ -56,6 +56,8 @@ class GameInfo(BaseModel):
         "(empty: the game takes only seeds, '<game>:<params>#<seed>')"
     )
     has_hints: bool
+    random_deal: bool = Field(description="whether a game's start is dealt from its seed "
+                              "(false: every game starts the same, with no deal to share)")
     refusal_sound: str = Field(description="the sound the page plays when a move is refused")
     has_assist: bool
     music: str = Field(description="the background music the page plays (empty: none)")
@@ -96,6 +98,7 @@ def describe_catalog(games: Mapping[str, GameSpec]) -> Catalog:
                 default_seats=list(spec.default_seats),
                 position_help=spec.game.position_help,
                 has_hints=spec.hint is not None,
+                random_deal=spec.game.random_deal,
                 refusal_sound=spec.refusal_sound,
                 has_assist=spec.has_assist,
                 music=spec.music,
