@@ -22,6 +22,8 @@ from parlour.store import Result
 from parlour.store.sqlite import SqliteStore as Store
 from tests.support.servers import TEST_HOSTS
 
+DRAWN_HINT = "Play here: with best play on both sides, the game is a draw"
+
 View = dict[str, Any]
 Cell = tuple[int, int]
 
@@ -622,9 +624,9 @@ def test_hint_marks_the_view_assisted(client: TestClient) -> None:
     assert response.status_code == 200, response.text
     hint = response.json()
     assert hint["move"] == {"cell": [1, 1]}
-    assert hint["note"] == "Best play draws"
+    assert hint["note"] == DRAWN_HINT
     assert hint["view"]["assisted"] is True
-    assert hint["view"]["hint"] == {"move": {"cell": [1, 1]}, "note": "Best play draws"}
+    assert hint["view"]["hint"] == {"move": {"cell": [1, 1]}, "note": DRAWN_HINT}
     assert 'class="cell playable hint"' in hint["view"]["html"]
     assert hint["view"]["moves"] == 0
     view = get_view(client, sid, token)
@@ -730,7 +732,7 @@ def test_websocket_against_the_ai_and_hint(client: TestClient) -> None:
         view = player.receive_json()
         assert view["type"] == "view" and view["view"]["assisted"] is True
         hint = player.receive_json()
-        assert hint == {"type": "hint", "move": {"cell": [1, 1]}, "note": "Best play draws"}
+        assert hint == {"type": "hint", "move": {"cell": [1, 1]}, "note": DRAWN_HINT}
         player.send_json({"type": "move", "move": {"cell": [0, 0]}})
         reply = player.receive_json()["view"]
         if reply["moves"] == 1:  # sent before the AI replied (a newer view replaces it)

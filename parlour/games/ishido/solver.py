@@ -525,20 +525,25 @@ def _note(board: Board, move: tuple[int, int]) -> str:
     near = pos.near[cell]
     points = _points(pos, cell, board.four_ways)
     if near == 4:
-        return f"a 4-way: +{points}"
+        return f"Place it here: a 4-way match, worth {_worth(points)}"
     before = _summary(pos, stock)
     pos.place(cell, tile)
     after = _summary(pos, stock)
-    gained = f" (+{points})" if points else ""
+    here = f"Place it here for {_worth(points)}" if points else "Place it here"
     if not stock.total:
-        return f"the last tile{gained}"
+        return here.replace("it here", "the last tile here")
     if after.spots > before.spots:
-        return f"sets up a 4-way for a tile to come{gained}"
-    kept = f"keeps {after.open} places open for the tiles to come{gained}"
-    if after.stranded:
-        fit = "fits" if after.stranded == 1 else "fit"
-        return f"{kept}; {after.stranded} of them {fit} nowhere yet"
-    return kept
+        return f"{here}: it sets up a 4-way for a tile to come"
+    if after.stranded:  # the fewest the tiles to come can be left without a place
+        some = "one fits" if after.stranded == 1 else f"{after.stranded} fit"
+        if points:
+            return f"{here}; of the tiles to come, {some} nowhere yet"
+        return f"{here}: it keeps room for most tiles to come ({some} nowhere yet)"
+    return f"{here}: it keeps room for the tiles to come"
+
+
+def _worth(points: int) -> str:
+    return f"{points} point{'s' * (points != 1)}"
 
 
 @dataclass(frozen=True)

@@ -497,14 +497,15 @@ def hint(state: Minefield, seat: int) -> Hint | None:
     ]
     found = suggest(state.rows, state.cols, state.mines, known)
     row, col = divmod(found.cell, state.cols)
+    where = f"row {row + 1}, column {col + 1}"
+    chance = f"{found.mine_probability:.0%} chance of a mine"
     if state.marks[found.cell] == FLAG:
-        return Hint(move={"mark": [row, col]}, note=f"row {row + 1}, column {col + 1}: "
-                    f"{'this flag is wrong' if found.certain else 'look under this flag'}")
+        note = (f"The flag at {where} is wrong: there is no mine under it" if found.certain
+                else f"The flag at {where} may be wrong: it is the safest cell to open "
+                f"({chance})")
+        return Hint(move={"mark": [row, col]}, note=note)
     if found.certain:
-        note = f"row {row + 1}, column {col + 1} is certainly safe"
+        note = f"Open {where}: it cannot be a mine"
     else:
-        note = (
-            f"no cell is certainly safe; row {row + 1}, column {col + 1} is the safest "
-            f"({found.mine_probability:.0%} chance of a mine)"
-        )
+        note = f"Nothing is certain here: {where} is the safest guess ({chance})"
     return Hint(move={"open": [row, col]}, note=note)

@@ -273,7 +273,7 @@ def _hints(state: Puzzle, moves: tuple[int, ...], optimal: bool) -> list[Hint]:
     """One hint per move of the solution, for the position before it."""
     tiles = list(state.tiles)
     gap = tiles.index(0)
-    proof = "the shortest way" if optimal else "a short way, not proved shortest"
+    proof = "the shortest way" if optimal else "a short way, maybe not the shortest"
     hints = []
     for done, cell in enumerate(moves):
         left = len(moves) - done

@@ -69,5 +69,12 @@ def hint(turn: Turn, seat: int) -> Hint | None:
         return None
     outlook = -value(RULES.apply(turn, best_moves(turn)[0]))
     x, y = min(best_moves(turn), key=lambda cell: (cell != (SIZE // 2, SIZE // 2), cell))
-    verdict = "wins" if outlook > 0 else "draws" if outlook == 0 else "delays the loss"
-    return Hint(move={"cell": [x, y]}, note=f"Best play {verdict}")
+    return Hint(move={"cell": [x, y]}, note=VERDICTS[(outlook > 0) - (outlook < 0)])
+
+
+VERDICTS = {
+    1: "Play here to win",
+    0: "Play here: with best play on both sides, the game is a draw",
+    -1: "Play here: every move loses against best play, this one holds out longest",
+}
+"""What a hint says, by what the best move leads to: a win, a draw or a loss."""

@@ -182,7 +182,7 @@ def test_classic_takes_a_four_way_over_a_one_neighbour_place() -> None:
     found = solver.hint(state, 0)
     assert found is not None
     assert found.move == {"place": [8, 3]}
-    assert found.note == "a 4-way: +33"  # 8 points and the first bonus, 25
+    assert found.note == "Place it here: a 4-way match, worth 33 points"  # 8 + a bonus of 25
 
 
 STRANDING = """
@@ -224,7 +224,8 @@ def test_hint_is_legal_and_says_why(rules: str) -> None:
         assert found is not None
         move = GAME.parse_move(found.move)
         GAME.apply(state, move)  # raises if illegal
-        assert found.note and len(found.note) < 80
+        assert found.note and len(found.note) < 80  # a line on a phone
+        assert found.note.startswith(("Place it here", "Place the last tile here"))
 
 
 def test_the_last_tile_takes_the_most_points() -> None:

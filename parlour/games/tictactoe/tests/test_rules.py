@@ -599,6 +599,14 @@ def test_session_ai_moves_are_legal_and_reproducible() -> None:
 
 
 # -- hints ------------------------------------------------------------------------------
+def test_a_hint_says_what_the_move_leads_to_as_a_player_would() -> None:
+    assert solver.VERDICTS == {
+        1: "Play here to win",
+        0: "Play here: with best play on both sides, the game is a draw",
+        -1: "Play here: every move loses against best play, this one holds out longest",
+    }
+
+
 def test_hint_suggests_an_optimal_move() -> None:
     for turn in playing_positions():
         found = solver.hint(turn, turn.player)
@@ -606,8 +614,7 @@ def test_hint_suggests_an_optimal_move() -> None:
         cell = GAME.parse_move(found.move)
         assert cell in GAME.legal_moves(turn)
         assert -solve(GAME.apply(turn, cell)) == solve(turn), (turn, cell)
-        expected = {1: "Best play wins", 0: "Best play draws", -1: "Best play delays the loss"}
-        assert found.note == expected[solve(turn)]
+        assert found.note == solver.VERDICTS[solve(turn)]
         assert solver.hint(turn, 1 - turn.player) is None
 
 
