@@ -269,13 +269,13 @@ def test_a_spectator_neither_wins_nor_loses(client: TestClient) -> None:
         ({"id": "tictactoe:standard#abc"}, 422, ["game", "required"]),
         ({"game": "tictactoe", "colour": "red"}, 422, ["colour", "Extra inputs"]),
         ({"game": 5}, 422, ["game"]),
-        ({"game": "chess"}, 404, ["unknown game 'chess'"]),
+        ({"game": "chess"}, 404, ["Unknown game 'chess'"]),
         ({"game": "tictactoe", "id": "tictactoe:standard"}, 422, ["'#'"]),
         ({"game": "tictactoe", "id": "tictactoe:standard#a b"}, 422, ["'#'"]),
         ({"game": "tictactoe", "id": "chess:standard#abc"}, 422, ["'tictactoe:'"]),
-        ({"game": "tictactoe", "id": "tictactoe:expert#abc"}, 422, ["unknown preset 'expert'"]),
-        ({"game": "tictactoe", "id": "tictactoe:rows=4#abc"}, 422, ["unknown parameter 'rows'"]),
-        ({"game": "tictactoe", "params": {"size": 4}}, 422, ["unknown parameter 'size'"]),
+        ({"game": "tictactoe", "id": "tictactoe:expert#abc"}, 422, ["Unknown preset 'expert'"]),
+        ({"game": "tictactoe", "id": "tictactoe:rows=4#abc"}, 422, ["Unknown parameter 'rows'"]),
+        ({"game": "tictactoe", "params": {"size": 4}}, 422, ["Unknown parameter 'size'"]),
         ({"game": "tictactoe", "params": "big"}, 422, ["params"]),
         (
             {"game": "tictactoe", "id": "tictactoe:standard#abc", "params": {"size": 4}},
@@ -285,10 +285,10 @@ def test_a_spectator_neither_wins_nor_loses(client: TestClient) -> None:
         ({"game": "tictactoe", "seats": ["human"]}, 422, ["2 seats", "Cross, Circle"]),
         ({"game": "tictactoe", "seats": ["human"] * 3}, 422, ["2 seats"]),
         ({"game": "tictactoe", "seats": []}, 422, ["2 seats"]),
-        ({"game": "tictactoe", "seats": ["human", "robot"]}, 422, ["bad seat 'robot'", "ai:"]),
-        ({"game": "tictactoe", "seats": ["human", "ai:godlike"]}, 422, ["bad seat 'ai:godlike'"]),
+        ({"game": "tictactoe", "seats": ["human", "robot"]}, 422, ["Bad seat 'robot'", "ai:"]),
+        ({"game": "tictactoe", "seats": ["human", "ai:godlike"]}, 422, ["Bad seat 'ai:godlike'"]),
         ({"game": "tictactoe", "seats": "human"}, 422, ["seats"]),
-        ([], 422, ["bad request"]),
+        ([], 422, ["Bad request"]),
     ],
 )
 def test_bad_new_game_requests(
@@ -306,18 +306,18 @@ def test_malformed_json_body(client: TestClient, store: Store, text: str) -> Non
     response = client.post(
         "/api/games", content=text, headers={"Content-Type": "application/json"}
     )
-    assert error_of(response, 422).startswith("bad request")
+    assert error_of(response, 422).startswith("Bad request")
     assert session_count(store) == 0
 
 
 def test_unknown_session(client: TestClient) -> None:
-    assert "no game session 'nope'" in error_of(client.get("/api/games/nope"), 404)
+    assert "No game session 'nope'" in error_of(client.get("/api/games/nope"), 404)
     created = new_game(client)
     token = created["token"]
     for path in ("moves", "undo", "redo", "restart", "hint", "join"):
         body = {"move": {"cell": [0, 0]}} if path == "moves" else None
         response = client.post(f"/api/games/nope/{path}", json=body, headers=auth(token))
-        assert "no game session" in error_of(response, 404), path
+        assert "No game session" in error_of(response, 404), path
 
 
 # -- refused moves ------------------------------------------------------------------------
@@ -330,12 +330,12 @@ def test_illegal_moves_change_nothing(client: TestClient, store: Store) -> None:
         ({"cell": [1, 1]}, ["taken"]),
         ({"cell": [3, 0]}, ["off the board"]),
         ({"cell": [-1, 2]}, ["off the board"]),
-        ({"cell": "b2"}, ["malformed move"]),
-        ({"cell": [1]}, ["malformed move"]),
-        ({"cell": [0, 0], "mark": "O"}, ["malformed move", "mark"]),
-        ({"row": 1}, ["malformed move"]),
-        (None, ["malformed move"]),
-        ([0, 0], ["malformed move"]),
+        ({"cell": "b2"}, ["Malformed move"]),
+        ({"cell": [1]}, ["Malformed move"]),
+        ({"cell": [0, 0], "mark": "O"}, ["Malformed move", "mark"]),
+        ({"row": 1}, ["Malformed move"]),
+        (None, ["Malformed move"]),
+        ([0, 0], ["Malformed move"]),
     ]
     for bad, fragments in cases:
         message = error_of(client.post(url, json={"move": bad}, headers=headers), 409)
@@ -368,7 +368,7 @@ def test_malformed_json_move(client: TestClient, store: Store) -> None:
         f"/api/games/{sid}/moves", content='{"move": {"cell": [0, 0]}',
         headers={**auth(token), "Content-Type": "application/json"},
     )
-    assert error_of(response, 422).startswith("bad request")
+    assert error_of(response, 422).startswith("Bad request")
     unchanged.check()
 
 
@@ -379,7 +379,7 @@ def test_move_after_the_end(client: TestClient, store: Store) -> None:
     response = client.post(
         f"/api/games/{sid}/moves", json={"move": {"cell": [2, 2]}}, headers=auth(token)
     )
-    assert "the game is over" in error_of(response, 409)
+    assert "The game is over" in error_of(response, 409)
     unchanged.check()
 
 
@@ -392,7 +392,7 @@ def test_move_out_of_turn(client: TestClient, store: Store) -> None:
     response = client.post(
         f"/api/games/{sid}/moves", json={"move": {"cell": [0, 0]}}, headers=auth(token)
     )
-    assert "it is not your turn" in error_of(response, 409)
+    assert "It is not your turn" in error_of(response, 409)
     unchanged.check()
 
 
@@ -402,7 +402,7 @@ def test_move_without_a_token(client: TestClient, store: Store) -> None:
     unchanged = Unchanged(client, store, sid, created["token"])
     for path, body in (("moves", {"move": {"cell": [0, 0]}}), ("undo", None), ("hint", None)):
         response = client.post(f"/api/games/{sid}/{path}", json=body)
-        assert "you hold no seat" in error_of(response, 403)
+        assert "You hold no seat" in error_of(response, 403)
         unchanged.check()
 
 
@@ -432,7 +432,7 @@ def test_token_of_another_session(client: TestClient, store: Store) -> None:
         response = client.post(
             f"/api/games/{sid}/moves", json={"move": {"cell": [0, 0]}}, headers=auth(token)
         )
-        assert "you hold no seat" in error_of(response, 403)
+        assert "You hold no seat" in error_of(response, 403)
         assert get_view(client, sid, token)["you"] == []
     unchanged.check()
 
@@ -462,14 +462,14 @@ def test_join_gives_the_open_seat_exactly_once(client: TestClient) -> None:
     response = client.post(
         f"/api/games/{sid}/moves", json={"move": {"cell": [0, 0]}}, headers=auth(mine)
     )
-    assert "it is not your turn" in error_of(response, 409)
+    assert "It is not your turn" in error_of(response, 409)
     view = move(client, sid, theirs, (0, 0))
     assert view["text"] == "O..\n.X.\n..."
     assert view["you"] == [1]
     response = client.post(
         f"/api/games/{sid}/moves", json={"move": {"cell": [2, 2]}}, headers=auth(theirs)
     )
-    assert "it is not your turn" in error_of(response, 409)
+    assert "It is not your turn" in error_of(response, 409)
 
 
 def test_spectator_join_when_no_seat_is_free(client: TestClient, store: Store) -> None:
@@ -539,13 +539,13 @@ def test_undo_then_a_new_move_drops_the_redo_line(client: TestClient) -> None:
     view = move(client, sid, token, (0, 2))
     assert view["moves"] == 3 and view["line_length"] == 3
     assert view["text"] == "X..\n.O.\nX.."
-    assert "nothing to redo" in error_of(post(client, sid, "redo", token), 409)
+    assert "Nothing to redo" in error_of(post(client, sid, "redo", token), 409)
 
 
 def test_restart_when_the_ai_is_cross(client: TestClient) -> None:
     created = new_game(client, seats=["ai:perfect", "human"])
     sid, token = created["session"], created["token"]
-    assert "nothing to undo" in error_of(post(client, sid, "undo", token), 409)
+    assert "Nothing to undo" in error_of(post(client, sid, "undo", token), 409)
     view = move(client, sid, token, empty_cells(created["view"])[0])
     assert view["moves"] == 3
     view = post(client, sid, "undo", token).json()
@@ -560,9 +560,9 @@ def test_undo_at_the_start_is_refused(client: TestClient, store: Store) -> None:
     created = new_game(client, seats=["human", "ai:perfect"])
     sid, token = created["session"], created["token"]
     unchanged = Unchanged(client, store, sid, token)
-    assert "nothing to undo" in error_of(post(client, sid, "undo", token), 409)
+    assert "Nothing to undo" in error_of(post(client, sid, "undo", token), 409)
     unchanged.check()
-    assert "nothing to redo" in error_of(post(client, sid, "redo", token), 409)
+    assert "Nothing to redo" in error_of(post(client, sid, "redo", token), 409)
     unchanged.check()
 
 
@@ -584,7 +584,7 @@ def test_undo_asks_the_others_while_another_player_shares_the_game(
         unchanged = Unchanged(client, store, sid, token)
         for action in ("redo", "restart"):
             message = error_of(post(client, sid, action, token), 409)
-            assert f"{action} is off while another player shares this game" in message
+            assert f"{action.capitalize()} is off while another player shares this game" in message
             unchanged.check()
     asked = post(client, sid, "undo", mine).json()
     assert asked["moves"] == 2 and asked["takeback"] == {
@@ -595,7 +595,7 @@ def test_can_undo_matches_what_undo_does(client: TestClient) -> None:
     created = new_game(client, seats=["ai:perfect", "human"])
     sid, token = created["session"], created["token"]
     assert created["view"]["can_undo"] is False  # only the AI has moved
-    assert "nothing to undo" in error_of(post(client, sid, "undo", token), 409)
+    assert "Nothing to undo" in error_of(post(client, sid, "undo", token), 409)
     view = move(client, sid, token, empty_cells(created["view"])[0])
     assert view["can_undo"] is True
     assert post(client, sid, "undo", token).status_code == 200
@@ -611,7 +611,7 @@ def test_can_redo_is_off_while_another_player_shares_the_game(client: TestClient
     client.post(f"/api/games/{sid}/join")
     view = get_view(client, sid, mine)
     refused = post(client, sid, "redo", mine)
-    assert "redo is off while another player shares this game" in error_of(refused, 409)
+    assert "Redo is off while another player shares this game" in error_of(refused, 409)
     assert view["can_undo"] is False
     assert view["can_redo"] is False, "can_redo offers a redo the server refuses"
 
@@ -689,10 +689,10 @@ def test_websocket_views_moves_and_errors(client: TestClient) -> None:
             assert message["view"]["sound"] == "move"
 
         bad_messages: list[tuple[str, str]] = [
-            ("hello", "bad message"),
-            ('{"type": "dance"}', "bad message"),
-            ('{"type": "move", "move": {"cell": [0, 0]}, "extra": 1}', "bad message"),
-            ('{"type": "move", "move": {"cell": [0, 0]}}', "it is not your turn"),
+            ("hello", "Bad message"),
+            ('{"type": "dance"}', "Bad message"),
+            ('{"type": "move", "move": {"cell": [0, 0]}, "extra": 1}', "Bad message"),
+            ('{"type": "move", "move": {"cell": [0, 0]}}', "It is not your turn"),
         ]
         for text, fragment in bad_messages:
             player.send_text(text)
@@ -702,7 +702,7 @@ def test_websocket_views_moves_and_errors(client: TestClient) -> None:
 
         spectator.send_json({"type": "move", "move": {"cell": [0, 0]}})
         reply = spectator.receive_json()
-        assert reply["type"] == "error" and "you hold no seat" in reply["error"]
+        assert reply["type"] == "error" and "You hold no seat" in reply["error"]
 
         # a move over REST by the joined player reaches both sockets
         theirs = client.post(f"/api/games/{sid}/join").json()["token"]
@@ -747,7 +747,7 @@ def test_websocket_unknown_session(client: TestClient) -> None:
     with open_socket(client, "nope") as socket:
         message = socket.receive_json()
         assert message["type"] == "error"
-        assert "no game session 'nope'" in message["error"]
+        assert "No game session 'nope'" in message["error"]
 
 
 # -- unfinished games and statistics ------------------------------------------------------
@@ -864,7 +864,7 @@ def test_a_game_is_filed_under_the_board_its_player_chose(client: TestClient, st
 
 
 def test_stats_for_an_unknown_game(client: TestClient) -> None:
-    assert "unknown game 'chess'" in error_of(client.get("/api/stats?game=chess"), 404)
+    assert "Unknown game 'chess'" in error_of(client.get("/api/stats?game=chess"), 404)
 
 
 # -- documentation ------------------------------------------------------------------------

@@ -419,7 +419,7 @@ def test_a_server_command_answers_with_a_hint_or_a_note(peek: TestClient) -> Non
         assert receive(socket, "view")["view"]["commands"] == {
             "largest": False, "count": True, "firsts": True}
         socket.send_json({"type": "command", "name": "largest"})
-        assert receive(socket, "error")["error"] == "largest cannot be used now"
+        assert receive(socket, "error")["error"] == "Largest cannot be used now"
         socket.send_json({"type": "command", "name": "launch"})
         assert receive(socket, "error")["error"] == "Peek has no command 'launch'"
 
@@ -431,7 +431,7 @@ def test_a_spectator_cannot_send_a_command(peek: TestClient) -> None:
         assert receive(socket, "view")["view"]["commands"] == {
             "largest": False, "count": False, "firsts": False}
         socket.send_json({"type": "command", "name": "count"})
-        assert "you hold no seat" in receive(socket, "error")["error"]
+        assert "You hold no seat" in receive(socket, "error")["error"]
 
 
 def test_a_command_may_open_a_replay_of_the_deal(peek: TestClient) -> None:

@@ -222,9 +222,9 @@ def test_unreadable_bodies_are_clear_errors(client: TestClient, body: bytes, sta
 
 
 def test_unknown_routes_and_methods_are_errors_too(client: TestClient) -> None:
-    assert "no such" in error_of(client.get("/api/nothing-here"), 404)
+    assert "No such" in error_of(client.get("/api/nothing-here"), 404)
     assert "not allowed" in error_of(client.delete("/api/catalog"), 405)
-    assert "unknown game" in error_of(client.get("/api/stats", params={"game": ""}), 404)
+    assert "Unknown game" in error_of(client.get("/api/stats", params={"game": ""}), 404)
 
 
 def test_the_openapi_document_lists_every_status_a_route_answers(client: TestClient) -> None:

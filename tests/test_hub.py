@@ -153,9 +153,9 @@ def test_long_work_is_shown_after_half_a_second_and_may_be_cancelled(tmp_path: P
         hub.cancel(live, token)
         try:
             await asyncio.wait_for(hint, 1.0)
-            raise AssertionError("the hint was not cancelled")
+            raise AssertionError("The hint was not cancelled")
         except ApiError as error:
-            assert (error.status, error.message) == (409, "the hint was cancelled")
+            assert (error.status, error.message) == (409, "The hint was cancelled")
         await asyncio.sleep(0.05)
         assert heard[-1] == {"type": "progress-end"}
         assert compute.finished == 1 and hub.workers.running(live) is None

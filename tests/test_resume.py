@@ -151,7 +151,7 @@ def test_only_a_player_of_the_game_may_forget_it(client: TestClient, store: Stor
                          headers={"Authorization": "Basic abc"}), 401)
     assert "player" in error_of(forget(client, sid, other_token), 403)
     error_of(forget(client, sid, "made-up-token"), 403)
-    assert "no game session" in error_of(forget(client, "nosuchgame", token), 404)
+    assert "No game session" in error_of(forget(client, "nosuchgame", token), 404)
     assert store.tokens(sid) == before
     assert sessions(mine(client, [token])) == [sid]
     del other_sid

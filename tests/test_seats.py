@@ -199,7 +199,7 @@ def test_a_move_ends_a_take_back_request(client: TestClient) -> None:
     post(client, sid, "undo", cross)
     move(client, sid, nought, (0, 0))  # answered with a move instead
     assert get_view(client, sid, cross)["takeback"] is None
-    assert "no take-back" in error_of(
+    assert "No take-back" in error_of(
         client.post(f"/api/games/{sid}/takeback", json={"accept": True},
                     headers=auth(nought)), 409)
 

@@ -450,7 +450,7 @@ def test_server_errors_show_under_the_board(ttt: OpenGame) -> None:
     expect(game.message).to_contain_text("off the board")
 
     tamper(2, 1, {"cell": "middle"})
-    expect(game.message).to_contain_text("malformed move")
+    expect(game.message).to_contain_text("Malformed move")
     assert game.board() == "X../.../..."
 
     game.click(2, 2)  # an accepted move clears the error

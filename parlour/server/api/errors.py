@@ -41,17 +41,17 @@ def handle_errors(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, error: RequestValidationError) -> JSONResponse:
-        first = error.errors()[0] if error.errors() else {"loc": (), "msg": "bad request"}
+        first = error.errors()[0] if error.errors() else {"loc": (), "msg": "Bad request"}
         if first.get("type") == "json_invalid":
-            return JSONResponse({"error": "bad request: the body is not valid JSON"}, 422)
+            return JSONResponse({"error": "Bad request: the body is not valid JSON"}, 422)
         where = ".".join(str(part) for part in first["loc"] if part != "body") or "body"
-        return JSONResponse({"error": f"bad request: {where}: {first['msg']}"}, 422)
+        return JSONResponse({"error": f"Bad request: {where}: {first['msg']}"}, 422)
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, error: HTTPException) -> JSONResponse:
         message = {
-            400: "bad request: the body could not be read as JSON",
-            404: f"no such page or API route: {request.url.path[:100]}",
+            400: "Bad request: the body could not be read as JSON",
+            404: f"No such page or API route: {request.url.path[:100]}",
             405: f"{request.method} is not allowed on {request.url.path[:100]}",
         }.get(error.status_code, str(error.detail))
         return JSONResponse({"error": message}, error.status_code, headers=error.headers)
@@ -59,4 +59,4 @@ def handle_errors(app: FastAPI) -> None:
     @app.exception_handler(Exception)
     async def server_error(request: Request, error: Exception) -> JSONResponse:
         log.exception("error serving %s %s", request.method, request.url.path)
-        return JSONResponse({"error": "internal server error"}, 500)
+        return JSONResponse({"error": "Internal server error"}, 500)

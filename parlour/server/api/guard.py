@@ -25,6 +25,8 @@ from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from parlour.server.hub.errors import sentence
+
 JSON_BODY_LIMIT = 16 * 1024
 """Bytes of a JSON request body (a move is ~50 bytes, a new game ~300)."""
 WS_MESSAGE_LIMIT = 16 * 1024
@@ -78,6 +80,7 @@ class Guard:
         refusal = self._refusal(scope, headers)
         if refusal is not None:
             status, message = refusal
+            message = sentence(message)
             if scope["type"] == "websocket":  # closing before accepting answers 403
                 await send({"type": "websocket.close", "code": 1008, "reason": message})
             else:
@@ -172,7 +175,7 @@ def _too_large(rule: BodyRule) -> str:
 
 
 async def _answer(send: Send, status: int, message: str) -> None:
-    body = json.dumps({"error": message}).encode()
+    body = json.dumps({"error": sentence(message)}).encode()
     await send({
         "type": "http.response.start",
         "status": status,

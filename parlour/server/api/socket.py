@@ -24,7 +24,7 @@ from parlour.server import timing
 from parlour.server.api.deps import HubDep
 from parlour.server.api.guard import WS_MESSAGE_LIMIT
 from parlour.server.hub.core import Hub
-from parlour.server.hub.errors import ApiError
+from parlour.server.hub.errors import ApiError, sentence
 from parlour.server.hub.live import Live
 from parlour.server.hub.messages import KINDS, Action, Cancel, Leave, Opened, Strict
 from parlour.server.hub.viewers import Viewer
@@ -118,7 +118,7 @@ async def _serve(hub: Hub, socket: WebSocket, live: Live, viewer: Viewer) -> Non
                     message = WireMessage.model_validate_json(text).message()
             except ValidationError as error:
                 reason = error.errors()[0]["msg"]
-                viewer.tell({"type": "error", "error": f"bad message: {reason}"})
+                viewer.tell({"type": "error", "error": f"Bad message: {reason}"})
                 continue
             if isinstance(message, Cancel):
                 hub.cancel(live, viewer.token)
@@ -126,7 +126,7 @@ async def _serve(hub: Hub, socket: WebSocket, live: Live, viewer: Viewer) -> Non
             if message.plays_on:
                 hub.play_on(live, viewer.token)  # a hint still coming is moot now
             if waiting.full():
-                viewer.tell({"type": "error", "error": "too many messages at once: "
+                viewer.tell({"type": "error", "error": "Too many messages at once: "
                              "wait for the answers"})
             else:
                 waiting.put_nowait(message)
@@ -158,7 +158,7 @@ async def _serve_message(hub: Hub, live: Live, viewer: Viewer, message: Action |
         viewer.tell({"type": "error", "error": error.message})
     except Exception:  # a bug must not end the connection without a word
         log.exception("error serving a WebSocket message for %s", live.sid)
-        viewer.tell({"type": "error", "error": "internal server error"})
+        viewer.tell({"type": "error", "error": "Internal server error"})
     finally:
         timing.carried_out()
 
@@ -185,5 +185,6 @@ async def _receive_text(socket: WebSocket) -> str:
 async def _refuse(socket: WebSocket, code: int, reason: str) -> None:
     """Tell the browser why, then close with `code` (never raises: it may be gone)."""
     with contextlib.suppress(Exception):
+        reason = sentence(reason)
         await asyncio.wait_for(socket.send_json({"type": "error", "error": reason}), 5)
         await asyncio.wait_for(socket.close(code=code, reason=reason[:120]), 5)

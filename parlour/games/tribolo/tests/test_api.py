@@ -174,7 +174,7 @@ def test_no_move_after_the_end(client: TestClient, store: Store) -> None:
     best = max(view["scores"])
     assert view["winners"] == ([] if view["scores"].count(best) == 3 else
                                [seat for seat in range(3) if view["scores"][seat] == best])
-    assert "the game is over" in error_of(post_move(client, sid, token, {"cell": [0, 0]}), 409)
+    assert "The game is over" in error_of(post_move(client, sid, token, {"cell": [0, 0]}), 409)
 
 
 # -- undo and help --------------------------------------------------------------------------
