@@ -24,7 +24,7 @@ function chart(c) {
 function card(g, allGames) {
   const heading = allGames ? `${escapeHtml(g.title)} <span class="group">· ${escapeHtml(g.heading)}</span>`
     : escapeHtml(g.heading);
-  const players = g.players ? `<p class="mode">${escapeHtml(g.players)}</p>` : "";
+  const players = g.players && g.players !== g.heading ? `<p class="mode">${escapeHtml(g.players)}</p>` : "";
   const note = g.note ? `<p class="note">${escapeHtml(g.note)}</p>` : "";
   return `<section class="stat-card" data-game="${escapeHtml(g.game)}" data-group="${escapeHtml(g.preset)}">
     <h2>${heading}</h2>${players}
@@ -37,7 +37,7 @@ function bestsTable(b, allGames) {
   if (b.rows.length < 2) return "";  // one group: its card says it
   const head = ["", ...b.columns].map((name) => `<th scope="col">${escapeHtml(name)}</th>`).join("");
   const rows = b.rows.map((r) => `<tr><th scope="row">${escapeHtml(r.heading)}${
-    r.players ? `<span class="players">${escapeHtml(r.players)}</span>` : ""}</th>${
+    r.players && r.players !== r.heading ? `<span class="players">${escapeHtml(r.players)}</span>` : ""}</th>${
     r.values.map((v) => `<td>${escapeHtml(v)}</td>`).join("")}</tr>`).join("");
   return `<section class="bests stat-card" data-game="${escapeHtml(b.game)}">
     <h2>${allGames ? `${escapeHtml(b.title)}: bests` : "Bests"}</h2>

@@ -106,6 +106,7 @@ def group(key: Key, finished: Sequence[Result], spec: GameSpec | None, seat_name
     declared = spec.stat_figures if spec else ()
     outcomes = dict(spec.stat_outcomes) if spec else OUTCOMES
     numbers = summary(finished, declared)
+    who = players(finished[0].mode if finished else mode, seat_name)
     rate = win_rate_chart(finished, outcomes)
     charts: list[Chart] = [rate] if rate else []
     charts += [c for figure in declared if (c := figure_chart(figure, finished, outcomes))]
@@ -114,14 +115,24 @@ def group(key: Key, finished: Sequence[Result], spec: GameSpec | None, seat_name
         "game": game,
         "title": spec.game.title if spec else game,
         "preset": preset,
-        "heading": spec.game.preset_label(preset) if spec else readable(preset),
+        "heading": _heading(spec, preset, who),
         "mode": mode,
-        "players": players(finished[0].mode if finished else mode, seat_name),
+        "players": who,
         **numbers,
         "note": "Games played with help (hints or Assist) set no best." if helped else "",
         "shown": shown(numbers, declared, outcomes),
         "charts": [chart.as_json(_chart_id(key, number)) for number, chart in enumerate(charts)],
     }
+
+
+def _heading(spec: GameSpec | None, preset: str, who: str) -> str:
+    """The board or difficulty; for a game with one board only (Tic Tac Toe's
+    "standard"), who played, which is what tells its groups apart."""
+    if spec is None:
+        return readable(preset)
+    if list(spec.game.presets) == [preset] and who:
+        return who
+    return spec.game.preset_label(preset)
 
 
 def _capital(words: str) -> str:
