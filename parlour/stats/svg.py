@@ -157,11 +157,12 @@ def draw_line(chart: Line, ident: str) -> str:
     body.append("</g>")
     body += _x_labels([(x_of(i), str(chart.first + i)) for i in range(n)], bottom)
     body.append(_text((LEFT + right) / 2, height - 6, chart.x_title, "middle", css="x-title"))
-    if chart.overall is not None:
+    if chart.overall is not None:  # the rule, and its key beside the title (off the line)
         y = y_of(chart.overall)
         body.append(_rule(LEFT, y, right, y, "currentColor", 1.2, "6 4"))
-        body.append(_text(right, y - 5, chart.overall_label, "end", css="overall",
-                          halo=True))
+        key = right - len(chart.overall_label) * 7.2 - 6
+        body.append(_rule(key - 22, 12, key, 12, "currentColor", 1.2, "6 4"))
+        body.append(_text(right, 17, chart.overall_label, "end", css="overall"))
     coordinates = " ".join(f"{x_of(i):.1f},{y_of(p.value):.1f}"
                            for i, p in enumerate(chart.points))
     body.append(f'<polyline class="rate" points="{coordinates}" fill="none" '
