@@ -249,7 +249,7 @@ def test_a_drop_where_the_tile_does_not_fit_sends_it_back(
 
     # (wrong is (column, row) from 0; the player reads them from 1)
     expect(game.message).to_have_text(
-        f"the tile does not fit at column {wrong[0] + 1}, row {wrong[1] + 1}")
+        f"The tile does not fit at column {wrong[0] + 1}, row {wrong[1] + 1}")
     expect(game.message).to_have_class(re.compile(r"\berror\b"))
     # the ghost flies back to the next tile's place, then goes
     home = game.page.wait_for_function(
