@@ -443,7 +443,7 @@ def test_server_errors_show_under_the_board(ttt: OpenGame) -> None:
         game.cell(x, y).click()
 
     tamper(0, 0, {"cell": [0, 0]})
-    expect(game.message).to_have_text("column 1, row 1 is taken")  # as players count
+    expect(game.message).to_have_text("Column 1, row 1 is taken")  # as players count
     expect(game.message).to_have_class(error)
 
     tamper(1, 1, {"cell": [5, 5]})
