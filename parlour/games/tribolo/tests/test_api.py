@@ -192,7 +192,7 @@ def test_undo_goes_back_to_blues_turn_past_the_computers_replies(client: TestCli
 
 def test_your_turn_marks_where_you_may_play_without_counting_as_help(client: TestClient) -> None:
     created = create(client, seats=["human", "open", "open"])
-    sid, host, view = created["session"], created["token"], created["view"]
+    sid, view = created["session"], created["view"]
     marked = view["html"].count(" legal")
     if view["to_move"] == 0:
         assert marked == len(legal(view))
