@@ -4,17 +4,23 @@ several players, sent over the WebSocket as only the moves a browser has not had
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from fastapi.testclient import TestClient
 
+from parlour.core.game import SPEED_FACTORS
 from parlour.core.gameid import parse_game_id
 from parlour.core.session import Session
 from parlour.games import GAMES
 from parlour.server.app import create_app
-from parlour.server.hub.viewers import notes_tail
+from parlour.server.compute import Compute
+from parlour.server.hub.live import Live
+from parlour.server.hub.turns import ComputerTurns
+from parlour.server.hub.turns import PlayMove as PlayComputerMove
+from parlour.server.hub.viewers import Viewer, notes_tail
 from parlour.store.sqlite import SqliteStore as Store
 from parlour.store.sqlite.schema import BASELINE_SCHEMA, MIGRATIONS, _run_script
 from tests.support.servers import TEST_HOSTS
@@ -136,3 +142,26 @@ def test_games_of_one_player_have_no_move_list(client: TestClient) -> None:
     created = client.post("/api/games", json={"game": "minesweeper"}).json()
     view: dict[str, Any] = created["view"]
     assert view["move_list"] is None
+
+
+# -- the computers' speed ---------------------------------------------------------------------
+def test_the_slowest_players_speed_paces_the_computers() -> None:
+    async def pauses() -> list[float]:
+        live = Live("sid", tribolo_session(("human", "ai:easy", "ai:easy")), "vs AI", "standard",
+                    1, {"host": frozenset({0})})
+        turns = ComputerTurns(cast(Compute, None), cast(PlayComputerMove, None))
+
+        async def send(message: Any) -> None:
+            return None
+
+        found = [turns.pause(live)]  # nobody watching: no pause
+        live.viewers.add(Viewer(frozenset(), send, None, speed=SPEED_FACTORS["slow"]))
+        found.append(turns.pause(live))  # a spectator alone: theirs
+        live.viewers.add(Viewer(frozenset({0}), send, "host", speed=SPEED_FACTORS["fast"]))
+        found.append(turns.pause(live))  # a player watching: the player's, not the spectator's
+        for viewer in live.viewers:
+            viewer.close()
+        return found
+
+    nobody, spectator, player = asyncio.run(pauses())
+    assert (nobody, spectator, player) == (0.0, 0.6 * 2.5, 0.6 * 0.4)

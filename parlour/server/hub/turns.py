@@ -56,8 +56,10 @@ class ComputerTurns:
             await asyncio.wait({live.ai_task})
 
     def pause(self, live: Live) -> float:
-        """Seconds between the computers' moves for the people watching now."""
-        speeds = [viewer.speed for viewer in live.viewers]
+        """Seconds between the computers' moves for the people watching now: the players'
+        choice (a spectator's only when no player watches)."""
+        watching = live.viewers
+        speeds = [v.speed for v in watching if v.seats] or [v.speed for v in watching]
         return live.session.spec.ai_delay_seconds * self.delay_scale * max(speeds, default=0.0)
 
     async def _turns(self, live: Live) -> None:
