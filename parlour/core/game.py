@@ -418,9 +418,10 @@ class MoveNote:
 
 SPEEDS = ("normal", "slow", "fast", "instant")
 """The computers' speed, a display option of games where they play one after another
-(`display_options={"speed": SPEEDS}`): each player's own, sent when their page connects;
+(`display_options={"computers": SPEEDS}`, read "Computers: Slow pace"): each player's own, sent when their page connects;
 the slowest of the players watching paces the computers (`SPEED_FACTORS`)."""
-SPEED_LABELS = {"normal": "Normal", "slow": "Slow", "fast": "Fast", "instant": "Instant"}
+SPEED_LABELS = {"normal": "Normal pace", "slow": "Slow pace", "fast": "Fast pace",
+                "instant": "No pause"}
 SPEED_FACTORS = {"normal": 1.0, "slow": 2.5, "fast": 0.4, "instant": 0.0}
 """Each speed as a factor of the game's `ai_delay_seconds`."""
 

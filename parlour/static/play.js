@@ -70,7 +70,7 @@ function createParts(info) {
   const shown = () => { commands.update(); moveList.show(views.current()); };
   const views = createViews({ endCard, shown, resync: () => connection.connect() });
   // the computers' speed goes to the server with the hello: a new choice says hello again
-  const speed = () => (info.display_options.speed ? display.gameOptions().speed : undefined);
+  const speed = () => (info.display_options.computers ? display.gameOptions().computers : undefined);
   const connection = createConnection({ info, views, settleDrop: (accepted) => input.settleDrop(accepted),
     hello: () => (speed() ? { speed: speed() } : {}) });
   const newGames = createNewGames({ info, views, connection });

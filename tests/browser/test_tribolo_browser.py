@@ -269,7 +269,7 @@ def test_your_legal_cells_show_help_adds_what_each_turns_and_a_hint_one_cell(
 
 # -- the move list and the computers' speed -------------------------------------------------
 SPEED_SCRIPT = """if (location.protocol.startsWith("http")) {
-  localStorage.setItem("parlour.display.tribolo", JSON.stringify({ speed: %s }));
+  localStorage.setItem("parlour.display.tribolo", JSON.stringify({ computers: %s }));
 }"""
 PAST_BOARD_JS = """() => {
   const cells = [...document.querySelectorAll("#past-board .tb-cell")];
@@ -368,7 +368,7 @@ def test_the_computers_play_at_the_speed_the_player_chose(
     with game.next_view(page):
         page.locator("#btn-undo").click()
     page.locator("#btn-theme").click()  # the Display dialog: the computers' speed
-    page.locator("#opt-speed").select_option("slow")
+    page.locator("#opt-computers").select_option("slow")
     page.locator("#display-dialog").get_by_role("button", name="Done").click()
     wait_for_views(page, 1)
     slow = gap_between_the_computers()

@@ -30,8 +30,8 @@ statistics (only yours: each player's help is their own).</p>
 <p>The <b>move list</b> beside the board (under it on a phone) names every move: who
 played, where (columns a to p from the left, rows 1 to 11 from the top) and how many
 cells it turned. Choose one to see the board as it was then. A small corner in each
-player's colour marks their last move. The computers' <b>speed</b> is in the Display
-dialog.</p>
+player's colour marks their last move. How fast the <b>computers</b> play one after
+another is yours to choose in the View menu.</p>
 <p>Any seat can be you, a friend on this screen, a friend in another browser (send them
 the invite link of their seat) or the computer: <i>easy</i> plays as the computer of
 triboard (the browser version Parlour's rules come from) did, <i>medium</i> and
@@ -68,8 +68,8 @@ SPEC = GameSpec(
     command_labels={"assist": "Help: show how many cells each move turns"},
     ai_delay_seconds=0.6,  # "normal" speed: at least this long between the computers' moves
     describe_move=describe_move,
-    display_options={"speed": SPEEDS},
-    display_labels={"speed": SPEED_LABELS},
+    display_options={"computers": SPEEDS},
+    display_labels={"computers": SPEED_LABELS},
     stat_figures=(
         StatFigure("score", "cells", "highest", unit="cells", best="most cells"),
     ),
