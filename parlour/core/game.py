@@ -418,8 +418,9 @@ class MoveNote:
 
 SPEEDS = ("normal", "slow", "fast", "instant")
 """The computers' speed, a display option of games where they play one after another
-(`display_options={"computers": SPEEDS}`, read "Computers: Slow pace"): each player's own, sent when their page connects;
-the slowest of the players watching paces the computers (`SPEED_FACTORS`)."""
+(`display_options={"computers": SPEEDS}`, read "Computers: Slow pace"): each player's
+own, sent when their page connects; the slowest of the players watching paces the
+computers (`SPEED_FACTORS`)."""
 SPEED_LABELS = {"normal": "Normal pace", "slow": "Slow pace", "fast": "Fast pace",
                 "instant": "No pause"}
 SPEED_FACTORS = {"normal": 1.0, "slow": 2.5, "fast": 0.4, "instant": 0.0}
