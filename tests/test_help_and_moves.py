@@ -54,6 +54,21 @@ def test_a_restart_keeps_as_helped_only_those_whose_switch_is_on() -> None:
     assert session.assisted_seats == {2} and session.assist_seats == {2}
 
 
+def test_the_assist_turned_on_after_the_end_changes_no_result(
+    client: TestClient, store: Store
+) -> None:
+    created = client.post("/api/games", json={"game": "tribolo", "seats": ["human"] * 3}).json()
+    sid, token = created["session"], created["token"]
+    view = created["view"]
+    while view["status"] == "playing":  # the first cell marked playable, each turn
+        cell = view["html"].split(' legal"')[0].rsplit('id="tb-', 1)[1].split('"')[0]
+        x, y = (int(n) for n in cell.split("-"))
+        view = move(client, sid, token, (x, y))
+    client.post(f"/api/games/{sid}/assist", json={"on": True}, headers=auth(token))
+    assert get_view(client, sid, token)["assisted"] is False
+    assert [r.assisted for r in store.results("tribolo") if r.sid == sid] == [False]
+
+
 def test_hot_seat_shares_one_assist(client: TestClient) -> None:
     created = client.post("/api/games", json={"game": "tribolo", "seats": ["human"] * 3}).json()
     sid, token = created["session"], created["token"]

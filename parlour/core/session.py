@@ -321,13 +321,14 @@ class Session:
 
     def set_assist(self, on: bool, seats: Collection[int] | None = None) -> None:
         """The assist switch of the player of `seats` (None: every seat); turning it on
-        counts as help in that player's statistics, not in the others'."""
+        while the game is on counts as help in that player's statistics, not the others'."""
         if not self.spec.has_assist:
             raise GameError(f"{self.game.title} has no assist switch")
         chosen = set(range(len(self.seats)) if seats is None else seats)
         if on:
             self.assist_seats |= chosen
-            self.assisted_seats |= chosen
+            if self.status is Status.PLAYING:  # a look at a finished game helps no result
+                self.assisted_seats |= chosen
         else:
             self.assist_seats -= chosen
 
