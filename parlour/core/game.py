@@ -417,6 +417,29 @@ class StatFigure:
 
 
 @dataclass(frozen=True)
+class MoveNote:
+    """One move as a game's move list reads it (the seat who made it is known)."""
+
+    text: str  # where it went and what it took, in a few words: "d5, turned 3"
+    passed: tuple[int, ...] = ()  # the seats that could not move after it, in turn
+
+
+SPEEDS = ("normal", "slow", "fast", "instant")
+"""The computers' speed, a display option of games where they play one after another
+(`display_options={"computers": SPEEDS}`, read "Computers: Slow pace"): each player's
+own, sent when their page connects; the slowest of the players watching paces the
+computers (`SPEED_FACTORS`)."""
+SPEED_LABELS = {"normal": "Normal pace", "slow": "Slow pace", "fast": "Fast pace",
+                "instant": "No pause"}
+SPEED_FACTORS = {"normal": 1.0, "slow": 2.5, "fast": 0.4, "instant": 0.0}
+"""Each speed as a factor of the game's `ai_delay_seconds`."""
+
+
+MoveDescriber = Callable[[Any, Any, Any], MoveNote]
+"""(the position before, the move as the game's value, the position after) -> its note."""
+
+
+@dataclass(frozen=True)
 class Shortcut:
     keys: str
     action: str
@@ -491,6 +514,9 @@ class GameSpec:
     """What the card at the end of a game shows beside the time taken, name -> label:
     "moves" (the view's `moves`), "score" (the player's score) or a key of the game's
     `figures` (e.g. {"score": "Score", "four_ways": "4-ways"}); empty: the time only."""
+    describe_move: MoveDescriber | None = None
+    """How the move list of a game of several players reads each move (None: the game
+    shows no move list)."""
     stand_in: str | None = None
     """The AI level that plays for a player who leaves their seat (None: the level of
     the default seats' computer, else the first level; a game without AI waits)."""

@@ -1,9 +1,9 @@
 """The session, or "midend": one game in progress, written once for every game.
 
 It keeps the line of moves with a cursor (moves past the cursor are the redo line),
-the states along it (sparsely: `positions.py`), who sits where (human or AI), whether
-help was used, and the clock. It does no I/O and reads no clock: the caller passes the
-time in.
+the states along it (sparsely: `positions.py`), who sits where (human or AI), which
+seats used help or turned the assist on (each player's own), and the clock. It does no
+I/O and reads no clock: the caller passes the time in.
 """
 
 from __future__ import annotations
@@ -94,8 +94,10 @@ class Session:
         self.seats = tuple(seats)
         self.stand_ins: dict[int, str] = {}
         """Human seats the computer plays, at this AI level, while their player is away."""
-        self.assisted = False
-        self.assist = False
+        self.assisted_seats: set[int] = set()
+        """The seats whose players used help (a hint, the assist, an assisted undo)."""
+        self.assist_seats: set[int] = set()
+        """The seats whose players have the assist switch on (each sees its marks)."""
         self.clock = Clock()
         self.hints: dict[int, Hint] = {}
         self._plans: dict[int, tuple[Hint, ...]] = {}
@@ -135,6 +137,14 @@ class Session:
         """The number of moves in the line, redo line included."""
         return len(self._positions)
 
+    def position(self, ply: int) -> Any:
+        """The state after the first `ply` moves of the line (0: the deal)."""
+        return self._positions.state(ply)
+
+    def move_at(self, ply: int) -> Any:
+        """Move `ply` of the line (0 is the first), as the game's own value."""
+        return self._positions.move(ply)
+
     def line_from(self, ply: int) -> list[JSON]:
         """The moves from move `ply` on (e.g. those not saved yet), without copying the
         whole line."""
@@ -158,6 +168,24 @@ class Session:
                           game.winners(state))
             self._facts = (state, facts)
         return self._facts[1]
+
+    @property
+    def assisted(self) -> bool:
+        """Whether any seat's player used help (a saved file's flag)."""
+        return bool(self.assisted_seats)
+
+    @property
+    def assist(self) -> bool:
+        """Whether any seat's player has the assist switch on (its facts are worked out)."""
+        return bool(self.assist_seats)
+
+    def assisted_for(self, seats: Collection[int]) -> bool:
+        """Whether the player of `seats` used help: their result counts as assisted."""
+        return not self.assisted_seats.isdisjoint(seats)
+
+    def assist_for(self, seats: Collection[int]) -> bool:
+        """Whether the player of `seats` has the assist switch on: their view shows it."""
+        return not self.assist_seats.isdisjoint(seats)
 
     def is_ai(self, seat: int | None) -> bool:
         """Whether the computer plays `seat` (an AI seat, or one it stands in for)."""
@@ -221,7 +249,8 @@ class Session:
         rules = self._undo_rules(target)
         if UndoRule.FORBIDDEN in rules:
             raise GameError(self.game.undo_refusal)
-        self.assisted |= UndoRule.ASSISTED in rules
+        if UndoRule.ASSISTED in rules:
+            self.assisted_seats |= set(seats)
         self.cursor = target
         self.hints.clear()
         self._plans.clear()
@@ -255,7 +284,7 @@ class Session:
         """The same deal from the start; the clock and help used start afresh."""
         self._positions.truncate(0)
         self.cursor = 0
-        self.assisted = self.assist  # a switch left on helps from the start
+        self.assisted_seats = set(self.assist_seats)  # a switch left on helps from the start
         self.clock = Clock()
         self.hints.clear()
         self._plans.clear()
@@ -284,18 +313,32 @@ class Session:
         """Keep the hint found for `seat` (shown on its board); the game is now helped."""
         if found is None:
             raise GameError("no hint: there is no move to suggest")
-        self.assisted = True
+        self.assisted_seats.add(seat)
         self.hints[seat] = found
         if found.line:
             self._plans[seat] = (found, *found.line)
         return found
 
-    def set_assist(self, on: bool) -> None:
-        """The game's assist switch; turning it on counts as help for the statistics."""
+    def set_assist(self, on: bool, seats: Collection[int] | None = None) -> None:
+        """The assist switch of the player of `seats` (None: every seat); turning it on
+        while the game is on counts as help in that player's statistics, not the others'."""
         if not self.spec.has_assist:
             raise GameError(f"{self.game.title} has no assist switch")
-        self.assist = on
-        self.assisted |= on
+        chosen = set(range(len(self.seats)) if seats is None else seats)
+        if on:
+            self.assist_seats |= chosen
+            if self.status is Status.PLAYING:  # a look at a finished game helps no result
+                self.assisted_seats |= chosen
+        else:
+            self.assist_seats -= chosen
+
+    def mark_assisted(self, seats: Collection[int] | None = None) -> None:
+        """The player of `seats` (None: every seat) was helped."""
+        self.assisted_seats |= set(range(len(self.seats)) if seats is None else seats)
+
+    def restore_help(self, assisted: Collection[int], assist: Collection[int]) -> None:
+        """The seats that used help and those with the assist on, as saved."""
+        self.assisted_seats, self.assist_seats = set(assisted), set(assist)
 
     def choose_ai_move(self) -> JSON:
         """The AI's move for the seat to move (which must be an AI seat)."""

@@ -12,8 +12,9 @@ const LAST_RECONNECT_MS = 5000;
 const WAITING_FOR = { hint: "Thinking…", move: "Working…", undo: "Working…", redo: "Working…", restart: "Working…" };
 
 // info: the game's catalog entry; views: the views shown (views.js); settleDrop(accepted):
-// a dragged piece waiting for the answer is placed or sent home (input.js).
-export function createConnection({ info, views, settleDrop }) {
+// a dragged piece waiting for the answer is placed or sent home (input.js); hello(): what
+// the page says of its player besides the token (the computers' speed).
+export function createConnection({ info, views, settleDrop, hello = () => ({}) }) {
   const game = info.name;
   const state = {
     sessionId: null,
@@ -106,7 +107,7 @@ export function createConnection({ info, views, settleDrop }) {
     state.socket = ws;
     ws.onopen = () => {
       // the token goes in the first message, not the URL: URLs end up in logs and history
-      ws.send(JSON.stringify({ type: "hello", token: tokens()[state.sessionId] ?? null }));
+      ws.send(JSON.stringify({ type: "hello", token: tokens()[state.sessionId] ?? null, ...hello() }));
       state.reconnectDelay = FIRST_RECONNECT_MS; $("offline").hidden = true;
     };
     ws.onmessage = (event) => receive(JSON.parse(event.data));

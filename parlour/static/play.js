@@ -10,6 +10,7 @@
 //   newgame.js     the New game dialog and new games (pictures.js: its picture crop editor)
 //   endcard.js     the card at a game's end
 //   display.js     preferences, music, the game's own display options
+//   movelist.js    the move list of a game of several players, and past positions
 //   help.js, fit.js (the board fits the first screen), gamefile.js (export, import)
 import { $, api, applyPrefs, LOGO, toast, warmSounds } from "/static/common.js";
 import { createCommands } from "/static/commands.js";
@@ -20,6 +21,7 @@ import { fitBoardToScreen } from "/static/fit.js";
 import { exportGame, importGame } from "/static/gamefile.js";
 import { openHelp, shortcutRows } from "/static/help.js";
 import { createInput } from "/static/input.js";
+import { createMoveList } from "/static/movelist.js";
 import { createNewGames } from "/static/newgame.js";
 import { createViews } from "/static/views.js";
 
@@ -38,8 +40,9 @@ async function start() {
   $("about-title").textContent = `About ${info.title}`;
   $("about").innerHTML = info.about_html;
   const parts = createParts(info);
-  const { views, connection, newGames, display, commands, input } = parts;
+  const { views, connection, newGames, display, commands, input, moveList } = parts;
   commands.bind();
+  moveList.bind();
   $("btn-hint").hidden = !info.has_hints;
   // a game that always starts the same (Tic Tac Toe) has no deal to show or share
   if (!info.random_deal) for (const part of document.querySelectorAll(".idbar .id-label, #game-id, #btn-copy")) part.style.display = "none";
@@ -65,15 +68,26 @@ async function start() {
 // an arrow function: none is called before every part is made (start binds nothing sooner).
 function createParts(info) {
   const endCard = createEndCard();
-  const views = createViews({ endCard, shown: () => commands.update(), resync: () => connection.connect() });
-  const connection = createConnection({ info, views, settleDrop: (accepted) => input.settleDrop(accepted) });
+  const moveList = createMoveList({ sessionId: () => connection.sessionId() });
+  const shown = () => { commands.update(); moveList.show(views.current()); };
+  const views = createViews({ endCard, shown, resync: () => connection.connect() });
+  // the computers' speed goes to the server with the hello: a new choice says hello again
+  const speed = () => (info.display_options.computers ? display.gameOptions().computers : undefined);
+  const connection = createConnection({ info, views, settleDrop: (accepted) => input.settleDrop(accepted),
+    hello: () => (speed() ? { speed: speed() } : {}) });
   const newGames = createNewGames({ info, views, connection });
-  const display = createDisplay({ info, changed: () => commands.update() });
+  let speedSent = null;
+  const display = createDisplay({ info, changed: () => {
+    commands.update();
+    if (speedSent !== null && speed() !== speedSent) connection.connect();
+    speedSent = speed() ?? null;
+  } });
+  speedSent = speed() ?? null;
   const actions = pageActions({ views, connection, newGames, display });
   const newGameWith = newGames.withChoices;
   const commands = createCommands({ info, actions, views, display, send: connection.send, newGameWith });
   const input = createInput({ info, send: connection.send, actions, commands, newGameWith, endCard });
-  return { endCard, views, connection, newGames, display, actions, commands, input };
+  return { endCard, views, connection, newGames, display, actions, commands, input, moveList };
 }
 
 // The page's own actions. A game's commands (see the catalog) name one of these, start a

@@ -95,6 +95,7 @@ export function createViews({ endCard, shown, resync }) {
     const classes = ["seat"];
     if (view.to_move === index) classes.push("to-move");
     if (view.winners.includes(index)) classes.push("winner");
+    if (seat.you && view.you.length < view.seats.length) classes.push("you");  // not on a shared screen
     // a player who holds no seat may sit in an open one (the computer gives it back)
     const sit = seat.open && view.you.length === 0 && view.status === "playing"
       ? `<button class="btn sit" data-take-seat="${index}" title="Play ${escapeHtml(seat.name)}">Sit here</button>`

@@ -26,6 +26,8 @@ class SessionRow:
     updated: float
     assist: bool = False
     stand_ins: dict[int, str] = field(default_factory=dict)  # seat -> AI level
+    assisted_seats: frozenset[int] = frozenset()  # whose players used help (`assisted`: any)
+    assist_seats: frozenset[int] = frozenset()  # whose players have the assist on
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,8 @@ class Progress:
     headline: str
     now: float
     assist: bool = False
+    assisted_seats: frozenset[int] = frozenset()  # whose players used help (`assisted`: any)
+    assist_seats: frozenset[int] = frozenset()  # whose players have the assist on
     new_moves_from: int | None = None  # the line is cut here and `new_moves` appended
     new_moves: Sequence[JSON] = ()
 

@@ -15,10 +15,12 @@ the computer fails to think within 20 s, when the server plays a random move).
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
 from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import expect
 
@@ -29,6 +31,7 @@ from parlour.games.tribolo.rules import Board, board_from_rows, cells, legal_mov
 from tests.browser.conftest import (
     TIMEOUT_MS,
     CreateGame,
+    NewContext,
     NextView,
     OpenPage,
     ServerView,
@@ -141,7 +144,7 @@ def host_with_open_seats(create_game: CreateGame, tribolo: OpenGame, green: str 
 RECORD_TURN_TRANSITIONS = """() => {
   window.turnTransitions = [];
   document.addEventListener("transitionrun", (event) => {
-    if (event.target.closest(".seat, .tb-player")) window.turnTransitions.push(event.propertyName);
+    if (event.target.closest(".seat")) window.turnTransitions.push(event.propertyName);
   });
 }"""
 
@@ -229,30 +232,148 @@ def test_one_player_beats_or_loses_to_two_computers_clicking_to_the_end(
     expect(game.page.locator("#tb-grid")).to_have_attribute("aria-disabled", "true")
     expect(game.page.locator("#tb-note")).to_contain_text("game is over")
     winners = [NAMES[seat] for seat in final["winners"]]
-    for seat, name in enumerate(NAMES):
-        box = game.page.locator(f"#tb-p{seat}")
-        expect(box).to_contain_text(str(final["scores"][seat]))
-        assert ("winner" in (box.get_attribute("class") or "")) == (name in winners)
+    for seat, name in enumerate(NAMES):  # the scores are the seat chips', shown once
+        chip = game.seat_chip(seat)
+        expect(chip.locator(".score")).to_have_text(str(final["scores"][seat]))
+        assert ("winner" in (chip.get_attribute("class") or "")) == (name in winners)
+    expect(game.page.locator("#board .tb-score")).to_have_count(0)
+    expect(game.page.locator("#btn-undo")).to_be_enabled()  # alone: Undo, not a take-back
 
 
-def test_help_marks_where_blue_can_play_and_a_hint_one_cell(
+def test_your_legal_cells_show_help_adds_what_each_turns_and_a_hint_one_cell(
     tribolo: OpenGame, create_game: CreateGame
 ) -> None:
     created = create_game("tribolo", seats=["human", "human", "human"])
     sid = created["session"]
     game = tribolo(f"/play/tribolo?session={sid}", tokens={sid: created["token"]})
     legal = set(game.legal())
+
+    def marked() -> set[Cell]:
+        found = game.page.eval_on_selector_all("#tb-grid .legal", "cells => cells.map((c) => c.id)")
+        return {(int(x), int(y)) for _, x, y in (name.split("-") for name in found)}
+
+    assert marked() == legal  # where you may play, without help
+    expect(game.page.locator("#tb-grid .gain")).to_have_count(0)
+    expect(game.page.locator("#assisted")).to_be_hidden()
     with game.next_view(game.page):
         game.page.keyboard.press("a")
-    marked = game.page.eval_on_selector_all(
-        "#tb-grid .legal", "cells => cells.map((c) => c.id)")
-    assert {(int(x), int(y)) for _, x, y in (name.split("-") for name in marked)} == legal
+    assert marked() == legal
+    expect(game.page.locator("#tb-grid .gain")).to_have_count(len(legal))
     expect(game.page.locator("#assisted")).to_be_visible()
     game.page.keyboard.press("h")
     hinted = game.page.locator("#tb-grid .hint")
     expect(hinted).to_have_count(1, timeout=AI_MS)
     _, x, y = (hinted.get_attribute("id") or "").split("-")
     assert (int(x), int(y)) in legal
+
+
+# -- the move list and the computers' speed -------------------------------------------------
+SPEED_SCRIPT = """if (location.protocol.startsWith("http")) {
+  localStorage.setItem("parlour.display.tribolo", JSON.stringify({ computers: %s }));
+}"""
+PAST_BOARD_JS = """() => {
+  const cells = [...document.querySelectorAll("#past-board .tb-cell")];
+  const mark = (cell) => ({ p0: "B", p1: "R", p2: "G", wall: "#", vacant: "." })[
+    ["p0", "p1", "p2", "wall", "vacant"].find((k) => cell.classList.contains(k))] || "?";
+  const row = (y) => cells.slice(y * 16, y * 16 + 16).map(mark).join("");
+  return [...Array(11).keys()].map(row).join("\\n");
+}"""
+# The time each move came into the move list (performance.now(), in ms), by its number.
+RECORD_MOVE_TIMES = """() => {
+  window.moveTimes = {};
+  new MutationObserver(() => {
+    for (const item of document.querySelectorAll("#movelist-items .mv[data-ply]")) {
+      window.moveTimes[item.dataset.ply] ??= performance.now();
+    }
+  }).observe(document.getElementById("movelist-items"), { childList: true, subtree: true });
+}"""
+
+
+def two_computers_answer(session: Session) -> bool:
+    """Blue moves first, and its first legal cell is answered by Red and then Green."""
+    return plays_first_cell(session, 0) and computers_play(session) == 2 and session.to_move == 0
+
+
+def with_speed(new_context: NewContext, sid: str, token: str, speed: str) -> Any:
+    """A browser whose player chose `speed` for the computers (the Display dialog's)."""
+    context = new_context(tokens={sid: token})
+    context.add_init_script(SPEED_SCRIPT % json.dumps(speed))
+    return context
+
+
+def position_text(base_url: str, sid: str, ply: int) -> str:
+    reply = httpx.get(f"{base_url}/api/games/{sid}/positions/{ply}")
+    assert reply.status_code == 200, reply.text
+    return "\n".join(str(reply.json()["text"]).split("\n")[:11])
+
+
+def test_the_move_list_names_every_computer_move_and_shows_its_position(
+    tribolo: OpenGame, create_game: CreateGame, server_view: ServerView,
+    new_context: NewContext, base_url: str,
+) -> None:
+    seats = ["human", "ai:easy", "ai:easy"]
+    created = create_game("tribolo", seats=seats, id=find_deal(seats, two_computers_answer))
+    sid = created["session"]
+    game = tribolo(f"/play/tribolo?session={sid}",
+                   context=with_speed(new_context, sid, created["token"], "instant"))
+    game.wait_my_turn()
+    game.click(*game.legal()[0])
+    game.wait_my_turn()
+    view = server_view(sid)
+    notes = view["move_list"]
+    assert [note["seat"] for note in notes] == [0, 1, 2] and view["moves"] == 3
+    items = game.page.locator("#movelist-items .mv:not(.mv-start)")
+    expect(items).to_have_count(3)
+    for item, note in zip(items.all(), notes, strict=True):  # who, where, what it took
+        expect(item).to_contain_text(f"{note['ply']}{NAMES[note['seat']]} {note['text']}")
+        assert note["text"].split(", turned ")[1].isdigit()
+
+    live = game.board()
+    items.nth(1).click()  # Red's move: the board as it was after it
+    past = game.page.locator("#past-board")
+    expect(past).to_be_visible()
+    expect(game.page.locator("#board")).to_be_hidden()
+    expect(game.page.locator("#movelist-title")).to_have_text("Move 2 of 3")
+    assert game.page.evaluate(PAST_BOARD_JS) == position_text(base_url, sid, 2) != live
+    expect(past.locator(".placed.p1")).to_have_count(1)  # Red's move, ringed
+    game.page.keyboard.press("ArrowUp")  # the list's keys step through the moves
+    expect(game.page.locator("#movelist-title")).to_have_text("Move 1 of 3")
+    first = json.dumps(position_text(base_url, sid, 1))
+    game.page.wait_for_function(f"() => ({PAST_BOARD_JS})() === {first}")
+    game.page.get_by_role("button", name="Back to the game").click()
+    expect(game.page.locator("#board")).to_be_visible()
+    expect(past).to_be_hidden()
+    assert game.board() == live
+
+
+def test_the_computers_play_at_the_speed_the_player_chose(
+    tribolo: OpenGame, create_game: CreateGame, server_view: ServerView, new_context: NewContext,
+) -> None:
+    seats = ["human", "ai:easy", "ai:easy"]
+    created = create_game("tribolo", seats=seats, id=find_deal(seats, two_computers_answer))
+    sid = created["session"]
+    game = tribolo(f"/play/tribolo?session={sid}",
+                   context=with_speed(new_context, sid, created["token"], "instant"))
+    page = game.page
+
+    def gap_between_the_computers() -> float:
+        page.evaluate(RECORD_MOVE_TIMES)
+        game.wait_my_turn()
+        game.click(*game.legal()[0])
+        page.wait_for_function("() => window.moveTimes[3] !== undefined", timeout=AI_MS)
+        seconds: float = page.evaluate("() => (window.moveTimes[3] - window.moveTimes[2]) / 1000")
+        return seconds
+
+    instant = gap_between_the_computers()
+    with game.next_view(page):
+        page.locator("#btn-undo").click()
+    page.locator("#btn-theme").click()  # the Display dialog: the computers' speed
+    page.locator("#opt-computers").select_option("slow")
+    page.locator("#display-dialog").get_by_role("button", name="Done").click()
+    wait_for_views(page, 1)
+    slow = gap_between_the_computers()
+    assert slow >= 1.3, slow  # 2.5 times the game's pause of 0.6 s (1.5 s), less the network
+    assert instant < 1.0, instant  # no pause: only the time the computer thinks
 
 
 def red_moves_after_blue(session: Session) -> bool:

@@ -4,7 +4,7 @@ from parlour.core.commands import new_game
 from parlour.core.game import GameSpec, Shortcut
 from parlour.games.tictactoe import ai, solver
 from parlour.games.tictactoe.logic import TicTacToe
-from parlour.games.tictactoe.view import THUMBNAIL, render
+from parlour.games.tictactoe.view import THUMBNAIL, describe_move, render
 
 RULES_HTML = """
 <p>Two players take turns to claim a cell of the 3&times;3 grid. <b>Cross</b> always moves
@@ -32,6 +32,7 @@ SPEC = GameSpec(
     order=20,
     game=TicTacToe(),
     render=render,
+    describe_move=describe_move,
     rules_html=RULES_HTML,
     thumbnail_svg=THUMBNAIL,
     ai_levels=ai.LEVELS,

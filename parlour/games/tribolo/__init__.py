@@ -4,10 +4,10 @@ in three browsers, and computers at three levels."""
 from functools import partial
 
 from parlour.core.commands import new_game
-from parlour.core.game import GameSpec, Shortcut, StatFigure
+from parlour.core.game import SPEED_LABELS, SPEEDS, GameSpec, Shortcut, StatFigure
 from parlour.games.tribolo import ai, solver
 from parlour.games.tribolo.logic import Tribolo
-from parlour.games.tribolo.view import THUMBNAIL, render
+from parlour.games.tribolo.view import THUMBNAIL, describe_move, render
 
 RULES_HTML = """
 <p>Three players, <b>Blue</b> (round), <b>Red</b> (square) and <b>Green</b> (diamond),
@@ -23,9 +23,15 @@ that meets an empty cell, a wall or the edge first, captures nothing.</p>
 <p>A player who cannot capture anywhere <b>passes</b>; the board says so. When nobody can
 move, the game ends: the most cells wins; equal most is a tie between those players.</p>
 <p><b>Undo</b> takes you back to your last turn (the computers' moves after yours go too);
-with friends in the game it asks them to agree. <b>Help</b> (the assist switch, A) marks
-every cell where the player to move can play, and <b>Hint</b> (H) asks the strong
-computer; either counts as help in the statistics.</p>
+with friends in the game it asks them to agree. On your turn, a dot marks each cell where
+you can play. <b>Help</b> (the assist switch, A) shows on each how many cells it would
+turn, and <b>Hint</b> (H) asks the strong computer; either counts as help in your
+statistics (only yours: each player's help is their own).</p>
+<p>The <b>move list</b> beside the board (under it on a phone) names every move: who
+played, where (columns a to p from the left, rows 1 to 11 from the top) and how many
+cells it turned. Choose one to see the board as it was then. A small corner in each
+player's colour marks their last move. How fast the <b>computers</b> play one after
+another is yours to choose in the View menu.</p>
 <p>Any seat can be you, a friend on this screen, a friend in another browser (send them
 the invite link of their seat) or the computer: <i>easy</i> plays as the computer of
 triboard (the browser version Parlour's rules come from) did, <i>medium</i> and
@@ -59,8 +65,11 @@ SPEC = GameSpec(
     stand_in="medium",
     default_seats=("human", "ai:medium", "ai:medium"),
     has_assist=True,
-    command_labels={"assist": "Help: show where the player to move can play"},
-    ai_delay_seconds=0.6,
+    command_labels={"assist": "Help: show how many cells each move turns"},
+    ai_delay_seconds=0.6,  # "normal" speed: at least this long between the computers' moves
+    describe_move=describe_move,
+    display_options={"computers": SPEEDS},
+    display_labels={"computers": SPEED_LABELS},
     stat_figures=(
         StatFigure("score", "cells", "highest", unit="cells", best="most cells"),
     ),

@@ -40,6 +40,7 @@ class Position:
     moves_made: tuple[int, int, int] = (0, 0, 0)
     last: LastMove | None = None
     passed: tuple[int, ...] = ()  # seats that could not move before `player`'s turn
+    lasts: tuple[int, ...] = (-1, -1, -1)  # each seat's last cell played (-1: none yet)
 
 
 class CellMove(BaseModel):
@@ -100,8 +101,10 @@ class Tribolo(Game[Position, Cell]):
         following, passed = turn_after(board, player)
         made = list(state.moves_made)
         made[player] += 1
+        lasts = list(state.lasts)
+        lasts[player] = cell
         return Position(board, following, (made[0], made[1], made[2]),
-                        LastMove(player, cell, turned), passed)
+                        LastMove(player, cell, turned), passed, tuple(lasts))
 
     def status(self, state: Position) -> Status:
         if state.player is not None:
@@ -136,6 +139,7 @@ class Tribolo(Game[Position, Cell]):
                 "turned": [xy(cell) for cell in rules.cells(last.turned)],
             },
             "passed": list(state.passed),
+            "lasts": [None if cell < 0 else xy(cell) for cell in state.lasts],
             "legal": [list(cell) for cell in self.legal_moves(state)],
             "over": state.player is None,
             "winners": list(rules.winners(state.board)) if state.player is None else [],

@@ -1,22 +1,37 @@
-"""Tribolo as HTML: a bar with each player's cells and moves, a line for the last move
-and passes, and the 16×11 grid, one cell per line (a move sends only the cells it changed).
+"""Tribolo as HTML: a line for the last move and passes, and the 16×11 grid, one cell per
+line (a move sends only the cells it changed); and each move as the move list reads it.
 
 Every player's cells have a colour from the theme (`--seat-N`) and a shape of their own
 (Blue round, Red square, Green a diamond), so the board reads without colours too. The
-last move's cell pops in and the cells it turned flip, one ring after another; the
-classes alternate with the move's parity so that a cell turned twice in a row flips again.
+players' names, scores and which is you are the page's seat chips, above the board: they
+are not repeated here. The last move's cell pops in and the cells it turned flip, one
+ring after another; the classes alternate with the move's parity so that a cell turned
+twice in a row flips again. Each player's last cell wears a small corner in their colour.
+
+The cells where the player to move may play are marked on their own board, as Othello
+apps do: where the rules let you play is not help. The assist (Help, A) adds on each of
+them how many cells it would turn, for whoever is to move: that is help, and counts.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
-from parlour.core.game import JSON, RenderContext
+from parlour.core.game import JSON, MoveNote, RenderContext
 from parlour.core.markup import attr, classes, grid_rows, lines, move_attr
-from parlour.games.tribolo.logic import EMPTY, MARKS, SEAT_NAMES, WALL
+from parlour.games.tribolo import rules
+from parlour.games.tribolo.logic import EMPTY, MARKS, SEAT_NAMES, WALL, Position
 from parlour.games.tribolo.rules import HEIGHT, WIDTH
 
 SHAPES = ("round", "square", "diamond")
+COLUMNS = "abcdefghijklmnop"
+
+
+def cell_name(x: int, y: int) -> str:
+    """A cell as the move list names it: its column a-p from the left, its row 1-11 from
+    the top (as the cells' labels count them)."""
+    return f"{COLUMNS[x]}{y + 1}"
 
 
 def render(observation: JSON, ctx: RenderContext) -> str:
@@ -26,11 +41,14 @@ def render(observation: JSON, ctx: RenderContext) -> str:
     last = observation["last"]
     placed = tuple(last["cell"]) if last else None
     turned = {tuple(cell) for cell in last["turned"]} if last else set()
-    legal = {tuple(cell) for cell in observation["legal"]} if ctx.assist else set()
+    shown = ctx.can_move or ctx.assist  # your turn: where you may play; help: anyone's
+    legal = {tuple(cell) for cell in observation["legal"]} if shown else set()
+    gains = _gains(rows, mover, legal) if ctx.assist else {}
+    lasts = {tuple(cell): seat for seat, cell in enumerate(observation["lasts"]) if cell}
     hint = tuple(ctx.hint["cell"]) if ctx.hint else None
     cells = (
         _cell(x, y, rows[y][x], _change(x, y, placed, turned), parity,
-              (x, y) in legal, (x, y) == hint)
+              (x, y) in legal, (x, y) == hint, lasts.get((x, y)), gains.get((x, y)))
         for y in range(HEIGHT)
         for x in range(WIDTH)
     )
@@ -39,9 +57,6 @@ def render(observation: JSON, ctx: RenderContext) -> str:
     grid_label = attr(f"Tribolo board, {WIDTH} columns by {HEIGHT} rows, {mover_name} to play")
     return lines([
         f'<div class="tb" id="tb" data-mover="{"" if mover is None else mover}">',
-        '<div class="tb-bar" id="tb-bar">',
-        *(_player(observation, seat, ctx.seat) for seat in range(len(SEAT_NAMES))),
-        "</div>",
         _note(observation, parity),
         f'<div class="{classes("tb-grid board-rows sideways-on-phone", over)}" id="tb-grid" '
         f'role="grid" aria-label="{grid_label}" '
@@ -49,6 +64,16 @@ def render(observation: JSON, ctx: RenderContext) -> str:
         *grid_rows(cells, WIDTH, boxed=True),
         "</div></div>",
     ])
+
+
+def _gains(rows: list[str], mover: int | None, legal: set[tuple[int, ...]]
+           ) -> dict[tuple[int, ...], int]:
+    """How many cells each legal cell would turn for the player to move."""
+    if mover is None or not legal:
+        return {}
+    board = rules.board_from_rows(rows)
+    return {cell: rules.captures(board, mover, rules.cell_at(*cell)).bit_count()
+            for cell in legal}
 
 
 def _change(x: int, y: int, placed: tuple[int, ...] | None,
@@ -65,7 +90,7 @@ def _change(x: int, y: int, placed: tuple[int, ...] | None,
 
 @lru_cache(maxsize=8192)  # a cell's markup depends on these alone; most stay the same
 def _cell(x: int, y: int, mark: str, change: int | None, parity: int, legal: bool,
-          hinted: bool) -> str:
+          hinted: bool, last_of: int | None = None, gain: int | None = None) -> str:
     if mark == WALL:
         kind, label = "wall", "wall"
     elif mark == EMPTY:
@@ -76,40 +101,25 @@ def _cell(x: int, y: int, mark: str, change: int | None, parity: int, legal: boo
     moved = None
     if change is not None:
         moved = f"placed pop{parity}" if change == 0 else f"turned flip{parity}"
-    css = classes("tb-cell", kind, moved, "legal" if legal else None, "hint" if hinted else None)
+    css = classes("tb-cell", kind, moved, "legal" if legal else None, "hint" if hinted else None,
+                  None if last_of is None else f"last-of last-p{last_of}")
     if change == 0:
         label += ", just played"
     elif change is not None:
         label += ", just turned"
+    if last_of is not None:
+        label += f", {SEAT_NAMES[last_of]}'s last move"
+    if legal:
+        label += ", you may play here" if gain is None else f", turns {gain}"
     actions = move_attr("data-move", {"cell": [x, y]}) if mark == EMPTY else ""
     delay = f' style="--ring:{change}"' if change else ""
     inner = '<span class="disc"></span>' if kind not in ("wall", "vacant") else ""
+    if gain is not None:
+        inner += f'<span class="gain" aria-hidden="true">{gain}</span>'
     return (
         f'<div id="tb-{x}-{y}" class="{css}" data-nav tabindex="-1" role="gridcell" '
         f'aria-label="{attr(f"column {x + 1}, row {y + 1}: {label}")}"{actions}{delay}>'
         f"{inner}</div>"
-    )
-
-
-def _player(observation: JSON, seat: int, viewer: int | None) -> str:
-    name = SEAT_NAMES[seat]
-    moves = observation["moves"][seat]
-    score = observation["scores"][seat]
-    css = classes(
-        "tb-player", f"p{seat}", SHAPES[seat],
-        "to-move" if observation["to_move"] == seat else None,
-        "winner" if seat in observation["winners"] else None,
-        "shared" if seat in observation["winners"] and len(observation["winners"]) > 1 else None,
-        "passed" if seat in observation["passed"] else None,
-    )
-    you = ' <small class="tb-you">(you)</small>' if viewer == seat else ""
-    title = f"{name}: {score} cells, {moves} moves"
-    return (
-        f'<div id="tb-p{seat}" class="{css}" title="{attr(title)}">'
-        f'<span class="disc" aria-hidden="true"></span>'
-        f'<span class="tb-name">{name}{you}</span>'
-        f'<b class="tb-score" aria-label="{score} cells">{score}</b>'
-        f'<span class="tb-moves">{moves} move{"" if moves == 1 else "s"}</span></div>'
     )
 
 
@@ -120,7 +130,9 @@ def _note(observation: JSON, parity: int) -> str:
     if last is not None:
         count = len(last["turned"])
         plural = "" if count == 1 else "s"
-        parts.append(f"{SEAT_NAMES[last['player']]} turned {count} cell{plural}.")
+        where = cell_name(*last["cell"])
+        who = SEAT_NAMES[last["player"]]
+        parts.append(f"{who} played {where} and turned {count} cell{plural}.")
     passed = [SEAT_NAMES[seat] for seat in observation["passed"]]
     if passed and not observation["over"]:
         who = " and ".join(passed)
@@ -131,6 +143,13 @@ def _note(observation: JSON, parity: int) -> str:
         parts.append("Nobody can move: the game is over.")
     css = classes("tb-note", f"news{parity}" if passed else None)
     return f'<p id="tb-note" class="{css}" role="status">{" ".join(parts) or "&nbsp;"}</p>'
+
+
+def describe_move(before: Position, move: Any, after: Position) -> MoveNote:
+    """"d5, turned 3", and the seats that pass after it (the move list's words)."""
+    x, y = move
+    turned = after.last.turned.bit_count() if after.last else 0
+    return MoveNote(f"{cell_name(x, y)}, turned {turned}", after.passed)
 
 
 THUMBNAIL = (

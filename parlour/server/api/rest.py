@@ -13,7 +13,7 @@ from fastapi import APIRouter, Header, Request
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException
 
-from parlour.core.game import Hint
+from parlour.core.game import GameError, Hint
 from parlour.server import timing
 from parlour.server.api.catalog import Catalog, describe_catalog
 from parlour.server.api.deps import HubDep
@@ -44,6 +44,7 @@ from parlour.server.hub.messages import (
     SetAssist,
     Undo,
 )
+from parlour.server.hub.movelist import PastPosition, past_view
 from parlour.server.hub.resume import ForgetRequest, Forgotten, HeldRequest, ResumeList
 from parlour.server.hub.saved_games import FILE_LIMIT, SavedGame, exported, file_name
 from parlour.server.hub.views import View
@@ -135,6 +136,20 @@ async def get_view(sid: str, hub: HubDep, authorization: Authorization = None) -
     game id, which reveals the deal, is given only to the game's owner until the end."""
     live = await hub.get(sid)
     return dict(hub.view_for(live, bearer(authorization)))
+
+
+@router.get("/api/games/{sid}/positions/{ply}", response_model=PastPosition, responses=READ,
+            tags=["play"])
+async def get_position(sid: str, ply: int, hub: HubDep, authorization: Authorization = None
+                       ) -> dict[str, Any]:
+    """The board after the first `ply` moves (0: the start), as your seats saw it: to
+    look back at a move of the move list. Nothing on it can be played."""
+    live = await hub.get(sid)
+    try:
+        shown: dict[str, Any] = past_view(live, live.seats_of(bearer(authorization)), ply)
+        return shown
+    except GameError as error:
+        raise ApiError(404, str(error)) from None
 
 
 @router.get("/api/games/{sid}/export", response_model=SavedGame, tags=["play"],

@@ -19,7 +19,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import Field, ValidationError
 
-from parlour.core.game import Hint
+from parlour.core.game import SPEED_FACTORS, Hint
 from parlour.server import timing
 from parlour.server.api.deps import HubDep
 from parlour.server.api.guard import WS_MESSAGE_LIMIT
@@ -43,6 +43,9 @@ class Hello(Strict):
 
     type: Literal["hello"]
     token: str | None = Field(None, max_length=64, description="the seat token, if any")
+    speed: Literal["normal", "slow", "fast", "instant"] = Field(
+        "normal", description="how fast this player wants the computers to play "
+        "(the slowest of the players watching sets the pace)")
 
 
 class WireMessage(Strict):
@@ -84,7 +87,7 @@ async def play_socket(socket: WebSocket, sid: str, hub: HubDep) -> None:
                       error.message)
         return
     viewer = Viewer(live.seats_of(hello.token), socket.send_json, hello.token,
-                    socket.app.state.send_timeout)
+                    socket.app.state.send_timeout, SPEED_FACTORS[hello.speed])
     live.viewers.add(viewer)
     viewer.show(hub.view_for(live, hello.token))
     serving = asyncio.create_task(_serve(hub, socket, live, viewer))

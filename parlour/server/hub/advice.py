@@ -1,5 +1,6 @@
 """Advice: hints, a game's own commands (a solver's hint or note, a replay opened as a
-new game, moves played out for the player) and the assist switch.
+new game, moves played out for the player) and the assist switch. Help is the helped
+player's own: their seats are marked assisted, their view alone shows the assist.
 
 The handlers run under the game's lock (`Hub.act`); the long work they ask for goes to
 a worker (`workers.py`) and is dropped when the player plays on (`play_on`). What the
@@ -56,7 +57,7 @@ class Advice:
     async def set_assist(
         live: Live, token: str | None, seats: frozenset[int], message: SetAssist
     ) -> Answer:
-        live.session.set_assist(message.on)
+        live.session.set_assist(message.on, seats)  # the caller's seats: not the others'
         return None
 
     async def command(
@@ -78,7 +79,7 @@ class Advice:
         if isinstance(found, Replay):
             return await self._replay(live, seats, found)
         if isinstance(found, Playback):
-            session.assisted = True
+            session.mark_assisted({seat})
             live.advice.playback = asyncio.get_running_loop().create_task(
                 self._play_back(live, seat, found))
             return found.note
@@ -95,7 +96,7 @@ class Advice:
             )
         except GameError as error:
             raise GameError(f"the replay cannot be played: {error}") from None
-        session.assisted = True
+        session.mark_assisted(seats)
         opened, token = await self.opening.open(session, sorted(seats))
         return Opened(opened.sid, token, replay.note)
 
@@ -129,7 +130,7 @@ class Advice:
             live.advice.playback = None
 
     def work_out_assist(self, live: Live) -> None:
-        """With the assist switch on, work out what it shows for the new position in a
+        """With a player's assist switch on, work out what it shows for the new position in a
         worker (`GameSpec.assist_facts`), then show it; a newer position cancels it."""
         session, advice = live.session, live.advice
         if (not session.assist or session.spec.assist_facts is None

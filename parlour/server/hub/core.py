@@ -155,7 +155,7 @@ class Hub:
             )
         except GameError as error:
             raise ApiError(409, f"this saved game cannot be replayed: {error}") from None
-        session.assisted, session.assist = row.assisted, row.assist
+        session.restore_help(*records.help_of(row, len(session.seats)))
         session.stand_ins = dict(row.stand_ins)
         session.clock.elapsed_ms, session.clock.last_at = row.elapsed_ms, row.clock_last_at
         holders = {t: frozenset(s) for t, s in self.store.tokens(sid).items()}

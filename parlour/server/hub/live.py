@@ -41,6 +41,8 @@ class Live:
     ai_task: asyncio.Task[None] | None = None  # the computer's turns (turns.py)
     takeback: TakebackRequest | None = None  # a take-back waiting for answers (seats.py)
     advice: AdviceState = field(default_factory=AdviceState)  # advice.py
+    # the move list's notes made so far, each with its move (movelist.py)
+    move_notes: list[tuple[Any, JSON]] = field(default_factory=list)
 
     @property
     def owner(self) -> str | None:

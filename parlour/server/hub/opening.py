@@ -65,7 +65,8 @@ class Opening:
             )
         except GameError as error:
             raise ApiError(422, f"this saved game cannot be replayed: {error}") from None
-        session.assisted, session.assist = saved.assisted, saved.assist
+        every = range(len(session.seats))  # a file's help is its player's, who holds them all
+        session.restore_help(every if saved.assisted else (), every if saved.assist else ())
         now = self.now()
         session.clock = Clock(saved.elapsed_ms, now if session.clock_running() else None)
         try:

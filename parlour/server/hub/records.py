@@ -3,6 +3,8 @@ position (moves, cursor, clock, help used) and, at the end, its result."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from parlour.core.game import Status
 from parlour.core.outcome import outcome
 from parlour.server.hub.live import Live
@@ -26,6 +28,8 @@ def created(live: Live, now: float, also: Change | None = None) -> Change:
         live.sid, session.game.name, session.id_text, list(session.seats), live.mode,
         live.preset, session.cursor, live.round, session.assisted, session.clock.elapsed_ms,
         session.clock.last_at, session.status.value, live.headline(), now, session.assist,
+        assisted_seats=frozenset(session.assisted_seats),
+        assist_seats=frozenset(session.assist_seats),
     )
     holders = {t: sorted(s) for t, s in live.holders.items()}
     write = session_created(row, holders, now, session.line)
@@ -52,6 +56,8 @@ def progress(live: Live, now: float, appended_from: int | None) -> Change:
             headline=live.headline(),
             now=now,
             assist=session.assist,
+            assisted_seats=frozenset(session.assisted_seats),
+            assist_seats=frozenset(session.assist_seats),
             new_moves_from=appended_from,
             new_moves=session.line_from(appended_from) if appended_from is not None else (),
         ),
@@ -63,14 +69,23 @@ def results(live: Live, now: float) -> list[Result]:
     """The finished game as each player holding seats at the end saw it, from their
     first seat (a seat the computer finished for a player who left has none)."""
     return [
-        _result(live, now, min(seats), everyone=not live.sharers(token))
+        _result(live, now, seats, everyone=not live.sharers(token))
         for token, seats in live.holders.items()
         if seats
     ]
 
 
-def _result(live: Live, now: float, seat: int, everyone: bool) -> Result:
-    session = live.session
+def help_of(row: SessionRow, seat_count: int) -> tuple[Collection[int], Collection[int]]:
+    """The seats that used help and those with the assist on, as `row` keeps them (a row
+    that says only that help was used, as a game saved before help was per seat: all)."""
+    every = range(seat_count)
+    assisted = row.assisted_seats or (every if row.assisted else ())
+    assist = row.assist_seats or (every if row.assist else ())
+    return assisted, assist
+
+
+def _result(live: Live, now: float, seats: frozenset[int], everyone: bool) -> Result:
+    session, seat = live.session, min(seats)
     scores = session.facts().scores
     names = session.game.seat_names(session.game_id.params)
     return Result(
@@ -83,7 +98,7 @@ def _result(live: Live, now: float, seat: int, everyone: bool) -> Result:
         score=scores[seat] if scores else None,
         elapsed_ms=session.clock.elapsed_ms,
         moves=session.game.moves_made(session.state, session.cursor),
-        assisted=session.assisted,
+        assisted=session.assisted_for(seats),  # their own help, not the other players'
         finished=now,
         figures=session.game.figures(session.state, session.clock.elapsed_ms, session.cursor),
         seat=seat,

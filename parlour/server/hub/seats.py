@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import secrets
 
-from parlour.core.game import Status
+from parlour.core.game import GameError, Status
 from parlour.server.hub.broadcast import Broadcast
 from parlour.server.hub.errors import ApiError
 from parlour.server.hub.live import Live
 from parlour.server.hub.messages import Answer, AnswerTakeback
-from parlour.server.hub.takebacks import answered, asked
+from parlour.server.hub.takebacks import GAME_OVER, answered, asked, may_ask
 from parlour.server.hub.turns import ComputerTurns
 from parlour.store import Store, seating_changed
 
@@ -76,7 +76,9 @@ class Seats:
 
 def ask_takeback(live: Live, token: str | None, seats: frozenset[int]) -> str:
     """Undo when others play too: the others are asked first, as on chess servers."""
-    live.takeback = asked(live.takeback, token, live.session.can_undo(seats),
+    if live.session.status is not Status.PLAYING:
+        raise GameError(GAME_OVER)
+    live.takeback = asked(live.takeback, token, may_ask(live.session, seats),
                           live.sharers(token))
     return "Asked to take back your last move: waiting for an answer"
 

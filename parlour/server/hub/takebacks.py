@@ -11,7 +11,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Literal
 
-from parlour.core.game import GameError
+from parlour.core.game import GameError, Status
+from parlour.core.session import Session
 
 Role = Literal["asker", "asked"]
 
@@ -48,6 +49,15 @@ def asked(
     if waiting is not None:
         raise GameError("a take-back is already waiting for an answer")
     return TakebackRequest(token, set(others))
+
+
+GAME_OVER = "the game is over: its moves are no longer taken back"
+
+
+def may_ask(session: Session, seats: Collection[int]) -> bool:
+    """Whether the player of `seats` may ask the others to take back their last move:
+    while the game is on (once it is over, its result stands for every player)."""
+    return session.status is Status.PLAYING and session.can_undo(seats)
 
 
 Verdict = Literal["withdrawn", "refused", "waiting", "accepted"]

@@ -2,7 +2,10 @@
 
 The computer thinks in a worker process without holding the game, so a player's undo
 stops it at once; a move thought out for a position since left is dropped, and the
-computer thinks again about the new one.
+computer thinks again about the new one. While people watch, the computers' moves come
+at least the game's pause apart (`GameSpec.ai_delay_seconds`, times the slowest speed
+their players chose, `Viewer.speed`), so each can be seen: the pause runs while the
+computer thinks, holds no lock, and is none when nobody watches.
 """
 
 from __future__ import annotations
@@ -52,16 +55,24 @@ class ComputerTurns:
         while live.ai_task is not None and not live.ai_task.done():
             await asyncio.wait({live.ai_task})
 
+    def pause(self, live: Live) -> float:
+        """Seconds between the computers' moves for the people watching now: the players'
+        choice (a spectator's only when no player watches)."""
+        watching = live.viewers
+        speeds = [v.speed for v in watching if v.seats] or [v.speed for v in watching]
+        return live.session.spec.ai_delay_seconds * self.delay_scale * max(speeds, default=0.0)
+
     async def _turns(self, live: Live) -> None:
-        delay = live.session.spec.ai_delay_seconds * self.delay_scale
+        loop = asyncio.get_running_loop()
         while live.session.is_ai(live.session.to_move):
-            if live.viewers and delay:
-                await asyncio.sleep(delay)  # let people see whose turn it was
+            shown_at = loop.time()  # the position before this move, as people see it
             session = live.session
             state = session.state
-            if not session.is_ai(session.to_move):
-                break
-            await self.play(live, state, await self._think(live, state))
+            move = await self._think(live, state)
+            wait = self.pause(live) - (loop.time() - shown_at)
+            if wait > 0:
+                await asyncio.sleep(wait)  # let people see the last move and whose turn it is
+            await self.play(live, state, move)
 
     async def _think(self, live: Live, state: Any) -> JSON:
         session = live.session

@@ -3,9 +3,10 @@
 A game never waits for a viewer. `show` and `tell` only leave a message in the viewer's
 outbox and return; the viewer's own task sends it. The outbox holds the latest view
 (a newer one replaces one not yet sent: a slow viewer skips positions, never falls
-behind) and a few short notes. A viewer whose send does not go through within
-`SEND_TIMEOUT` seconds (it stopped reading) is dropped; its browser reconnects and is
-sent the whole board again.
+behind) and a few short notes. A view's board goes as the parts that changed since the
+last one sent, its move list as the moves the viewer has not had. A viewer whose send
+does not go through within `SEND_TIMEOUT` seconds (it stopped reading) is dropped; its
+browser reconnects and is sent the whole board again.
 """
 
 from __future__ import annotations
@@ -33,9 +34,13 @@ class Viewer:
         send: Send,
         token: str | None = None,
         send_timeout: float = SEND_TIMEOUT,
+        speed: float = 1.0,
     ) -> None:
         self.seats = seats
         self.token = token
+        self.speed = speed
+        """How slowly its player wants the computers to play, as a factor of the game's
+        pause between their moves (`SPEED_FACTORS`): the slowest watching sets it."""
         self.dropped = asyncio.Event()  # set when the viewer is gone or cannot keep up
         self._send = send
         self._send_timeout = send_timeout
@@ -44,6 +49,7 @@ class Viewer:
         self._notes: deque[JSON] = deque(maxlen=NOTES_KEPT)
         self._ready = asyncio.Event()
         self._shown_html: str | None = None  # the board the browser has now
+        self._shown_moves: list[JSON] | None = None  # the move list it has now
         self._task = asyncio.get_running_loop().create_task(self._pump())
 
     def show(self, view: JSON) -> None:
@@ -106,4 +112,18 @@ class Viewer:
                 view["orders"] = patch.orders
             if patch.gone:
                 view["gone"] = patch.gone
+        notes = view.get("move_list")
+        if notes is not None:
+            start, fresh = notes_tail(self._shown_moves, notes)
+            self._shown_moves = notes
+            view = {**view, "move_list": fresh, "move_list_from": start}
         return {"type": "view", "view": view}
+
+
+def notes_tail(shown: list[JSON] | None, notes: list[JSON]) -> tuple[int, list[JSON]]:
+    """What a viewer that has the move list `shown` needs of `notes`: the index they
+    start from, and the notes from there (all of them when `shown` is not their start)."""
+    if shown is None or len(shown) > len(notes):
+        return 0, notes
+    same = all(a is b or a == b for a, b in zip(shown, notes, strict=False))
+    return (len(shown), notes[len(shown):]) if same else (0, notes)

@@ -15,7 +15,8 @@ from parlour.core.outcome import outcome
 from parlour.core.session import Session
 from parlour.server import timing
 from parlour.server.hub.live import Live
-from parlour.server.hub.takebacks import role_of
+from parlour.server.hub.movelist import move_list
+from parlour.server.hub.takebacks import may_ask, role_of
 
 
 class SeatView(BaseModel):
@@ -37,6 +38,15 @@ class SeatView(BaseModel):
 class HintView(BaseModel):
     move: Any
     note: str
+
+
+class MoveListEntry(BaseModel):
+    """One move of the move list."""
+
+    ply: int = Field(description="its number, from 1")
+    seat: int | None = Field(description="who made it")
+    text: str = Field(description="where it went and what it took, e.g. 'd5, turned 3'")
+    passed: list[int] = Field(description="the seats that could not move after it")
 
 
 class EndFigure(BaseModel):
@@ -105,8 +115,10 @@ class View(BaseModel):
     can_restart: bool
     can_redo: bool
     outcome: str | None = Field(description="won, lost or draw for this viewer, at the end")
-    assisted: bool
-    assist: bool
+    assisted: bool = Field(description="this viewer's player used help (a hint, the "
+                           "assist, an assisted undo): their result counts as assisted")
+    assist: bool = Field(description="this viewer's assist switch is on (each player has "
+                         "their own)")
     elapsed_ms: int
     clock_running: bool
     hint: HintView | None
@@ -125,6 +137,13 @@ class View(BaseModel):
     end_figures: list[EndFigure] = Field(
         description="at the end of the game: the figures its end card shows (moves, score...); "
         "empty while playing")
+    move_list: list[MoveListEntry] | None = Field(
+        None, description="games of several players: every move up to the current position "
+        "(null for a game without a move list); GET /api/games/{sid}/positions/{ply} is the "
+        "board after any of them")
+    move_list_from: int | None = Field(
+        None, description="WebSocket only: `move_list` holds the notes from this index on, "
+        "those before it as last sent")
     playing_back: bool = Field(
         description="moves a command plays out (e.g. a solution shown) are still coming; "
         "any action of a player stops them"
@@ -143,8 +162,9 @@ def build_view(
         observation = live.observe(perspective)
     can_move = to_move is not None and to_move in seats
     hint = session.hints.get(perspective) if perspective is not None else None
-    context = RenderContext(perspective, can_move, hint.move if hint else None, session.assist,
-                            live.advice.facts_of(session.state) if session.assist else None)
+    assist = session.assist_for(seats)  # this viewer's switch: another player's is theirs
+    context = RenderContext(perspective, can_move, hint.move if hint else None, assist,
+                            live.advice.facts_of(session.state) if assist else None)
     sharers = live.sharers(token) if seats else []
     with timing.part("render"):
         markup = session.spec.render(observation, context)
@@ -166,7 +186,8 @@ def build_view(
         "seats": _seats(live, seats),
         "you": sorted(seats),
         "can_move": can_move,
-        "can_undo": bool(seats) and live.takeback is None and session.can_undo(seats),
+        "can_undo": bool(seats) and live.takeback is None and (
+            may_ask(session, seats) if sharers else session.can_undo(seats)),
         "undo_refusal": session.undo_refusal(seats) if seats else None,
         "undo_asks": bool(sharers),
         "takeback": _takeback(live, token),
@@ -174,8 +195,8 @@ def build_view(
         "can_restart": alone and session.line_length > 0,
         "can_redo": alone and session.cursor < session.line_length,
         "outcome": outcome(session, seats),
-        "assisted": session.assisted,
-        "assist": session.assist,
+        "assisted": session.assisted_for(seats),
+        "assist": assist,
         "elapsed_ms": session.clock.reading_ms(now),
         "clock_running": session.clock_running(),
         "hint": {"move": hint.move, "note": hint.note} if hint else None,
@@ -187,6 +208,7 @@ def build_view(
         "sound": sound,
         "end_figures": end_figures(session, perspective),
         "playing_back": live.advice.playback is not None,
+        "move_list": move_list(live),
     }
 
 

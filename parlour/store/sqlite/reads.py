@@ -26,8 +26,8 @@ def load_session(db: sqlite3.Connection, sid: str) -> tuple[SessionRow, list[JSO
 def session_row(db: sqlite3.Connection, sid: str) -> SessionRow | None:
     found = db.execute(
         "SELECT sid, game, game_id, seats, mode, preset, cursor, round, assisted,"
-        " elapsed_ms, clock_last_at, status, headline, updated, assist, stand_ins"
-        " FROM sessions WHERE sid=?",
+        " elapsed_ms, clock_last_at, status, headline, updated, assist, stand_ins,"
+        " assisted_seats, assist_seats FROM sessions WHERE sid=?",
         (sid,),
     ).fetchone()
     if found is None:
@@ -37,6 +37,7 @@ def session_row(db: sqlite3.Connection, sid: str) -> SessionRow | None:
     values[8] = bool(values[8])
     values[14] = bool(values[14])
     values[15] = {int(seat): level for seat, level in json.loads(values[15]).items()}
+    values[16], values[17] = frozenset(json.loads(values[16])), frozenset(json.loads(values[17]))
     return SessionRow(*values)
 
 

@@ -155,11 +155,27 @@ def _tokens_may_forget(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE tokens ADD COLUMN forgotten INTEGER NOT NULL DEFAULT 0")
 
 
+def _help_per_seat(db: sqlite3.Connection) -> None:
+    """Help is each player's own: a session keeps which seats used help and which have
+    the assist switch on. A game saved before counted help for everyone: every seat."""
+    _run_script(db, """
+        ALTER TABLE sessions ADD COLUMN assisted_seats TEXT NOT NULL DEFAULT '[]';
+        ALTER TABLE sessions ADD COLUMN assist_seats TEXT NOT NULL DEFAULT '[]';
+        UPDATE sessions SET assisted_seats =
+            (SELECT json_group_array(seat.key) FROM json_each(sessions.seats) AS seat)
+            WHERE assisted != 0;
+        UPDATE sessions SET assist_seats =
+            (SELECT json_group_array(seat.key) FROM json_each(sessions.seats) AS seat)
+            WHERE assist != 0;
+    """)
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _uploads_get_owner_size_and_last_upload,  # 0 -> 1
     _legacy_pictures_rechecked,  # 1 -> 2
     _seats_apart,  # 2 -> 3
     _tokens_may_forget,  # 3 -> 4
+    _help_per_seat,  # 4 -> 5
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

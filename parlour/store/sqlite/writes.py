@@ -61,16 +61,21 @@ def _session_created(db: sqlite3.Connection, change: SessionCreated) -> None:
     db.execute(
         "INSERT INTO sessions (sid, game, game_id, seats, mode, preset, cursor, round,"
         " assisted, elapsed_ms, clock_last_at, status, headline, created, updated,"
-        " assist) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        " assist, assisted_seats, assist_seats) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (row.sid, row.game, row.game_id, json.dumps(row.seats), row.mode, row.preset,
          row.cursor, row.round, int(row.assisted), row.elapsed_ms, row.clock_last_at,
-         row.status, row.headline, change.now, row.updated, int(row.assist)),
+         row.status, row.headline, change.now, row.updated, int(row.assist),
+         _seat_list(row.assisted_seats), _seat_list(row.assist_seats)),
     )
     db.executemany(
         "INSERT INTO tokens (token, sid, seats) VALUES (?,?,?)",
         [(token, row.sid, json.dumps(seats)) for token, seats in change.tokens.items()],
     )
     _insert_moves(db, row.sid, 0, change.moves)
+
+
+def _seat_list(seats: frozenset[int]) -> str:
+    return json.dumps(sorted(seats))
 
 
 def _insert_moves(db: sqlite3.Connection, sid: str, start: int, moves: Sequence[JSON]) -> None:
@@ -84,10 +89,12 @@ def _progress_saved(db: sqlite3.Connection, change: ProgressSaved) -> None:
     progress = change.progress
     db.execute(
         "UPDATE sessions SET cursor=?, round=?, assisted=?, elapsed_ms=?,"
-        " clock_last_at=?, status=?, headline=?, updated=?, assist=? WHERE sid=?",
+        " clock_last_at=?, status=?, headline=?, updated=?, assist=?, assisted_seats=?,"
+        " assist_seats=? WHERE sid=?",
         (progress.cursor, progress.round, int(progress.assisted), progress.elapsed_ms,
          progress.clock_last_at, progress.status, progress.headline, progress.now,
-         int(progress.assist), progress.sid),
+         int(progress.assist), _seat_list(progress.assisted_seats),
+         _seat_list(progress.assist_seats), progress.sid),
     )
     if progress.new_moves_from is not None:
         start = progress.new_moves_from

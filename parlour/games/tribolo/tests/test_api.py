@@ -190,13 +190,135 @@ def test_undo_goes_back_to_blues_turn_past_the_computers_replies(client: TestCli
     assert undone.json()["text"] == before and undone.json()["to_move"] == 0
 
 
-def test_help_marks_the_legal_cells_and_counts_as_assisted(client: TestClient) -> None:
+def test_your_turn_marks_where_you_may_play_without_counting_as_help(client: TestClient) -> None:
+    created = create(client, seats=["human", "open", "open"])
+    sid, view = created["session"], created["view"]
+    marked = view["html"].count(" legal")
+    if view["to_move"] == 0:
+        assert marked == len(legal(view))
+    else:  # another's turn: nothing to play, nothing marked
+        assert marked == 0
+    assert view_of(client, sid)["html"].count(" legal") == 0  # a spectator plays nowhere
+    assert view["assisted"] is False and "gain" not in view["html"]
+
+
+def test_help_shows_what_each_move_turns_and_counts_as_assisted(client: TestClient) -> None:
     sid, token, view = three_on_one_screen(client)
-    assert view["assisted"] is False and ' legal"' not in view["html"]
     helped = client.post(f"/api/games/{sid}/assist", json={"on": True}, headers=auth(token))
     assert helped.status_code == 200, helped.json()
-    marked = helped.json()["html"].count(" legal")
-    assert marked == len(legal(view)) and helped.json()["assisted"] is True
+    html = helped.json()["html"]
+    assert html.count('class="gain"') == len(legal(view)) and helped.json()["assisted"] is True
+    x, y = legal(view)[0]
+    before = view["scores"][view["to_move"]]
+    cell = html.split(f'id="tb-{x}-{y}"')[1].split("\n")[0]
+    gain = int(cell.split('class="gain"')[1].split(">")[1].split("<")[0])
+    after = post_move(client, sid, token, {"cell": [x, y]}).json()
+    assert after["scores"][view["to_move"]] == before + gain + 1  # turned, and the cell played
+
+
+def guest_and_host(client: TestClient) -> tuple[str, str, str]:
+    """Blue's host and Red's guest (on the invite link), Green the easy computer."""
+    created = create(client, seats=["human", "open", "ai:easy"])
+    sid, host = created["session"], created["token"]
+    joined = client.post(f"/api/games/{sid}/join", json={"seat": 1})
+    assert joined.status_code == 200, joined.json()
+    guest: str = joined.json()["token"]
+    return sid, host, guest
+
+
+def play_to_the_end(client: TestClient, sid: str, tokens: dict[int, str]) -> View:
+    view = view_of(client, sid)
+    while view["status"] == "playing":
+        view = post_move(client, sid, tokens[view["to_move"]],
+                         {"cell": list(legal(view)[0])}).json()
+    return view
+
+
+def test_one_players_assist_is_theirs_alone(client: TestClient, store: Store) -> None:
+    sid, host, guest = guest_and_host(client)
+    switched = client.post(f"/api/games/{sid}/assist", json={"on": True}, headers=auth(guest))
+    assert switched.status_code == 200, switched.json()
+    guests, hosts = view_of(client, sid, guest), view_of(client, sid, host)
+    assert (guests["assist"], guests["assisted"]) == (True, True)
+    assert (hosts["assist"], hosts["assisted"]) == (False, False)
+    assert 'class="gain"' in guests["html"] and 'class="gain"' not in hosts["html"]
+    assert 'class="gain"' not in view_of(client, sid)["html"]  # nor a spectator's
+    end = play_to_the_end(client, sid, {0: host, 1: guest})
+    results = {r.seat: r.assisted for r in store.results("tribolo") if r.sid == sid}
+    assert results == {0: False, 1: True}
+    assert view_of(client, sid, host)["assisted"] is False and end["status"] != "playing"
+    assert view_of(client, sid, guest)["assisted"] is True
+    row = store.session_row(sid)
+    assert row is not None and (row.assisted_seats, row.assist_seats) == ({1}, {1})
+
+
+def test_one_players_hint_is_theirs_alone(client: TestClient) -> None:
+    sid, host, guest = guest_and_host(client)
+    view = view_of(client, sid, host)
+    mover = host if view["to_move"] == 0 else guest
+    other = guest if mover == host else host
+    reply = client.post(f"/api/games/{sid}/hint", headers=auth(mover))
+    assert reply.status_code == 200, reply.json()
+    assert view_of(client, sid, mover)["assisted"] is True
+    assert view_of(client, sid, other)["assisted"] is False
+
+
+def test_take_back_is_off_once_the_game_is_over(client: TestClient) -> None:
+    sid, host, guest = guest_and_host(client)
+    end = play_to_the_end(client, sid, {0: host, 1: guest})
+    assert end["status"] != "playing"
+    for token in (host, guest):
+        assert view_of(client, sid, token)["can_undo"] is False
+    refused = client.post(f"/api/games/{sid}/undo", headers=auth(host))
+    assert "the game is over" in error_of(refused, 409)
+
+
+# -- the move list --------------------------------------------------------------------------
+def test_the_move_list_names_every_move_its_player_and_what_it_turned(
+    client: TestClient,
+) -> None:
+    created = create(client, seats=["human", "ai:easy", "ai:easy"])
+    sid, token = created["session"], created["token"]
+    view = view_of(client, sid, token)
+    rng = random.Random(5)
+    for _ in range(4):
+        if view["status"] != "playing":
+            break
+        view = post_move(client, sid, token, {"cell": list(rng.choice(legal(view)))}).json()
+    notes = view["move_list"]
+    assert [note["ply"] for note in notes] == list(range(1, view["moves"] + 1))
+    for note in notes:
+        before = client.get(f"/api/games/{sid}/positions/{note['ply'] - 1}").json()
+        after = client.get(f"/api/games/{sid}/positions/{note['ply']}").json()
+        rows_before, rows_after = before["text"].split("\n"), after["text"].split("\n")
+        mark = "BRG"[note["seat"]]
+        grown = sum(row.count(mark) for row in rows_after[:HEIGHT]) - sum(
+            row.count(mark) for row in rows_before[:HEIGHT])
+        where, turned = note["text"].split(", turned ")
+        x, y = "abcdefghijklmnop".index(where[0]), int(where[1:]) - 1
+        assert rows_before[y][x] == "." and rows_after[y][x] == mark
+        assert grown == int(turned) + 1
+        assert before["text"].endswith(f"to move: {NAMES[note['seat']]}")
+    assert {note["seat"] for note in notes} == {0, 1, 2}
+    last = client.get(f"/api/games/{sid}/positions/{view['moves']}").json()
+    assert last["text"] == view["text"]
+    assert ' id="' not in last["html"] and "data-move=" not in last["html"]
+    assert "no move" in error_of(client.get(f"/api/games/{sid}/positions/{view['moves'] + 1}"),
+                                 404)
+
+
+def test_the_move_list_follows_an_undo(client: TestClient) -> None:
+    created = create(client, seats=["human", "ai:easy", "ai:easy"])
+    sid, token = created["session"], created["token"]
+    view = view_of(client, sid, token)
+    first = view["move_list"]
+    view = post_move(client, sid, token, {"cell": list(legal(view)[0])}).json()
+    assert view["move_list"][: len(first)] == first and len(view["move_list"]) == view["moves"]
+    undone = client.post(f"/api/games/{sid}/undo", headers=auth(token)).json()
+    assert undone["move_list"] == first
+    view = post_move(client, sid, token, {"cell": list(legal(undone)[-1])}).json()
+    assert len(view["move_list"]) == view["moves"]
+    assert view["move_list"][len(first)]["text"] != "" and view["move_list"][: len(first)] == first
 
 
 def test_a_hint_is_a_legal_cell_of_the_player_to_move(client: TestClient) -> None:

@@ -10,11 +10,11 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import parlour
-from parlour.core.game import RenderContext
+from parlour.core.game import MoveNote, RenderContext
 from parlour.core.gameid import parse_game_id
 from parlour.games.tribolo.logic import Position, Tribolo
-from parlour.games.tribolo.rules import BLUE, GREEN, HEIGHT, RED, WIDTH, board_from_rows
-from parlour.games.tribolo.view import SHAPES, render
+from parlour.games.tribolo.rules import BLUE, HEIGHT, RED, WIDTH, board_from_rows
+from parlour.games.tribolo.view import SHAPES, describe_move, render
 from parlour.server.patch import changed_parts
 
 GAME = Tribolo()
@@ -121,29 +121,50 @@ def test_a_pass_is_told_in_a_short_note() -> None:
     rows = ["BR.." + "." * 12] + ["." * WIDTH] * 4 + [".....GB" + "." * 9] + ["." * WIDTH] * 5
     after = GAME.apply(Position(board_from_rows(rows), BLUE), (2, 0))
     note = draw(after).split('id="tb-note"')[1].split("</p>")[0]
+    assert "Blue played c1 and turned 1 cell." in note
     assert "Red cannot move and passes" in note and "Green to play" in note
-    boxes = Elements(draw(after)).by_id
-    assert "passed" in css(boxes["tb-p1"]) and "to-move" in css(boxes["tb-p2"])
+    assert describe_move(Position(board_from_rows(rows), BLUE), (2, 0), after) == MoveNote(
+        "c1, turned 1", (RED,))
 
 
-def test_the_players_boxes_show_cells_and_moves() -> None:
-    state = dealt("boxes")
-    line = GAME.legal_moves(state)[0]
-    after = GAME.apply(state, line)
-    markup = draw(after)
-    mover = state.player or 0
-    box = markup.split(f'id="tb-p{mover}"')[1].split("</div>")[0]
-    assert f">{GAME.scores(after)[mover]}</b>" in box and "1 move<" in box
+def test_scores_are_not_repeated_on_the_board() -> None:
+    # the page's seat chips show each player's name, score and which is you
+    markup = draw(dealt("boxes"))
+    assert "tb-bar" not in markup and "tb-score" not in markup
 
 
-def test_help_marks_the_legal_cells_only_when_asked_and_a_hint_its_cell() -> None:
+def test_each_players_last_move_wears_a_corner_of_their_colour() -> None:
+    state = dealt("lasts")
+    played: dict[int, tuple[int, int]] = {}
+    for _ in range(4):
+        mover = state.player
+        assert mover is not None
+        move = GAME.legal_moves(state)[0]
+        state = GAME.apply(state, move)
+        played[mover] = move
+    marked = {cell: found for cell, found in cells(draw(state)).items() if "last-of" in css(found)}
+    assert {cell: f"last-p{seat}" in css(marked[cell]) for seat, cell in played.items()} == {
+        cell: True for cell in played.values()}
+    assert set(marked) == set(played.values())
+
+
+def test_your_turn_marks_your_legal_cells_help_adds_what_each_turns_a_hint_its_cell() -> None:
     state = dealt("help")
     legal = set(GAME.legal_moves(state))
-    plain = {cell for cell, found in cells(draw(state)).items() if "legal" in css(found)}
-    assert plain == set()
-    helped = RenderContext(seat=BLUE, can_move=True, assist=True)
-    marked = {cell for cell, found in cells(draw(state, helped)).items() if "legal" in css(found)}
-    assert marked == legal
+    mover = state.player
+    yours = RenderContext(seat=mover, can_move=True)
+    plain = {cell for cell, found in cells(draw(state, yours)).items() if "legal" in css(found)}
+    assert plain == legal and "gain" not in draw(state, yours)
+    assert not [c for c, f in cells(draw(state, WATCHING)).items() if "legal" in css(f)]
+    helped = RenderContext(seat=None, can_move=False, assist=True)
+    markup = draw(state, helped)
+    marked = {cell for cell, found in cells(markup).items() if "legal" in css(found)}
+    assert marked == legal and markup.count('class="gain"') == len(legal)
+    for x, y in legal:
+        line = next(ln for ln in markup.split("\n") if f'id="tb-{x}-{y}"' in ln)
+        gain = int(line.split('class="gain" aria-hidden="true">')[1].split("<")[0])
+        after = GAME.apply(state, (x, y))
+        assert GAME.scores(after)[mover or 0] == GAME.scores(state)[mover or 0] + gain + 1
     target = sorted(legal)[0]
     hinted = RenderContext(seat=BLUE, can_move=True, hint={"cell": list(target)})
     assert [c for c, f in cells(draw(state, hinted)).items() if "hint" in css(f)] == [target]
@@ -165,23 +186,18 @@ def test_a_move_sends_only_the_lines_it_changed() -> None:
         before = after
 
 
-def test_the_end_shows_the_winner() -> None:
+def test_the_end_says_so_and_names_the_winner() -> None:
     rows = ["BBBR." + "." * 11] + ["." * WIDTH] * 9 + ["GG##" + "." * 12]
     after = GAME.apply(Position(board_from_rows(rows), BLUE), (4, 0))
-    boxes = Elements(draw(after, WATCHING)).by_id
-    assert "winner" in css(boxes["tb-p0"]) and "winner" not in css(boxes["tb-p2"])
-    assert "game is over" in draw(after)
-    assert {RED, GREEN} == {seat for seat in range(3) if "winner" not in css(boxes[f"tb-p{seat}"])}
+    assert "game is over" in draw(after, WATCHING)
+    assert GAME.headline(GAME.observe(after, None)) == "Blue wins"
 
 
-def test_a_shared_first_place_is_shown_as_a_tie_of_those_players() -> None:
+def test_a_shared_first_place_is_a_tie_of_those_players() -> None:
     rows = ["BR.." + "." * 12] + ["." * WIDTH] * 9 + ["GGG#" + "." * 12]
     after = GAME.apply(Position(board_from_rows(rows), BLUE), (2, 0))
     assert GAME.scores(after) == (3, 0, 3) and after.player is None
-    boxes = Elements(draw(after, WATCHING)).by_id
-    for seat in (BLUE, GREEN):
-        assert {"winner", "shared"} <= css(boxes[f"tb-p{seat}"])
-    assert not {"winner", "shared"} & css(boxes["tb-p1"])
+    assert GAME.headline(GAME.observe(after, None)) == "Blue and Green tie"
 
 
 def test_the_cells_use_no_class_the_page_styles_for_itself() -> None:
