@@ -21,6 +21,7 @@ import { exportGame, importGame } from "/static/gamefile.js";
 import { openHelp, shortcutRows } from "/static/help.js";
 import { createInput } from "/static/input.js";
 import { createNewGames } from "/static/newgame.js";
+import { bindNewChoices } from "/static/newchoices.js";
 import { createViews } from "/static/views.js";
 
 const GAME = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -40,10 +41,11 @@ async function start() {
   const parts = createParts(info);
   const { views, connection, newGames, display, commands, input } = parts;
   commands.bind();
+  bindNewChoices({ info, run: commands.run });
   $("btn-hint").hidden = !info.has_hints;
   $("btn-assist").hidden = !info.has_assist;
   display.applyGameOptions();
-  bindToolbar(parts);
+  bindToolbar({ ...parts, info });
   input.bindBoard();
   fitBoardToScreen();
   input.bindKeys();
@@ -111,7 +113,7 @@ function pageActions({ views, connection, newGames, display }) {
 }
 
 // -- the toolbar, the seats' buttons, the take-back's, the end card's, the dialogs' -----
-function bindToolbar({ actions, views, connection, newGames, endCard, display }) {
+function bindToolbar({ info, actions, views, connection, newGames, endCard, display, commands }) {
   for (const name of ["new", "restart", "undo", "redo", "hint", "assist", "help", "sound"]) {
     $(`btn-${name}`).addEventListener("click", () => actions[name]());
   }
@@ -120,6 +122,12 @@ function bindToolbar({ actions, views, connection, newGames, endCard, display })
   $("end-new").addEventListener("click", () => actions.again());
   $("end-replay").addEventListener("click", () => newGames.replay());
   $("end-close").addEventListener("click", () => endCard.hide());
+  // the game's own buttons on the end card (view.end_actions) each run one of its commands
+  document.addEventListener("click", (event) => {
+    const name = event.target.closest("[data-end-command]")?.dataset.endCommand;
+    const command = name && info.commands.find((c) => c.name === name);
+    if (command) commands.run(command);
+  });
   $("btn-invite").addEventListener("click", () => actions["invite-link"]());
   $("seats").addEventListener("click", (event) => {
     const button = event.target.closest("[data-take-seat]");

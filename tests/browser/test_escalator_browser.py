@@ -118,7 +118,8 @@ def test_pick_ups_are_undone_but_a_draw_is_not(
     play(page, layout, Draw())
     expect(page.locator("#btn-undo")).to_be_disabled()
     page.keyboard.press("u")
-    expect(page.locator("#message")).to_contain_text("would show you the next card")
+    expect(page.locator("#message")).to_have_text(
+        "Undo is off: a card turned from the stock stays turned")
     assert server_view(created["session"])["moves"] == 1
 
 
