@@ -23,8 +23,8 @@ be picked up.</p>
 a card turned stays turned, or you could look one card ahead.</p>
 <p>Click or tap a card, drag it onto the base, or move over the free cards with the
 arrow keys and press Enter. <b>Hint</b> (H) suggests a move and your chance to win with it
-("a 40 % chance to win from here"), over the ways the unseen stock may fall: it never
-looks at the stock. The
+("Pick up the 7♣ for a 40 % chance to win from here"), over the ways the unseen stock
+may fall: it never looks at the stock. The
 <b>Assist</b> light (A) says whether some order of the unseen stock could still clear
 the pyramid; turning it on counts as help.</p>
 <p>After the game, Parlour's solver tells you whether the deal could have been won;

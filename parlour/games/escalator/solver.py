@@ -41,7 +41,8 @@ def known_seed(state: Layout) -> str:
 
 def hint(state: Layout, seat: int) -> Hint | None:
     """The move that wins most often over the ways the unseen stock may fall, said as a
-    player would: "Pick up the 7♣: a 40 % chance to win from here"."""
+    player would (after the page's "Hint: "): "Pick up the 7♣ for a 40 % chance to win
+    from here"."""
     if RULES.to_move(state) is None:
         return None
     found = search.best_move([rank(c) for c in state.pyramid], state.removed,
@@ -51,17 +52,18 @@ def hint(state: Layout, seat: int) -> Hint | None:
         return None
     if found.wins:
         move = move_of_step(found.move)
-        return Hint(move=RULES.move_to_json(move), note=f"{_doing(state, move)}: {_odds(found)}")
+        return Hint(move=RULES.move_to_json(move), note=f"{_doing(state, move)} {_odds(found)}")
     # no sampled order won: the first move that keeps a win in reach, if any does
     for step, _ in found.odds:
         move = move_of_step(step)
         if keeps_a_win(state, move):
             return Hint(move=RULES.move_to_json(move),
-                        note=f"{_doing(state, move)}: this keeps a win in reach, if the "
+                        note=f"{_doing(state, move)} to keep a win in reach, if the "
                              "stock falls kindly")
     move = move_of_step(found.move)
     return Hint(move=RULES.move_to_json(move),
-                note=f"{_doing(state, move)}: no order of the stock can win from here now")
+                note=f"{_doing(state, move)}, though no order of the stock can win from "
+                     "here now")
 
 
 def _doing(state: Layout, move: Pick | Draw) -> str:
@@ -73,10 +75,10 @@ def _doing(state: Layout, move: Pick | Draw) -> str:
 def _odds(found: search.MoveOdds) -> str:
     """A sampled win rate in a player's words."""
     if found.wins == found.samples:
-        return "you are all but sure to win from here"
+        return "and you are all but sure to win from here"
     percent = max(1, min(99, round(100 * found.rate)))
     article = "an" if percent in (8, 11, 18) or 80 <= percent < 90 else "a"  # "an 8 %"
-    return f"{article} {percent} % chance to win from here"
+    return f"for {article} {percent} % chance to win from here"
 
 
 def keeps_a_win(state: Layout, move: Pick | Draw) -> bool:

@@ -30,10 +30,10 @@ def test_the_hint_never_depends_on_the_stock_order() -> None:
 
 
 HINT_WORDS = re.compile(
-    r"^(Pick up the (10|[2-9AJQK])[♣♦♥♠]|Turn the stock): "
-    r"(an? [1-9][0-9]? % chance to win from here|you are all but sure to win from here"
-    r"|this keeps a win in reach, if the stock falls kindly"
-    r"|no order of the stock can win from here now)$"
+    r"^(Pick up the (10|[2-9AJQK])[♣♦♥♠]|Turn the stock)"
+    r"( for an? [1-9][0-9]? % chance to win from here| and you are all but sure to win from here"
+    r"| to keep a win in reach, if the stock falls kindly"
+    r"|, though no order of the stock can win from here now)$"
 )
 
 
@@ -49,17 +49,17 @@ def random_play(seed: str, moves: int) -> Layout:
 
 def test_hints_say_the_chance_to_win_as_a_player_would() -> None:
     chance = hint(random_play("h0", 4), 0)
-    assert chance is not None and chance.note == "Pick up the 3♥: a 6 % chance to win from here"
+    assert chance is not None and chance.note == "Pick up the 3♥ for a 6 % chance to win from here"
     # no order tried wins, but one the player cannot rule out does: the move keeps it
     lucky_state = random_play("h0", 8)
     lucky = hint(lucky_state, 0)
     assert lucky is not None
-    assert lucky.note == "Pick up the 7♠: this keeps a win in reach, if the stock falls kindly"
+    assert lucky.note == "Pick up the 7♠ to keep a win in reach, if the stock falls kindly"
     assert keeps_a_win(lucky_state, Pick(index(*lucky.move["pick"])))
     lost_state = random_play("h0", 24)
     lost = hint(lost_state, 0)
     assert lost is not None and not still_winnable(lost_state)
-    assert lost.note == "Pick up the 6♠: no order of the stock can win from here now"
+    assert lost.note == "Pick up the 6♠, though no order of the stock can win from here now"
     for number in range(6):
         found = hint(random_play(f"h{number}", 3), 0)
         assert found is not None and HINT_WORDS.match(found.note), found.note
