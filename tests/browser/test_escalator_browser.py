@@ -28,6 +28,8 @@ def deal_of(seed: str, winnable: bool = False) -> tuple[str, Layout]:
 
 def open_game(open_page: OpenPage, create_game: CreateGame, **options: Any
               ) -> tuple[Page, dict[str, Any]]:
+    if "id" not in options and "params" not in options:  # a random deal: dealt at once
+        options["params"] = {"winnable": False}
     created = create_game("escalator", **options)
     page = open_page(f"/play/escalator?session={created['session']}",
                      tokens={created["session"]: created["token"]})
@@ -230,6 +232,34 @@ def test_the_four_colour_deck_inks_clubs_green_and_diamonds_blue(
     page.reload()
     page.wait_for_selector("#esc-stock")
     assert inks() == ["#137a38", "#1859c0", "#c4122f", "#191919"]
+
+
+def test_a_dragged_card_keeps_its_four_colour_ink(
+    open_page: OpenPage, create_game: CreateGame
+) -> None:
+    for number in range(300):  # a club or a diamond to drag: the four-colour deck inks them
+        game_id, layout = deal_of(f"drag{number}")
+        if layout.playable() and layout.pyramid[layout.playable()[0]] % 4 in (0, 1):
+            break
+    page, _ = open_game(open_page, create_game, id=game_id)
+    page.evaluate("localStorage.setItem('parlour.display.escalator',"
+                  " JSON.stringify({deck: 'four-colour'}))")
+    page.reload()
+    page.wait_for_selector("#esc-stock")
+    card = page.locator(f"#esc-card-{code(layout.pyramid[layout.playable()[0]])}")
+    ink = "e => getComputedStyle(e.querySelector('.esc-ink')).fill"
+    at_rest = card.evaluate(ink)
+    assert at_rest in ("rgb(19, 122, 56)", "rgb(24, 89, 192)")  # green clubs, blue diamonds
+    box = card.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 + 40, box["y"] + box["height"] + 60, steps=5)
+    # the ghost lies on the page's body, away from the board's deck: it keeps the ink
+    ghost = page.locator(".drag-ghost")
+    expect(ghost).to_have_count(1)
+    assert ghost.evaluate(ink) == at_rest
+    page.mouse.up()
 
 
 # For each card on the table: whether it is covered, the card the pointer meets at the
