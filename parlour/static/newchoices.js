@@ -3,15 +3,16 @@
 // New opens the New game dialog as for every game, ▾ offers those choices at once.
 import { $, escapeHtml } from "/static/common.js";
 
-// info: the game's catalog entry; run(command): carries a command out (commands.js).
-export function bindNewChoices({ info, run }) {
+// info: the game's catalog entry; run(command): carries a command out (commands.js);
+// current(): the view shown (its kind of deal is marked).
+export function bindNewChoices({ info, run, current }) {
   const choices = (info.new_choices || []).map((name) => info.commands.find((c) => c.name === name)).filter(Boolean);
   const more = $("btn-new-more"), list = $("new-choices");
   if (!choices.length) return;
   more.hidden = false;
   $("new-split").classList.add("split");
   list.innerHTML = choices.map((command, index) =>
-    `<div class="menu-item" role="menuitem" tabindex="-1" data-choice="${index}"><span class="menu-check"></span>`
+    `<div class="menu-item" role="menuitemradio" aria-checked="false" tabindex="-1" data-choice="${index}"><span class="menu-check"></span>`
     + `<span class="menu-label">${escapeHtml(command.label)}</span>`
     + `<span class="menu-keys">${command.keys.map((key) => `<kbd>${escapeHtml(key)}</kbd>`).join("")}</span></div>`).join("");
   const items = () => [...list.querySelectorAll(".menu-item")];
@@ -19,7 +20,13 @@ export function bindNewChoices({ info, run }) {
   function setOpen(open) {
     list.hidden = !open;
     more.setAttribute("aria-expanded", String(open));
-    if (open) items()[0].focus();
+    if (!open) return;
+    const params = current()?.params || {};
+    for (const item of items()) {
+      const wants = choices[Number(item.dataset.choice)].args.params;
+      item.setAttribute("aria-checked", String(Object.entries(wants).every(([name, value]) => params[name] === value)));
+    }
+    (list.querySelector('[aria-checked="true"]') || items()[0]).focus();
   }
 
   more.addEventListener("click", () => setOpen(list.hidden));

@@ -41,7 +41,7 @@ async function start() {
   const parts = createParts(info);
   const { views, connection, newGames, display, commands, input } = parts;
   commands.bind();
-  bindNewChoices({ info, run: commands.run });
+  bindNewChoices({ info, run: commands.run, current: views.current });
   $("btn-hint").hidden = !info.has_hints;
   $("btn-assist").hidden = !info.has_assist;
   display.applyGameOptions();

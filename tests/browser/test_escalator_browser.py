@@ -294,7 +294,12 @@ def test_new_offers_a_winnable_or_a_random_deal_from_the_toolbar_and_a_key(
     page.click("#btn-new-more")
     expect(choices.locator(".menu-label")).to_have_text(["New winnable deal", "New random deal"])
     expect(choices.locator("kbd")).to_have_text(["Shift+N"])
-    choices.get_by_role("menuitem", name="New winnable deal").click()
+    # the kind of deal on the table is marked
+    expect(choices.get_by_role("menuitemradio", name="New random deal")).to_have_attribute(
+        "aria-checked", "true")
+    expect(choices.get_by_role("menuitemradio", name="New winnable deal")).to_have_attribute(
+        "aria-checked", "false")
+    choices.get_by_role("menuitemradio", name="New winnable deal").click()
     expect(choices).to_be_hidden()
     winnable = page.locator("#game-id")
     # (a winnable deal is searched for in a worker: the first may wait for it to start)
@@ -302,7 +307,7 @@ def test_new_offers_a_winnable_or_a_random_deal_from_the_toolbar_and_a_key(
     assert verdict_of_deal(deal_of_id(winnable.inner_text())).winnable  # the search proves it
 
     page.click("#btn-new-more")
-    choices.get_by_role("menuitem", name="New random deal").click()
+    choices.get_by_role("menuitemradio", name="New random deal").click()
     expect(winnable).to_have_text(re.compile(r"^escalator:standard#"))
 
     page.keyboard.press("Shift+N")
