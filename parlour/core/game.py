@@ -192,6 +192,9 @@ class Game(ABC, Generic[S, M]):
     """How a start position given by the player is written (empty: none is taken)."""
     undo_refusal: ClassVar[str] = "that move cannot be taken back"
     """What the player is told when Undo meets a move `undo_rule` forbids."""
+    new_game_preset: ClassVar[str | None] = None
+    """The preset of a new game whose player chose no parameters (None: the parameters'
+    defaults). Ids never read it: an id names its parameters, so it keeps its deal."""
     position_param: ClassVar[str] = ""
     """A name under which a script may also give a start position among the parameters
     of a new game (e.g. Sliding's `tiles`): the same as an id '<game>:<params>:<position>'."""
@@ -446,6 +449,19 @@ class Shortcut:
 
 
 @dataclass(frozen=True)
+class EndAction:
+    """A button of the card at a game's end beside New game and Replay: `label`, and the
+    game's `command` it runs (e.g. Escalator's "Deal a winnable one" after a lost deal)."""
+
+    label: str
+    command: str
+
+
+EndActions = Callable[[JSON, Params], Sequence[EndAction]]
+"""The end card's own buttons for a finished game, from its observation and parameters."""
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything Parlour needs to offer a game: register one per game folder."""
 
@@ -520,9 +536,17 @@ class GameSpec:
     stand_in: str | None = None
     """The AI level that plays for a player who leaves their seat (None: the level of
     the default seats' computer, else the first level; a game without AI waits)."""
+    new_choices: tuple[str, ...] = ()
+    """Names of the game's new-game commands the toolbar offers beside New (a split
+    button), where a player decides: e.g. Escalator's winnable and random deals."""
+    end_actions: EndActions | None = None
+    """The end card's own buttons (`EndAction`s), beside New game and Replay."""
 
     def __post_init__(self) -> None:
         menu_commands(self)  # raises if two commands share a name or a key
+        starts = {command.name for command in self.commands if command.kind == "new-game"}
+        if set(self.new_choices) - starts:
+            raise ValueError(f"{self.name}: new_choices must name new-game commands")
         served = {command.name for command in self.commands if command.kind == "server"}
         if served != set(self.command_handlers):
             raise ValueError(f"{self.name}: server commands and command_handlers differ "

@@ -18,6 +18,11 @@ export function createEndCard() {
     $("end-figures").innerHTML = figures.map(([label, value]) =>
       `<div><dt>${escapeHtml(label)}</dt><dd>${escapeHtml(String(value))}</dd></div>`).join("");
     $("end-replay").hidden = !(next.can_restart || next.id);
+    // the game's own buttons (view.end_actions), first in the actions row; play.js runs them
+    for (const old of document.querySelectorAll("[data-end-command]")) old.remove();
+    $("end-new").insertAdjacentHTML("beforebegin", (next.end_actions || []).map(({ label, command }) =>
+      `<button class="btn primary" data-end-command="${escapeHtml(command)}">${escapeHtml(label)}</button>`).join(""));
+    $("end-new").classList.toggle("primary", !next.end_actions?.length);
     setShown(true);
   }
 

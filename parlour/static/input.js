@@ -6,6 +6,12 @@ import { $, play } from "/static/common.js";
 
 const LONG_PRESS_MS = 450;
 const DRAG_THRESHOLD_PX = 6;
+// what a dragged element's ghost keeps of each part's look (its whole, the ghost's own
+// opacity and shadow aside; its parts, whether they show too)
+const GHOST_PAINT = ["fill", "stroke", "stroke-width", "color", "background-color", "border-color",
+  "font-family", "font-size", "font-weight", "font-style"];
+const GHOST_SHOWN = ["display", "visibility", "opacity"];
+const TOUCH_LIFT = 0.8;  // how far above a finger a dragged piece rides, in its heights
 const SWIPE_PX = 24;
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
@@ -127,21 +133,39 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     setTimeout(() => ghost.remove(), 450);
   }
 
+  // The ghost is put on the page's body, away from the board whose custom properties
+  // (Ishido's tile colours) and display options (data-opt-* on the board) style it there:
+  // it takes each part's paint as the source shows it at rest, or it would turn black.
+  function keepLook(source, ghost) {
+    const parts = [source, ...source.querySelectorAll("*")];
+    const copies = [ghost, ...ghost.querySelectorAll("*")];
+    parts.forEach((part, index) => {
+      const style = getComputedStyle(part);
+      const properties = index === 0 ? GHOST_PAINT : GHOST_PAINT.concat(GHOST_SHOWN);
+      for (const property of properties) copies[index].style.setProperty(property, style.getPropertyValue(property));
+    });
+  }
+
   function startDrag(source, down) {
-    let ghost = null, over = null;
+    let ghost = null, over = null, lift = 0;
     const move = (event) => {
       if (!ghost) {
         if (Math.hypot(event.clientX - down.clientX, event.clientY - down.clientY) < DRAG_THRESHOLD_PX) return;
         ghost = source.cloneNode(true);
         ghost.removeAttribute("id");
+        keepLook(source, ghost);
         ghost.classList.add("drag-ghost");
         const box = source.getBoundingClientRect();
         ghost.style.width = `${box.width}px`; ghost.style.height = `${box.height}px`;
+        // a finger would hide what it holds: the piece rides above the fingertip, and
+        // drops where it is seen
+        if (down.pointerType === "touch") lift = box.height * TOUCH_LIFT;
         document.body.append(ghost);
         source.classList.add("dragging");
       }
-      ghost.style.left = `${event.clientX}px`; ghost.style.top = `${event.clientY}px`;
-      const target = document.elementFromPoint(event.clientX, event.clientY)?.closest("[data-drop]") || null;
+      const x = event.clientX, y = event.clientY - lift;
+      ghost.style.left = `${x}px`; ghost.style.top = `${y}px`;
+      const target = document.elementFromPoint(x, y)?.closest("[data-drop]") || null;
       if (target !== over) { over?.classList.remove("drop-target"); target?.classList.add("drop-target"); over = target; }
     };
     const up = () => {

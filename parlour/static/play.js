@@ -23,6 +23,7 @@ import { openHelp, shortcutRows } from "/static/help.js";
 import { createInput } from "/static/input.js";
 import { createMoveList } from "/static/movelist.js";
 import { createNewGames } from "/static/newgame.js";
+import { bindNewChoices } from "/static/newchoices.js";
 import { createViews } from "/static/views.js";
 
 const GAME = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -43,12 +44,13 @@ async function start() {
   const { views, connection, newGames, display, commands, input, moveList } = parts;
   commands.bind();
   moveList.bind();
+  bindNewChoices({ info, run: commands.run, current: views.current });
   $("btn-hint").hidden = !info.has_hints;
   // a game that always starts the same (Tic Tac Toe) has no deal to show or share
   if (!info.random_deal) for (const part of document.querySelectorAll(".idbar .id-label, #game-id, #btn-copy")) part.style.display = "none";
   $("btn-assist").hidden = !info.has_assist;
   display.applyGameOptions();
-  bindToolbar(parts);
+  bindToolbar({ ...parts, info });
   input.bindBoard();
   fitBoardToScreen();
   input.bindKeys();
@@ -127,7 +129,7 @@ function pageActions({ views, connection, newGames, display }) {
 }
 
 // -- the toolbar, the seats' buttons, the take-back's, the end card's, the dialogs' -----
-function bindToolbar({ actions, views, connection, newGames, endCard, display }) {
+function bindToolbar({ info, actions, views, connection, newGames, endCard, display, commands }) {
   for (const name of ["new", "restart", "undo", "redo", "hint", "assist", "help", "sound"]) {
     $(`btn-${name}`).addEventListener("click", () => actions[name]());
   }
@@ -136,6 +138,12 @@ function bindToolbar({ actions, views, connection, newGames, endCard, display })
   $("end-new").addEventListener("click", () => actions.again());
   $("end-replay").addEventListener("click", () => newGames.replay());
   $("end-close").addEventListener("click", () => endCard.hide());
+  // the game's own buttons on the end card (view.end_actions) each run one of its commands
+  document.addEventListener("click", (event) => {
+    const name = event.target.closest("[data-end-command]")?.dataset.endCommand;
+    const command = name && info.commands.find((c) => c.name === name);
+    if (command) commands.run(command);
+  });
   $("btn-invite").addEventListener("click", () => actions["invite-link"]());
   $("seats").addEventListener("click", (event) => {
     const button = event.target.closest("[data-take-seat]");

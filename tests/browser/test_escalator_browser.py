@@ -4,10 +4,12 @@ and their accelerators, drag onto the base."""
 
 from __future__ import annotations
 
+import itertools
+import re
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import FloatRect, Page, expect
 
 from parlour.core.gameid import GameId
 from parlour.games.escalator.logic import Draw, Escalator, Layout, Pick, code, verdict_of_deal
@@ -16,6 +18,7 @@ from tests.browser.conftest import CreateGame, OpenPage, ServerView, expect_view
 pytestmark = pytest.mark.browser
 
 GAME = Escalator()
+DEAL_WAIT_MS = 30_000  # a winnable deal: the search, in a worker that may be starting
 
 
 def deal_of(seed: str, winnable: bool = False) -> tuple[str, Layout]:
@@ -25,6 +28,8 @@ def deal_of(seed: str, winnable: bool = False) -> tuple[str, Layout]:
 
 def open_game(open_page: OpenPage, create_game: CreateGame, **options: Any
               ) -> tuple[Page, dict[str, Any]]:
+    if "id" not in options and "params" not in options:  # a random deal: dealt at once
+        options["params"] = {"winnable": False}
     created = create_game("escalator", **options)
     page = open_page(f"/play/escalator?session={created['session']}",
                      tokens={created["session"]: created["token"]})
@@ -62,7 +67,7 @@ def test_a_winnable_deal_won_by_following_the_solvers_line(
 def test_a_deal_lost_says_whether_it_could_have_been_won(
     open_page: OpenPage, create_game: CreateGame
 ) -> None:
-    page, created = open_game(open_page, create_game)
+    page, created = open_game(open_page, create_game, params={"winnable": False})
     state = deal_of_created(created)
     while GAME.status(state).value == "playing":  # turn the whole stock, then pick what fits
         move: Pick | Draw = Draw() if state.stock_left else Pick(state.playable()[0])
@@ -80,6 +85,42 @@ def test_a_deal_lost_says_whether_it_could_have_been_won(
     # left it, and the room went no further, so the cards' shapes were not restyled
     room = page.evaluate(ROOM_SEEN)
     assert room["table"].endswith("px") and room["card"] == "", room
+
+    # the cards left lie in order, each whole in sight: rows of the pyramid's order
+    left_codes = [code(state.pyramid[at]) for at in range(28) if not state.removed >> at & 1]
+    expect(page.locator(".esc-card.left")).to_have_count(left)
+    page.wait_for_function(ALL_STILL)  # (they glide there from the pyramid)
+    boxes = [page.locator(f"#esc-card-{card}").bounding_box() for card in left_codes]
+    assert all(box is not None for box in boxes)
+    for first, second in itertools.combinations(boxes, 2):
+        assert first is not None and second is not None
+        assert not overlap(first, second), f"cards left lie on each other: {first}, {second}"
+    reading = sorted(range(left), key=lambda k: (round(boxes[k]["y"]), boxes[k]["x"]))  # type: ignore[index]
+    assert reading == list(range(left)), "the cards left are not in the pyramid's order"
+
+    # a random deal lost: the end card offers a winnable one, and deals it
+    offer = page.locator("#end-card [data-end-command]")
+    expect(offer).to_have_text("Deal a winnable one")
+    offer.click()
+    expect(page.locator("#game-id")).to_have_text(re.compile(r"^escalator:winnable#"),
+                                                  timeout=DEAL_WAIT_MS)
+    dealt = deal_of_id(page.locator("#game-id").inner_text())
+    assert verdict_of_deal(dealt).winnable  # the exact search proves it
+
+
+def overlap(a: FloatRect, b: FloatRect) -> bool:
+    return (a["x"] < b["x"] + b["width"] - 0.5 and b["x"] < a["x"] + a["width"] - 0.5
+            and a["y"] < b["y"] + b["height"] - 0.5 and b["y"] < a["y"] + a["height"] - 0.5)
+
+
+def deal_of_id(text: str) -> Layout:
+    from parlour.core.gameid import parse_game_id
+
+    return parse_game_id(GAME, text).deal(GAME)
+
+
+# Every card has finished moving (no transition running on the page).
+ALL_STILL = "() => document.getAnimations().every((a) => a.playState !== 'running')"
 
 
 # The room the page leaves the board, as the table and a card each see it.
@@ -118,7 +159,8 @@ def test_pick_ups_are_undone_but_a_draw_is_not(
     play(page, layout, Draw())
     expect(page.locator("#btn-undo")).to_be_disabled()
     page.keyboard.press("u")
-    expect(page.locator("#message")).to_contain_text("would show you the next card")
+    expect(page.locator("#message")).to_have_text(
+        "Undo is off: a card turned from the stock stays turned")
     assert server_view(created["session"])["moves"] == 1
 
 
@@ -192,6 +234,34 @@ def test_the_four_colour_deck_inks_clubs_green_and_diamonds_blue(
     assert inks() == ["#137a38", "#1859c0", "#c4122f", "#191919"]
 
 
+def test_a_dragged_card_keeps_its_four_colour_ink(
+    open_page: OpenPage, create_game: CreateGame
+) -> None:
+    for number in range(300):  # a club or a diamond to drag: the four-colour deck inks them
+        game_id, layout = deal_of(f"drag{number}")
+        if layout.playable() and layout.pyramid[layout.playable()[0]] % 4 in (0, 1):
+            break
+    page, _ = open_game(open_page, create_game, id=game_id)
+    page.evaluate("localStorage.setItem('parlour.display.escalator',"
+                  " JSON.stringify({deck: 'four-colour'}))")
+    page.reload()
+    page.wait_for_selector("#esc-stock")
+    card = page.locator(f"#esc-card-{code(layout.pyramid[layout.playable()[0]])}")
+    ink = "e => getComputedStyle(e.querySelector('.esc-ink')).fill"
+    at_rest = card.evaluate(ink)
+    assert at_rest in ("rgb(19, 122, 56)", "rgb(24, 89, 192)")  # green clubs, blue diamonds
+    box = card.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 + 40, box["y"] + box["height"] + 60, steps=5)
+    # the ghost lies on the page's body, away from the board's deck: it keeps the ink
+    ghost = page.locator(".drag-ghost")
+    expect(ghost).to_have_count(1)
+    assert ghost.evaluate(ink) == at_rest
+    page.mouse.up()
+
+
 # For each card on the table: whether it is covered, the card the pointer meets at the
 # middle of its top edge, and the cursor shown there.
 POINTED = """() => [...document.querySelectorAll('.esc-cards > .esc-card')].map((card) => {
@@ -213,3 +283,32 @@ def test_the_pointer_shows_which_cards_can_be_picked(
     for card, covered, met, cursor in pointed:
         assert met == card, f"the pointer meets {met} at the top of {card}"
         assert cursor == ("default" if covered else "pointer"), (card, covered, cursor)
+
+
+def test_new_offers_a_winnable_or_a_random_deal_from_the_toolbar_and_a_key(
+    open_page: OpenPage, create_game: CreateGame
+) -> None:
+    page, _ = open_game(open_page, create_game, params={"winnable": False})
+    choices = page.locator("#new-choices")
+    expect(choices).to_be_hidden()
+    page.click("#btn-new-more")
+    expect(choices.locator(".menu-label")).to_have_text(["New winnable deal", "New random deal"])
+    expect(choices.locator("kbd")).to_have_text(["Shift+N"])
+    # the kind of deal on the table is marked
+    expect(choices.get_by_role("menuitemradio", name="New random deal")).to_have_attribute(
+        "aria-checked", "true")
+    expect(choices.get_by_role("menuitemradio", name="New winnable deal")).to_have_attribute(
+        "aria-checked", "false")
+    choices.get_by_role("menuitemradio", name="New winnable deal").click()
+    expect(choices).to_be_hidden()
+    winnable = page.locator("#game-id")
+    # (a winnable deal is searched for in a worker: the first may wait for it to start)
+    expect(winnable).to_have_text(re.compile(r"^escalator:winnable#"), timeout=DEAL_WAIT_MS)
+    assert verdict_of_deal(deal_of_id(winnable.inner_text())).winnable  # the search proves it
+
+    page.click("#btn-new-more")
+    choices.get_by_role("menuitemradio", name="New random deal").click()
+    expect(winnable).to_have_text(re.compile(r"^escalator:standard#"))
+
+    page.keyboard.press("Shift+N")
+    expect(winnable).to_have_text(re.compile(r"^escalator:winnable#"), timeout=DEAL_WAIT_MS)

@@ -10,6 +10,7 @@ The test reads the same text off the page (the classes of `#ish-{col}-{row}` and
 
 from __future__ import annotations
 
+import io
 import re
 import statistics
 import time
@@ -17,13 +18,21 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from PIL import Image
 from playwright.sync_api import FloatRect, Locator, Page, expect
 
 from parlour.core.game import Status
 from parlour.core.gameid import parse_game_id
 from parlour.games.ishido.logic import COLS, KINDS, NEIGHBOURS, ROWS, Ishido, fits, valid_cells
 from parlour.games.ishido.view import LETTERS, SYMBOLS
-from tests.browser.conftest import CreateGame, NextView, OpenPage, ServerView, WaitViews
+from tests.browser.conftest import (
+    CreateGame,
+    NewContext,
+    NextView,
+    OpenPage,
+    ServerView,
+    WaitViews,
+)
 from tests.browser.pages import GamePage
 
 pytestmark = pytest.mark.browser
@@ -610,3 +619,124 @@ def test_reload_resumes_the_game(
     wait_views(game.page, 1)
     assert game.session() == sid
     game.wait_board(after)
+
+
+# -- the dragged tile looks as the tile at rest ----------------------------------------
+# Each drawn part of a tile as the eye sees it: whether it shows, its paint and its font.
+LOOK_JS = """(tile) => [tile, ...tile.querySelectorAll("*")].map((part) => {
+  const s = getComputedStyle(part);
+  return [part.localName, s.display, s.fill, s.stroke, s.color, s.fontFamily, s.fontSize,
+          s.fontWeight, part.textContent];
+})"""
+# each theme once and each tile set once, for the mouse and for the finger
+MOUSE_LOOKS = (("light", "birds"), ("dark", "shapes"), ("colour-blind", "symbols"))
+FINGER_LOOKS = (("light", "symbols"), ("dark", "birds"), ("colour-blind", "shapes"))
+BLACK = "rgb(0, 0, 0)"
+# A point of the tile's face, in its 100 × 100 box, clear of every glyph and shape.
+FACE_POINT = (0.10, 0.12)
+
+
+def face_pixel(page: Page, box: FloatRect) -> tuple[int, ...]:
+    """The colour on screen of the face of the tile drawn in `box`."""
+    x = box["x"] + box["width"] * FACE_POINT[0]
+    y = box["y"] + box["height"] * FACE_POINT[1]
+    shot = page.screenshot(clip={"x": x - 1, "y": y - 1, "width": 3, "height": 3},
+                           animations="disabled")
+    return tuple(Image.open(io.BytesIO(shot)).convert("RGB").getpixel((1, 1)))
+
+
+def show(page: Page, theme: str, tiles: str) -> None:
+    """The page in `theme`, its tiles in `tiles` (as the Display dialog sets them)."""
+    page.evaluate("""([theme, tiles]) => {
+        document.documentElement.dataset.theme = theme;
+        document.getElementById("board").dataset.optTiles = tiles;
+    }""", [theme, tiles])
+
+
+def ghost_gone(page: Page) -> None:
+    """Wait until the ghost of a drop on no cell has flown home and gone."""
+    page.wait_for_function("() => !document.querySelector('.drag-ghost')")
+
+
+def assert_ghost_looks_like_rest(page: Page, at_rest: list[Any], rest_pixel: tuple[int, ...],
+                                 what: str) -> None:
+    ghost = page.locator(".drag-ghost")
+    expect(ghost).to_have_count(1)
+    held = ghost.evaluate(LOOK_JS)
+    face = held[1]  # (the svg, then its face)
+    assert face[2] != BLACK, f"the dragged tile is black ({what})"
+    assert held[1:] == at_rest[1:], f"the dragged tile does not look as it does at rest ({what})"
+    box = ghost.bounding_box()
+    assert box is not None
+    pixel = face_pixel(page, box)
+    assert all(abs(a - b) <= 6 for a, b in zip(pixel, rest_pixel, strict=True)), (
+        f"the dragged tile's face is {pixel} on screen, {rest_pixel} at rest ({what})")
+
+
+def test_the_dragged_tile_keeps_its_colour_and_symbol_with_a_mouse(ishido: OpenGame) -> None:
+    game = ishido(id=DRAG_DEAL)
+    page, mouse = game.page, game.page.mouse
+    page.set_viewport_size({"width": 1366, "height": 800})
+    for theme, tiles in MOUSE_LOOKS:
+        show(page, theme, tiles)
+        at_rest = game.next_tile.evaluate(LOOK_JS)
+        box = game.next_tile.bounding_box()
+        assert box is not None
+        rest_pixel = face_pixel(page, box)
+        x, y = game.centre(game.next_tile)
+        mouse.move(x, y)
+        mouse.down()
+        mouse.move(x, y + 150, steps=6)  # below the tile, off the board
+        assert_ghost_looks_like_rest(page, at_rest, rest_pixel, f"{theme}, {tiles}")
+        mouse.up()  # (no cell there: the tile goes home)
+        ghost_gone(page)
+    assert game.tiles_left() == 66
+
+
+def test_the_dragged_tile_keeps_its_colour_and_symbol_under_a_finger(
+    open_page: OpenPage, new_context: NewContext, next_view: NextView, create_game: CreateGame
+) -> None:
+    created = create_game("ishido", id=DRAG_DEAL)
+    sid = created["session"]
+    phone = new_context(tokens={sid: created["token"]}, viewport={"width": 390, "height": 844},
+                        has_touch=True, is_mobile=True)
+    game = IshidoPage(open_page(f"/play/ishido?session={sid}", context=phone), next_view)
+    page = game.page
+    touch = page.context.new_cdp_session(page)
+
+    def finger(kind: str, x: float, y: float) -> None:
+        points = [] if kind == "touchEnd" else [{"x": x, "y": y}]
+        touch.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    for theme, tiles in FINGER_LOOKS:
+        show(page, theme, tiles)
+        at_rest = game.next_tile.evaluate(LOOK_JS)
+        box = game.next_tile.bounding_box()
+        assert box is not None
+        rest_pixel = face_pixel(page, box)
+        x, y = game.centre(game.next_tile)
+        finger("touchStart", x, y)
+        for step in range(1, 7):
+            finger("touchMove", x + 12 * step, y)  # beside the tile, above the board
+        assert_ghost_looks_like_rest(page, at_rest, rest_pixel, f"{theme}, {tiles}, a finger")
+        finger("touchEnd", x + 72, y)
+        ghost_gone(page)
+    assert game.tiles_left() == 66
+
+    # the tile rides above the fingertip, where the finger does not hide it, and it drops
+    # on the cell it is seen over
+    before = game.board()
+    target = best(fitting(before))
+    x, y = game.centre(game.next_tile)
+    finger("touchStart", x, y)
+    finger("touchMove", x, y + 20)
+    held = page.locator(".drag-ghost").bounding_box()
+    assert held is not None and held["y"] + held["height"] < y + 20, (
+        f"the tile is under the finger at {y + 20}: {held}")
+    lift = y + 20 - (held["y"] + held["height"] / 2)
+    to_x, to_y = game.centre(game.cell(target))
+    finger("touchMove", to_x, to_y + lift)
+    expect(game.cell(target)).to_have_class(re.compile(r"\bdrop-target\b"))
+    with next_view(page):
+        finger("touchEnd", to_x, to_y + lift)
+    assert placed(game.board(), target) == next_code(before)

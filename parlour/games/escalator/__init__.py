@@ -3,8 +3,8 @@ never peek at the stock, a "still winnable?" light and deals that can always be 
 
 from collections.abc import Mapping
 
-from parlour.core.commands import server
-from parlour.core.game import JSON, GameSpec, Shortcut, StatFigure
+from parlour.core.commands import new_game, server
+from parlour.core.game import JSON, EndAction, GameSpec, Params, Shortcut, StatFigure
 from parlour.games.escalator import solver
 from parlour.games.escalator.logic import Escalator
 from parlour.games.escalator.view import THUMBNAIL, render
@@ -20,16 +20,21 @@ or press D or Space) for a new base.</p>
 <p>You win when the pyramid is empty, and lose when the stock is spent and no card can
 be picked up.</p>
 <p><b>Undo</b> (U) takes back pick-ups, several in a row, but never a turn of the stock:
-that would let you look one card ahead.</p>
+a card turned stays turned, or you could look one card ahead.</p>
 <p>Click or tap a card, drag it onto the base, or move over the free cards with the
-arrow keys and press Enter. <b>Hint</b> (H) suggests a move and says how often it wins
-over every way the unseen stock may fall: it never looks at the stock. The
+arrow keys and press Enter. <b>Hint</b> (H) suggests a move and your chance to win with it
+("Pick up the 7♣ for a 40 % chance to win from here"), over the ways the unseen stock
+may fall: it never looks at the stock. The
 <b>Assist</b> light (A) says whether some order of the unseen stock could still clear
 the pyramid; turning it on counts as help.</p>
 <p>After the game, Parlour's solver tells you whether the deal could have been won;
 <b>Show a winning line</b> (W, in the Game menu) opens the deal again with the solver's
-line to step through with Redo (Y). <i>Deal only winnable games</i> (New game) checks
-every deal with the solver first.</p>
+line to step through with Redo (Y).</p>
+<p>Most random deals (about 85 %) cannot be won whatever you do, so Parlour deals
+<b>winnable deals</b> unless you ask otherwise: the solver checks each before you see it.
+<b>New ▾</b> on the toolbar (or the Game menu) offers a <b>New winnable deal</b> (Shift+N)
+or a <b>New random deal</b>, and a lost random deal's end card offers a winnable one. The
+statistics count the two kinds apart.</p>
 <p>The game is tktk's; its author took the rules from <i>Pyramid</i> as his wife played
 it. PySolFC and others call this game <b>Escalator</b>.</p>
 """
@@ -52,6 +57,13 @@ def commands_enabled(observation: JSON) -> Mapping[str, bool]:
     return {"winning-line": observation["status"] != "playing"}
 
 
+def end_actions(observation: JSON, params: Params) -> list[EndAction]:
+    """A random deal lost: most cannot be won, so the card offers one that can."""
+    if observation["status"] == "lost" and not params["winnable"]:
+        return [EndAction("Deal a winnable one", "new-winnable")]
+    return []
+
+
 SPEC = GameSpec(
     order=50,
     end_figures={"cards_left": "Cards left", "moves": "Moves"},
@@ -63,7 +75,13 @@ SPEC = GameSpec(
     hint=solver.hint,
     has_assist=True,
     assist_facts=solver.assist_facts,
-    commands=(server("winning-line", "Show a winning line", "game", "W"),),
+    commands=(
+        server("winning-line", "Show a winning line", "game", "W"),
+        new_game("new-winnable", "New winnable deal", "Shift+N", params={"winnable": True}),
+        new_game("new-random", "New random deal", params={"winnable": False}),
+    ),
+    new_choices=("new-winnable", "new-random"),
+    end_actions=end_actions,
     command_handlers={"winning-line": solver.winning_line},
     commands_enabled=commands_enabled,
     stat_outcomes={"won": "won", "lost": "lost"},

@@ -209,8 +209,12 @@ class Escalator(Game[Layout, Move]):
         "standard": {"winnable": False},
         "winnable": {"winnable": True},
     }
-    preset_labels: ClassVar[Mapping[str, str]] = {"standard": "Any deal",
-                                                  "winnable": "Winnable deals only"}
+    preset_labels: ClassVar[Mapping[str, str]] = {"standard": "Random deals",
+                                                  "winnable": "Winnable deals"}
+    new_game_preset: ClassVar[str | None] = "winnable"
+    """A newcomer is dealt winnable deals: about 85 % of random deals cannot be won by any
+    order of play, and a first game lost that way teaches nothing. Random deals are one
+    click away (New ▾, the Game menu), counted apart in the statistics."""
 
     # -- dealing ---------------------------------------------------------------------
     def deal(self, params: Params, rng: random.Random) -> Layout:
@@ -279,10 +283,7 @@ class Escalator(Game[Layout, Move]):
     def undo_rule(self, before: Layout, move: Move, after: Layout) -> UndoRule:
         return UndoRule.FORBIDDEN if isinstance(move, Draw) else UndoRule.ALLOWED
 
-    undo_refusal: ClassVar[str] = (
-        "a card turned from the stock stays turned: taking it back would show you the next "
-        "card (Undo takes back pick-ups only)"
-    )
+    undo_refusal: ClassVar[str] = "a card turned from the stock stays turned"
 
     def slow_move(self, state: Layout, move: Move) -> bool:
         """A move that ends the game: the solver then tells whether the deal could have

@@ -11,6 +11,7 @@ from parlour.core.game import Hint, Replay
 from parlour.games.escalator import search
 from parlour.games.escalator.logic import (
     PYRAMID,
+    Draw,
     Escalator,
     Layout,
     Pick,
@@ -39,7 +40,9 @@ def known_seed(state: Layout) -> str:
 
 
 def hint(state: Layout, seat: int) -> Hint | None:
-    """The move that wins most often over the ways the unseen stock may fall."""
+    """The move that wins most often over the ways the unseen stock may fall, said as a
+    player would (after the page's "Hint: "): "Pick up the 7♣ for a 40 % chance to win
+    from here"."""
     if RULES.to_move(state) is None:
         return None
     found = search.best_move([rank(c) for c in state.pyramid], state.removed,
@@ -47,16 +50,49 @@ def hint(state: Layout, seat: int) -> Hint | None:
                              random.Random(known_seed(state)))
     if found is None:
         return None
+    if found.wins:
+        move = move_of_step(found.move)
+        return Hint(move=RULES.move_to_json(move), note=f"{_doing(state, move)} {_odds(found)}")
+    # no sampled order won: the first move that keeps a win in reach, if any does
+    for step, _ in found.odds:
+        move = move_of_step(step)
+        if keeps_a_win(state, move):
+            return Hint(move=RULES.move_to_json(move),
+                        note=f"{_doing(state, move)} to keep a win in reach, if the "
+                             "stock falls kindly")
     move = move_of_step(found.move)
-    chance = f"{round(100 * found.rate)} %"
+    return Hint(move=RULES.move_to_json(move),
+                note=f"{_doing(state, move)}, though no order of the stock can win from "
+                     "here now")
+
+
+def _doing(state: Layout, move: Pick | Draw) -> str:
     if isinstance(move, Pick):
-        what = f"picking {short_name(state.pyramid[move.at])}"
-    else:
-        what = "turning the stock"
-    ways = f"of {found.samples} ways the stock can fall"
-    note = (f"{what} wins {chance} {ways}" if found.wins else
-            f"{what} is the best try: no move wins in any {ways}")
-    return Hint(move=RULES.move_to_json(move), note=note[0].upper() + note[1:])
+        return f"Pick up the {short_name(state.pyramid[move.at])}"
+    return "Turn the stock"
+
+
+def _odds(found: search.MoveOdds) -> str:
+    """A sampled win rate in a player's words."""
+    if found.wins == found.samples:
+        return "and you are all but sure to win from here"
+    percent = max(1, min(99, round(100 * found.rate)))
+    article = "an" if percent in (8, 11, 18) or 80 <= percent < 90 else "a"  # "an 8 %"
+    return f"for {article} {percent} % chance to win from here"
+
+
+def keeps_a_win(state: Layout, move: Pick | Draw) -> bool:
+    """Whether some order of the unseen stock still wins after `move`."""
+    pyramid, counts = [rank(c) for c in state.pyramid], unseen_counts(state)
+    if isinstance(move, Pick):
+        removed = state.removed | 1 << move.at
+        return removed.bit_count() == PYRAMID or search.winnable_with_some_order(
+            pyramid, removed, counts, rank(state.pyramid[move.at]))
+    return any(  # the card turned may be of any rank still face down
+        search.winnable_with_some_order(
+            pyramid, state.removed, [n - (r == turned) for r, n in enumerate(counts)], turned + 1)
+        for turned in range(13) if counts[turned]
+    )
 
 
 def still_winnable(state: Layout) -> bool:

@@ -104,14 +104,16 @@ def render(observation: JSON, ctx: RenderContext) -> str:
     height = HEIGHT + (_end_height(observation) if end_lines else 0)
     left = sum(card is not None for row in observation["pyramid"] for card in row)
     label = f"Escalator: {left} cards in the pyramid, {observation['stock']} in the stock"
-    cards = _pyramid(observation, live, hinted) + _base_pile(observation, live)
+    lost = over and not won
+    cards = ((_left_over(observation) if lost else _pyramid(observation, live, hinted))
+             + _base_pile(observation, live))
     return lines([
         f'<div class="esc {status}" id="esc">',
         f'<div class="esc-table" id="esc-table" style="--h:{height}" role="group" '
         f'aria-label="{attr(label)}" aria-disabled="{str(not live).lower()}">',
         f'<svg class="esc-board" id="esc-board" viewBox="0 0 {WIDTH} {height}">',
         _DEFS,
-        f'<g id="esc-felt">{_felt(height)}</g>',
+        f'<g id="esc-felt">{_felt(height, slots=not lost)}</g>',
         _stock(observation["stock"], live, hint.get("draw") is True),
         _stock_count(observation["stock"]),
         _waste(len(observation["bases"])),
@@ -145,12 +147,12 @@ def slot_xy(row: int, index: int) -> tuple[int, int]:
 
 
 @cache
-def _felt(height: int) -> str:
-    slots = "".join(  # what the row below leaves in sight: the top half, or all
+def _felt(height: int, slots: bool = True) -> str:
+    places = "".join(  # what the row below leaves in sight: the top half, or all
         _slot(*slot_xy(row, index), ROW_STEP if row < ROWS - 1 else CARD_H - 4)
         for row in range(ROWS)
         for index in range(row + 1)
-    )
+    ) if slots else ""
     piles = "".join(
         f'<rect class="esc-slot esc-pile-slot" x="{x + 2}" y="{TABLE_Y + 2}" '
         f'width="{CARD_W - 4}" height="{CARD_H - 4}" rx="8"/>'
@@ -159,7 +161,7 @@ def _felt(height: int) -> str:
     return (
         f'<rect class="esc-cloth" width="{WIDTH}" height="{height}"/>'
         f'<rect class="esc-sheen" width="{WIDTH}" height="{height}" '
-        f'fill="url(#esc-sheen)"/>{slots}{piles}'
+        f'fill="url(#esc-sheen)"/>{places}{piles}'
     )
 
 
@@ -203,6 +205,33 @@ def _pyramid(observation: JSON, live: bool,
                 cards.append(_card(card, x, y, z, "covered", role="img",
                                    label=f"{name}, covered"))
     return cards
+
+
+def left_over_places(count: int) -> list[tuple[float, float]]:
+    """Where the cards left at a lost game's end lie (top-left corners): in rows of up to
+    seven where the pyramid stood, each row centred, no card over another."""
+    rows = -(-count // ROWS)
+    room = TABLE_Y - 2 * MARGIN  # from the table's top to the stock's row
+    step = min(CARD_H + 16, (room - CARD_H) / max(1, rows - 1))
+    top = MARGIN + max(0.0, (room - CARD_H - step * (rows - 1)) / 2)
+    places = []
+    for k in range(count):
+        row, col = divmod(k, ROWS)
+        in_row = min(ROWS, count - row * ROWS)
+        left = (WIDTH - (in_row * PITCH - GAP)) / 2
+        places.append((left + col * PITCH, top + row * step))
+    return places
+
+
+def _left_over(observation: JSON) -> list[tuple[int, str]]:
+    """A lost game's cards left in the pyramid, laid out in order (the pyramid's, top row
+    first): each whole in sight, not a heap of half-covered cards."""
+    left = [(row, index, card) for row, cards in enumerate(observation["pyramid"])
+            for index, card in enumerate(cards) if card is not None]
+    return [
+        _card(card, x, y, 1, "left", role="img", label=f"{card_label(card)}, left over")
+        for (row, index, card), (x, y) in zip(left, left_over_places(len(left)), strict=True)
+    ]
 
 
 @cache

@@ -74,6 +74,9 @@ class GameInfo(BaseModel):
     )
     menus: list[MenuInfo]
     commands: list[CommandInfo] = Field(description="the menus' entries, menu by menu")
+    new_choices: list[str] = Field(
+        default_factory=list,
+        description="names of new-game commands the toolbar offers beside New")
     about_html: str
     rules_html: str
     thumbnail_svg: str
@@ -115,6 +118,7 @@ def describe_catalog(games: Mapping[str, GameSpec]) -> Catalog:
                                 args=command.args())
                     for command, group in menu_commands(spec)
                 ],
+                new_choices=list(spec.new_choices),
                 about_html=spec.about_html,
                 rules_html=spec.rules_html,
                 thumbnail_svg=spec.thumbnail_svg,

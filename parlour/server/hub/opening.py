@@ -110,8 +110,8 @@ class Opening:
             elif params and spec.game.position_param and spec.game.position_param in params:
                 game_id = position_id(spec.game, params)
             else:
-                game_id = GameId(spec.name, spec.game.validate(params or {}), new_seed(),
-                                 spec.game.deal_version)
+                game_id = GameId(spec.name, spec.game.validate(params or _unchosen(spec)),
+                                 new_seed(), spec.game.deal_version)
         except BadParams as error:
             raise ApiError(422, str(error)) from None
         for upload_id in game_id.uploads(spec.game):
@@ -119,6 +119,13 @@ class Opening:
                 raise ApiError(422, f"no uploaded picture {upload_id!r}: the game id names "
                                "a picture kept only where it was uploaded")
         return game_id
+
+
+def _unchosen(spec: GameSpec) -> Mapping[str, object]:
+    """The parameters of a new game whose player chose none: the game's preset for a
+    newcomer, if it names one (Escalator deals winnable deals), else the defaults."""
+    preset = spec.game.new_game_preset
+    return spec.game.presets[preset] if preset else {}
 
 
 def game_spec(games: Mapping[str, GameSpec], game: str) -> GameSpec:

@@ -56,6 +56,13 @@ class EndFigure(BaseModel):
     value: int | float
 
 
+class EndActionView(BaseModel):
+    """A button of the end card beside New game and Replay (`GameSpec.end_actions`)."""
+
+    label: str
+    command: str = Field(description="the name of the game's command it runs")
+
+
 class TakebackView(BaseModel):
     """A take-back asked for by one player, waiting for the others."""
 
@@ -144,6 +151,10 @@ class View(BaseModel):
     move_list_from: int | None = Field(
         None, description="WebSocket only: `move_list` holds the notes from this index on, "
         "those before it as last sent")
+    end_actions: list[EndActionView] = Field(
+        default_factory=list,
+        description="at the end of the game: the end card's own buttons, each running one of "
+        "the game's commands; empty while playing")
     playing_back: bool = Field(
         description="moves a command plays out (e.g. a solution shown) are still coming; "
         "any action of a player stops them"
@@ -207,6 +218,7 @@ def build_view(
         "uses_upload": bool(session.game_id.uploads(game)),
         "sound": sound,
         "end_figures": end_figures(session, perspective),
+        "end_actions": end_actions(session, observation),
         "playing_back": live.advice.playback is not None,
         "move_list": move_list(live),
     }
@@ -238,6 +250,15 @@ def _seats(live: Live, seats: Collection[int]) -> list[JSON]:
         }
         for seat in range(len(names))
     ]
+
+
+def end_actions(session: Session, observation: JSON) -> list[JSON]:
+    """The end card's own buttons (`GameSpec.end_actions`); none while playing."""
+    declared = session.spec.end_actions
+    if session.status is Status.PLAYING or declared is None:
+        return []
+    return [{"label": action.label, "command": action.command}
+            for action in declared(observation, session.game_id.params)]
 
 
 def end_figures(session: Session, seat: int | None) -> list[JSON]:

@@ -63,10 +63,10 @@ def test_picks_draws_and_undo_of_picks_only(client: TestClient) -> None:
 
     drawn = play(client, game, {"draw": True}).json()
     assert drawn["text"].endswith("stock: 22") and drawn["can_undo"] is False
-    assert "would show you the next card" in drawn["undo_refusal"]
+    assert drawn["undo_refusal"] == "a card turned from the stock stays turned"
     refused = undo(client, game)
     assert refused.status_code == 409
-    assert "would show you the next card" in refused.json()["error"]
+    assert "a card turned from the stock stays turned" in refused.json()["error"]
     again = client.get(f"/api/games/{game['session']}",
                        headers={"Authorization": f"Bearer {game['token']}"}).json()
     assert again["text"] == drawn["text"] and again["moves"] == 1  # (the pick was undone)
@@ -116,3 +116,68 @@ def test_winnable_deals_are_winnable(client: TestClient) -> None:
     game = create(client, winnable=True)
     assert game["view"]["params"] == {"winnable": True}
     assert verdict_of_deal(deal_of(game)).winnable
+
+
+# -- winnable deals by default, random ones a click away, counted apart ----------------
+def finish(client: TestClient, game: dict[str, Any], line: list[dict[str, Any]] | None = None
+           ) -> dict[str, Any]:
+    """Play `game` to its end: `line`'s moves, else a pick whenever one fits."""
+    state, view = deal_of(game), game["view"]
+    moves = iter(line or [])
+    while view["status"] == "playing":
+        move = next(moves, None) or (
+            {"pick": list(POSITIONS[state.playable()[0]])} if state.playable() else {"draw": True})
+        reply = play(client, game, move)
+        assert reply.status_code == 200, reply.json()
+        view, state = reply.json(), GAME.apply(state, GAME.parse_move(move))
+    return view
+
+
+def test_a_newcomers_game_is_a_winnable_deal(client: TestClient) -> None:
+    from parlour.games.escalator.logic import verdict_of_deal
+
+    game = create(client)  # no parameters chosen: a player's first game
+    assert game["id"].startswith("escalator:winnable#")
+    assert verdict_of_deal(deal_of(game)).winnable  # the exact search proves it
+    random_deal = create(client, winnable=False)
+    assert random_deal["id"].startswith("escalator:standard#")
+
+
+def test_ids_keep_their_deals_whatever_a_newcomer_is_dealt() -> None:
+    from parlour.games.escalator.logic import dealt, shuffled_deck
+
+    # a random deal's id deals the seed's shuffle, as it always has; an id that names no
+    # preset still means the parameters' defaults (a random deal), not the newcomer's
+    for text in ("escalator:standard#k3f9", "escalator:#k3f9", "escalator:winnable=false#k3f9"):
+        parsed = parse_game_id(GAME, text)
+        assert parsed.params == {"winnable": False}
+        assert parsed.deal(GAME) == dealt(shuffled_deck(parsed.rng(GAME)))
+    winnable = parse_game_id(GAME, "escalator:winnable#k3f9")
+    assert winnable.deal(GAME) == GAME.deal({"winnable": True}, winnable.rng(GAME))
+
+
+def test_a_lost_random_deal_offers_a_winnable_one_and_statistics_keep_them_apart(
+    client: TestClient,
+) -> None:
+    from parlour.games.escalator.logic import verdict_of_deal
+
+    lost = next(view for view in (finish(client, create(client, winnable=False))
+                                  for _ in range(10)) if view["status"] == "lost")
+    assert lost["end_actions"] == [{"label": "Deal a winnable one", "command": "new-winnable"}]
+    catalog = client.get("/api/catalog").json()
+    [info] = [game for game in catalog["games"] if game["name"] == "escalator"]
+    [command] = [c for c in info["commands"] if c["name"] == "new-winnable"]
+    assert command["args"]["params"] == {"winnable": True} and command["keys"] == ["Shift+N"]
+    assert info["new_choices"] == ["new-winnable", "new-random"]
+
+    winnable = create(client, **command["args"]["params"])  # what the button starts
+    line = [GAME.move_to_json(move) for move in verdict_of_deal(deal_of(winnable)).line]
+    won = finish(client, winnable, line)
+    assert won["status"] == "won" and won["end_actions"] == []
+
+    groups = client.get("/api/stats", params={"game": "escalator"}).json()["groups"]
+    by_heading = {group["heading"]: group for group in groups}
+    assert set(by_heading) == {"Random deals", "Winnable deals"}
+    assert by_heading["Winnable deals"]["won"] == 1 and by_heading["Winnable deals"]["played"] == 1
+    assert by_heading["Random deals"]["won"] == 0
+    assert by_heading["Random deals"]["played"] == by_heading["Random deals"]["lost"] >= 1

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import replace
 
+from parlour.core.game import Status
 from parlour.core.gameid import GameId
-from parlour.games.escalator.logic import Escalator, Layout, verdict_of_deal
-from parlour.games.escalator.solver import hint, still_winnable
+from parlour.games.escalator.logic import Escalator, Layout, Pick, index, verdict_of_deal
+from parlour.games.escalator.solver import hint, keeps_a_win, still_winnable
 
 GAME = Escalator()
 
@@ -25,7 +27,42 @@ def test_the_hint_never_depends_on_the_stock_order() -> None:
         other = replace(layout, stock=(layout.stock[0], *unseen))
         found = hint(layout, 0)
         assert found is not None and found == hint(other, 0)
-        assert "ways the stock can fall" in found.note
+
+
+HINT_WORDS = re.compile(
+    r"^(Pick up the (10|[2-9AJQK])[♣♦♥♠]|Turn the stock)"
+    r"( for an? [1-9][0-9]? % chance to win from here| and you are all but sure to win from here"
+    r"| to keep a win in reach, if the stock falls kindly"
+    r"|, though no order of the stock can win from here now)$"
+)
+
+
+def random_play(seed: str, moves: int) -> Layout:
+    """Deal `seed` and make `moves` random legal moves (none that ends the game)."""
+    state, rng = deal(seed), random.Random(0)
+    for _ in range(moves):
+        after = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
+        assert GAME.status(after) is Status.PLAYING
+        state = after
+    return state
+
+
+def test_hints_say_the_chance_to_win_as_a_player_would() -> None:
+    chance = hint(random_play("h0", 4), 0)
+    assert chance is not None and chance.note == "Pick up the 3♥ for a 6 % chance to win from here"
+    # no order tried wins, but one the player cannot rule out does: the move keeps it
+    lucky_state = random_play("h0", 8)
+    lucky = hint(lucky_state, 0)
+    assert lucky is not None
+    assert lucky.note == "Pick up the 7♠ to keep a win in reach, if the stock falls kindly"
+    assert keeps_a_win(lucky_state, Pick(index(*lucky.move["pick"])))
+    lost_state = random_play("h0", 24)
+    lost = hint(lost_state, 0)
+    assert lost is not None and not still_winnable(lost_state)
+    assert lost.note == "Pick up the 6♠, though no order of the stock can win from here now"
+    for number in range(6):
+        found = hint(random_play(f"h{number}", 3), 0)
+        assert found is not None and HINT_WORDS.match(found.note), found.note
 
 
 def test_a_winnable_deal_has_a_line_that_the_rules_accept() -> None:

@@ -336,3 +336,16 @@ def test_the_assist_light_says_whether_the_deal_is_still_winnable(winnable: bool
 
 def test_the_thumbnail_is_a_picture_of_its_own() -> None:
     assert "href" not in THUMBNAIL and parse(THUMBNAIL).found[0][0] == "svg"
+
+
+@pytest.mark.parametrize("left", range(1, 29))
+def test_the_cards_left_at_a_loss_lie_in_rows_none_over_another(left: int) -> None:
+    from parlour.games.escalator.view import CARD_H, CARD_W, TABLE_Y, WIDTH, left_over_places
+
+    places = left_over_places(left)
+    assert len(places) == left
+    for k, (x, y) in enumerate(places):
+        assert x >= 0 and x + CARD_W <= WIDTH and y >= 0 and y + CARD_H <= TABLE_Y
+        for other_x, other_y in places[:k]:  # in reading order, each clear of the others
+            assert (other_y, other_x) < (y, x)
+            assert abs(other_x - x) >= CARD_W or abs(other_y - y) >= CARD_H
