@@ -66,10 +66,9 @@ class Opening:
         except GameError as error:
             raise ApiError(422, f"this saved game cannot be replayed: {error}") from None
         session.assisted, session.assist = saved.assisted, saved.assist
-        now = self.now()
-        session.clock = Clock(saved.elapsed_ms, now if session.clock_running() else None)
+        session.clock = Clock(saved.elapsed_ms)  # stopped until the player's page connects
         try:
-            return await self.open(session, mine, pictures_kept(pictures, owner, now))
+            return await self.open(session, mine, pictures_kept(pictures, owner, self.now()))
         except OverQuota as error:
             raise ApiError(429, str(error)) from None
 

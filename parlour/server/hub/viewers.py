@@ -3,7 +3,8 @@
 A game never waits for a viewer. `show` and `tell` only leave a message in the viewer's
 outbox and return; the viewer's own task sends it. The outbox holds the latest view
 (a newer one replaces one not yet sent: a slow viewer skips positions, never falls
-behind) and a few short notes. A viewer whose send does not go through within
+behind) and a few short notes (a clock's news among them, which a later view makes
+stale: the view replaces it). A viewer whose send does not go through within
 `SEND_TIMEOUT` seconds (it stopped reading) is dropped; its browser reconnects and is
 sent the whole board again.
 """
@@ -25,7 +26,7 @@ Send = Callable[[JSON], Awaitable[None]]
 
 
 class Viewer:
-    """One open WebSocket: the seats it sees, and its outbox."""
+    """One open WebSocket: the seats it sees, whether its page is visible, its outbox."""
 
     def __init__(
         self,
@@ -33,9 +34,11 @@ class Viewer:
         send: Send,
         token: str | None = None,
         send_timeout: float = SEND_TIMEOUT,
+        visible: bool = True,
     ) -> None:
         self.seats = seats
         self.token = token
+        self.visible = visible  # the page is shown, not in a background tab (presence.py)
         self.dropped = asyncio.Event()  # set when the viewer is gone or cannot keep up
         self._send = send
         self._send_timeout = send_timeout
@@ -47,7 +50,11 @@ class Viewer:
         self._task = asyncio.get_running_loop().create_task(self._pump())
 
     def show(self, view: JSON) -> None:
-        """Queue `view`, replacing a view not yet sent."""
+        """Queue `view`, replacing a view not yet sent and the clock's news: the view
+        carries the clock as it is now."""
+        if self._notes:
+            self._notes = deque((note for note in self._notes if note.get("type") != "clock"),
+                                maxlen=NOTES_KEPT)
         self._view = view
         self._view_answers = timing.action_arrived()
         self._ready.set()
