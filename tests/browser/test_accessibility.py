@@ -2,8 +2,9 @@
 ./run-tests installs it there, so the audit itself needs no network) of every page a
 player sees: the home page, the statistics, every game new, in play (with a hint shown,
 too; on a phone as well) and at each of its ends, every dialog of every game (and its
-Game menu, open), and the seat dialog, in the light and the dark theme. A serious or critical violation (contrast included) fails the test,
-with each offending element and axe's reasons printed.
+Game menu, open), and the seat dialog, in the light and the dark theme. A serious or
+critical violation (contrast included) fails the test, with each offending element and
+axe's reasons printed.
 """
 
 from __future__ import annotations
