@@ -139,7 +139,7 @@ async def bench_hub(store: Store, moves: int, seed: int) -> dict[str, list[float
         started = time.perf_counter()
         await hub.act(live, token, PlayMove(move=move))
         acted = time.perf_counter()
-        build_view(live, seats, None, hub.now())
+        build_view(live, seats, None, hub.clock())
         viewed = time.perf_counter()
         acts.append((acted - started) * 1000)
         views.append((viewed - acted) * 1000)

@@ -8,12 +8,17 @@ that every acknowledged change is there and that play goes on.
 
 from __future__ import annotations
 
+import json
+import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
 
 from tests.support.servers import RunningServer, start_server
 
@@ -36,9 +41,26 @@ class Parlour:
         self.server = start_server(self.db)
         self.http = httpx.Client(base_url=self.server.url, timeout=10)
 
+    def stop_and_restart(self) -> None:
+        """A clean stop (Ctrl+C, SIGTERM), then a new process on the same file."""
+        self.http.close()
+        self.server.stop()  # uvicorn shuts down, then dies of the signal it caught
+        self.server = start_server(self.db)
+        self.http = httpx.Client(base_url=self.server.url, timeout=10)
+
     def close(self) -> None:
         self.http.close()
         self.server.stop()
+
+    @contextmanager
+    def page(self, sid: str, token: str) -> Iterator[ClientConnection]:
+        """A page of the game open (its WebSocket, hello said, first view read)."""
+        address = self.server.url.replace("http://", "ws://") + f"/ws/{sid}"
+        with connect(address, open_timeout=10) as socket:
+            socket.send(json.dumps({"type": "hello", "token": token}))
+            while json.loads(socket.recv(timeout=10))["type"] != "view":
+                pass
+            yield socket
 
     # -- the API -----------------------------------------------------------------------
     def create(self) -> tuple[str, str]:
@@ -255,3 +277,50 @@ def test_the_token_still_holds_its_seats_after_a_kill(parlour: Parlour) -> None:
     )
     assert stranger.status_code == 403
     assert parlour.view(sid, token)["moves"] == 1
+
+
+# -- the clock: the time the server is down is nobody's play ------------------------------
+def seconds_played(view: dict[str, Any]) -> float:
+    return float(view["elapsed_ms"]) / 1000
+
+
+def test_a_clean_stop_keeps_the_time_played_and_none_of_the_time_down(
+    parlour: Parlour,
+) -> None:
+    sid, token = parlour.create()
+    with parlour.page(sid, token) as page:
+        parlour.move(sid, token, OPENING[0])
+        started = time.monotonic()
+        time.sleep(0.6)
+        played = time.monotonic() - started
+        parlour.stop_and_restart()  # the page is still open: the stop closes it
+        with pytest.raises(ConnectionClosed):
+            while True:  # what it was sent until the server closed it
+                page.recv(timeout=5)
+    time.sleep(1.0)
+    view = parlour.view(sid, token)
+    assert played <= seconds_played(view) < played + 0.5  # saved as the server stopped
+    assert not view["clock_running"]  # no page yet: stopped, whatever it was before
+    time.sleep(0.3)
+    assert parlour.view(sid, token)["elapsed_ms"] == view["elapsed_ms"]
+    with parlour.page(sid, token):  # the player's page comes back
+        time.sleep(0.3)
+        again = parlour.view(sid, token)
+    assert again["clock_running"] and seconds_played(again) >= seconds_played(view) + 0.3
+
+
+def test_after_a_crash_the_clock_waits_for_a_page_and_counts_no_time_down(
+    parlour: Parlour,
+) -> None:
+    sid, token = parlour.create()
+    with parlour.page(sid, token):
+        parlour.move(sid, token, OPENING[0])
+        time.sleep(0.5)
+        before = seconds_played(parlour.move(sid, token, OPENING[1]))
+        parlour.crash_and_restart()
+    time.sleep(1.0)
+    view = parlour.view(sid, token)
+    # as saved with the last move: the time since (a crash gives no chance to save it)
+    # is lost, never the time down added
+    assert before - 0.05 < seconds_played(view) <= before and not view["clock_running"]
+    assert before >= 0.5

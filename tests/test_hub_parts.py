@@ -23,6 +23,7 @@ from parlour.server.hub.messages import (
     Cancel,
     Leave,
     PlayMove,
+    SetVisibility,
     Undo,
 )
 from parlour.server.hub.play import Play
@@ -51,15 +52,18 @@ def test_a_message_is_read_as_its_kind_with_only_its_own_field() -> None:
     assert read('{"type": "undo", "accept": true, "move": null}') == Undo()  # as always
     assert isinstance(read('{"type": "leave"}'), Leave)
     assert isinstance(read('{"type": "cancel"}'), Cancel)
+    assert read('{"type": "visibility", "visible": false}') == SetVisibility(visible=False)
     for wrong in ('{"type": "jump"}', '{"move": 1}', '{"type": "undo", "colour": 1}',
-                  '{"type": "command", "name": "' + "x" * 41 + '"}'):
+                  '{"type": "command", "name": "' + "x" * 41 + '"}',
+                  '{"type": "visibility"}', '{"type": "visibility", "visible": "yes"}'):
         with pytest.raises(ValueError):
             read(wrong)
 
 
 def test_the_hub_reads_what_a_kind_does_from_the_kind() -> None:
     assert set(KINDS) == {"move", "undo", "redo", "restart", "hint", "assist", "command",
-                          "takeback", "leave", "cancel"}
+                          "takeback", "leave", "cancel",
+                          "visibility"}
     assert {name for name, kind in KINDS.items() if kind.plays_on} == {
         "move", "undo", "redo", "restart"}
     assert {name for name, kind in KINDS.items() if kind.stops_the_computer} == {

@@ -145,14 +145,28 @@ def test_a_game_without_assist_refuses_the_switch() -> None:
 
 
 # -- the clock, sounds, restart and undo's refusal -----------------------------------------
-def test_the_clock_runs_from_the_first_move_until_the_game_ends() -> None:
+def test_the_clock_runs_from_the_first_move_until_the_game_ends_while_a_player_is_here(
+) -> None:
     session = two_humans()
+    session.set_present(True, 0.0)
     assert not session.clock_running()
     session.play(cell(0, 0), 0)
     assert session.clock_running()
+    session.set_present(False, 0.0)
+    assert not session.clock_running()  # nobody's page is visible
+    session.set_present(True, 0.0)
     for x, y, seat in ((0, 1, 1), (1, 0, 0), (1, 1, 1), (2, 0, 0)):
         session.play(cell(x, y), seat)
     assert not session.clock_running()
+
+
+def test_the_clock_starts_and_stops_as_the_player_comes_and_goes() -> None:
+    session = two_humans()
+    session.play(cell(0, 0), 0)
+    assert session.set_present(True, 10.0) and session.clock.running
+    assert not session.set_present(True, 11.0)  # no change
+    assert session.set_present(False, 14.0) and not session.clock.running
+    assert session.clock.reading_ms(100.0) == 4000
 
 
 def test_a_restart_starts_the_clock_afresh() -> None:

@@ -26,10 +26,6 @@ from parlour.core.game import (
 from parlour.core.gameid import GameId
 from parlour.core.positions import Positions
 
-IDLE_CAP_SECONDS = 120.0
-"""A pause longer than this between actions counts as this long: a player who walks
-away from an unfinished game does not come back to an hour on the clock."""
-
 HUMAN = "human"
 AI_PREFIX = "ai:"
 
@@ -52,24 +48,30 @@ class Facts(NamedTuple):
 
 @dataclass
 class Clock:
-    """Seconds of play: runs from the first move until the game ends."""
+    """Milliseconds of play. It runs while the session says so (`Session.clock_running`):
+    the game has begun, is not over, and a player's page is open, visible and connected.
+    It reads no time of its own: each change is recorded at the time the caller passes.
+
+    A long think on a visible page is play and counts in full, as in every Minesweeper;
+    a page hidden, closed or cut off stops the clock, so no cap on a pause is needed
+    (one made long thinks read short and the shown clock jump back)."""
 
     elapsed_ms: int = 0
-    last_at: float | None = None  # time of the last action while the clock ran
+    last_at: float | None = None  # when the clock last started; None while it is stopped
+
+    @property
+    def running(self) -> bool:
+        return self.last_at is not None
 
     def reading_ms(self, now: float) -> int:
         if self.last_at is None:
             return self.elapsed_ms
-        return self.elapsed_ms + _capped_ms(now - self.last_at)
+        return self.elapsed_ms + int(max(0.0, now - self.last_at) * 1000)
 
     def record(self, now: float, running: bool) -> None:
-        """Account for an action at `now` after which the clock is `running` or not."""
+        """From `now` on, the clock is `running` or not."""
         self.elapsed_ms = self.reading_ms(now)
         self.last_at = now if running else None
-
-
-def _capped_ms(seconds: float) -> int:
-    return int(max(0.0, min(seconds, IDLE_CAP_SECONDS)) * 1000)
 
 
 class Session:
@@ -99,6 +101,9 @@ class Session:
         self.assist_seats: set[int] = set()
         """The seats whose players have the assist switch on (each sees its marks)."""
         self.clock = Clock()
+        self.present = False
+        """Whether a player's page is open, visible and connected (the server knows its
+        pages; the session only hears of them, `set_present`)."""
         self.hints: dict[int, Hint] = {}
         self._plans: dict[int, tuple[Hint, ...]] = {}
         """Per seat, the hint for the current position and those after it (`Hint.line`),
@@ -201,9 +206,26 @@ class Session:
         return self.stand_ins.get(seat) or self.seats[seat][len(AI_PREFIX) :]
 
     def clock_running(self) -> bool:
-        return self.cursor > 0 and self.status is Status.PLAYING
+        """Whether the clock should run: from the first move until the game ends, while
+        a player is present."""
+        return self.present and self.cursor > 0 and self.status is Status.PLAYING
 
     # -- changing -----------------------------------------------------------------
+    def set_present(self, present: bool, now: float) -> bool:
+        """A player's page came or went (or was hidden or shown) at `now`: the clock
+        starts or stops with it. Returns whether it started or stopped."""
+        self.present = present
+        return self.keep_time(now)
+
+    def keep_time(self, now: float) -> bool:
+        """Start or stop the clock at `now` as the game and its players stand; returns
+        whether it started or stopped."""
+        running = self.clock_running()
+        if running == self.clock.running:
+            return False
+        self.clock.record(now, running)
+        return True
+
     def play(self, move: JSON, seat: int, after: Any = None) -> JSON:
         """Make `seat`'s move; returns it in canonical JSON. Raises GameError. `after`:
         the position the move leads to, if already worked out (by `work.apply_move`)."""

@@ -9,7 +9,8 @@ its status; /docs lists the statuses each route answers.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Collection, Mapping
+import time
+from collections.abc import AsyncIterator, Callable, Collection, Mapping
 
 from fastapi import FastAPI
 from fastapi_offline import FastAPIOffline
@@ -33,12 +34,15 @@ def create_app(
     allowed_hosts: Collection[str] = LOCAL_HOSTS,
     compute: Compute | None = None,
     send_timeout: float = SEND_TIMEOUT,
+    clock: Callable[[], float] = time.monotonic,
 ) -> FastAPI:
-    """The app. `allowed_hosts`: the names it answers to ("*" for any)."""
+    """The app. `allowed_hosts`: the names it answers to ("*" for any); `clock`: the
+    game clocks' time (a test's own, to move by hand)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
+        await app.state.hub.close()  # every game clock stopped and saved
         store.close()
 
     # /docs and /redoc serve Swagger UI and ReDoc from the installed package: no CDN
@@ -54,7 +58,8 @@ def create_app(
         ),
         lifespan=lifespan,
     )
-    app.state.hub = Hub(store, games, ai_delay_scale=ai_delay_scale, compute=compute)
+    app.state.hub = Hub(store, games, ai_delay_scale=ai_delay_scale, compute=compute,
+                        clock=clock)
     app.state.send_timeout = send_timeout  # a viewer that stops reading is dropped after it
     app.add_middleware(Guard, allowed_hosts=allowed_hosts, body_rule=rest.body_rule)
     handle_errors(app)

@@ -1,7 +1,9 @@
 // The page's link to its game: which session it shows (an invite link's, a deal's id, the
 // last one played, or a new one), taking a seat, and the WebSocket to the session: hello
 // with the seat's token, sending messages, reconnecting, and handing each message that
-// comes back to the part of the page it is for. This module owns the session and socket.
+// comes back to the part of the page it is for; and telling the server when the page is
+// hidden or shown, as the game's clock runs only while a player's page is visible and
+// connected. This module owns the session and socket.
 import { $, api, escapeHtml, play, saveToken, toast, tokens } from "/static/common.js";
 import { createProgress } from "/static/progress.js";
 
@@ -23,6 +25,7 @@ export function createConnection({ info, views, settleDrop, hello = () => ({}) }
   };
   // the panel that shows long work after half a second
   const progress = createProgress({ board: $("board-wrap"), cancel: () => send({ type: "cancel" }) });
+  document.addEventListener("visibilitychange", sayIfShown);
 
   function sessionId() { return state.sessionId; }
 
@@ -107,18 +110,30 @@ export function createConnection({ info, views, settleDrop, hello = () => ({}) }
     state.socket = ws;
     ws.onopen = () => {
       // the token goes in the first message, not the URL: URLs end up in logs and history
-      ws.send(JSON.stringify({ type: "hello", token: tokens()[state.sessionId] ?? null, ...hello() }));
+      ws.send(JSON.stringify({ type: "hello", token: tokens()[state.sessionId] ?? null, visible: shown(), ...hello() }));
       state.reconnectDelay = FIRST_RECONNECT_MS; $("offline").hidden = true;
     };
     ws.onmessage = (event) => receive(JSON.parse(event.data));
     ws.onclose = (event) => {
       if (state.socket !== ws) return;
+      views.holdClock();  // the server stopped it: a page cut off is a page hidden
       if (event.code === 4404) { views.showNote("This game no longer exists. Start a new one.", true); return; }
       if (event.code >= 4400 && event.code < 4500) return;  // refused for good: the reason is shown
       $("offline").hidden = false;
       setTimeout(connect, state.reconnectDelay);
       state.reconnectDelay = Math.min(state.reconnectDelay * 2, LAST_RECONNECT_MS);
     };
+  }
+
+  function shown() { return document.visibilityState === "visible"; }
+
+  // The page was hidden or shown: the clock holds still meanwhile (the server stops it
+  // too, unless another player's page is visible: its answer says what the clock shows).
+  function sayIfShown() {
+    if (!shown()) views.holdClock();
+    if (state.socket && state.socket.readyState === WebSocket.OPEN) {
+      state.socket.send(JSON.stringify({ type: "visibility", visible: shown() }));
+    }
   }
 
   function send(message) {
@@ -133,6 +148,7 @@ export function createConnection({ info, views, settleDrop, hello = () => ({}) }
   }
 
   function receive(message) {
+    if (message.type === "clock") { views.setClock(message); return; }  // answers nothing
     if (message.type === "progress") {
       const view = views.current();
       const holder = Boolean(view && view.you.length > 0);

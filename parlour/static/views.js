@@ -153,11 +153,28 @@ export function createViews({ endCard, shown, resync }) {
     setText(message, text || (status === state.view?.headline ? "" : status));  // not said twice
   }
 
+  // The server's clock started or stopped: {elapsed_ms, clock_running}, as a view has them.
+  function setClock({ elapsed_ms, clock_running }) {
+    if (!state.view) return;
+    state.view = { ...state.view, elapsed_ms, clock_running };
+    state.viewAt = performance.now();
+    tickClock();
+  }
+
+  // The page is hidden or cut off: the clock stands still until the server says more.
+  function holdClock() {
+    if (state.view?.clock_running) setClock({ elapsed_ms: clockReading(), clock_running: false });
+  }
+
+  function clockReading() {
+    const view = state.view;
+    return view.elapsed_ms + (view.clock_running ? performance.now() - state.viewAt : 0);
+  }
+
   function tickClock() {
     const view = state.view;
     if (!view) return;
-    const running = view.clock_running ? performance.now() - state.viewAt : 0;
-    const elapsed = view.elapsed_ms + running;
+    const elapsed = clockReading();
     setText($("clock"), view.moves || view.elapsed_ms ? `⏱ ${formatTime(elapsed)}` : "");
     for (const clock of $("board").querySelectorAll("[data-clock=seconds]")) {
       const seconds = String(Math.min(999, Math.floor(elapsed / 1000))).padStart(3, "0");
@@ -165,5 +182,5 @@ export function createViews({ endCard, shown, resync }) {
     }
   }
 
-  return { current, forget, showView, showNote, tickClock };
+  return { current, forget, showView, showNote, tickClock, setClock, holdClock };
 }

@@ -1,20 +1,24 @@
-"""An accessibility audit with axe-core (the copy `axe-playwright-python` ships, so no
-network is needed) of every page a player sees: the home page, the statistics, every
-game in play (with a hint shown, too; on a phone as well) and at each of its ends, every
-dialog of every game (and its Game menu, open), and the seat dialog, in the light and
-the dark theme. A serious or critical violation (contrast included) fails the test,
-with each offending element and axe's reasons printed.
+"""An accessibility audit with axe-core (npm's, at the version tests/browser/axe pins:
+./run-tests installs it there, so the audit itself needs no network) of every page a
+player sees: the home page, the statistics, every game new, in play (with a hint shown,
+too; on a phone as well) and at each of its ends, every dialog of every game (and its
+Game menu, open), and the seat dialog, in the light and the dark theme. A serious or
+critical violation (contrast included) fails the test, with each offending element and
+axe's reasons printed.
 """
 
 from __future__ import annotations
 
+import json
+import re
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
-from axe_playwright_python.base import AXE_SCRIPT
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import CreateGame, NewContext
+from tests.browser.conftest import CreateGame, NewContext, wait_for_views
 from tests.browser.scenes import (
     DIALOGS,
     GAME_NAMES,
@@ -42,6 +46,26 @@ PHONE = {"reduced_motion": "reduce", "viewport": {"width": 390, "height": 844},
          "has_touch": True, "is_mobile": True}  # (the menus fold, the labels hide)
 
 
+AXE_FOLDER = Path(__file__).parent / "axe"
+
+
+@cache
+def axe_script() -> str:
+    """axe-core's script, at the version the lock pins; the test fails (never skips)
+    without it, saying how to install it."""
+    pinned = json.loads((AXE_FOLDER / "package.json").read_text())["dependencies"]["axe-core"]
+    script = AXE_FOLDER / "node_modules" / "axe-core" / "axe.min.js"
+    if not script.exists():
+        pytest.fail(f"axe-core is not installed: ./run-tests installs it, or "
+                    f"npm ci --prefix {AXE_FOLDER}", pytrace=False)
+    text = script.read_text()
+    found = re.match(r"/\*! axe v([\d.]+)", text)
+    if not found or found[1] != pinned:
+        pytest.fail(f"axe-core {found[1] if found else '?'} is installed, {pinned} pinned: "
+                    f"npm ci --prefix {AXE_FOLDER}", pytrace=False)
+    return text
+
+
 def use_theme(page: Page, theme: str) -> None:
     """The page's Auto theme follows the system's, as a player's would."""
     page.emulate_media(color_scheme=theme)  # type: ignore[arg-type]
@@ -54,7 +78,7 @@ def audit(page: Page, where: str, within: str | None = None,
     selector), each told readably: rule, impact, help, and each element with its reasons.
     Every rule is run, or only `rules` if given."""
     if not page.evaluate("typeof window.axe === 'object'"):
-        page.evaluate(AXE_SCRIPT)
+        page.evaluate(axe_script())
     options: dict[str, Any] = {"resultTypes": ["violations"]}
     if rules:
         options["runOnly"] = {"type": "rule", "values": list(rules)}
@@ -120,6 +144,16 @@ def test_a_game_page(new_context: NewContext, stage: Stage, scene: Scene) -> Non
         show_a_hint(page)  # (a hinted cell has colours of its own)
         found += audit_in_both_themes(page, f"{scene.name} with a hint")
     assert_none(found)
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_a_new_game_page(new_context: NewContext, game: str) -> None:
+    """A game as it opens, before a move: the clock is still empty (axe 4.12 on found a
+    label on it that an empty element without a role may not have)."""
+    page = new_context(**STILL).new_page()
+    page.goto(f"/play/{game}")
+    wait_for_views(page, 1)
+    assert_none(audit(page, f"{game}, new"))
 
 
 @pytest.mark.parametrize("scene", scenes_of("play"), ids=lambda scene: scene.name)

@@ -73,12 +73,13 @@ def _toolbar(observation: JSON) -> str:
         f'<div class="ms-presets" id="ms-presets" role="group" aria-label="Boards">'
         f"{buttons}</div>",
         '<div class="ms-status" id="ms-status">',
-        f'<span class="lcd" id="ms-mines" title="Mines left (mines − flags)" '
-        f'aria-label="mines left">{observation["mines_left"]:03d}</span>',
+        f'<span class="lcd" id="ms-mines" title="Mines left (mines − flags)" role="img" '
+        f'aria-label="{observation["mines_left"]} mines left">'
+        f'{observation["mines_left"]:03d}</span>',
         f'<button class="face" id="ms-face" data-command="again" '
         f'title="New game of this size" aria-label="New game">{face_html}</button>',
-        '<span class="lcd" id="ms-time" data-clock="seconds" title="Seconds" '
-        'aria-label="seconds">000</span>',
+        '<span class="lcd" id="ms-time" data-clock="seconds" title="Seconds" role="timer" '
+        'aria-label="Seconds played">000</span>',
         "</div></div>",
     ])
 

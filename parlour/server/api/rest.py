@@ -168,7 +168,7 @@ async def export_game(sid: str, hub: HubDep, authorization: Authorization = None
     `Content-Disposition: attachment; filename="<game>-<YYYY-MM-DD>.parlour.json"`."""
     live = await hub.get(sid)
     now = hub.now()
-    data = exported(live, bearer(authorization), hub.store, now)
+    data = exported(live, bearer(authorization), hub.store, hub.clock())
     return Response(data, media_type="application/json", headers={
         "Content-Disposition": f'attachment; filename="{file_name(live, now)}"',
         "Cache-Control": "no-store",

@@ -17,7 +17,7 @@ import logging
 from typing import Any, Literal
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from pydantic import Field, ValidationError
+from pydantic import Field, StrictBool, ValidationError
 
 from parlour.core.game import SPEED_FACTORS, Hint
 from parlour.server import timing
@@ -26,7 +26,15 @@ from parlour.server.api.guard import WS_MESSAGE_LIMIT
 from parlour.server.hub.core import Hub
 from parlour.server.hub.errors import ApiError, sentence
 from parlour.server.hub.live import Live
-from parlour.server.hub.messages import KINDS, Action, Cancel, Leave, Opened, Strict
+from parlour.server.hub.messages import (
+    KINDS,
+    Action,
+    Cancel,
+    Leave,
+    Opened,
+    SetVisibility,
+    Strict,
+)
 from parlour.server.hub.viewers import Viewer
 
 HELLO_TIMEOUT = 10.0
@@ -43,6 +51,7 @@ class Hello(Strict):
 
     type: Literal["hello"]
     token: str | None = Field(None, max_length=64, description="the seat token, if any")
+    visible: StrictBool = Field(True, description="the page is shown (not a background tab)")
     speed: Literal["normal", "slow", "fast", "instant"] = Field(
         "normal", description="how fast this player wants the computers to play "
         "(the slowest of the players watching sets the pace)")
@@ -50,19 +59,20 @@ class Hello(Strict):
 
 class WireMessage(Strict):
     """A client message as a browser sends it: `type` names its kind, and the kind reads
-    its own field of the four (the others may be there, and are ignored, as they always
+    its own field of the five (the others may be there, and are ignored, as they always
     were: the wire's contract does not change with the hub's models)."""
 
     type: Literal[
         "move", "undo", "redo", "restart", "hint", "assist", "command", "takeback", "leave",
-        "cancel",
+        "cancel", "visibility",
     ]
     move: Any = None
     on: bool = False  # for "assist": the switch's new position
     accept: bool = False  # for "takeback": accept (or refuse) the take-back asked for
     name: str = Field("", max_length=40, description="for 'command': a server command's name")
+    visible: StrictBool | None = None  # for "visibility" (required there): the page is shown
 
-    def message(self) -> Action | Leave | Cancel:
+    def message(self) -> Action | Leave | Cancel | SetVisibility:
         kind = KINDS[self.type]
         return kind(**{field: getattr(self, field) for field in kind.model_fields
                        if field != "type"})
@@ -87,8 +97,8 @@ async def play_socket(socket: WebSocket, sid: str, hub: HubDep) -> None:
                       error.message)
         return
     viewer = Viewer(live.seats_of(hello.token), socket.send_json, hello.token,
-                    socket.app.state.send_timeout, SPEED_FACTORS[hello.speed])
-    live.viewers.add(viewer)
+                    socket.app.state.send_timeout, hello.visible, SPEED_FACTORS[hello.speed])
+    hub.page_opened(live, viewer)  # its clock may start: the view below says so
     viewer.show(hub.view_for(live, hello.token))
     serving = asyncio.create_task(_serve(hub, socket, live, viewer))
     dropped = asyncio.create_task(viewer.dropped.wait())
@@ -98,7 +108,7 @@ async def play_socket(socket: WebSocket, sid: str, hub: HubDep) -> None:
         serving.cancel()
         dropped.cancel()
         viewer.close()
-        live.viewers.discard(viewer)
+        hub.page_closed(live, viewer)  # a page gone is a page hidden: its clock may stop
 
 
 async def _serve(hub: Hub, socket: WebSocket, live: Live, viewer: Viewer) -> None:
@@ -125,6 +135,9 @@ async def _serve(hub: Hub, socket: WebSocket, live: Live, viewer: Viewer) -> Non
                 continue
             if isinstance(message, Cancel):
                 hub.cancel(live, viewer.token)
+                continue
+            if isinstance(message, SetVisibility):  # not a change to the game: at once
+                hub.page_shown(live, viewer, message.visible)
                 continue
             if message.plays_on:
                 hub.play_on(live, viewer.token)  # a hint still coming is moot now

@@ -21,12 +21,12 @@ a take-back. Viewers of one kind share one render."""
 
 
 class Broadcast:
-    def __init__(self, now: Callable[[], float]) -> None:
-        self.now = now
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self.clock = clock  # the game clocks' time (`Hub.clock`)
 
     def view_for(self, live: Live, token: str | None, sound: str | None = None) -> JSON:
         """The view of the seats `token` holds (None: a spectator's)."""
-        return build_view(live, live.seats_of(token), token, self.now(), sound)
+        return build_view(live, live.seats_of(token), token, self.clock(), sound)
 
     def show_all(self, live: Live, sound: str | None) -> None:
         """Leave every viewer its view (one render per kind of viewer); never waits."""

@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 from parlour.core import work
 from parlour.core.game import GameError, GameSpec
 from parlour.core.gameid import parse_game_id
-from parlour.core.session import Session
+from parlour.core.session import Clock, Session
 from parlour.server import timing
 from parlour.server.compute import Compute, shared_compute
 from parlour.server.hub import records
@@ -49,9 +49,11 @@ from parlour.server.hub.messages import (
 )
 from parlour.server.hub.opening import Opening, game_spec
 from parlour.server.hub.play import Play
+from parlour.server.hub.presence import Presence
 from parlour.server.hub.saved_games import SavedGame
 from parlour.server.hub.seats import Seats, answer_takeback
 from parlour.server.hub.turns import ComputerTurns
+from parlour.server.hub.viewers import Viewer
 from parlour.server.hub.workers import Workers
 from parlour.store import Store
 
@@ -80,21 +82,27 @@ class Hub:
         now: Callable[[], float] = time.time,
         ai_delay_scale: float = 1.0,
         compute: Compute | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        """`now`: the wall time, for what the store keeps; `clock`: the game clocks' time,
+        monotonic, so that setting the machine's time (or, on Linux and macOS, a machine
+        asleep) puts no time on a player's clock."""
         self.store = store
         self.games = games
         self.now = now
+        self.clock = clock
         self.live: dict[str, Live] = {}
         self._loading: dict[str, asyncio.Task[Live]] = {}
         self.workers = Workers(compute or shared_compute())
         self.turns = ComputerTurns(self.workers.compute, self._play_computer_move,
                                    ai_delay_scale)
-        self.broadcast = Broadcast(now)
+        self.broadcast = Broadcast(clock)
         self.opening = Opening(store, games, self.workers, self.turns, self._keep, now)
         self.seats = Seats(store, self.broadcast, self.turns)
         self.play = Play(self.workers)
         self.advice = Advice(self.workers, self.opening, self.broadcast, self.save,
                              ai_delay_scale)
+        self.presence = Presence(clock, self.save)
         self.handlers: dict[type[Any], Handler[Any]] = dict([
             handles(PlayMove, self.play.move),
             handles(Undo, self.play.undo),
@@ -157,7 +165,8 @@ class Hub:
             raise ApiError(409, f"this saved game cannot be replayed: {error}") from None
         session.restore_help(*records.help_of(row, len(session.seats)))
         session.stand_ins = dict(row.stand_ins)
-        session.clock.elapsed_ms, session.clock.last_at = row.elapsed_ms, row.clock_last_at
+        # stopped until a page connects, whatever the row says (`records.py`)
+        session.clock = Clock(row.elapsed_ms)
         holders = {t: frozenset(s) for t, s in self.store.tokens(sid).items()}
         live = Live(sid, session, row.mode, row.preset, row.round, holders)
         self._keep(live)
@@ -179,10 +188,32 @@ class Hub:
     async def join(
         self, live: Live, token: str | None = None, seat: int | None = None
     ) -> tuple[str | None, frozenset[int]]:
-        return await self.seats.join(live, token, seat)
+        joined = await self.seats.join(live, token, seat)
+        self.presence.update(live)  # a page watching may be the new player's
+        return joined
 
     async def leave(self, live: Live, token: str | None) -> None:
         await self.seats.leave(live, token)
+        self.presence.update(live)  # their page no longer keeps the clock running
+
+    # -- pages: the clock runs while a player's page is visible (presence.py) ---------
+    def page_opened(self, live: Live, viewer: Viewer) -> None:
+        """A page connected (its first view is left to it after this)."""
+        live.viewers.add(viewer)
+        self.presence.update(live)
+
+    def page_shown(self, live: Live, viewer: Viewer, visible: bool) -> None:
+        """A page was shown or hidden (it is told what its clock shows now)."""
+        viewer.visible = visible
+        self.presence.update(live, asking=viewer)
+
+    def page_closed(self, live: Live, viewer: Viewer) -> None:
+        live.viewers.discard(viewer)
+        self.presence.update(live)
+
+    async def close(self) -> None:
+        """The server stops: every clock is stopped and saved."""
+        await self.presence.stop_all(self.live.values())
 
     # -- acting -----------------------------------------------------------------------
     async def act(self, live: Live, token: str | None, message: Action) -> Answer:
@@ -219,7 +250,8 @@ class Hub:
     async def save(self, live: Live, appended_from: int | None = None) -> None:
         """Commit the session's new state; if that fails, forget the unsaved state."""
         try:
-            await self.store.commit(records.progress(live, self.now(), appended_from))
+            await self.store.commit(
+                records.progress(live, self.now(), self.clock(), appended_from))
         except Exception as error:
             self.live.pop(live.sid, None)  # the next request reloads what is on disk
             raise ApiError(500, f"the game could not be saved ({error}): try again") from None

@@ -4,7 +4,8 @@ What a handler may touch, holding `lock` (one change at a time): `session`, `rou
 `holders`, `notes`, and the state its own capability hangs here — `takeback` (seats.py,
 by the rules of takebacks.py; a move, play.py, ends it), `advice` (advice.py) — and
 `ai_task` only through turns.py. `observed` is a cache `observe` keeps; `viewers`
-changes as sockets come and go (the API), `last_used` as the hub hands the game out.
+changes as sockets come and go and pages are hidden or shown (the API, telling
+presence.py), `last_used` as the hub hands the game out.
 """
 
 from __future__ import annotations
@@ -63,6 +64,16 @@ class Live:
 
     def seats_of(self, token: str | None) -> frozenset[int]:
         return self.holders.get(token or "", frozenset())
+
+    def attended(self) -> bool:
+        """Whether a player is here: a page of someone holding a human seat is open,
+        visible and connected (the game's clock runs only then, `presence.py`)."""
+        session = self.session
+        return any(
+            viewer.visible and not viewer.dropped.is_set()
+            and any(session.is_human(seat) for seat in self.seats_of(viewer.token))
+            for viewer in self.viewers
+        )
 
     def held(self) -> frozenset[int]:
         return frozenset().union(*self.holders.values())

@@ -3,7 +3,7 @@
 The WebSocket carries these as JSON tagged by `type` (`KINDS`; `api/socket.py` reads
 them); the REST routes build the same models from their paths and bodies, so both reach
 the hub's one table of handlers (`Hub.act`). Each kind carries only its own field: a move, the
-assist switch's position, a command's name, an answer to a take-back.
+assist switch's position, a command's name, an answer to a take-back, a page's visibility.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from parlour.core.game import Hint
 
@@ -109,12 +109,22 @@ class Cancel(Message):
     type: Literal["cancel"] = "cancel"
 
 
+class SetVisibility(Message):
+    """The page was shown or hidden (a tab in the background, a window minimised): a
+    game's clock runs only while a player's page is visible (`presence.py`). Not a
+    change to the game: the socket tells the hub at once, and REST has no such page."""
+
+    type: Literal["visibility"] = "visibility"
+    visible: StrictBool
+
+
 Action = PlayMove | Undo | Redo | Restart | AskHint | SetAssist | RunCommand | AnswerTakeback
 """A change a player asks of a game: each kind has one handler (`Hub.act`)."""
-KINDS: dict[str, type[Action | Leave | Cancel]] = {
+KINDS: dict[str, type[Action | Leave | Cancel | SetVisibility]] = {
     kind.model_fields["type"].default: kind
     for kind in (PlayMove, Undo, Redo, Restart, AskHint, SetAssist, RunCommand,
-                 AnswerTakeback, Leave, Cancel)
+                 AnswerTakeback, Leave, Cancel,
+                 SetVisibility)
 }
 """Every kind of client message by the `type` that names it on the wire."""
 

@@ -67,10 +67,9 @@ class Opening:
             raise ApiError(422, f"this saved game cannot be replayed: {error}") from None
         every = range(len(session.seats))  # a file's help is its player's, who holds them all
         session.restore_help(every if saved.assisted else (), every if saved.assist else ())
-        now = self.now()
-        session.clock = Clock(saved.elapsed_ms, now if session.clock_running() else None)
+        session.clock = Clock(saved.elapsed_ms)  # stopped until the player's page connects
         try:
-            return await self.open(session, mine, pictures_kept(pictures, owner, now))
+            return await self.open(session, mine, pictures_kept(pictures, owner, self.now()))
         except OverQuota as error:
             raise ApiError(429, str(error)) from None
 

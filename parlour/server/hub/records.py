@@ -1,5 +1,9 @@
 """What the hub writes to the store about a live game: its creation, each change of its
-position (moves, cursor, clock, help used) and, at the end, its result."""
+position (moves, cursor, clock, help used) and, at the end, its result.
+
+The clock is saved as the time played so far, never as running: when it started is the
+server's own monotonic time, of no use to another process, and a game read back from
+the store waits, stopped, for a player's page (`presence.py`)."""
 
 from __future__ import annotations
 
@@ -27,7 +31,7 @@ def created(live: Live, now: float, also: Change | None = None) -> Change:
     row = SessionRow(
         live.sid, session.game.name, session.id_text, list(session.seats), live.mode,
         live.preset, session.cursor, live.round, session.assisted, session.clock.elapsed_ms,
-        session.clock.last_at, session.status.value, live.headline(), now, session.assist,
+        None, session.status.value, live.headline(), now, session.assist,
         assisted_seats=frozenset(session.assisted_seats),
         assist_seats=frozenset(session.assist_seats),
     )
@@ -36,11 +40,13 @@ def created(live: Live, now: float, also: Change | None = None) -> Change:
     return write if also is None else together(write, also)
 
 
-def progress(live: Live, now: float, appended_from: int | None) -> Change:
-    """The session's position as it is now; `appended_from`: the first move not yet
-    saved, if moves were added (a restart clears the line)."""
+def progress(live: Live, now: float, clock_now: float, appended_from: int | None) -> Change:
+    """The session's position as it is now (`now`: the wall time; `clock_now`: the game
+    clock's, see `Hub.clock`); `appended_from`: the first move not yet saved, if moves
+    were added (a restart clears the line)."""
     session = live.session
-    session.clock.record(now, session.clock_running())
+    session.keep_time(clock_now)  # a first move starts the clock, the last one stops it
+    session.clock.record(clock_now, session.clock.running)  # the time played so far
     if session.cursor == 0 and appended_from is None:
         appended_from = 0
     status = session.status
@@ -51,7 +57,7 @@ def progress(live: Live, now: float, appended_from: int | None) -> Change:
             round=live.round,
             assisted=session.assisted,
             elapsed_ms=session.clock.elapsed_ms,
-            clock_last_at=session.clock.last_at,
+            clock_last_at=None,
             status=status.value,
             headline=live.headline(),
             now=now,

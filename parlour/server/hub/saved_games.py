@@ -94,9 +94,10 @@ def may_export(live: Live, token: str | None) -> bool:
     return bool(live.seats_of(token)) and live.session.status is not Status.PLAYING
 
 
-def exported(live: Live, token: str | None, store: Store, now: float) -> bytes:
+def exported(live: Live, token: str | None, store: Store, clock_now: float) -> bytes:
     """`live` as a saved file (JSON) for the player holding `token`: ApiError 403 if they
-    may not have it (`may_export`), 409 if it could not be imported again."""
+    may not have it (`may_export`), 409 if it could not be imported again. `clock_now`:
+    the game clock's time (`Hub.clock`)."""
     if not may_export(live, token):
         raise ApiError(403, "only the player who started this game may export it while "
                        "it is on (the file holds the deal); once over, any player")
@@ -108,7 +109,7 @@ def exported(live: Live, token: str | None, store: Store, now: float) -> bytes:
         format=FORMAT, version=VERSION, game=session.game.name, id=session.id_text,
         seats=list(session.seats), moves=session.line, cursor=session.cursor,
         assisted=session.assisted, assist=session.assist,
-        elapsed_ms=min(session.clock.reading_ms(now), MAX_ELAPSED_MS),
+        elapsed_ms=min(session.clock.reading_ms(clock_now), MAX_ELAPSED_MS),
         uploads={upload_id: _saved_picture(store, upload_id)
                  for upload_id in session.game_id.uploads(session.game)},
     )

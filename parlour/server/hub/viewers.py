@@ -3,7 +3,8 @@
 A game never waits for a viewer. `show` and `tell` only leave a message in the viewer's
 outbox and return; the viewer's own task sends it. The outbox holds the latest view
 (a newer one replaces one not yet sent: a slow viewer skips positions, never falls
-behind) and a few short notes. A view's board goes as the parts that changed since the
+behind) and a few short notes (a clock's news among them, which a later view makes
+stale: the view replaces it). A view's board goes as the parts that changed since the
 last one sent, its move list as the moves the viewer has not had. A viewer whose send
 does not go through within `SEND_TIMEOUT` seconds (it stopped reading) is dropped; its
 browser reconnects and is sent the whole board again.
@@ -26,7 +27,7 @@ Send = Callable[[JSON], Awaitable[None]]
 
 
 class Viewer:
-    """One open WebSocket: the seats it sees, and its outbox."""
+    """One open WebSocket: the seats it sees, whether its page is visible, its outbox."""
 
     def __init__(
         self,
@@ -34,10 +35,12 @@ class Viewer:
         send: Send,
         token: str | None = None,
         send_timeout: float = SEND_TIMEOUT,
+        visible: bool = True,
         speed: float = 1.0,
     ) -> None:
         self.seats = seats
         self.token = token
+        self.visible = visible  # the page is shown, not in a background tab (presence.py)
         self.speed = speed
         """How slowly its player wants the computers to play, as a factor of the game's
         pause between their moves (`SPEED_FACTORS`): the slowest watching sets it."""
@@ -53,7 +56,11 @@ class Viewer:
         self._task = asyncio.get_running_loop().create_task(self._pump())
 
     def show(self, view: JSON) -> None:
-        """Queue `view`, replacing a view not yet sent."""
+        """Queue `view`, replacing a view not yet sent and the clock's news: the view
+        carries the clock as it is now."""
+        if self._notes:
+            self._notes = deque((note for note in self._notes if note.get("type") != "clock"),
+                                maxlen=NOTES_KEPT)
         self._view = view
         self._view_answers = timing.action_arrived()
         self._ready.set()

@@ -126,8 +126,10 @@ class View(BaseModel):
                            "assist, an assisted undo): their result counts as assisted")
     assist: bool = Field(description="this viewer's assist switch is on (each player has "
                          "their own)")
-    elapsed_ms: int
-    clock_running: bool
+    elapsed_ms: int = Field(description="the time played: it counts only while a player's "
+                            "page is open, visible and connected")
+    clock_running: bool = Field(description="the clock runs on from elapsed_ms: the game is "
+                                "on and a player's page is visible")
     hint: HintView | None
     commands: dict[str, bool] = Field(
         description="the game's server commands (see the catalog): which may be sent now"
@@ -162,10 +164,11 @@ class View(BaseModel):
 
 
 def build_view(
-    live: Live, seats: Collection[int], token: str | None, now: float,
+    live: Live, seats: Collection[int], token: str | None, clock_now: float,
     sound: str | None = None,
 ) -> JSON:
-    """The view of `seats` (held with `token`), as plain data shaped like `View`."""
+    """The view of `seats` (held with `token`), as plain data shaped like `View`;
+    `clock_now`: the game clock's time (`Hub.clock`)."""
     session, game = live.session, live.session.game
     to_move = session.to_move
     perspective = to_move if to_move in seats else min(seats, default=None)
@@ -208,8 +211,8 @@ def build_view(
         "outcome": outcome(session, seats),
         "assisted": session.assisted_for(seats),
         "assist": assist,
-        "elapsed_ms": session.clock.reading_ms(now),
-        "clock_running": session.clock_running(),
+        "elapsed_ms": session.clock.reading_ms(clock_now),
+        "clock_running": session.clock.running,
         "hint": {"move": hint.move, "note": hint.note} if hint else None,
         "commands": server_command_states(session.spec, observation, bool(seats)),
         "preset": game.preset_of(session.game_id.params) or "custom",

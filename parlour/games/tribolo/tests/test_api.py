@@ -270,7 +270,7 @@ def test_take_back_is_off_once_the_game_is_over(client: TestClient) -> None:
     for token in (host, guest):
         assert view_of(client, sid, token)["can_undo"] is False
     refused = client.post(f"/api/games/{sid}/undo", headers=auth(host))
-    assert "the game is over" in error_of(refused, 409)
+    assert "The game is over" in error_of(refused, 409)
 
 
 # -- the move list --------------------------------------------------------------------------
