@@ -26,7 +26,6 @@ from parlour.core.game import (
     Params,
     Status,
     UndoRule,
-    readable,
 )
 from parlour.games.minesweeper.grid import Cell, counts_of, neighbours
 from parlour.games.minesweeper.noguess import no_guess_layout
@@ -154,10 +153,6 @@ class Minesweeper(Game[Minefield, Move]):
         words = [f"{self.preset_label(preset)} {size}" if preset else
                  f"Custom {size}, {params['mines']} mines"]
         return ", ".join([*words, *self._rule_words(params)])
-
-    def preset_label(self, name: str) -> str:
-        """How a board or a statistics group reads: "Medium", "Medium, no guess"."""
-        return readable(name)
 
     def _rule_words(self, params: Params) -> list[str]:
         words = RULE_WORDS[str(params["first_click"])]
@@ -318,7 +313,14 @@ class Minesweeper(Game[Minefield, Move]):
             return "You win! Board cleared"
         if status == "lost":
             return "Game over: a mine"
-        return "Minesweeper"
+        return self.board_name(observation)  # the board being played, e.g. "Medium, no guess"
+
+    def board_name(self, observation: JSON) -> str:
+        """"Medium", "Expert, no guess", "10×12, 20 mines, safe first click"."""
+        preset = observation["preset"]
+        name = (self.preset_label(preset) if preset else
+                f"{observation['rows']}×{observation['cols']}, {observation['mines']} mines")
+        return ", ".join([name, *self._rule_words({"first_click": observation["first_click"]})])
 
     def move_from_model(self, model: MoveModel) -> Move:
         for action in ("open", "mark", "chord"):

@@ -94,7 +94,7 @@ def test_a_new_game_opens_an_area_and_an_old_id_plays_the_old_way(client: TestCl
 def test_a_no_guess_medium_keeps_its_board_name(client: TestClient) -> None:
     created = new_game(client, params={**PRESETS["medium"], "first_click": "no_guess"})
     view = created["view"]
-    assert view["preset"] == "medium"
+    assert view["preset"] == "medium" and view["headline"] == "Medium, no guess"
     assert 'aria-current="true">Medium<' in view["html"]
     assert GAME.summary(view["params"]) == "Medium 15×15, no guess"
     assert GAME.stat_group(view["params"]) == "medium, no guess"
