@@ -143,7 +143,7 @@ class Minesweeper(Game[Minefield, Move]):
 
     def stat_group(self, params: Params) -> str:
         """The board, and the first click's rule where it is not the default: "medium",
-        "medium, no guess", "custom, never a mine"."""
+        "medium, no guess", "custom, safe first click"."""
         return ", ".join([self.preset_of(params) or "custom", *self._rule_words(params)])
 
     def summary(self, params: Params) -> str:
