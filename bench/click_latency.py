@@ -17,7 +17,7 @@ samples under 16 ms.
 - minesweeper: 16x30 boards. "expert first click" opens an area of a 99-mine board
   (first_click=opening); "expert click" opens random closed cells after it (those that
   end the game, on a mine or the last safe cell, are counted on a line of their own: the
-  end card shows and the board re-fits under it); "whole-board
+  end card shows over the board, which stays as it was); "whole-board
   flood" is the first click on a 10-mine 16x30 board, which opens nearly every cell;
   "expert flag" right-clicks the mines around an open number and "expert chord" then
   clicks it, opening its other neighbours (the mines known from the game replayed here).
@@ -347,9 +347,9 @@ SESSION = """() => {
 
 
 def ended(page: Page) -> bool:
-    """The last action ended the game: the end card shows above the board, which
-    re-fits under it (the whole board laid out and drawn anew), a moment of its own,
-    timed on a line of its own."""
+    """The last action ended the game: the end card shows over the board (a layer of
+    its own; the board is not laid out again), a moment of its own, timed on a line of
+    its own."""
     return bool(page.evaluate("() => !document.getElementById('end-card').hidden"))
 
 

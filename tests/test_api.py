@@ -855,12 +855,12 @@ def test_a_game_is_filed_under_the_board_its_player_chose(client: TestClient, st
         kept = store.load_session(made.json()["session"])
         assert kept is not None
         presets.add(kept[0].preset)
-    words = minesweeper.summary(minesweeper.validate(chosen))
-    assert presets == {"medium", words} and "no guess" in words and "Custom" not in words
-    (group,) = statistics([Result(sid="s", round=1, game="minesweeper", preset=words,
+    group_name = minesweeper.stat_group(minesweeper.validate(chosen))
+    assert presets == {"medium", group_name} and group_name == "medium, no guess"
+    (group,) = statistics([Result(sid="s", round=1, game="minesweeper", preset=group_name,
                                   mode="solo", outcome="won", score=None, elapsed_ms=5_000,
                                   moves=9, assisted=False, finished=1.0)], GAMES)["groups"]
-    assert group["heading"] == words and group["players"] == ""
+    assert group["heading"] == "Medium, no guess" and group["players"] == ""
 
 
 def test_stats_for_an_unknown_game(client: TestClient) -> None:

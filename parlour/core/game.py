@@ -188,6 +188,10 @@ class Game(ABC, Generic[S, M]):
     """False for a game that always starts the same (Tic Tac Toe): it has no deal to show
     or share."""
     old_deals: ClassVar[Mapping[int, Callable[[Params, random.Random], Any]]] = {}
+    old_defaults: ClassVar[Mapping[int, Params]] = {}
+    """Parameter defaults an earlier deal version had otherwise, per version: an id of that
+    version that leaves such a parameter out means its old default (Minesweeper's first
+    click was "safe" up to its version 1), so that the id deals and plays as it did."""
     position_help: ClassVar[str] = ""
     """How a start position given by the player is written (empty: none is taken)."""
     undo_refusal: ClassVar[str] = "that move cannot be taken back"

@@ -11,7 +11,9 @@ followed by overrides. The seed is any short string of letters, digits, `-` and 
 
 A game that changes how it deals from a seed bumps its `deal_version` and keeps the old
 dealer; ids of later versions say theirs after the game's name (`minesweeper@2:...`), so
-an id (and a saved game) keeps its deal for good.
+an id (and a saved game) keeps its deal for good. A game whose parameters' defaults
+change says the old ones in `old_defaults`: an id of an earlier version that leaves a
+parameter out still means what it meant (`minesweeper:medium#…`, a safe first click).
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ class GameId:
 
     def text(self, game: Game[Any, Any]) -> str:
         name = self.game if self.version == 1 else f"{self.game}@{self.version}"
-        params = params_text(game, self.params)
+        params = params_text(game, self.params, self.version)
         if self.position is not None:
             return f"{name}:{params}:{self.position}"
         return f"{name}:{params}#{self.seed}"
@@ -74,19 +76,27 @@ class GameId:
         ]
 
 
-def params_text(game: Game[Any, Any], params: Params) -> str:
+def params_text(game: Game[Any, Any], params: Params, version: int | None = None) -> str:
+    """`params` as an id of deal `version` (default: the game's) writes them: the preset
+    they are (with that version's defaults), or every parameter."""
     preset = game.preset_of(params)
-    if preset is not None:
+    if preset is not None and params == game.validate(
+            {**_old_defaults(game, version), **game.presets[preset]}):
         return preset
     return ",".join(f"{k}={_value_text(v)}" for k, v in params.items())
+
+
+def _old_defaults(game: Game[Any, Any], version: int | None) -> Params:
+    return dict(game.old_defaults.get(game.deal_version if version is None else version, {}))
 
 
 def _value_text(value: int | str | bool) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def parse_params(game: Game[Any, Any], text: str) -> Params:
-    chosen: dict[str, object] = {}
+def parse_params(game: Game[Any, Any], text: str, version: int | None = None) -> Params:
+    """The parameters an id of deal `version` (default: the game's) writes as `text`."""
+    chosen: dict[str, object] = dict(_old_defaults(game, version))
     for part in filter(None, (piece.strip() for piece in text.split(","))):
         name, equals, value = part.partition("=")
         if equals:
@@ -114,7 +124,7 @@ def parse_game_id(game: Game[Any, Any], text: str) -> GameId:
         params, _, seed = rest.partition("#")
         if not _SEED.match(seed):
             raise BadParams("a game id ends with '#' and a seed of letters and digits")
-        return GameId(game.name, parse_params(game, params), seed, version)
+        return GameId(game.name, parse_params(game, params, version), seed, version)
     params, colon, position = rest.rpartition(":")
     if not colon:
         raise BadParams(
@@ -123,7 +133,7 @@ def parse_game_id(game: Game[Any, Any], text: str) -> GameId:
         )
     if not _POSITION.match(position):
         raise BadParams("a start position is letters, digits and . , / * - _")
-    game_id = GameId(game.name, parse_params(game, params), None, version, position)
+    game_id = GameId(game.name, parse_params(game, params, version), None, version, position)
     game.parse_position(game_id.params, position)  # refused here, with its reason
     return game_id
 

@@ -1,8 +1,11 @@
-// The end of a game: the status row becomes a card with the result (the game's headline),
-// whose it is, the time and the game's own figures, and what next: New game (a new deal
-// like this one) or Replay (the same deal again). It sits above the board, which re-fits
-// under it, so the final board stays whole in sight; ✕ or Esc puts it away.
-import { $, escapeHtml, formatTime, set } from "/static/common.js";
+// The end of a game: a card floats over the final board with the result (the game's
+// headline), whose it is, the time and the game's own figures, and what next: New game (a
+// new deal like this one), Replay (the same deal again), See the board, and any action a
+// game adds to its row (#end-actions). The board neither moves nor shrinks: the card is
+// out of the page's flow, so showing it lays nothing out again. ✕, Esc or See the board
+// put it away (the focus goes back to the board); the status row then keeps the result
+// and a "Show result" button that brings the card back.
+import { $, escapeHtml, formatTime, set, setText } from "/static/common.js";
 
 export function createEndCard() {
   const state = {
@@ -10,10 +13,14 @@ export function createEndCard() {
   };
 
   function show(next) {
-    if (next.status === "playing") { state.shownFor = null; setShown(false); return; }
+    if (next.status === "playing") { state.shownFor = null; setShown(false, false); return; }
     const key = `${next.session}:${next.line_length}`;
     if (state.shownFor === key) return;  // shown already, or put away: later views keep it so
     state.shownFor = key;
+    const card = $("end-card");
+    set(card, "className", `end-card ${next.outcome || ""}`);
+    setText($("end-title"), next.headline);
+    setText($("end-detail"), endDetail(next));
     const figures = [["Time", formatTime(next.elapsed_ms)], ...next.end_figures.map(({ label, value }) => [label, value])];
     $("end-figures").innerHTML = figures.map(([label, value]) =>
       `<div><dt>${escapeHtml(label)}</dt><dd>${escapeHtml(String(value))}</dd></div>`).join("");
@@ -23,22 +30,38 @@ export function createEndCard() {
     $("end-new").insertAdjacentHTML("beforebegin", (next.end_actions || []).map(({ label, command }) =>
       `<button class="btn primary" data-end-command="${escapeHtml(command)}">${escapeHtml(label)}</button>`).join(""));
     $("end-new").classList.toggle("primary", !next.end_actions?.length);
-    setShown(true);
+    setShown(true, true);
+    focusFirstAction();
   }
 
-  function setShown(shown) {
+  // over: the game has ended (the status row then offers the card back while it is away)
+  function setShown(shown, over) {
     set($("end-card"), "hidden", !shown);
-    $("status-row").classList.toggle("ended", shown);
+    set($("end-show"), "hidden", shown || !over);
+  }
+
+  function focusFirstAction() {
+    const first = [...$("end-actions").querySelectorAll("button")].find((button) => !button.hidden && !button.disabled);
+    first?.focus({ preventScroll: true });
   }
 
   function hide() {
-    setShown(false);
+    setShown(false, state.shownFor !== null);
     $("board-wrap").focus({ preventScroll: true });
+  }
+
+  function reopen() {
+    if (state.shownFor === null) return;
+    setShown(true, true);
+    focusFirstAction();
   }
 
   function shown() { return !$("end-card").hidden; }
 
-  return { show, hide, shown };
+  $("end-see").addEventListener("click", hide);
+  $("end-show").addEventListener("click", reopen);
+
+  return { show, hide, shown, reopen };
 }
 
 // Whose result it is, in a few words (the headline above is the game's own).

@@ -151,25 +151,42 @@ class Stage:
         return {each.session: each.token for each in reached}
 
     def _play(self, scene: Scene) -> Reached:
+        reached, _ = self._play_until(scene, stop_before_end=False)
+        status = self.api.get(f"/api/games/{reached.session}").json()["status"]
+        assert status == scene.status, f"{scene.name} ended {status}"
+        return reached
+
+    def before_the_end(self, scene: Scene) -> tuple[Reached, Any]:
+        """A new game of an ending scene, one move short of its end (not kept); answers
+        it and that last move as JSON, for `play` to make while a page looks on."""
+        reached, last = self._play_until(scene, stop_before_end=True)
+        assert last is not None, f"{scene.name} does not end"
+        return reached, last
+
+    def play(self, reached: Reached, game: str, move: Any) -> dict[str, Any]:
+        reply = self.api.post(f"/api/games/{reached.session}/moves", json={"move": move},
+                              headers={"Authorization": f"Bearer {reached.token}"})
+        assert reply.status_code == 200, reply.text
+        answer: dict[str, Any] = reply.json()
+        return answer
+
+    def _play_until(self, scene: Scene, stop_before_end: bool) -> tuple[Reached, Any]:
         created = self.api.post("/api/games", json={"game": scene.game, **scene.options})
         assert created.status_code == 201, created.text
-        sid, token = created.json()["session"], created.json()["token"]
+        reached = Reached(created.json()["session"], created.json()["token"])
         rules = GAMES[scene.game].game
         state = parse_game_id(rules, created.json()["id"]).deal(rules)
         played = 0
         while rules.status(state) is Status.PLAYING and played != scene.moves:
             move = (scene.line[played] if played < len(scene.line)
                     else scene.policy(rules, state))
-            reply = self.api.post(
-                f"/api/games/{sid}/moves", json={"move": rules.move_to_json(move)},
-                headers={"Authorization": f"Bearer {token}"},
-            )
-            assert reply.status_code == 200, f"{scene.name}, move {played}: {reply.text}"
-            state = rules.apply(state, move)
+            after = rules.apply(state, move)
+            if stop_before_end and rules.status(after) is not Status.PLAYING:
+                return reached, rules.move_to_json(move)
+            self.play(reached, scene.game, rules.move_to_json(move))
+            state = after
             played += 1
-        status = self.api.get(f"/api/games/{sid}").json()["status"]
-        assert status == scene.status, f"{scene.name} ended {status} after {played} moves"
-        return Reached(sid, token)
+        return reached, None
 
     def close(self) -> None:
         self.api.close()

@@ -198,7 +198,7 @@ def test_new_game_shows_labels_and_sends_the_values(
     page = game_page("minesweeper")
     page.keyboard.press("n")
     first_click = page.locator("#f-param-first_click option")
-    assert first_click.all_inner_texts() == [labels[v] for v in ("safe", "opening", "no_guess")]
+    assert first_click.all_inner_texts() == [labels[v] for v in ("opening", "safe", "no_guess")]
     assert all(text[:1].isupper() for text in first_click.all_inner_texts())
     presets = page.locator("#f-preset option").all_inner_texts()
     assert presets == [*sweeper["preset_labels"].values(), "Custom"]

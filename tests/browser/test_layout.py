@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import CreateGame, NewContext, NextView, wait_for_views
-from tests.browser.scenes import SCENES, Scene, Stage
+from tests.browser.scenes import SCENES, Scene, Stage, open_a_mine
 
 pytestmark = pytest.mark.browser
 
@@ -108,17 +108,12 @@ def test_the_end_card_tells_the_result_and_replay_deals_the_same_again(
     new_context: NewContext, own_stage: Stage, next_view: NextView, size: str
 ) -> None:
     page = open_scene_at(new_context, own_stage, "minesweeper-lost", size)
-    card = page.locator("#end-card")
+    card = page.get_by_role("dialog", name=page.locator("#headline").inner_text())
     expect(card).to_be_visible()
-    expect(page.get_by_role("region", name=page.locator("#headline").inner_text())).to_be_visible()
+    expect(card).to_contain_text("Better luck")
     figures = card.locator(".end-figures dt").all_inner_texts()
     assert figures[:1] == ["Time"] and "Moves" in figures
-    page.evaluate("Promise.all(document.getAnimations().map((a) => a.finished))")  # slid in
-    shown, board = box(page, "#status-row"), box(page, "#board > *")
-    assert shown["bottom"] <= board["top"], "the card covers the board"
-    if size == "laptop":
-        assert board["bottom"] <= SIZES[size]["height"], "the final board is cut off"
-    expect(card.get_by_role("button", name="New game")).to_be_visible()
+    expect(card.get_by_role("button", name="New game")).to_be_focused()  # its first action
     deal, session = page.locator("#game-id").inner_text(), page.url
     with next_view(page):
         card.get_by_role("button", name="Replay").click()
@@ -126,6 +121,79 @@ def test_the_end_card_tells_the_result_and_replay_deals_the_same_again(
     expect(page.locator("#headline")).not_to_contain_text("mine")
     assert page.locator("#game-id").inner_text() == deal and page.url == session
     assert page.locator("#ms-grid .open").count() == 0  # the same deal, from the start
+
+
+def settled(page: Page) -> None:
+    """Wait for the page's animations (the card's entrance) and two frames."""
+    page.evaluate("Promise.all(document.getAnimations().map((a) => a.finished))")
+    page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
+def same_box(before: dict[str, float], after: dict[str, float], what: str) -> None:
+    moved = {side: round(after[side] - before[side], 1) for side in before
+             if abs(after[side] - before[side]) > 1}
+    assert not moved, f"{what} moved or changed size: {moved}"
+
+
+EXPERT_LOST = Scene("minesweeper", "lost", {"id": "minesweeper:expert#scene"}, open_a_mine)
+ENDINGS = {  # one ending per game, and the biggest board on a phone
+    **{scene.game: scene for scene in SCENES if scene.moment != "play"},
+    "minesweeper-expert": EXPERT_LOST,
+}
+
+
+SAYS_THE_END_IN_THE_BOARD = {"escalator", "tribolo"}  # their boards end with a note of their own
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("ending", ENDINGS)
+def test_the_end_card_is_in_sight_and_leaves_the_final_board_where_it_was(
+    new_context: NewContext, own_stage: Stage, ending: str, size: str
+) -> None:
+    scene_at_end = ENDINGS[ending]
+    reached, last_move = own_stage.before_the_end(scene_at_end)
+    context = new_context(tokens={reached.session: reached.token}, viewport=SIZES[size])
+    page = context.new_page()
+    page.goto(reached.path(scene_at_end.game))
+    views = wait_for_views(page, 1)
+    page.evaluate("document.fonts.ready.then(() => true)")
+    settled(page)
+    board, wrap = box(page, "#board > *"), box(page, "#board-wrap")
+    own_stage.play(reached, scene_at_end.game, last_move)
+    wait_for_views(page, views + 1)
+    card = page.locator("#end-card")
+    expect(card).to_be_visible()
+    settled(page)
+    shown = box(page, "#end-card")
+    width, height = SIZES[size]["width"], SIZES[size]["height"]
+    assert shown["top"] >= 0 and shown["left"] >= 0, f"the card is cut off: {shown}"
+    assert shown["bottom"] <= height and shown["right"] <= width, f"the card is cut off: {shown}"
+    if scene_at_end.game in SAYS_THE_END_IN_THE_BOARD:  # a line under the board's cells
+        del board["bottom"], wrap["bottom"]
+    same_box(board, box(page, "#board > *"), "the board")
+    same_box(wrap, box(page, "#board-wrap"), "the board's frame")
+
+
+def test_the_end_card_put_away_shows_the_final_board_and_comes_back(
+    new_context: NewContext, own_stage: Stage
+) -> None:
+    page = open_scene_at(new_context, own_stage, "minesweeper-won", "phone")
+    card = page.locator("#end-card")
+    expect(card).to_be_visible()
+    settled(page)
+    board = box(page, "#board > *")
+    card.get_by_role("button", name="See the board").click()
+    expect(card).to_be_hidden()
+    expect(page.locator("#board-wrap")).to_be_focused()
+    again = page.get_by_role("button", name="Show result")
+    expect(again).to_be_visible()
+    expect(page.locator("#headline")).to_contain_text("You win")  # the result stays in sight
+    settled(page)
+    same_box(board, box(page, "#board > *"), "the board")
+    again.click()
+    expect(card).to_be_visible()
+    expect(card.get_by_role("button", name="New game")).to_be_focused()
+    expect(again).to_be_hidden()
 
 
 def test_new_game_on_the_end_card_deals_another_game(
@@ -150,6 +218,7 @@ def test_the_end_card_can_be_put_away_to_see_the_board(
     page.locator("#end-close").click()
     expect(card).to_be_hidden()
     expect(page.locator("#ttt-board")).to_be_visible()
+    expect(page.locator("#board-wrap")).to_be_focused()
     page.reload()  # a finished game opened again shows its card again; Esc puts it away
     wait_for_views(page, 1)
     expect(card).to_be_visible()

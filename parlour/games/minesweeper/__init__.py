@@ -10,7 +10,8 @@ RULES_HTML = """
 <p>Some cells hide mines. Open every cell that does not.</p>
 <p><b>Click</b> (or tap, or Enter) opens a cell. An open cell shows how many of its eight
 neighbours hold a mine; a cell with none opens its neighbours by itself. Opening a mine
-loses the game. Your first click is never a mine.</p>
+loses the game. Your first click is never a mine, and opens an area: the cell and its
+neighbours are kept clear.</p>
 <p><b>Right click</b> (or a long press, or Space) cycles a closed cell through a
 <b>flag</b> 🚩, a question mark and nothing. Flagged cells will not open. The counter on
 the left shows the mines left (mines minus flags); the one on the right, the seconds
@@ -18,14 +19,15 @@ since your first click.</p>
 <p><b>Chording</b>: clicking an open number (or pressing C on it) whose flags around it
 match its number opens all its other neighbours — if a flag is wrong, that can hit a
 mine.</p>
-<p>Options: the first click can be just <i>Safe</i> (as in the original), open an area
-(<i>Opening</i>), or start a <i>No guess</i> board that can always be cleared by logic
-alone. After a loss, Undo takes back the fatal click (the game then counts as assisted).
+<p>Options (New game): the first click opens an area (<i>Opens an area</i>), is only
+sure to be no mine (<i>Safe</i>, the original's rule: the mine moves away), or starts a
+<i>No guess</i> board that can always be cleared by logic alone (key G). After a loss,
+Undo takes back the fatal click (the game then counts as assisted).
 Hint shows a safe cell, or when none can be proven, the safest one with its odds.</p>
 <p>Boards: Easy 7×7 with 10 mines, Medium 15×15 with 40 and Hard 15×30 with 99 (keys 1, 2,
-3, and the buttons above the board); <b>More…</b> opens New game, with the classic
-Beginner 9×9/10, Intermediate 16×16/40 and Expert 16×30/99 and any size you like. A won
-board flags every mine.</p>
+3, and the buttons above the board), and the classic Beginner 9×9 with 10, Intermediate
+16×16 with 40 and Expert 16×30 with 99 (keys 4, 5, 6, and the Game menu); <b>More…</b>
+opens New game, for any size you like. A won board flags every mine.</p>
 """
 
 ABOUT_HTML = """
@@ -34,7 +36,8 @@ ABOUT_HTML = """
 <i>Re: Factor</i>, February 2018): its Easy, Medium and Hard boards, a first click that is
 never a mine, flags and question marks, the smiley and the two counters.</p>
 <p>Parlour added chording, the classic Beginner, Intermediate and Expert boards and custom
-sizes, a first click that opens an area or starts a board proven to need no guess, hints
+sizes, a first click that opens an area (the seed's, which only moves a mine away, is an
+option) or starts a board proven to need no guess, hints
 from a solver that gives the odds when it must guess, Undo of the fatal click, and
 statistics with 3BV per second.</p>
 """
@@ -65,7 +68,8 @@ SPEC = GameSpec(
     commands=(
         new_game("no-guess", "New no-guess game", "G", params={"first_click": "no_guess"}),
         *(_preset(name, key) for name, key in (("easy", "1"), ("medium", "2"), ("hard", "3"))),
-        *(_preset(name) for name in ("beginner", "intermediate", "expert")),
+        *(_preset(name, key) for name, key in (("beginner", "4"), ("intermediate", "5"),
+                                               ("expert", "6"))),
     ),
     second_action="flag, question mark, clear (also a right click or a long press)",
     shortcuts=(

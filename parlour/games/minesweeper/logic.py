@@ -1,9 +1,11 @@
 """Minesweeper rules (seed 004) with chording, first-click options and no-guess boards.
 
 Cells are numbered row by row (`row * cols + col`). The mines are laid at the deal; the
-first click then makes the board fit the `first_click` option: `safe` moves a mine that
-was hit elsewhere (the seed's rule), `opening` clears the clicked cell and its
-neighbours, `no_guess` lays a board the solver proves can be cleared by logic alone.
+first click then makes the board fit the `first_click` option: `opening` (the default,
+as in every modern Minesweeper) clears the clicked cell and its neighbours, so that it
+opens an area; `safe` moves a mine that was hit elsewhere (the seed's rule, the default
+of deal version 1: its ids keep it); `no_guess` lays a board the solver proves can be
+cleared by logic alone.
 """
 
 from __future__ import annotations
@@ -42,6 +44,18 @@ PRESETS: dict[str, Params] = {
     "intermediate": {"rows": 16, "cols": 16, "mines": 40},
     "expert": {"rows": 16, "cols": 30, "mines": 99},
 }
+
+FIRST_CLICK = Param(
+    "first_click", "First click", "choice", "opening",
+    choices=("opening", "safe", "no_guess"),
+    help="Opens an area: the cell you click and its neighbours hold no mine. Safe: only "
+    "the cell you click is sure to hold none (the original rule). No guess: a board you "
+    "can clear by logic alone",
+    choice_labels={"opening": "Opens an area", "safe": "Safe: never a mine (original)",
+                   "no_guess": "No guess: logic alone"},
+)
+RULE_WORDS = {"opening": "", "safe": "safe first click", "no_guess": "no guess"}
+"""How a board's name goes on when its first click is not the default: "Medium, no guess"."""
 
 
 @dataclass(frozen=True)
@@ -100,14 +114,12 @@ class Minesweeper(Game[Minefield, Move]):
         Param("rows", "Rows", "int", 7, minimum=2, maximum=40),
         Param("cols", "Columns", "int", 7, minimum=2, maximum=60),
         Param("mines", "Mines", "int", 10, minimum=1, maximum=2000),
-        Param(
-            "first_click", "First click", "choice", "safe",
-            choices=("safe", "opening", "no_guess"),
-            help="Safe: never a mine; Opening: opens an area; No guess: a board you can "
-            "clear by logic alone",
-        ),
+        FIRST_CLICK,
     )
     presets: ClassVar[dict[str, Params]] = PRESETS
+    deal_version: ClassVar[int] = 2
+    """Version 2: the first click opens an area by default. The deal itself is the same."""
+    old_defaults: ClassVar[dict[int, Params]] = {1: {"first_click": "safe"}}
     position_help: ClassVar[str] = (
         "the mine layout: the cells row by row as bits (1: a mine), written in hex, "
         "e.g. minesweeper:rows=2,cols=4,mines=3:e0 (a given layout is played as laid: "
@@ -119,21 +131,32 @@ class Minesweeper(Game[Minefield, Move]):
         first_area = 1 if params["first_click"] == "safe" else 9
         most = rows * cols - min(first_area, rows * cols) - 1
         if mines > most:
-            raise BadParams(
-                f"{mines} mines do not fit a {rows}x{cols} board when the first click is "
-                f"{params['first_click']}: at most {max(most, 0)}"
-            )
+            kept = "" if first_area == 1 else " (the first click keeps nine cells clear)"
+            room = f"at most {most}" if most > 0 else "choose a safe first click or a larger board"
+            raise BadParams(f"{mines} mines do not fit a {rows}×{cols} board{kept}: {room}")
+
+    def preset_of(self, params: Params) -> str | None:
+        """The board's name: a preset is a board, whatever the first click's rule (a
+        no-guess Medium is a Medium); an id writes the rule after it when it differs."""
+        board = {name: params.get(name) for name in ("rows", "cols", "mines")}
+        return next((name for name, values in PRESETS.items() if values == board), None)
+
+    def stat_group(self, params: Params) -> str:
+        """The board, and the first click's rule where it is not the default: "medium",
+        "medium, no guess", "custom, safe first click"."""
+        return ", ".join([self.preset_of(params) or "custom", *self._rule_words(params)])
 
     def summary(self, params: Params) -> str:
         """E.g. "Expert 16×30", "Custom 10×12, 20 mines", "Easy 7×7, no guess"."""
-        board = {name: params[name] for name in ("rows", "cols", "mines")}
-        preset = next((name for name, values in PRESETS.items() if values == board), None)
+        preset = self.preset_of(params)
         size = f"{params['rows']}×{params['cols']}"
         words = [f"{self.preset_label(preset)} {size}" if preset else
                  f"Custom {size}, {params['mines']} mines"]
-        if params["first_click"] != "safe":
-            words.append(self.parameters[3].choice_label(str(params["first_click"])).lower())
-        return ", ".join(words)
+        return ", ".join([*words, *self._rule_words(params)])
+
+    def _rule_words(self, params: Params) -> list[str]:
+        words = RULE_WORDS[str(params["first_click"])]
+        return [words] if words else []
 
     # -- the rules ----------------------------------------------------------------
     def deal(self, params: Params, rng: random.Random) -> Minefield:
@@ -290,7 +313,14 @@ class Minesweeper(Game[Minefield, Move]):
             return "You win! Board cleared"
         if status == "lost":
             return "Game over: a mine"
-        return "Minesweeper"
+        return self.board_name(observation)  # the board being played, e.g. "Medium, no guess"
+
+    def board_name(self, observation: JSON) -> str:
+        """"Medium", "Expert, no guess", "10×12, 20 mines, safe first click"."""
+        preset = observation["preset"]
+        name = (self.preset_label(preset) if preset else
+                f"{observation['rows']}×{observation['cols']}, {observation['mines']} mines")
+        return ", ".join([name, *self._rule_words({"first_click": observation["first_click"]})])
 
     def move_from_model(self, model: MoveModel) -> Move:
         for action in ("open", "mark", "chord"):
@@ -302,6 +332,10 @@ class Minesweeper(Game[Minefield, Move]):
     def move_to_json(self, move: Move) -> JSON:
         action, row, col = move
         return {action: [row, col]}
+
+
+# Version 1 dealt as version 2 does: only the first click's default changed (`old_defaults`).
+Minesweeper.old_deals = {1: Minesweeper().deal}
 
 
 def _symbol(state: Minefield, cell: Cell, over: bool, won: bool) -> str:

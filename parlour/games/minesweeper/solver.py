@@ -488,10 +488,23 @@ def first_click(rows: int, cols: int, mines: int, rule: str = "safe") -> int:
 # -- the hint ---------------------------------------------------------------------------
 
 
+FIRST_CLICK_NOTES = {
+    "opening": "the first click is never a mine and opens an area",
+    "safe": "the first click is never a mine; a corner opens an area most often",
+    "no_guess": "the first click opens a board you can clear by logic alone",
+}
+
+
 def hint(state: Minefield, seat: int) -> Hint | None:
     """The solver's move, from what the player can see (open cells) only."""
     if state.over():
         return None
+    if not state.started:  # the rule makes the first click safe, wherever it is
+        row, col = divmod(first_click(state.rows, state.cols, state.mines,
+                                      "safe" if state.first_click == "safe" else "opening"),
+                          state.cols)
+        return Hint(move={"open": [row, col]}, note=f"row {row + 1}, column {col + 1}: "
+                    f"{FIRST_CLICK_NOTES.get(state.first_click, FIRST_CLICK_NOTES['opening'])}")
     known = [
         state.counts[cell] if mark == OPEN else -1 for cell, mark in enumerate(state.marks)
     ]

@@ -66,7 +66,7 @@ def test_picks_draws_and_undo_of_picks_only(client: TestClient) -> None:
     assert drawn["undo_refusal"] == "a card turned from the stock stays turned"
     refused = undo(client, game)
     assert refused.status_code == 409
-    assert "a card turned from the stock stays turned" in refused.json()["error"]
+    assert "A card turned from the stock stays turned" in refused.json()["error"]
     again = client.get(f"/api/games/{game['session']}",
                        headers={"Authorization": f"Bearer {game['token']}"}).json()
     assert again["text"] == drawn["text"] and again["moves"] == 1  # (the pick was undone)

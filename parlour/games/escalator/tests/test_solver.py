@@ -94,5 +94,5 @@ def test_statistics_show_the_winnable_share_and_the_cards_left() -> None:
     shown = {f["name"]: f for f in group["over_all"]}
     assert shown["winnable"]["share"] == 0.5 and shown["winnable"]["games"] == 4
     assert shown["cards_left"]["counts"] == {"0": 1, "5": 2, "12": 1}
-    assert "Cards left: how often" in [chart["title"] for chart in group["charts"]]
+    assert "Cards left at the end" in [chart["title"] for chart in group["charts"]]
     assert group["figures"] == {}  # shown over every game, not as best and mean of wins

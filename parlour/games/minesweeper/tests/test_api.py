@@ -39,8 +39,8 @@ def play(client: TestClient, game: dict[str, Any], move: dict[str, Any]) -> Any:
 @pytest.mark.parametrize(
     ("params", "reason"),
     [
-        ({"rows": 3, "cols": 3, "mines": 8}, "at most 7"),
-        ({"rows": 3, "cols": 3, "mines": 1, "first_click": "opening"}, "at most 0"),
+        ({"rows": 3, "cols": 3, "mines": 8, "first_click": "safe"}, "at most 7"),
+        ({"rows": 3, "cols": 3, "mines": 1}, "choose a safe first click"),
         ({"rows": 0, "cols": 5, "mines": 1}, "Rows must be at least 2"),
         ({"rows": 5, "cols": 500, "mines": 1}, "Cols must be at most"),
         ({"rows": 5, "cols": 5, "mines": 3, "depth": 2}, "Unknown parameter"),

@@ -150,8 +150,8 @@ def test_hidden_mines_never_appear_in_the_observation_while_playing() -> None:
 
 
 @pytest.mark.parametrize("seed", range(30))
-def test_first_click_is_never_a_mine(seed: int) -> None:
-    params = GAME.validate({"rows": 4, "cols": 4, "mines": 14})
+def test_a_safe_first_click_is_never_a_mine(seed: int) -> None:
+    params = GAME.validate({"rows": 4, "cols": 4, "mines": 14, "first_click": "safe"})
     state = GAME.deal(params, random.Random(seed))
     clicked = sorted(state.mined)[0]  # click a cell that holds a mine
     row, col = divmod(clicked, state.cols)
@@ -175,7 +175,8 @@ def test_opening_first_click_clears_the_cell_and_its_neighbours(seed: int) -> No
 
 
 def test_first_click_rearranges_only_once() -> None:
-    state = GAME.deal(GAME.validate({"rows": 5, "cols": 5, "mines": 20}), random.Random(3))
+    state = GAME.deal(GAME.validate({"rows": 5, "cols": 5, "mines": 20, "first_click": "safe"}),
+                      random.Random(3))
     safe = next(c for c in range(25) if c not in state.mined)
     after_first = GAME.apply(state, ("open", *divmod(safe, 5)))
     mine = sorted(after_first.mined)[0]
@@ -242,8 +243,9 @@ def test_presets(preset: str, size: tuple[int, int, int]) -> None:
 @pytest.mark.parametrize(
     ("params", "reason"),
     [
-        ({"rows": 3, "cols": 3, "mines": 8}, "at most 7"),
-        ({"rows": 4, "cols": 4, "mines": 7, "first_click": "opening"}, "at most 6"),
+        ({"rows": 3, "cols": 3, "mines": 8, "first_click": "safe"}, "at most 7"),
+        ({"rows": 4, "cols": 4, "mines": 7}, "at most 6"),
+        ({"rows": 3, "cols": 3, "mines": 1}, "choose a safe first click"),
         ({"rows": 1, "cols": 5, "mines": 1}, "at least 2"),
         ({"rows": 5, "cols": 5, "mines": 0}, "at least 1"),
         ({"rows": "many", "cols": 5, "mines": 1}, "whole number"),
@@ -349,8 +351,10 @@ def test_a_mine_layout_that_does_not_fit_the_board_is_refused(layout: str, reaso
 @pytest.mark.parametrize(("params", "summary"), [
     ({}, "Easy 7×7"),
     ({"rows": 16, "cols": 30, "mines": 99}, "Expert 16×30"),
-    ({"rows": 10, "cols": 12, "mines": 20, "first_click": "opening"},
-     "Custom 10×12, 20 mines, opening"),
+    ({"rows": 10, "cols": 12, "mines": 20}, "Custom 10×12, 20 mines"),
+    ({"rows": 10, "cols": 12, "mines": 20, "first_click": "safe"},
+     "Custom 10×12, 20 mines, safe first click"),
+    ({"rows": 15, "cols": 15, "mines": 40, "first_click": "no_guess"}, "Medium 15×15, no guess"),
     ({"first_click": "no_guess"}, "Easy 7×7, no guess"),
 ])
 def test_a_game_is_summed_up_by_its_board_and_first_click(
