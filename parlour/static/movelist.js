@@ -56,8 +56,8 @@ export function createMoveList({ sessionId }) {
         + `<span class="dot" aria-hidden="true"></span>${escapeHtml(passer ? passer.name : "")} passes</li>`;
     }).join("");
     return `<li data-after="${note.ply}"><button type="button" class="mv" data-ply="${note.ply}" data-seat="${note.seat}"`
-      + ` style="--seat-color: var(--seat-${note.seat})" aria-label="Move ${note.ply}: ${escapeHtml(name)} ${escapeHtml(note.text)}">`
-      + `<span class="mv-n">${note.ply}</span><span class="dot" aria-hidden="true"></span>`
+      + ` style="--seat-color: var(--seat-${note.seat})">`
+      + `<span class="visually-hidden">Move </span><span class="mv-n">${note.ply}</span><span class="dot" aria-hidden="true"></span>`
       + `<b class="mv-who">${escapeHtml(name)}</b> <span class="mv-text">${escapeHtml(note.text)}</span></button></li>`
       + passes;
   }

@@ -149,15 +149,18 @@ def create_game(server: RunningServer) -> CreateGame:
     return create
 
 
-ServerView = Callable[[str], dict[str, Any]]
+ServerView = Callable[..., dict[str, Any]]
+"""(session id, player's token or None for a spectator) -> the view the server gives."""
 
 
 @pytest.fixture
 def server_view(base_url: str) -> ServerView:
-    """What the server holds for a session (a spectator's view, through the REST API)."""
+    """What the server holds for a session, through the REST API: a spectator's view, or
+    with a token the view of that player (help and "assisted" are each player's own)."""
 
-    def fetch(sid: str) -> dict[str, Any]:
-        response = httpx.get(f"{base_url}/api/games/{sid}")
+    def fetch(sid: str, token: str | None = None) -> dict[str, Any]:
+        headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+        response = httpx.get(f"{base_url}/api/games/{sid}", headers=headers)
         assert response.status_code == 200, response.text
         found: dict[str, Any] = response.json()
         return found

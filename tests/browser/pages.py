@@ -47,6 +47,12 @@ class GamePage:
     def session(self) -> str:
         return parse_qs(urlparse(self.page.url).query)["session"][0]
 
+    def token(self) -> str:
+        """The player's seat token, as the page keeps it (for the player's own view)."""
+        found: str = self.page.evaluate(
+            "sid => JSON.parse(localStorage.getItem('parlour.tokens'))[sid]", self.session())
+        return found
+
     def views(self) -> int:
         """How many server views the page has applied since it loaded."""
         return int(self.page.evaluate("Number(document.body.dataset.views || 0)"))

@@ -376,7 +376,7 @@ def test_assist_shows_where_the_tile_fits(ishido: OpenGame, server_view: ServerV
     expect(assist).to_have_attribute("aria-pressed", "true")
     expect(badge).to_be_visible()
     check_marks()
-    assert server_view(sid)["assisted"] is True
+    assert server_view(sid, game.token())["assisted"] is True
 
     game.click(best(fitting(game.board())))  # the marks follow the next tile
     check_marks()
@@ -387,7 +387,7 @@ def test_assist_shows_where_the_tile_fits(ishido: OpenGame, server_view: ServerV
     expect(game.page.locator("#ish-board .valid")).to_have_count(0)
     assert game.page.locator("#ish-board .slot").all_text_contents() == [""] * (96 - 7)
     expect(badge).to_be_visible()  # a game helped once stays assisted
-    seen = server_view(sid)
+    seen = server_view(sid, game.token())
     assert seen["assisted"] is True and seen["assist"] is False
 
 

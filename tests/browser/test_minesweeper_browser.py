@@ -351,7 +351,7 @@ def test_lose_and_see_the_mines_then_undo(minesweeper: OpenGame, server_view: Se
     expect(game.page.locator("#assisted")).to_have_text("assisted")
     assert game.shown("#ms-face .face-normal")
     expect(game.mines_left).to_have_text("002")
-    seen = server_view(sid)
+    seen = server_view(sid, game.token())
     assert seen["status"] == "playing" and seen["assisted"] is True
     assert seen["moves"] == moves - 1
 

@@ -25,7 +25,7 @@ def test_tic_tac_toe_shows_no_deal_and_minesweeper_does(
     page = open_page(f"/play/minesweeper?session={mines['session']}",
                      tokens={mines["session"]: mines["token"]})
     expect(page.locator(".idbar .id-label")).to_have_text("Deal")
-    expect(page.locator("#game-id")).to_contain_text("minesweeper:")
+    expect(page.locator("#game-id")).to_contain_text("minesweeper@2:")
 
 
 @pytest.mark.parametrize("game", ["ishido", "sliding", "minesweeper", "escalator"])
