@@ -4,7 +4,6 @@ several players, sent over the WebSocket as only the moves a browser has not had
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 from pathlib import Path
 from typing import Any, cast
@@ -23,6 +22,7 @@ from parlour.server.hub.turns import PlayMove as PlayComputerMove
 from parlour.server.hub.viewers import Viewer, notes_tail
 from parlour.store.sqlite import SqliteStore as Store
 from parlour.store.sqlite.schema import BASELINE_SCHEMA, MIGRATIONS, _run_script
+from tests.support.loops import run_async
 from tests.support.servers import TEST_HOSTS
 from tests.test_api import auth, get_view, move, new_game, open_socket
 from tests.test_seats import join, next_view
@@ -178,5 +178,5 @@ def test_the_slowest_players_speed_paces_the_computers() -> None:
             viewer.close()
         return found
 
-    nobody, spectator, player = asyncio.run(pauses())
+    nobody, spectator, player = run_async(pauses())
     assert (nobody, spectator, player) == (0.0, 0.6 * 2.5, 0.6 * 0.4)
