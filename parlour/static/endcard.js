@@ -31,7 +31,9 @@ export function createEndCard() {
       `<button class="btn primary" data-end-command="${escapeHtml(command)}">${escapeHtml(label)}</button>`).join(""));
     $("end-new").classList.toggle("primary", !next.end_actions?.length);
     setShown(true, true);
-    focusFirstAction();
+    // focus after the frame that shows the card: focusing now would force the whole
+    // final board's style and layout inside the view's script, before its first paint
+    requestAnimationFrame(() => setTimeout(() => { if (shown()) focusFirstAction(); }));
   }
 
   // over: the game has ended (the status row then offers the card back while it is away)
@@ -53,7 +55,9 @@ export function createEndCard() {
   function reopen() {
     if (state.shownFor === null) return;
     setShown(true, true);
-    focusFirstAction();
+    // focus after the frame that shows the card: focusing now would force the whole
+    // final board's style and layout inside the view's script, before its first paint
+    requestAnimationFrame(() => setTimeout(() => { if (shown()) focusFirstAction(); }));
   }
 
   function shown() { return !$("end-card").hidden; }
