@@ -166,6 +166,7 @@ def test_the_end_card_is_in_sight_and_leaves_the_final_board_where_it_was(
     wait_for_views(page, views + 1)
     card = page.locator("#end-card")
     expect(card).to_be_visible()
+    page.evaluate("document.fonts.ready.then(() => true)")  # the end's words may load a face
     settled(page)
     shown = box(page, "#end-card")
     width, height = SIZES[size]["width"], SIZES[size]["height"]
