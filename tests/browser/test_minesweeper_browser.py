@@ -348,7 +348,7 @@ def test_lose_and_see_the_mines_then_undo(minesweeper: OpenGame, server_view: Se
     expect(game.cell(fatal)).to_have_class(re.compile(r"\bclosed\b"))
     expect(game.cell(wrong)).to_have_class(re.compile(r"\bflag\b"))
     expect(game.page.locator("#assisted")).to_be_visible()
-    expect(game.page.locator("#assisted")).to_have_text("assisted")
+    expect(game.page.locator("#assisted")).to_have_text("With help")
     assert game.shown("#ms-face .face-normal")
     expect(game.mines_left).to_have_text("002")
     seen = server_view(sid, game.token())
