@@ -545,6 +545,10 @@ class GameSpec:
     button), where a player decides: e.g. Escalator's winnable and random deals."""
     end_actions: EndActions | None = None
     """The end card's own buttons (`EndAction`s), beside New game and Replay."""
+    daily_preset: str | None = None
+    """The preset of a solitaire's daily deal (`parlour.core.daily`; None: the preset a
+    newcomer's new game has, else the defaults). Changing it changes the daily deals to
+    come and stops earlier ones counting as dailies: choose it once."""
 
     def __post_init__(self) -> None:
         menu_commands(self)  # raises if two commands share a name or a key
@@ -552,6 +556,8 @@ class GameSpec:
         if set(self.new_choices) - starts:
             raise ValueError(f"{self.name}: new_choices must name new-game commands")
         served = {command.name for command in self.commands if command.kind == "server"}
+        if self.daily_preset is not None and self.daily_preset not in self.game.presets:
+            raise ValueError(f"{self.name}: daily_preset must name one of its presets")
         if served != set(self.command_handlers):
             raise ValueError(f"{self.name}: server commands and command_handlers differ "
                              f"({', '.join(sorted(served ^ set(self.command_handlers)))})")

@@ -17,7 +17,7 @@ from parlour.store.changes import (
     uploads_expired,
 )
 from parlour.store.pictures import Picture
-from parlour.store.rows import Progress, Result, SessionRow
+from parlour.store.rows import DailyStart, Progress, Result, SessionRow
 
 
 class NewerStore(RuntimeError):
@@ -71,6 +71,11 @@ class Store(ABC):
     @abstractmethod
     def results(self, game: str | None = None) -> list[Result]:
         """Every seat's results (of `game`, or of all games), oldest first."""
+
+    @abstractmethod
+    def daily_starts(self) -> list[DailyStart]:
+        """Every game started on a seed that names a date (`daily-YYYY-MM-DD`), oldest
+        first: the candidates for the daily deals (`parlour.core.daily` says which are)."""
 
     # -- writes of one change, the same for every store --------------------------------
     def create_session(self, row: SessionRow, tokens: dict[str, list[int]], now: float) -> None:

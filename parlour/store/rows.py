@@ -68,3 +68,15 @@ class Result:
     figures: dict[str, float] = field(default_factory=dict)
     seat: int = 0
     seat_name: str = ""  # '' when its player held every seat (alone, or hot seat)
+
+
+@dataclass(frozen=True)
+class DailyStart:
+    """A game started on a deal whose seed names a date (`parlour.core.daily`)."""
+
+    sid: str
+    game: str
+    game_id: str
+    created: float
+    round: int
+    status: str

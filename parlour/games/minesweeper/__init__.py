@@ -52,6 +52,7 @@ def _preset(name: str, *keys: str) -> Command:
 
 
 SPEC = GameSpec(
+    daily_preset="medium",  # a daily deal worth a few minutes: 15×15, 40 mines
     order=60,
     game=Minesweeper(),
     render=render,

@@ -6,14 +6,16 @@ shapes the answer; the rules are the hub's. /docs lists the statuses each route 
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import gc
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Request
+from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException
 
-from parlour.core.game import GameError, Hint
+from parlour.core import daily
+from parlour.core.game import BadParams, GameError, Hint
 from parlour.server import timing
 from parlour.server.api.catalog import Catalog, describe_catalog
 from parlour.server.api.deps import HubDep
@@ -48,6 +50,7 @@ from parlour.server.hub.movelist import PastPosition, past_view
 from parlour.server.hub.resume import ForgetRequest, Forgotten, HeldRequest, ResumeList
 from parlour.server.hub.saved_games import FILE_LIMIT, SavedGame, exported, file_name
 from parlour.server.hub.views import View
+from parlour.stats.daily import daily_report
 from parlour.stats.statistics import statistics
 from parlour.store import MAX_BYTES
 
@@ -300,6 +303,25 @@ async def stats(hub: HubDep, game: str | None = None) -> dict[str, Any]:
         hub.spec(game)
     # drawing the charts takes milliseconds each: not on the event loop
     return await asyncio.to_thread(statistics, hub.store.results(game), hub.games)
+
+
+@router.get("/api/daily", responses=errors(422), tags=["games"])
+async def daily_deals(hub: HubDep, today: Annotated[str | None, Query(max_length=10)] = None
+                      ) -> dict[str, Any]:
+    """Today's daily deal of every solitaire: its `id` (start it with POST /api/games),
+    and once started its first attempt (`today`: the session, and its outcome: playing,
+    won, lost or given_up) — the day's result, whatever attempts follow — with the days
+    played, won without help, and the current and best streaks of such days. `today` is
+    your local date (YYYY-MM-DD; default: this server's): 422 if it is no one's today."""
+    moment = dt.datetime.fromtimestamp(hub.now(), dt.UTC)
+    try:
+        day = daily.parse_day(today) if today else moment.astimezone().date()
+    except BadParams as error:
+        raise ApiError(422, f"today: {error}") from None
+    if not daily.is_today_somewhere(day, moment):
+        raise ApiError(422, "today: that date is not today anywhere on Earth")
+    return daily_report(list(hub.games.values()), hub.store.daily_starts(),
+                        hub.store.results(), day)
 
 
 async def _act(hub: Hub, sid: str, authorization: str | None, message: Action

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from parlour.core.game import JSON
 from parlour.store.pictures import Picture
-from parlour.store.rows import Result, SessionRow
+from parlour.store.rows import DailyStart, Result, SessionRow
 from parlour.store.sqlite.schema import RESULT_COLUMNS
 
 
@@ -101,3 +101,12 @@ def results(db: sqlite3.Connection, game: str | None) -> list[Result]:
         )
         for row in rows
     ]
+
+
+def daily_starts(db: sqlite3.Connection) -> list[DailyStart]:
+    # `_` is LIKE's any-one-character, fine here: the date is checked by the caller
+    rows = db.execute(
+        "SELECT sid, game, game_id, created, round, status FROM sessions"
+        " WHERE game_id LIKE '%#daily-____-__-__' ORDER BY created, sid"
+    ).fetchall()
+    return [DailyStart(*row) for row in rows]
