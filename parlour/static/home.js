@@ -1,5 +1,6 @@
 // The home page: every game with its picture, and the unfinished games to resume.
 import { api, escapeHtml, loadPrefs, LOGO, nextTheme, THEMES, toast, tokens } from "/static/common.js";
+import { showHomeDaily } from "/static/daily.js";
 
 const $ = (id) => document.getElementById(id);
 const RESUME_SHOWN = 5;      // the Resume list shows the most recent; "Show all" the rest
@@ -99,7 +100,8 @@ async function start() {
   document.addEventListener("keydown", onKey);
   bindResume();
   // the games are shown even if the Resume list cannot be
-  const [catalog] = await Promise.all([api("GET", "/api/catalog"), showResume().catch((error) => toast(error.message))]);
+  const [catalog] = await Promise.all([api("GET", "/api/catalog"), showResume().catch((error) => toast(error.message)),
+    showHomeDaily($("daily"), $("daily-section"), $("daily-date")).catch((error) => toast(error.message))]);
   $("games").innerHTML = catalog.games.map(gameCard).join("");
   document.body.dataset.ready = "1";
 }

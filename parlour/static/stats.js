@@ -1,6 +1,7 @@
 // Statistics per game, group (board, difficulty...) and mode. The server words the
 // figures and draws the charts (SVG themed by the page's colours); this lays them out.
 import { api, escapeHtml, LOGO } from "/static/common.js";
+import { showStatsDaily } from "/static/daily.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -66,7 +67,8 @@ function backLink(game, title) {
 async function show(titles) {
   const game = $("game-filter").value;
   const title = titles.get(game);
-  const stats = await api("GET", `/api/stats${game ? `?game=${encodeURIComponent(game)}` : ""}`);
+  const [stats] = await Promise.all([api("GET", `/api/stats${game ? `?game=${encodeURIComponent(game)}` : ""}`),
+    showStatsDaily($("daily"), game)]);
   if (game !== $("game-filter").value) return;  // changed again meanwhile
   $("heading").textContent = title ? `Statistics — ${title}` : "Statistics";
   document.title = `${$("heading").textContent} · Parlour`;
