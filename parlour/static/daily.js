@@ -69,9 +69,9 @@ function dayMark(day) {
 function statsRow(entry) {
   const today = entry.today ? resultWords(entry.today) : "not played yet";
   return `<tr data-game="${escapeHtml(entry.game)}"><th scope="row">${escapeHtml(entry.title)}<span class="daily-board">${escapeHtml(entry.board)} · today ${escapeHtml(today.toLowerCase())}</span></th>
-    <td>${entry.played}</td><td>${entry.won}</td>
-    <td class="streak-now">${entry.current_streak}</td><td class="streak-best">${entry.best_streak}</td>
-    <td><ol class="days" aria-label="The last ${entry.recent.length} days">${entry.recent.map(dayMark).join("")}</ol></td></tr>`;
+    <td data-label="Days played">${entry.played}</td><td data-label="Won">${entry.won}</td>
+    <td class="streak-now" data-label="Current streak">${entry.current_streak}</td><td class="streak-best" data-label="Best streak">${entry.best_streak}</td>
+    <td class="recent"><ol class="days" aria-label="The last ${entry.recent.length} days">${entry.recent.map(dayMark).join("")}</ol></td></tr>`;
 }
 
 export async function showStatsDaily(section, game) {
@@ -81,7 +81,7 @@ export async function showStatsDaily(section, game) {
   if (section.hidden) return;
   section.innerHTML = `<h2>Daily deals</h2>
     <div class="table-wrap"><table><thead><tr><th scope="col"></th><th scope="col">Days played</th><th scope="col">Won</th>
-      <th scope="col">Streak</th><th scope="col">Best streak</th><th scope="col">Last 7 days</th></tr></thead>
+      <th scope="col">Current streak</th><th scope="col">Best streak</th><th scope="col">Last 7 days</th></tr></thead>
     <tbody>${games.map(statsRow).join("")}</tbody></table></div>
-    <p class="note">A day counts once: its first game of the daily deal. A streak is days in a row with the daily deal won without help; today does not break it until it is played.</p>`;
+    <p class="note">A day counts once: its first game of the day's deal. Won and the streaks count the days whose deal was won without help, in a row for a streak; today's deal, until played, does not break it.</p>`;
 }
