@@ -38,10 +38,10 @@ function homeItem(entry) {
   const result = today ? resultWords(today) : "Not played yet";
   const streak = entry.current_streak ? `<span class="daily-streak">${streakWords(entry.current_streak)}</span>` : "";
   return `<li class="daily" data-game="${escapeHtml(entry.game)}" data-state="${escapeHtml(state)}">
-    <a href="${href}" aria-label="${escapeHtml(`${entry.title} daily deal: ${result}. ${action}`)}">
+    <a href="${href}">
       <span class="daily-name"><b>${escapeHtml(entry.title)}</b><span class="daily-board">${escapeHtml(entry.board)}</span></span>
       <span class="daily-result">${escapeHtml(result)}</span>${streak}
-      <span class="daily-action btn${today ? "" : " primary"}" aria-hidden="true">${action}</span></a></li>`;
+      <span class="daily-action btn${today ? "" : " primary"}">${action}</span></a></li>`;
 }
 
 export async function showHomeDaily(list, section, dateLine) {
