@@ -7,7 +7,9 @@ The test knows where the mines are as the player cannot: it replays the day's id
 
 from __future__ import annotations
 
+import datetime as dt
 import re
+from zoneinfo import ZoneInfo
 
 import httpx
 import pytest
@@ -86,3 +88,18 @@ def test_a_daily_deal_played_from_the_home_page_shows_its_result_and_streak(
     expect(row.locator(".streak-best")).to_have_text("1")
     expect(row.locator(".day").last).to_have_class(re.compile(r"\bwon\b"))
     expect(page.locator("#daily")).to_contain_text("won without help")
+
+
+@pytest.mark.parametrize("zone", ["Pacific/Kiritimati", "Pacific/Pago_Pago"])  # UTC+14, -11
+def test_the_home_page_offers_the_deal_of_the_players_own_date(
+    new_context: NewContext, zone: str
+) -> None:
+    page = new_context(timezone_id=zone).new_page()
+    page.goto("/")
+    page.wait_for_selector("body[data-ready]")
+    before = dt.datetime.now(ZoneInfo(zone)).date()
+    link = page.locator('.daily[data-game="ishido"] a')
+    href = str(link.get_attribute("href"))
+    after = dt.datetime.now(ZoneInfo(zone)).date()
+    assert any(f"daily-{day.isoformat()}" in href.replace("%23", "#").replace("%2D", "-")
+               for day in (before, after)), href

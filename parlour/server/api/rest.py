@@ -320,8 +320,9 @@ async def daily_deals(hub: HubDep, today: Annotated[str | None, Query(max_length
         raise ApiError(422, f"today: {error}") from None
     if not daily.is_today_somewhere(day, moment):
         raise ApiError(422, "today: that date is not today anywhere on Earth")
-    return daily_report(list(hub.games.values()), hub.store.daily_starts(),
-                        hub.store.results(), day)
+    # reading every daily game's id takes a while with years of them: not on the event loop
+    return await asyncio.to_thread(daily_report, list(hub.games.values()),
+                                   hub.store.daily_starts(), hub.store.results(), day)
 
 
 async def _act(hub: Hub, sid: str, authorization: str | None, message: Action
