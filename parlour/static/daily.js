@@ -1,7 +1,7 @@
 // Daily deals: each solitaire's deal of the day (the player's local date), on the home
 // page with its result once played, and on the statistics page with the days played and
 // the streaks. The server says which game counts for the day and works out the streaks.
-import { api, escapeHtml, formatTime } from "/static/common.js";
+import { api, escapeHtml, formatTime, tokens } from "/static/common.js";
 
 // The player's own date, as the server takes it: YYYY-MM-DD of the local calendar.
 export function localToday(now = new Date()) {
@@ -34,8 +34,10 @@ function homeItem(entry) {
     ? `/play/${encodeURIComponent(entry.game)}?session=${encodeURIComponent(today.session)}`
     : `/play/${encodeURIComponent(entry.game)}?id=${encodeURIComponent(entry.id)}`;
   const state = !today ? "new" : today.outcome;
-  const action = !today ? "Play" : today.outcome === "playing" ? "Resume" : "See it";
-  const result = today ? resultWords(today) : "Not played yet";
+  // a game started in another browser holds its seat there: this one may only watch it
+  const elsewhere = today?.outcome === "playing" && !tokens()[today.session];
+  const action = !today ? "Play" : today.outcome !== "playing" ? "See it" : elsewhere ? "Watch" : "Resume";
+  const result = !today ? "Not played yet" : elsewhere ? "Started in another browser" : resultWords(today);
   const streak = entry.current_streak ? `<span class="daily-streak">${streakWords(entry.current_streak)}</span>` : "";
   return `<li class="daily" data-game="${escapeHtml(entry.game)}" data-state="${escapeHtml(state)}">
     <a href="${href}">

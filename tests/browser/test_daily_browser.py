@@ -103,3 +103,28 @@ def test_the_home_page_offers_the_deal_of_the_players_own_date(
     after = dt.datetime.now(ZoneInfo(zone)).date()
     assert any(f"daily-{day.isoformat()}" in href.replace("%23", "#").replace("%2D", "-")
                for day in (before, after)), href
+
+
+def test_a_daily_started_in_another_browser_is_watched_there_and_resumed_in_its_own(
+    new_context: NewContext, base_url: str
+) -> None:
+    page = new_context().new_page()
+    page.goto("/")
+    page.wait_for_selector("body[data-ready]")
+    daily = httpx.get(f"{base_url}/api/daily", params={"today": local_today(page)}).json()
+    daily_id = next(entry["id"] for entry in daily["games"] if entry["game"] == "sliding")
+    started = httpx.post(f"{base_url}/api/games", json={"game": "sliding", "id": daily_id}).json()
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    tile = page.locator('.daily[data-game="sliding"]')
+    expect(tile.locator(".daily-result")).to_have_text("Started in another browser")
+    expect(tile.locator(".daily-action")).to_have_text("Watch")
+
+    own = new_context(tokens={started["session"]: started["token"]}).new_page()
+    own.goto("/")
+    own.wait_for_selector("body[data-ready]")
+    tile = own.locator('.daily[data-game="sliding"]')
+    expect(tile.locator(".daily-result")).to_have_text("In progress")
+    expect(tile.locator(".daily-action")).to_have_text("Resume")
+    expect(tile.get_by_role("link")).to_have_attribute(
+        "href", f"/play/sliding?session={started['session']}")
