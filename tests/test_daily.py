@@ -98,6 +98,11 @@ def test_a_days_deal_never_changes_when_the_rules_change_later() -> None:
     assert dataclasses.replace(after, version=3).deal(changed) != before.deal(MINESWEEPER.game)
 
 
+def test_a_daily_preset_must_be_one_of_the_games_presets() -> None:
+    with pytest.raises(ValueError, match="daily_preset"):
+        dataclasses.replace(MINESWEEPER, daily_preset="huge")
+
+
 def test_only_the_dailys_own_board_on_a_date_seed_is_a_daily() -> None:
     game = MINESWEEPER.game
     assert daily.daily_day(MINESWEEPER, daily.daily_id(MINESWEEPER, DAY)) == DAY

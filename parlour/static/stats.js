@@ -68,7 +68,7 @@ async function show(titles) {
   const game = $("game-filter").value;
   const title = titles.get(game);
   const [stats] = await Promise.all([api("GET", `/api/stats${game ? `?game=${encodeURIComponent(game)}` : ""}`),
-    showStatsDaily($("daily"), game)]);
+    showStatsDaily($("daily"), game).catch(() => { $("daily").hidden = true; })]);  // the rest stands without it
   if (game !== $("game-filter").value) return;  // changed again meanwhile
   $("heading").textContent = title ? `Statistics — ${title}` : "Statistics";
   document.title = `${$("heading").textContent} · Parlour`;
