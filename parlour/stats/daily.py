@@ -2,7 +2,8 @@
 its result once played), and the days whose daily the player won, in a row.
 
 What counts for a day is its first attempt: the first game started on that day's deal
-while the date was today somewhere on Earth, and that game's first ending. Starting the
+while the date was today somewhere on Earth, and the result of its first round (as the
+statistics keep it: an Undo after the end takes it back, help counted). Starting the
 deal again (by its id) or restarting it plays it for fun: it does not change the day's
 result, and restarting the first attempt before it ends gives the day up. A streak counts
 days in a row whose daily was won without help; today, while unplayed or unfinished,
