@@ -21,11 +21,10 @@ from parlour.core.gameid import GameId
 
 SEED_PREFIX = "daily-"
 _DAILY_SEED = re.compile(r"^daily-(\d{4}-\d{2}-\d{2})$")
+# A date is somebody's today from its midnight in UTC+14 (14 hours before its UTC
+# midnight) to its end in UTC-12 (12 hours after the end of its UTC day).
 EARLIEST_OFFSET = dt.timedelta(hours=14)
-"""The earliest time zone, UTC+14: a date is somebody's today from 14 hours before its
-midnight in UTC..."""
 LATEST_OFFSET = dt.timedelta(hours=12)
-"""...to 12 hours after its end in UTC (the latest, UTC-12)."""
 
 
 def has_daily(spec: GameSpec) -> bool:
