@@ -160,6 +160,24 @@ def test_a_player_leaving_ends_the_offer(client: TestClient) -> None:
     assert get_view(client, sid, cross)["rematch"]["offer"] is None
 
 
+def test_a_seat_whose_player_left_keeps_its_computer_in_the_rematch(
+    client: TestClient, store: Store,
+) -> None:
+    sid, cross, nought = two_browsers(client)
+    move(client, sid, cross, (1, 1))
+    leave(client, sid, nought)  # the computer plays Circle from now on
+    view = get_view(client, sid, cross)
+    while view["status"] == "playing":
+        cell = next((i % 3, i // 3) for i, c in enumerate(view["text"].replace("\n", ""))
+                    if c == ".")
+        view = move(client, sid, cross, cell)
+    after = answered(client, sid, cross)["rematch"]["next"]  # nobody else to ask
+    with TestClient(create_app(Store(store.path), GAMES, ai_delay_scale=0,
+                               allowed_hosts=TEST_HOSTS)) as again:
+        rematched = wait_for_moves(again, after["session"], after["token"], 1)
+        assert rematched["seats"][0]["stand_in"] is True and rematched["you"] == [1]
+
+
 def test_a_solitaire_has_no_rematch(client: TestClient) -> None:
     created = client.post("/api/games", json={"game": "minesweeper"}).json()
     view = get_view(client, created["session"], created["token"])

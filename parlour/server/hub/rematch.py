@@ -28,7 +28,7 @@ from parlour.server.hub.series import (
 )
 from parlour.server.hub.turns import ComputerTurns
 from parlour.server.hub.workers import Workers
-from parlour.store import SeriesRow, Store, series_saved, together
+from parlour.store import SeriesRow, Store, seating_changed, series_saved, together
 
 
 class Rematches:
@@ -83,11 +83,15 @@ class Rematches:
             holders={handover[token]: frozenset(rotated_seats(held, seat_count))
                      for token, held in live.holders.items() if held},
         )
+        # a seat the computer stood in for, its player gone, keeps its computer
+        rematch.session.stand_ins = {(seat - 1) % seat_count: level
+                                     for seat, level in old.stand_ins.items()}
         place = live.series.place or first_place(live.sid, seat_count)
         rematch.series.place = SeriesRow(rematch.sid, place.series, place.number + 1,
                                          tally_with(place, old))
         finished = dataclasses.replace(place, next_sid=rematch.sid, handover=handover)
         await self.store.commit(records.created(rematch, self.now(), together(
+            seating_changed(rematch.sid, {}, rematch.session.stand_ins),
             series_saved(finished), series_saved(rematch.series.place))))
         live.series.place, live.series.offer = finished, None
         self.keep(rematch)
