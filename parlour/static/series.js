@@ -65,7 +65,7 @@ export function createSeries({ send, open, endCard }) {
     const wanted = series && series.number > 1;
     set(row, "hidden", !wanted);
     if (!wanted) return;
-    const html = `<span class="series-label">Series, game ${series.number}</span>`
+    const html = `<span class="series-label"><span class="long">Series, game</span><span class="short">Game</span> ${series.number}</span>`
       + series.seats.map((score, seat) => `<span class="series-seat" style="--seat-color: var(--seat-${seat})">`
         + `<span class="dot"></span><b>${escapeHtml(view.seats[seat].name)}</b>`
         + `<span class="long">${escapeHtml(counted(score))}</span>`
