@@ -43,8 +43,8 @@ def test_two_players_accept_a_rematch_and_the_first_move_passes_on(
     assert cross.session() == circle.session() != sid
     expect(seat_chip(circle, 0)).to_contain_text("You")  # the loser moved second: now first
     expect(seat_chip(cross, 1)).to_contain_text("You")
-    expect(circle.page.locator("#series")).to_contain_text("Series, game 2")
-    expect(circle.page.locator("#series")).to_contain_text("Cross0 wins · 0 draws · 1 loss")
+    expect(circle.page.locator("#series")).to_contain_text("Series, game 2", use_inner_text=True)
+    expect(circle.page.locator("#series")).to_contain_text("Cross 0 wins · 0 draws · 1 loss", use_inner_text=True)
     circle.click(1, 1)
     cross.wait_board(".../.X./...")
     assert server_view(circle.session(), circle.token())["you"] == [0]
@@ -70,5 +70,5 @@ def test_a_rematch_against_the_computer_starts_at_once(ttt: OpenGame) -> None:
     expect(seat_chip(game, 0)).to_contain_text("Computer (random)")
     game.page.wait_for_function("() => document.querySelectorAll('#ttt-board .cross').length === 1",
                                 timeout=TIMEOUT_MS)  # the computer, now Cross, moved first
-    expect(game.page.locator("#series")).to_contain_text("Series, game 2")
+    expect(game.page.locator("#series")).to_contain_text("Series, game 2", use_inner_text=True)
     expect(card).to_be_hidden()
