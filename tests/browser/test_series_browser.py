@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import TIMEOUT_MS, ServerView
+from tests.browser.test_accessibility import assert_none, audit_in_both_themes
 from tests.browser.test_seats_browser import seat_chip
 from tests.browser.test_tictactoe_browser import EMPTY, OpenGame
 from tests.browser.test_tictactoe_browser import ttt as ttt  # the fixture
@@ -34,6 +35,7 @@ def test_two_players_accept_a_rematch_and_the_first_move_passes_on(
     expect(circle.page.locator("#end-rematch")).to_contain_text("waiting for an answer")
     offer = cross.page.locator("#end-rematch")
     expect(offer).to_contain_text("Circle offers a rematch.")
+    assert_none(audit_in_both_themes(cross.page, "the end card, a rematch offered", "#end-card"))
     offer.get_by_role("button", name="Accept").click()
 
     for game in (cross, circle):  # both pages move to the rematch, each with its own seat
@@ -43,8 +45,10 @@ def test_two_players_accept_a_rematch_and_the_first_move_passes_on(
     assert cross.session() == circle.session() != sid
     expect(seat_chip(circle, 0)).to_contain_text("You")  # the loser moved second: now first
     expect(seat_chip(cross, 1)).to_contain_text("You")
-    expect(circle.page.locator("#series")).to_contain_text("Series, game 2", use_inner_text=True)
-    expect(circle.page.locator("#series")).to_contain_text("Cross 0 wins · 0 draws · 1 loss", use_inner_text=True)
+    row = circle.page.locator("#series")
+    expect(row).to_contain_text("Series, game 2", use_inner_text=True)
+    expect(row).to_contain_text("Cross 0 wins · 0 draws · 1 loss", use_inner_text=True)
+    assert_none(audit_in_both_themes(circle.page, "the series' score", "#series"))
     circle.click(1, 1)
     cross.wait_board(".../.X./...")
     assert server_view(circle.session(), circle.token())["you"] == [0]
