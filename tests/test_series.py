@@ -12,7 +12,12 @@ from fastapi.testclient import TestClient
 
 from parlour.games import GAMES
 from parlour.server.app import create_app
-from parlour.server.hub.series import MAX_OFFERS
+from parlour.server.hub.series import (
+    MAX_OFFERS,
+    player_of,
+    rotated_kinds,
+    rotated_seats,
+)
 from parlour.store.sqlite import SqliteStore as Store
 from parlour.store.sqlite.schema import BASELINE_SCHEMA, MIGRATIONS, _run_script
 from tests.support.servers import TEST_HOSTS
@@ -59,6 +64,17 @@ def wait_for_moves(client: TestClient, sid: str, token: str, moves: int) -> View
         assert time.monotonic() < deadline, view
         time.sleep(0.02)
     return view
+
+
+# -- the rules ----------------------------------------------------------------------------
+def test_three_seats_rotate_each_player_one_seat_up_and_the_score_follows_them() -> None:
+    kinds = ["human", "ai:easy", "ai:strong"]
+    assert rotated_kinds(kinds) == ["ai:easy", "ai:strong", "human"]
+    assert rotated_seats({0}, 3) == [2] and rotated_seats({1, 2}, 3) == [0, 1]
+    for number in range(6):
+        for seat in range(3):  # whoever sat in seat+1 sits in seat in the next game
+            assert player_of(seat, number + 1, 3) == player_of((seat + 1) % 3, number, 3)
+    assert [player_of(0, number, 3) for number in range(4)] == [0, 1, 2, 0]
 
 
 # -- against the computer, or all seats on one screen: at once ------------------------------

@@ -57,9 +57,14 @@ class Rematches:
             live.tell(offer.asker, "Your rematch offer was declined")
             return "Rematch declined"
         if verdict == "waiting":
-            return "Rematch offered: waiting for the other players" if offer is None else (
-                "Accepted: waiting for the other players")
-        await self._start(live)
+            others = "the other player" if len(players) == 2 else "the other players"
+            return (f"Rematch offered: waiting for {others}" if offer is None
+                    else f"Accepted: waiting for {others}")
+        try:
+            await self._start(live)
+        except BaseException:
+            live.series.offer = None  # not dealt or not saved: the players may offer again
+            raise
         return None  # every page moves to the rematch (its view's `rematch.next`)
 
     async def _start(self, live: Live) -> None:
