@@ -62,7 +62,7 @@ def test_a_message_is_read_as_its_kind_with_only_its_own_field() -> None:
 
 def test_the_hub_reads_what_a_kind_does_from_the_kind() -> None:
     assert set(KINDS) == {"move", "undo", "redo", "restart", "hint", "assist", "command",
-                          "takeback", "leave", "cancel",
+                          "takeback", "leave", "cancel", "rematch",
                           "visibility"}
     assert {name for name, kind in KINDS.items() if kind.plays_on} == {
         "move", "undo", "redo", "restart"}

@@ -26,7 +26,7 @@ export function fitBoardToScreen() {
   // again, after layout and before paint; and whenever the window changes size
   const above = new ResizeObserver(measure);
   for (const element of [document.querySelector(".topbar"), document.querySelector(".status-row"),
-    $("seats"), $("takeback"), document.querySelector(".idbar")]) above.observe(element);
+    $("seats"), $("series"), $("takeback"), document.querySelector(".idbar")]) above.observe(element);
   window.addEventListener("resize", measure);
   measure();
 }

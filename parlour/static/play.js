@@ -9,6 +9,7 @@
 //   commands.js    the game's commands: the menus, their keys, enabled or not, running one
 //   newgame.js     the New game dialog and new games (pictures.js: its picture crop editor)
 //   endcard.js     the card at a game's end
+//   series.js      a series' score, and Rematch on the end card
 //   display.js     preferences, music, the game's own display options
 //   movelist.js    the move list of a game of several players, and past positions
 //   help.js, fit.js (the board fits the first screen), gamefile.js (export, import)
@@ -23,6 +24,7 @@ import { openHelp, shortcutRows } from "/static/help.js";
 import { createInput } from "/static/input.js";
 import { createMoveList } from "/static/movelist.js";
 import { createNewGames } from "/static/newgame.js";
+import { createSeries } from "/static/series.js";
 import { bindNewChoices } from "/static/newchoices.js";
 import { createViews } from "/static/views.js";
 
@@ -71,13 +73,14 @@ async function start() {
 function createParts(info) {
   const endCard = createEndCard();
   const moveList = createMoveList({ sessionId: () => connection.sessionId() });
-  const shown = () => { commands.update(); moveList.show(views.current()); };
+  const shown = () => { commands.update(); moveList.show(views.current()); series.show(views.current()); };
   const views = createViews({ endCard, shown, resync: () => connection.connect() });
   // the computers' speed goes to the server with the hello: a new choice says hello again
   const speed = () => (info.display_options.computers ? display.gameOptions().computers : undefined);
   const connection = createConnection({ info, views, settleDrop: (accepted) => input.settleDrop(accepted),
     hello: () => (speed() ? { speed: speed() } : {}) });
   const newGames = createNewGames({ info, views, connection });
+  const series = createSeries({ send: (message) => connection.send(message), open: (sid) => connection.open(sid), endCard });
   let speedSent = null;
   const display = createDisplay({ info, changed: () => {
     commands.update();

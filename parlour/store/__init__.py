@@ -13,6 +13,7 @@ from parlour.store.changes import (
     ForgottenSet,
     ProgressSaved,
     SeatingChanged,
+    SeriesSaved,
     SessionCreated,
     Together,
     TokenAdded,
@@ -21,6 +22,7 @@ from parlour.store.changes import (
     forgotten_set,
     progress_saved,
     seating_changed,
+    series_saved,
     session_created,
     together,
     token_added,
@@ -30,7 +32,7 @@ from parlour.store.changes import (
 from parlour.store.interface import NewerStore, Store
 from parlour.store.pictures import MAX_BYTES, BadUpload, Picture, check_picture
 from parlour.store.quota import OverQuota
-from parlour.store.rows import Progress, Result, SessionRow
+from parlour.store.rows import Progress, Result, SeriesRow, SessionRow
 
 __all__ = [
     "MAX_BYTES",
@@ -44,6 +46,8 @@ __all__ = [
     "ProgressSaved",
     "Result",
     "SeatingChanged",
+    "SeriesRow",
+    "SeriesSaved",
     "SessionCreated",
     "SessionRow",
     "Store",
@@ -55,6 +59,7 @@ __all__ = [
     "forgotten_set",
     "progress_saved",
     "seating_changed",
+    "series_saved",
     "session_created",
     "together",
     "token_added",

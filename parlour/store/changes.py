@@ -11,7 +11,7 @@ from typing import TypeAlias
 
 from parlour.core.game import JSON
 from parlour.store.pictures import Picture
-from parlour.store.rows import Progress, Result, SessionRow
+from parlour.store.rows import Progress, Result, SeriesRow, SessionRow
 
 
 @dataclass(frozen=True)
@@ -89,6 +89,13 @@ class UploadSaved:
 
 
 @dataclass(frozen=True)
+class SeriesSaved:
+    """A game's place in its series (`SeriesRow`), replacing what was kept of it."""
+
+    row: SeriesRow
+
+
+@dataclass(frozen=True)
 class Together:
     """Several changes written in order in the same transaction."""
 
@@ -97,7 +104,7 @@ class Together:
 
 Change: TypeAlias = (
     SessionCreated | ProgressSaved | TokenAdded | ForgottenSet | SeatingChanged
-    | UploadsExpired | UploadSaved | Together
+    | UploadsExpired | UploadSaved | Together | SeriesSaved
 )
 """A write to a store, applied inside one transaction."""
 
@@ -138,3 +145,7 @@ def upload_saved(
     picture: Picture, owner: str, now: float, upload_id: str | None = None
 ) -> Change:
     return UploadSaved(picture, owner, now, upload_id)
+
+
+def series_saved(row: SeriesRow) -> Change:
+    return SeriesSaved(row)

@@ -17,7 +17,7 @@ from parlour.store.changes import (
     uploads_expired,
 )
 from parlour.store.pictures import Picture
-from parlour.store.rows import DailyStart, Progress, Result, SessionRow
+from parlour.store.rows import DailyStart, Progress, Result, SeriesRow, SessionRow
 
 
 class NewerStore(RuntimeError):
@@ -59,6 +59,11 @@ class Store(ABC):
     def held_unfinished(self, tokens: Sequence[str]) -> list[tuple[str, list[int]]]:
         """The unfinished games (with a move made) in which one of `tokens` holds a seat
         and has not taken the game off its Resume list, most recent first: (sid, seats)."""
+
+    @abstractmethod
+    def series(self, sid: str) -> SeriesRow | None:
+        """The game's place in its series of rematches; None for a game none came from
+        and none followed."""
 
     # -- seat tokens, pictures, results -----------------------------------------------------
     @abstractmethod

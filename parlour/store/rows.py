@@ -80,3 +80,17 @@ class DailyStart:
     created: float
     round: int
     status: str
+
+
+@dataclass(frozen=True)
+class SeriesRow:
+    """A game's place in a series: consecutive games with the same seats, each a rematch
+    of the one before. A game with no row is a series' first game, with no rematch yet."""
+
+    sid: str
+    series: str  # the sid of the series' first game
+    number: int  # 0 for the first game
+    # per player (in the order of the first game's seats): [won, drawn, lost] before this game
+    tally: list[list[int]]
+    next_sid: str = ""  # the rematch, once it has started
+    handover: dict[str, str] = field(default_factory=dict)  # a token here -> its rematch's

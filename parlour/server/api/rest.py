@@ -29,6 +29,7 @@ from parlour.server.api.schemas import (
     JoinRequest,
     MoveRequest,
     NewGame,
+    RematchAnswer,
     TakebackAnswer,
     Uploaded,
 )
@@ -38,6 +39,7 @@ from parlour.server.hub.errors import ApiError
 from parlour.server.hub.live import Live
 from parlour.server.hub.messages import (
     Action,
+    AnswerRematch,
     AnswerTakeback,
     AskHint,
     PlayMove,
@@ -240,6 +242,18 @@ async def takeback(
     `takeback`): once every other player accepts, their moves are taken back to
     their previous turn; one refusal ends it."""
     return await _act(hub, sid, authorization, AnswerTakeback(accept=body.accept))
+
+
+@router.post("/api/games/{sid}/rematch", response_model=View, responses=PLAY, tags=["seats"])
+async def rematch(
+    sid: str, body: RematchAnswer, hub: HubDep, authorization: Authorization = None
+) -> dict[str, Any]:
+    """Once the game is over: offer a rematch (`accept` true), accept the one offered, or
+    decline it (false). It starts when every player holding seats has accepted (at once
+    when you play alone or against the computer), with the seats rotated so that the first
+    move passes on; the view's `rematch.next` then gives its session and your new token.
+    The view's `series` keeps the score of the games played with these seats."""
+    return await _act(hub, sid, authorization, AnswerRematch(accept=body.accept))
 
 
 @router.post("/api/uploads", status_code=201, response_model=Uploaded,

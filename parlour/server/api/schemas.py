@@ -53,6 +53,13 @@ class TakebackAnswer(Strict):
     )
 
 
+class RematchAnswer(Strict):
+    accept: bool = Field(
+        description="true offers a rematch, or accepts the one offered; false declines it "
+        "(the player who offered it withdraws it with false)"
+    )
+
+
 class AssistRequest(Strict):
     on: bool = Field(description="turn the game's assist switch on or off")
 

@@ -64,11 +64,11 @@ class WireMessage(Strict):
 
     type: Literal[
         "move", "undo", "redo", "restart", "hint", "assist", "command", "takeback", "leave",
-        "cancel", "visibility",
+        "cancel", "visibility", "rematch",
     ]
     move: Any = None
     on: bool = False  # for "assist": the switch's new position
-    accept: bool = False  # for "takeback": accept (or refuse) the take-back asked for
+    accept: bool = False  # for "takeback" and "rematch": accept (or refuse) what was asked
     name: str = Field("", max_length=40, description="for 'command': a server command's name")
     visible: StrictBool | None = None  # for "visibility" (required there): the page is shown
 

@@ -38,6 +38,7 @@ from parlour.server.hub.live import Live
 from parlour.server.hub.messages import (
     Action,
     Answer,
+    AnswerRematch,
     AnswerTakeback,
     AskHint,
     PlayMove,
@@ -50,6 +51,7 @@ from parlour.server.hub.messages import (
 from parlour.server.hub.opening import Opening, game_spec
 from parlour.server.hub.play import Play
 from parlour.server.hub.presence import Presence
+from parlour.server.hub.rematch import Rematches
 from parlour.server.hub.saved_games import SavedGame
 from parlour.server.hub.seats import Seats, answer_takeback
 from parlour.server.hub.turns import ComputerTurns
@@ -103,6 +105,7 @@ class Hub:
         self.advice = Advice(self.workers, self.opening, self.broadcast, self.save,
                              ai_delay_scale)
         self.presence = Presence(clock, self.save)
+        self.rematches = Rematches(store, self.workers, self.turns, self._keep, now)
         self.handlers: dict[type[Any], Handler[Any]] = dict([
             handles(PlayMove, self.play.move),
             handles(Undo, self.play.undo),
@@ -112,6 +115,7 @@ class Hub:
             handles(SetAssist, self.advice.set_assist),
             handles(RunCommand, self.advice.command),
             handles(AnswerTakeback, answer_takeback),
+            handles(AnswerRematch, self.rematches.answer),
         ])
 
     # -- opening and finding games -------------------------------------------------
@@ -169,6 +173,7 @@ class Hub:
         session.clock = Clock(row.elapsed_ms)
         holders = {t: frozenset(s) for t, s in self.store.tokens(sid).items()}
         live = Live(sid, session, row.mode, row.preset, row.round, holders)
+        live.series.place = self.store.series(sid)
         self._keep(live)
         self.turns.kick(live)
         self.advice.work_out_assist(live)

@@ -97,6 +97,14 @@ class AnswerTakeback(Message):
     stops_the_computer = True
 
 
+class AnswerRematch(Message):
+    """Once the game is over: offer a rematch, or accept the one offered (accept true);
+    refuse it, or withdraw one's own offer (accept false). See series.py."""
+
+    type: Literal["rematch"] = "rematch"
+    accept: bool = False
+
+
 class Leave(Message):
     """Give up the sender's seats (WebSocket only: REST has its own route)."""
 
@@ -118,13 +126,14 @@ class SetVisibility(Message):
     visible: StrictBool
 
 
-Action = PlayMove | Undo | Redo | Restart | AskHint | SetAssist | RunCommand | AnswerTakeback
+Action = (PlayMove | Undo | Redo | Restart | AskHint | SetAssist | RunCommand | AnswerTakeback
+          | AnswerRematch)
 """A change a player asks of a game: each kind has one handler (`Hub.act`)."""
 KINDS: dict[str, type[Action | Leave | Cancel | SetVisibility]] = {
     kind.model_fields["type"].default: kind
     for kind in (PlayMove, Undo, Redo, Restart, AskHint, SetAssist, RunCommand,
                  AnswerTakeback, Leave, Cancel,
-                 SetVisibility)
+                 SetVisibility, AnswerRematch)
 }
 """Every kind of client message by the `type` that names it on the wire."""
 

@@ -65,6 +65,7 @@ class Seats:
             if level is not None and session.status is Status.PLAYING:
                 session.stand_ins.update(dict.fromkeys(seats, level))
             live.takeback = None
+            live.series.offer = None  # a player leaving ends a rematch offer
             await self._seating_saved(live, token)
         self.broadcast.show_all(live, "leave")
         self.turns.kick(live)

@@ -16,6 +16,7 @@ from parlour.core.session import Session
 from parlour.server import timing
 from parlour.server.hub.live import Live
 from parlour.server.hub.movelist import move_list
+from parlour.server.hub.series import MAX_OFFERS, seat_scores
 from parlour.server.hub.takebacks import may_ask, role_of
 
 
@@ -69,6 +70,47 @@ class TakebackView(BaseModel):
     seats: list[int] = Field(description="the seats of the player who asked")
     yours: bool = Field(description="you asked: you may withdraw it")
     waiting_for_you: bool = Field(description="you may accept or refuse it")
+
+
+class SeriesScore(BaseModel):
+    """One seat's player's score in the series."""
+
+    won: int
+    drawn: int
+    lost: int
+
+
+class SeriesView(BaseModel):
+    """The series this game belongs to: consecutive games with the same seats."""
+
+    number: int = Field(description="this game's number in the series, from 1")
+    seats: list[SeriesScore] = Field(
+        description="per seat of this game, its player's games won, drawn and lost in the "
+        "series, this one included once it is over (a rematch rotates the seats: the "
+        "score follows the player)")
+
+
+class RematchOfferView(BaseModel):
+    """A rematch offered by one player, waiting for the others."""
+
+    seats: list[int] = Field(description="the seats of the player who offered it")
+    yours: bool = Field(description="you offered it: you may withdraw it")
+    waiting_for_you: bool = Field(description="you may accept or decline it")
+
+
+class RematchNext(BaseModel):
+    session: str = Field(description="the rematch's session")
+    token: str | None = Field(description="your token for your seats in the rematch "
+                              "(null for a spectator: watch it)")
+
+
+class RematchView(BaseModel):
+    """A finished game of several players: the next game of its series."""
+
+    can_offer: bool = Field(description="you may offer a rematch (POST "
+                            "/api/games/{sid}/rematch)")
+    offer: RematchOfferView | None
+    next: RematchNext | None = Field(description="the rematch has started: where it is")
 
 
 class View(BaseModel):
@@ -157,6 +199,11 @@ class View(BaseModel):
         default_factory=list,
         description="at the end of the game: the end card's own buttons, each running one of "
         "the game's commands; empty while playing")
+    series: SeriesView | None = Field(
+        None, description="games of several players: the series' score, once it has one")
+    rematch: RematchView | None = Field(
+        None, description="games of several players, once over: a rematch offered, or "
+        "started")
     playing_back: bool = Field(
         description="moves a command plays out (e.g. a solution shown) are still coming; "
         "any action of a player stops them"
@@ -224,6 +271,40 @@ def build_view(
         "end_actions": end_actions(session, observation),
         "playing_back": live.advice.playback is not None,
         "move_list": move_list(live),
+        "series": _series(live),
+        "rematch": _rematch(live, token, seats),
+    }
+
+
+def _series(live: Live) -> JSON:
+    """The series' score per seat, once there is one: none while a first game is on."""
+    session, state = live.session, live.series
+    if len(session.seats) < 2 or (state.number() == 0 and session.status is Status.PLAYING):
+        return None
+    return {"number": state.number() + 1,
+            "seats": [{"won": won, "drawn": drawn, "lost": lost}
+                      for won, drawn, lost in seat_scores(state, live.sid, session)]}
+
+
+def _rematch(live: Live, token: str | None, seats: Collection[int]) -> JSON:
+    """The rematch as `token`'s player sees it: theirs to offer, offered, or started."""
+    session, state = live.session, live.series
+    if len(session.seats) < 2 or session.status is Status.PLAYING:
+        return None
+    offer, place = state.offer, state.place
+    if place and place.next_sid:
+        started = {"session": place.next_sid, "token": place.handover.get(token or "")}
+    else:
+        started = None
+    return {
+        "can_offer": bool(seats) and started is None and offer is None
+        and state.offers_made.get(token or "", 0) < MAX_OFFERS,
+        "offer": None if offer is None else {
+            "seats": sorted(live.seats_of(offer.asker)),
+            "yours": token == offer.asker,
+            "waiting_for_you": bool(seats) and token not in offer.accepted,
+        },
+        "next": started,
     }
 
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from parlour.core.game import JSON
 from parlour.store.pictures import Picture
-from parlour.store.rows import DailyStart, Result, SessionRow
+from parlour.store.rows import DailyStart, Result, SeriesRow, SessionRow
 from parlour.store.sqlite.schema import RESULT_COLUMNS
 
 
@@ -66,6 +66,16 @@ def held_unfinished(db: sqlite3.Connection, tokens: Sequence[str]) -> list[tuple
             tuple(tokens),
         )
     ]
+
+
+def series(db: sqlite3.Connection, sid: str) -> SeriesRow | None:
+    found = db.execute(
+        "SELECT sid, series, number, tally, next_sid, handover FROM series WHERE sid=?", (sid,)
+    ).fetchone()
+    if found is None:
+        return None
+    sid, series_sid, number, tally, next_sid, handover = found
+    return SeriesRow(sid, series_sid, number, json.loads(tally), next_sid, json.loads(handover))
 
 
 def tokens(db: sqlite3.Connection, sid: str) -> dict[str, list[int]]:

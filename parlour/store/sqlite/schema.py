@@ -170,12 +170,29 @@ def _help_per_seat(db: sqlite3.Connection) -> None:
     """)
 
 
+def _series_of_rematches(db: sqlite3.Connection) -> None:
+    """Games follow one another in a series (Rematch): each rematch's place in it, the
+    score of the games before it, and the rematch that followed a game. Games saved
+    before have no row: each is a series of its own."""
+    db.execute("""
+        CREATE TABLE series (
+            sid TEXT PRIMARY KEY REFERENCES sessions (sid) ON DELETE CASCADE,
+            series TEXT NOT NULL,           -- the sid of the series' first game
+            number INTEGER NOT NULL,        -- 0 for the first game
+            tally TEXT NOT NULL,            -- JSON: per player, [won, drawn, lost] before it
+            next_sid TEXT NOT NULL DEFAULT '',  -- the rematch that followed it
+            handover TEXT NOT NULL DEFAULT '{}' -- JSON: each token here -> its rematch's
+        ) WITHOUT ROWID
+    """)
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _uploads_get_owner_size_and_last_upload,  # 0 -> 1
     _legacy_pictures_rechecked,  # 1 -> 2
     _seats_apart,  # 2 -> 3
     _tokens_may_forget,  # 3 -> 4
     _help_per_seat,  # 4 -> 5
+    _series_of_rematches,  # 5 -> 6
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -18,7 +18,7 @@ from parlour.core.game import JSON
 from parlour.store.changes import Change
 from parlour.store.interface import Store
 from parlour.store.pictures import Picture
-from parlour.store.rows import DailyStart, Result, SessionRow
+from parlour.store.rows import DailyStart, Result, SeriesRow, SessionRow
 from parlour.store.sqlite import reads
 from parlour.store.sqlite.durability import SYNC_MODES, Checkpointer, GroupCommitter, connect
 from parlour.store.sqlite.schema import migrate
@@ -98,6 +98,9 @@ class SqliteStore(Store):
 
     def held_unfinished(self, tokens: Sequence[str]) -> list[tuple[str, list[int]]]:
         return reads.held_unfinished(self.db, tokens)
+
+    def series(self, sid: str) -> SeriesRow | None:
+        return reads.series(self.db, sid)
 
     def tokens(self, sid: str) -> dict[str, list[int]]:
         return reads.tokens(self.db, sid)

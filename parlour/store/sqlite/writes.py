@@ -13,6 +13,7 @@ from parlour.store.changes import (
     ForgottenSet,
     ProgressSaved,
     SeatingChanged,
+    SeriesSaved,
     SessionCreated,
     Together,
     TokenAdded,
@@ -20,6 +21,7 @@ from parlour.store.changes import (
     UploadsExpired,
 )
 from parlour.store.quota import expired_before, make_room, over_quota
+from parlour.store.rows import SeriesRow
 from parlour.store.sqlite.schema import RESULT_COLUMNS
 
 SqlWrite: TypeAlias = Callable[[sqlite3.Connection], None]
@@ -47,6 +49,8 @@ def apply(db: sqlite3.Connection, change: Change | SqlWrite) -> None:
             _uploads_expired(db, now)
         case UploadSaved():
             _upload_saved(db, change)
+        case SeriesSaved(row):
+            _series_saved(db, row)
         case Together(changes):
             for part in changes:
                 apply(db, part)
@@ -120,6 +124,15 @@ def _seating_changed(db: sqlite3.Connection, change: SeatingChanged) -> None:
     )
     db.execute("UPDATE sessions SET stand_ins=? WHERE sid=?",
                (json.dumps(change.stand_ins), change.sid))
+
+
+def _series_saved(db: sqlite3.Connection, row: SeriesRow) -> None:
+    db.execute(
+        "INSERT OR REPLACE INTO series (sid, series, number, tally, next_sid, handover)"
+        " VALUES (?,?,?,?,?,?)",
+        (row.sid, row.series, row.number, json.dumps(row.tally), row.next_sid,
+         json.dumps(row.handover)),
+    )
 
 
 # an upload is in use while a session's game id has it as a parameter value

@@ -1,0 +1,121 @@
+// Series and rematch, for games of several players: the series' score (a row under the
+// seats from a series' second game on, and on the end card), Rematch on the end card, an
+// offer to accept or decline (on the card, which comes back for it), and the move to the
+// rematch once it has started: each player with their new seat's token, a spectator to
+// watch it. The server says what may be done (view.series, view.rematch); this module owns
+// the elements it adds to the end card and the #series row.
+import { $, escapeHtml, saveToken, set, setText, toast } from "/static/common.js";
+
+// send(message): to the server; open(sid): show another session; endCard: endcard.js's.
+export function createSeries({ send, open, endCard }) {
+  const state = {
+    session: null,     // the session of the views seen
+    watched: false,    // this page saw the game before its rematch started: it follows it
+    offerShown: null,  // the offer the card was brought back for
+    moving: false,     // on the way to the rematch
+    view: null,        // the view shown
+  };
+  addElements();
+
+  function addElements() {
+    $("end-detail").insertAdjacentHTML("afterend",
+      '<div class="end-series" id="end-series" hidden></div>'
+      + '<div class="end-rematch" id="end-rematch" hidden><span id="end-rematch-text" role="status"></span>'
+      + '<span class="end-rematch-actions"><button class="btn primary" id="rematch-accept">Accept</button>'
+      + '<button class="btn" id="rematch-decline">Decline</button></span></div>');
+    $("end-actions").insertAdjacentHTML("afterbegin",
+      '<button class="btn primary" id="end-rematch-offer" hidden title="Play again with the same seats; the first move passes on">Rematch</button>');
+    $("end-rematch-offer").addEventListener("click", offerOrGo);
+    $("rematch-accept").addEventListener("click", () => send({ type: "rematch", accept: true }));
+    $("rematch-decline").addEventListener("click", () => send({ type: "rematch", accept: false }));
+  }
+
+  function show(view) {
+    if (!view) return;
+    state.view = view;
+    if (view.session !== state.session) {
+      state.session = view.session;
+      state.watched = !view.rematch?.next;
+      state.moving = false;
+    }
+    showRow(view);
+    showOnCard(view);
+    const next = view.rematch?.next;
+    if (next && state.watched && !state.moving) go(next, "The rematch has started");
+  }
+
+  function offerOrGo() {
+    const next = state.view?.rematch?.next;
+    if (next) go(next, "");
+    else send({ type: "rematch", accept: true });
+  }
+
+  function go(next, note) {
+    state.moving = true;
+    if (next.token) saveToken(next.session, next.token);
+    open(next.session);
+    if (note) toast(next.token ? note : `${note}: you are watching`);
+  }
+
+  // From a series' second game on, a row under the seats: each seat's player's games won,
+  // drawn and lost (on a phone, as three numbers).
+  function showRow(view) {
+    const series = view.series;
+    const row = $("series");
+    const wanted = series && series.number > 1;
+    set(row, "hidden", !wanted);
+    if (!wanted) return;
+    const html = `<span class="series-label"><span class="long">Series, game</span><span class="short">Game</span> ${series.number}</span>`
+      + series.seats.map((score, seat) => `<span class="series-seat" style="--seat-color: var(--seat-${seat})">`
+        + `<span class="dot"></span><b>${escapeHtml(view.seats[seat].name)}</b>`
+        + `<span class="long">${escapeHtml(counted(score))}</span>`
+        + `<span class="short">${score.won}–${score.drawn}–${score.lost}</span></span>`).join("");
+    if (row.innerHTML !== html) row.innerHTML = html;
+  }
+
+  function showOnCard(view) {
+    const { series, rematch } = view;
+    const scores = $("end-series");
+    set(scores, "hidden", !series || view.status === "playing");
+    if (series && view.status !== "playing") {
+      scores.innerHTML = `<h3>${series.number > 1 ? `Series after ${series.number} games` : "Series so far"}</h3>`
+        + series.seats.map((score, seat) => `<div class="series-seat" style="--seat-color: var(--seat-${seat})">`
+          + `<span class="dot"></span><b>${escapeHtml(view.seats[seat].name)}</b>`
+          + `<span class="who">${escapeHtml(who(view, seat))}</span>`
+          + `<span class="counts">${escapeHtml(counted(score))}</span></div>`).join("");
+    }
+    const offer = rematch?.offer;
+    const button = $("end-rematch-offer");
+    set(button, "hidden", !rematch || !(rematch.can_offer || (rematch.next && !state.watched)));
+    setText(button, rematch?.next ? "Go to the rematch" : "Rematch");
+    // one primary action: Rematch, when offered, over New game
+    $("end-new").classList.toggle("primary", button.hidden && !document.querySelector("[data-end-command]"));
+    set($("end-rematch"), "hidden", !offer);
+    if (!offer) return;
+    const names = offer.seats.map((seat) => view.seats[seat].name).join(" and ");
+    setText($("end-rematch-text"), offer.yours ? "Rematch offered: waiting for an answer."
+      : offer.waiting_for_you ? `${names} offers a rematch.`
+        : view.you.length ? "Rematch accepted: waiting for the other players."
+          : `${names} offers a rematch.`);
+    set($("rematch-accept"), "hidden", !offer.waiting_for_you);
+    set($("rematch-decline"), "hidden", !(offer.waiting_for_you || offer.yours));
+    setText($("rematch-decline"), offer.yours ? "Withdraw" : "Decline");
+    // an offer for this player brings the card back, if it was put away
+    const key = `${view.session}:${offer.seats.join(",")}`;
+    if (offer.waiting_for_you && state.offerShown !== key && !endCard.shown()) endCard.reopen();
+    state.offerShown = offer.waiting_for_you ? key : null;
+  }
+
+  return { show };
+}
+
+function who(view, seat) {
+  const chair = view.seats[seat];
+  if (chair.you && view.you.length < view.seats.length) return "you";
+  return chair.kind === "ai" ? "computer" : "";
+}
+
+function counted({ won, drawn, lost }) {
+  const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+  return `${plural(won, "win", "wins")} · ${plural(drawn, "draw", "draws")} · ${plural(lost, "loss", "losses")}`;
+}

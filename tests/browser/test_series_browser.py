@@ -1,0 +1,78 @@
+"""Rematch in real browsers: two players in two browsers offer and accept it and both
+pages move to the new game, its first move passed on; against the computer it starts at
+once. Boards read as in test_tictactoe_browser."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import TIMEOUT_MS, ServerView
+from tests.browser.test_accessibility import assert_none, audit_in_both_themes
+from tests.browser.test_seats_browser import seat_chip
+from tests.browser.test_tictactoe_browser import EMPTY, OpenGame
+from tests.browser.test_tictactoe_browser import ttt as ttt  # the fixture
+
+pytestmark = pytest.mark.browser
+
+
+def test_two_players_accept_a_rematch_and_the_first_move_passes_on(
+    ttt: OpenGame, server_view: ServerView
+) -> None:
+    cross = ttt()
+    sid = cross.new_game("human", "open")
+    circle = ttt(f"/play/tictactoe?session={sid}")
+    for player, other, cell, board in (
+        (cross, circle, (0, 0), "X../.../..."), (circle, cross, (0, 1), "X../O../..."),
+        (cross, circle, (1, 0), "XX./O../..."), (circle, cross, (1, 1), "XX./OO./..."),
+        (cross, circle, (2, 0), "XXX/OO./..."),
+    ):
+        player.click(*cell)
+        other.wait_board(board)
+    expect(circle.page.locator("#end-series")).to_contain_text("1 loss")
+
+    circle.page.locator("#end-card").get_by_role("button", name="Rematch", exact=True).click()
+    expect(circle.page.locator("#end-rematch")).to_contain_text("waiting for an answer")
+    offer = cross.page.locator("#end-rematch")
+    expect(offer).to_contain_text("Circle offers a rematch.")
+    assert_none(audit_in_both_themes(cross.page, "the end card, a rematch offered", "#end-card"))
+    offer.get_by_role("button", name="Accept").click()
+
+    for game in (cross, circle):  # both pages move to the rematch, each with its own seat
+        game.page.wait_for_function(f"() => !location.search.includes('{sid}')",
+                                    timeout=TIMEOUT_MS)
+        game.wait_board(EMPTY)
+    assert cross.session() == circle.session() != sid
+    expect(seat_chip(circle, 0)).to_contain_text("You")  # the loser moved second: now first
+    expect(seat_chip(cross, 1)).to_contain_text("You")
+    row = circle.page.locator("#series")
+    expect(row).to_contain_text("Series, game 2", use_inner_text=True)
+    expect(row).to_contain_text("Cross 0 wins · 0 draws · 1 loss", use_inner_text=True)
+    assert_none(audit_in_both_themes(circle.page, "the series' score", "#series"))
+    circle.click(1, 1)
+    cross.wait_board(".../.X./...")
+    assert server_view(circle.session(), circle.token())["you"] == [0]
+
+    circle.page.reload()  # the new game is theirs: a reload keeps the seat
+    circle.wait_board(".../.X./...")
+    expect(seat_chip(circle, 0)).to_contain_text("You")
+
+
+def test_a_rematch_against_the_computer_starts_at_once(ttt: OpenGame) -> None:
+    game = ttt()
+    sid = game.new_game("human", "ai:random")
+    card = game.page.locator("#end-card")
+    while not card.is_visible():
+        game.click(*game.playable()[0])
+        game.page.wait_for_function(
+            "() => !document.getElementById('end-card').hidden"
+            " || document.querySelectorAll('#ttt-board .cell.playable[data-move]').length > 0",
+            timeout=TIMEOUT_MS)
+    card.get_by_role("button", name="Rematch", exact=True).click()
+    game.page.wait_for_function(f"() => !location.search.includes('{sid}')", timeout=TIMEOUT_MS)
+    expect(seat_chip(game, 1)).to_contain_text("You")
+    expect(seat_chip(game, 0)).to_contain_text("Computer (random)")
+    game.page.wait_for_function("() => document.querySelectorAll('#ttt-board .cross').length === 1",
+                                timeout=TIMEOUT_MS)  # the computer, now Cross, moved first
+    expect(game.page.locator("#series")).to_contain_text("Series, game 2", use_inner_text=True)
+    expect(card).to_be_hidden()
