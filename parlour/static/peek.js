@@ -39,7 +39,9 @@ export function createPeek() {
     wrap.addEventListener("pointerdown", (event) => {
       const handle = event.target.closest("[data-peek]");
       if (!handle) {
-        if (showing()) show(false);  // a press on the picture over the board returns
+        if (!showing()) return;
+        show(false);  // a press on what covers the board returns, and plays nothing
+        event.stopPropagation();
         return;
       }
       event.stopPropagation();

@@ -14,7 +14,7 @@ import re
 from PIL import Image
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import CreateGame, NewContext, NextView, OpenPage
+from tests.browser.conftest import CreateGame, NewContext, NextView, OpenPage, view_count
 
 READ_BOARD = """() => {
   const board = document.querySelector('#sl');
@@ -295,6 +295,17 @@ def test_f_shows_the_finished_picture_until_pressed_again_or_esc_or_a_move(
     expect(page.locator("#sl-target-full")).to_be_visible()
     page.keyboard.press("Escape")
     expect(page.locator("#sl-target-full")).to_be_hidden()
+    page.keyboard.press("f")  # a swipe on the picture over the board returns, and slides nothing
+    over = page.locator("#sl-target-full").bounding_box()
+    assert over is not None
+    x, y = over["x"] + over["width"] * 0.8, over["y"] + over["height"] * 0.5
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x - 80, y, steps=4)
+    page.mouse.up()
+    expect(page.locator("#sl-target-full")).to_be_hidden()
+    page.wait_for_timeout(300)
+    assert view_count(page) == 1 and board(page) == " 1  2  3\n 4  .  5\n 7  8  6"
     page.keyboard.down("f")  # held down, it shows while held (its repeats change nothing)
     for _ in range(3):
         page.keyboard.down("f")
