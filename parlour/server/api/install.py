@@ -142,7 +142,9 @@ async def web_app_manifest(hub: HubDep) -> Response:
 
 
 @router.get("/icons/{name}.png")
-async def icon_file(name: str) -> Response:
+def icon_file(name: str) -> Response:
+    """Not async: the first drawing of an icon takes up to a third of a second, so it runs
+    in the server's thread pool, off the event loop (then it is kept)."""
     icon = ICONS_BY_NAME.get(name)
     if icon is None:
         raise ApiError(404, f"no such icon: {name[:100]}")
