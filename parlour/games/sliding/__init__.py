@@ -85,5 +85,6 @@ SPEC = GameSpec(
         Shortcut("Arrows", "slide the tile next to the gap that way"),
         Shortcut("Click, tap", "slide a tile, with the line between it and the gap"),
         Shortcut("Swipe, drag", "slide the tile next to the gap that way, or a tile to the gap"),
+        Shortcut("Hold", "the finished picture: see it full size until you let go"),
     ),
 )
