@@ -6,7 +6,8 @@ carry out any command a game declares:
 
 - `client`: a built-in action of the game page (`CLIENT_ACTIONS`: undo, hint, about…;
   `mute` and `unmute` set the sound, `play` closes the rules and plays on, as the seeds'
-  keys did);
+  keys did; `peek` shows, until pressed again, what the board's `data-peek` element shows
+  while held: the sliding puzzle's finished picture);
 - `new-game`: start a new game with these parameter values (and seats), e.g. Minesweeper's
   "New no-guess game" is `{"first_click": "no_guess"}` on the current board;
 - `option`: choose one of the game's display options (`GameSpec.display_options`);
@@ -39,7 +40,7 @@ MENU_LABELS: Mapping[Menu, str] = {"game": "Game", "edit": "Edit", "view": "View
 CLIENT_ACTIONS = frozenset({
     "new", "restart", "undo", "redo", "hint", "assist", "help", "keys", "about", "display",
     "theme", "sound", "copy-link", "invite-link", "stats", "quit", "export", "import",
-    "take-seat", "leave-seat", "mute", "unmute", "play", "api",
+    "take-seat", "leave-seat", "mute", "unmute", "play", "api", "peek",
 })
 """What the game page knows how to do by itself."""
 

@@ -1,6 +1,7 @@
 """The ASGI app, wired: the hub, the front door (`api/guard.py`), the error handlers
 and the routers — REST for scripts and bots (`api/rest.py`), a WebSocket per open game
-(`api/socket.py`), the pages and their files (`api/pages.py`).
+(`api/socket.py`), the pages and their files (`api/pages.py`), Parlour as an installed
+app (`api/install.py`).
 
 Every error, from a route, the front door or the framework, is `{"error": "..."}` with
 its status; /docs lists the statuses each route answers.
@@ -17,7 +18,7 @@ from fastapi_offline import FastAPIOffline
 
 from parlour.core.game import GameSpec
 from parlour.server import timing
-from parlour.server.api import pages, rest, socket
+from parlour.server.api import install, pages, rest, socket
 from parlour.server.api.errors import handle_errors
 from parlour.server.api.guard import LOCAL_HOSTS, Guard
 from parlour.server.compute import Compute
@@ -68,5 +69,6 @@ def create_app(
         app.include_router(rest.timing_router)
     app.include_router(socket.router)
     app.include_router(pages.router)
+    app.include_router(install.router)  # the web app manifest and its icons
     pages.mount_static(app)
     return app

@@ -13,10 +13,14 @@ export function savePrefs(prefs) {
   applyPrefs(prefs);
 }
 
+// An installed Parlour's title bar takes the theme's top bar colour (app.css: --surface).
+const BAR_COLOURS = { light: "#ffffff", dark: "#21242b", "colour-blind": "#ffffff" };
+
 export function applyPrefs(prefs = loadPrefs()) {
   const dark = matchMedia("(prefers-color-scheme: dark)").matches;
   const theme = prefs.theme === "auto" ? (dark ? "dark" : "light") : prefs.theme;
   document.documentElement.dataset.theme = theme;
+  for (const meta of document.querySelectorAll('meta[name="theme-color"]')) meta.content = BAR_COLOURS[theme] || meta.content;
   const reduced = matchMedia("(prefers-reduced-motion: reduce)").matches;
   document.documentElement.dataset.anim = prefs.animations && !reduced ? "on" : "off";
 }

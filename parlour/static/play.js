@@ -12,7 +12,8 @@
 //   series.js      a series' score, and Rematch on the end card
 //   display.js     preferences, music, the game's own display options
 //   movelist.js    the move list of a game of several players, and past positions
-//   help.js, fit.js (the board fits the first screen), gamefile.js (export, import)
+//   help.js, fit.js (the board fits the first screen), gamefile.js (export, import),
+//   peek.js (hold a board's data-peek element to see what it shows: a finished picture)
 import { $, api, applyPrefs, LOGO, toast, warmSounds } from "/static/common.js";
 import { createCommands } from "/static/commands.js";
 import { createConnection } from "/static/connection.js";
@@ -24,6 +25,7 @@ import { openHelp, shortcutRows } from "/static/help.js";
 import { createInput } from "/static/input.js";
 import { createMoveList } from "/static/movelist.js";
 import { createNewGames } from "/static/newgame.js";
+import { createPeek } from "/static/peek.js";
 import { createSeries } from "/static/series.js";
 import { bindNewChoices } from "/static/newchoices.js";
 import { createViews } from "/static/views.js";
@@ -53,6 +55,7 @@ async function start() {
   $("btn-assist").hidden = !info.has_assist;
   display.applyGameOptions();
   bindToolbar({ ...parts, info });
+  parts.peek.bind();
   input.bindBoard();
   fitBoardToScreen();
   input.bindKeys();
@@ -73,7 +76,10 @@ async function start() {
 function createParts(info) {
   const endCard = createEndCard();
   const moveList = createMoveList({ sessionId: () => connection.sessionId() });
-  const shown = () => { commands.update(); moveList.show(views.current()); series.show(views.current()); };
+  const peek = createPeek();
+  const shown = () => {
+    commands.update(); moveList.show(views.current()); series.show(views.current()); peek.hide();
+  };
   const views = createViews({ endCard, shown, resync: () => connection.connect() });
   // the computers' speed goes to the server with the hello: a new choice says hello again
   const speed = () => (info.display_options.computers ? display.gameOptions().computers : undefined);
@@ -88,16 +94,16 @@ function createParts(info) {
     speedSent = speed() ?? null;
   } });
   speedSent = speed() ?? null;
-  const actions = pageActions({ views, connection, newGames, display });
+  const actions = pageActions({ views, connection, newGames, display, peek });
   const newGameWith = newGames.withChoices;
   const commands = createCommands({ info, actions, views, display, send: connection.send, newGameWith });
   const input = createInput({ info, send: connection.send, actions, commands, newGameWith, endCard });
-  return { endCard, views, connection, newGames, display, actions, commands, input, moveList };
+  return { endCard, views, connection, newGames, display, actions, commands, input, moveList, peek };
 }
 
 // The page's own actions. A game's commands (see the catalog) name one of these, start a
 // new game, choose a display option or ask the server; `data-command` on a board names one.
-function pageActions({ views, connection, newGames, display }) {
+function pageActions({ views, connection, newGames, display, peek }) {
   const send = connection.send;
   return {
     new: () => newGames.openDialog(),
@@ -128,6 +134,7 @@ function pageActions({ views, connection, newGames, display }) {
     mute: () => display.setSound(false),
     unmute: () => display.setSound(true),
     play: () => { for (const open of document.querySelectorAll("dialog[open]")) open.close(); display.syncMusic(); },
+    peek: () => peek.toggle(),
   };
 }
 

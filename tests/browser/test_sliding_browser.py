@@ -1,6 +1,7 @@
 """The sliding puzzle in a real Chromium against a real server: solved by clicks (one of
 them sliding a whole line), by the arrow keys, by a swipe, and by following the hints;
-a photo made here uploaded, cropped and played; the seed's keys M and U.
+a photo made here uploaded, cropped and played; the seed's keys M and U; the finished
+picture beside the board, seen full size while held (mouse, finger) or with F.
 
 Games start from given positions (`tiles`), so each test knows its way to the goal. The
 board is read back as the server's text, from each tile's cell (`--r`, `--c`)."""
@@ -13,7 +14,7 @@ import re
 from PIL import Image
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import CreateGame, NextView, OpenPage
+from tests.browser.conftest import CreateGame, NewContext, NextView, OpenPage, view_count
 
 READ_BOARD = """() => {
   const board = document.querySelector('#sl');
@@ -172,6 +173,10 @@ def test_a_photo_uploaded_and_cropped_becomes_the_puzzle(
     crop_x = int(re.search(r"--crop-x:(\d+)%", style).group(1))  # type: ignore[union-attr]
     assert crop_x < 50
     expect(page.locator(".sl-tile")).to_have_count(14)
+    # the finished picture beside the board is the photo too
+    target = page.eval_on_selector("#sl-target .sl-whole",
+                                   "e => getComputedStyle(e).backgroundImage")
+    assert f"/api/uploads/{upload}" in target
 
 
 def test_m_mutes_and_u_unmutes(open_page: OpenPage) -> None:
@@ -184,3 +189,135 @@ def test_m_mutes_and_u_unmutes(open_page: OpenPage) -> None:
     expect(page.locator("#help-dialog")).to_be_visible()
     page.keyboard.press("p")
     expect(page.locator("#help-dialog")).to_be_hidden()
+
+
+# -- the target: the finished picture beside the board, full size while held ------------
+LAPTOP = {"width": 1366, "height": 800}
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+THREE_MOVES_AWAY = "0,2,3,1,5,6,4,7,8"  # tile 4 then tile 8 solve it; five cells differ
+
+
+def shot(page: Page, selector: str, size: tuple[int, int] = (48, 48)) -> Image.Image:
+    """What an element shows, scaled to `size` so that pictures of two sizes compare."""
+    picture = Image.open(io.BytesIO(page.locator(selector).screenshot(animations="disabled")))
+    return picture.convert("RGB").resize(size, Image.Resampling.BOX)
+
+
+def difference(one: Image.Image, other: Image.Image) -> float:
+    """The mean difference of two pictures' channels, 0 (the same) to 255."""
+    pairs = zip(one.tobytes(), other.tobytes(), strict=True)
+    return sum(abs(a - b) for a, b in pairs) / (one.width * one.height * 3)
+
+
+def settle(page: Page) -> None:
+    page.evaluate("Promise.all(document.getAnimations().map((a) => a.finished))")
+
+
+def full_size_shown(page: Page) -> bool:
+    return page.locator("#sl-target-full").is_visible()
+
+
+def test_the_finished_picture_beside_the_board_is_the_solved_board_and_shows_while_held(
+    create_game: CreateGame, new_context: NewContext, open_page: OpenPage, next_view: NextView,
+) -> None:
+    game = create_game("sliding", params={"rows": 3, "cols": 3, "tiles": THREE_MOVES_AWAY})
+    page = open_page(f"/play/sliding?session={game['session']}",
+                     context=new_context(tokens={game["session"]: game["token"]}, viewport=LAPTOP))
+    thumbnail, board_box = page.locator("#sl-target"), page.locator("#sl-board").bounding_box()
+    expect(thumbnail).to_be_visible()
+    expect(thumbnail).to_contain_text("Finished picture")
+    held = thumbnail.bounding_box()
+    assert held is not None and board_box is not None
+    assert held["x"] + held["width"] <= board_box["x"], "the picture is beside the board"
+    assert held["y"] < board_box["y"] + board_box["height"] / 2
+    small, shuffled = shot(page, "#sl-target .sl-target-pic"), shot(page, "#sl-board")
+    assert not full_size_shown(page)
+    # held down, the finished picture covers the board, full size; let go, the board is back
+    page.mouse.move(held["x"] + held["width"] / 2, held["y"] + held["height"] / 3)
+    page.mouse.down()
+    expect(page.locator("#sl-target-full")).to_be_visible()
+    full_box = page.locator("#sl-target-full").bounding_box()
+    assert full_box == page.locator("#sl-board").bounding_box()
+    full = shot(page, "#sl-target-full")
+    page.wait_for_timeout(400)
+    page.mouse.up()
+    expect(page.locator("#sl-target-full")).to_be_hidden()
+    assert board(page) == " .  2  3\n 1  5  6\n 4  7  8"  # a look moves nothing
+    with next_view(page):
+        tile(page, 4).click()
+    with next_view(page):
+        tile(page, 8).click()
+    expect(page.locator("#headline")).to_have_text("You win! 4 moves")
+    page.keyboard.press("Escape")  # the end card put away: the solved board in sight
+    expect(page.locator("#end-card")).to_be_hidden()
+    settle(page)
+    solved = shot(page, "#sl-board")
+    assert difference(full, solved) < 2, "full size, the target is the solved board"
+    assert difference(small, solved) < 6, "the thumbnail is the solved board, small"
+    assert difference(shuffled, solved) > 3 * difference(small, solved) + 10  # it could fail
+
+
+def test_on_a_phone_the_finished_picture_sits_above_the_board_and_a_held_finger_shows_it(
+    create_game: CreateGame, new_context: NewContext, open_page: OpenPage,
+) -> None:
+    game = create_game("sliding", params={"rows": 8, "cols": 8, "shuffle": "random"})
+    page = open_page(f"/play/sliding?session={game['session']}",
+                     context=new_context(tokens={game["session"]: game["token"]}, **PHONE))
+    held = page.locator("#sl-target").bounding_box()
+    board_box = page.locator("#sl-board").bounding_box()
+    assert held is not None and board_box is not None
+    assert held["y"] + held["height"] <= board_box["y"], "the picture is above the board"
+    assert board_box["y"] + board_box["height"] <= 844, "and the board still fits the screen"
+    touch = page.context.new_cdp_session(page)
+    point = {"x": held["x"] + 20, "y": held["y"] + held["height"] / 2}
+    touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
+    expect(page.locator("#sl-target-full")).to_be_visible()
+    page.wait_for_timeout(500)  # a long press: no menu, no selection, still the picture
+    expect(page.locator("#sl-target-full")).to_be_visible()
+    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    expect(page.locator("#sl-target-full")).to_be_hidden()
+    # a quick tap shows it until the next tap
+    page.locator("#sl-target").tap()
+    expect(page.locator("#sl-target-full")).to_be_visible()
+    page.locator("#sl-target-full").tap()
+    expect(page.locator("#sl-target-full")).to_be_hidden()
+
+
+def test_f_shows_the_finished_picture_until_pressed_again_or_esc_or_a_move(
+    create_game: CreateGame, open_page: OpenPage, next_view: NextView,
+) -> None:
+    page = start(create_game, open_page, "1,2,3,4,0,5,7,8,6")
+    page.keyboard.press("f")
+    expect(page.locator("#sl-target-full")).to_be_visible()
+    page.keyboard.press("f")
+    expect(page.locator("#sl-target-full")).to_be_hidden()
+    page.keyboard.press("F")
+    expect(page.locator("#sl-target-full")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("#sl-target-full")).to_be_hidden()
+    page.keyboard.press("f")  # a swipe on the picture over the board returns, and slides nothing
+    over = page.locator("#sl-target-full").bounding_box()
+    assert over is not None
+    x, y = over["x"] + over["width"] * 0.8, over["y"] + over["height"] * 0.5
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x - 80, y, steps=4)
+    page.mouse.up()
+    expect(page.locator("#sl-target-full")).to_be_hidden()
+    page.wait_for_timeout(300)
+    assert view_count(page) == 1 and board(page) == " 1  2  3\n 4  .  5\n 7  8  6"
+    page.keyboard.down("f")  # held down, it shows while held (its repeats change nothing)
+    for _ in range(3):
+        page.keyboard.down("f")
+    expect(page.locator("#sl-target-full")).to_be_visible()
+    page.wait_for_timeout(400)
+    page.keyboard.up("f")
+    expect(page.locator("#sl-target-full")).to_be_hidden()
+    page.keyboard.press("f")
+    with next_view(page):  # a slide brings the board back, to show it
+        page.keyboard.press("ArrowLeft")
+    expect(page.locator("#sl-target-full")).to_be_hidden()
+    assert board(page) == " 1  2  3\n 4  5  .\n 7  8  6"
+    page.keyboard.press("?")  # Help lists the key
+    keys = page.locator("#keys")
+    expect(keys.get_by_role("row").filter(has_text="See the finished picture")).to_contain_text("F")

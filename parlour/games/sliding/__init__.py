@@ -21,6 +21,9 @@ hard the shuffle is: <i>easy</i> is the original's shuffle, 10 random steps of t
 <i>medium</i> and <i>hard</i> walk further; <i>random</i> is any solvable position, the
 hardest. <b>Your own picture</b>: choose <i>Upload…</i> in New game, or drop a photo on
 the board, or paste one; then drag the preview to choose what shows, and zoom.</p>
+<p><b>The finished picture</b> shows beside the board: <b>hold it</b> (mouse or finger)
+to see it full size over the board, and let go to return; or press <b>F</b>, and F again
+(or Esc) to return.</p>
 <p><b>Numbers</b> (View menu) puts each tile's number on it (a photo of sky needs them).
 <b>Hint</b> (H) shows the next tile of a solution and how many moves are left;
 <b>Show me the solution</b> (Edit menu, W) plays it out; both count as help. Click a tile
@@ -62,6 +65,7 @@ SPEC = GameSpec(
         new_game("reshuffle", "Reshuffle", "S"),
         client("instructions", "Instructions", "help", "I", action="help"),
         client("play", "Play", "help", "P"),
+        client("finished-picture", "See the finished picture", "view", "F", action="peek"),
     ),
     command_handlers={"solution": solver.show_solution},
     commands_enabled=commands_enabled,
@@ -81,5 +85,6 @@ SPEC = GameSpec(
         Shortcut("Arrows", "slide the tile next to the gap that way"),
         Shortcut("Click, tap", "slide a tile, with the line between it and the gap"),
         Shortcut("Swipe, drag", "slide the tile next to the gap that way, or a tile to the gap"),
+        Shortcut("Hold", "the finished picture: see it full size until you let go"),
     ),
 )

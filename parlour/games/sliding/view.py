@@ -8,6 +8,11 @@ SVG (as a data URL, sent once on the board's line) or an uploaded photo.
 
 Keys and swipes: four hidden buttons carry the arrow keys (`data-key`) and the swipes
 (`data-swipe`); each slides the tile that moves the way the arrow points into the gap.
+
+The target: beside the board, a thumbnail of the finished picture (`data-peek`: held down,
+the page marks the board peeking), and over the board the same picture full size, which
+the stylesheet shows while the board is peeking. Both are the same crop of the same
+picture as the tiles, with the tiles' numbers in order for a player who shows numbers.
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ def render(observation: JSON, ctx: RenderContext) -> str:
     gap = tiles.index(0)
     return lines([
         f'<div class="sl {status}{" wide" if cols > rows else ""}" id="sl" style="{attr(style)}">',
+        _target_thumbnail(rows, cols),
         f'<div class="sl-board" id="sl-board" role="group" aria-label="{rows} by {cols} '
         f'sliding puzzle" aria-disabled="{str(not playing).lower()}">',
         # in the order of the tiles, not of the cells: a slide then changes a few tiles'
@@ -53,6 +59,7 @@ def render(observation: JSON, ctx: RenderContext) -> str:
           for tile, cell in sorted((tile, cell) for cell, tile in enumerate(tiles) if tile)),
         _gap(gap, rows, cols),
         _keys(gap, rows, cols),
+        _target_full(rows, cols),
         "</div>",
         "</div>",
     ])
@@ -92,6 +99,33 @@ def _keys(gap: int, rows: int, cols: int) -> str:
                            f'data-swipe="{swipe}"{move_attr("data-move", {"cell": [row, col]})}>'
                            f"{label}</button>")
     return f'<div class="sl-keys" id="sl-keys" aria-hidden="true">{"".join(buttons)}</div>'
+
+
+@lru_cache(maxsize=64)
+def _target_numbers(rows: int, cols: int) -> str:
+    """The tiles' numbers in their home cells, the last cell left empty (shown with the
+    Numbers display option)."""
+    numbers = "".join(f"<b>{tile}</b>" for tile in range(1, rows * cols))
+    return f'<span class="sl-target-nums" aria-hidden="true">{numbers}</span>'
+
+
+def _target_thumbnail(rows: int, cols: int) -> str:
+    """The finished picture, small: held down (pointer) or pressed (keyboard), it shows
+    full size over the board."""
+    return (
+        # its name is its words: "Finished picture. Hold to see it full size"
+        '<button type="button" class="sl-target" id="sl-target" data-peek>'
+        f'<span class="sl-target-pic"><i class="sl-whole"></i>{_target_numbers(rows, cols)}</span>'
+        '<span class="sl-target-words"><b>Finished picture</b>'
+        '<small>Hold to see it full size</small></span></button>'
+    )
+
+
+def _target_full(rows: int, cols: int) -> str:
+    """The finished picture over the board, shown while the board is peeking."""
+    return (f'<div class="sl-target-full" id="sl-target-full" role="img" '
+            f'aria-label="The finished picture"><i class="sl-whole"></i>'
+            f'{_target_numbers(rows, cols)}</div>')
 
 
 THUMBNAIL = (

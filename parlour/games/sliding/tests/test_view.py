@@ -119,3 +119,46 @@ def test_every_tile_carries_its_number_for_the_overlay() -> None:
 
 def test_the_thumbnail_is_svg() -> None:
     assert THUMBNAIL.startswith("<svg") and THUMBNAIL.endswith("</svg>")
+
+
+def target_numbers(markup: str, part: str) -> list[int]:
+    """The numbers the target `part` (its id) shows in order, from its own line."""
+    line = next(line for line in markup.split("\n") if f'id="{part}"' in line)
+    return [int(n) for n in re.findall(r"<b>(\d+)</b>", line)]
+
+
+def test_every_board_shows_its_finished_picture_small_beside_it_and_full_size_over_it() -> None:
+    """The target is the whole picture of the board's shape (the page crops it as the
+    tiles), with every tile's number in its home cell for a player who shows numbers."""
+    rng = random.Random(5)
+    for rows in range(3, 9):
+        for cols in range(3, 9):
+            state = GAME.deal(GAME.validate({"rows": rows, "cols": cols}), rng)
+            markup = html(state)
+            everything = list(range(1, rows * cols))
+            assert target_numbers(markup, "sl-target") == everything
+            assert target_numbers(markup, "sl-target-full") == everything
+            lines = markup.split("\n")
+            thumbnail = next(i for i, line in enumerate(lines) if 'id="sl-target"' in line)
+            board = next(i for i, line in enumerate(lines) if 'id="sl-board"' in line)
+            full = next(i for i, line in enumerate(lines) if 'id="sl-target-full"' in line)
+            assert thumbnail < board < full, "the thumbnail beside the board, the full one in it"
+            assert 'data-peek' in lines[thumbnail] and "sl-whole" in lines[full]
+
+
+def test_the_finished_picture_is_a_look_that_moves_nothing_and_a_slide_leaves_it_alone() -> None:
+    before = html(puzzle("1,2,3,4,0,5,7,8,6"))
+    for part in ("sl-target", "sl-target-full"):
+        line = next(line for line in before.split("\n") if f'id="{part}"' in line)
+        assert "data-move" not in line and "data-key" not in line
+    after = html(GAME.apply(puzzle("1,2,3,4,0,5,7,8,6"), Slide(1, 2)))
+    parts = changed_parts(before, after)
+    assert parts is not None and not any("sl-target" in part for part in parts)
+
+
+def test_a_photo_is_the_finished_picture_too() -> None:
+    """The target shows the picture the board's root names, an upload as a built-in one."""
+    photo = html(puzzle("1,2,3,4,5,6,7,0,8", picture="0123456789abcdef"))
+    root = photo.split("\n")[0]
+    assert "/api/uploads/0123456789abcdef" in root and 'id="sl"' in root
+    assert photo.count('<i class="sl-whole"></i>') == 2  # drawn from the root's --picture
