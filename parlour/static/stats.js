@@ -1,6 +1,7 @@
 // Statistics per game, group (board, difficulty...) and mode. The server words the
 // figures and draws the charts (SVG themed by the page's colours); this lays them out.
 import { api, escapeHtml, LOGO } from "/static/common.js";
+import { showPastGames } from "/static/pastgames.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -74,6 +75,7 @@ async function show(titles) {
   $("groups").innerHTML = stats.groups.length
     ? `<div class="stat-groups">${cardsByGame(stats, !title)}</div>`
     : `<p class="empty">No finished games yet${title ? ` of ${escapeHtml(title)}` : ""}. Play one and come back!</p>`;
+  await showPastGames($("past-games"), game).catch(() => { $("past-games").hidden = true; });
   document.body.dataset.ready = "1";
 }
 
