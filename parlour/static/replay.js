@@ -45,7 +45,7 @@ async function show(ply) {
   $("board").setAttribute("aria-label", ply === 0 ? "The board at the start" : `The board after move ${ply}`);
   $("headline").textContent = position.headline;
   $("headline").className = `headline ${ply === plies ? resultClass() : ""}`;
-  $("replay-count").textContent = ply === 0 ? `Start · ${plies} moves` : `Move ${ply} of ${plies}`;
+  $("replay-count").textContent = ply === 0 ? `Start · ${plies} move${plies === 1 ? "" : "s"}` : `Move ${ply} of ${plies}`;
   $("message").textContent = moveNote(ply);
   $("rp-slider").value = String(ply);
   $("rp-slider").setAttribute("aria-valuetext", ply === 0 ? "The start" : `Move ${ply} of ${plies}`);
