@@ -25,7 +25,7 @@ MINESWEEPER = Minesweeper()
 SMALL_BOARD = {"rows": 6, "cols": 6, "mines": 8, "first_click": "safe"}
 QUICK_PARAMS: dict[str, dict[str, Any]] = {"minesweeper": {"rows": 5, "cols": 5, "mines": 3,
                                                            "first_click": "safe"}}
-PLAYABLE = re.compile(r'\s(id|data-move|data-alt-move|data-drag|data-drop|tabindex)="[^"]*"')
+PLAYABLE = re.compile(r'\s(data-move|data-alt-move|data-drag|data-drop|tabindex)="[^"]*"')
 
 
 def auth(token: str | None) -> dict[str, str]:

@@ -94,7 +94,8 @@ export function createMoveList({ sessionId }) {
     }
     if (asked !== state.asked) return;  // another move was chosen meanwhile
     state.looking = past.ply;
-    $("past-board").innerHTML = past.html;
+    // without ids: the live board, beside it, keeps them (morph.js finds elements by id)
+    $("past-board").innerHTML = past.html.replace(/\sid="[^"]*"/g, "");
     $("past-board").setAttribute("aria-label", `The board after move ${past.ply}`);
     $("board-wrap").classList.add("looking");
     markCurrent();

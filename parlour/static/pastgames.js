@@ -12,7 +12,7 @@ function row(past, allGames) {
   const what = [allGames ? past.title : "", past.board].filter(Boolean).join(" · ");
   return `<li class="past-game" data-session="${escapeHtml(past.session)}">
     <span class="past-what"><b>${escapeHtml(what || past.title)}</b>
-      <span class="past-players">${escapeHtml(past.players)}</span></span>
+      <span class="past-players">${escapeHtml(past.players.charAt(0).toUpperCase() + past.players.slice(1))}</span></span>
     <span class="past-result">${escapeHtml(past.headline || past.outcome)}</span>
     <span class="past-figures">${past.moves} move${past.moves === 1 ? "" : "s"} · ${formatTime(past.elapsed_ms)}</span>
     <time class="past-when" datetime="${new Date(past.finished * 1000).toISOString()}">${escapeHtml(when(past.finished))}</time>

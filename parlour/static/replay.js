@@ -9,10 +9,13 @@ import { fitBoardToScreen } from "/static/fit.js";
 
 const SID = decodeURIComponent(location.pathname.split("/")[2] || "");
 const KEPT_POSITIONS = 200;  // positions kept in the page, so that stepping back is instant
+const PLAY_ICON = "M8 5v14l11-7z";
+const PAUSE_ICON = "M7 5h3.5v14H7zM13.5 5H17v14h-3.5z";
 
 const state = {
   replay: null,       // GET /api/games/{sid}/replay
   at: 0,              // the move shown
+  target: 0,          // the move last asked for (keys pressed quickly step on from it)
   asked: 0,           // the last position asked for: a later answer wins
   positions: new Map(),  // ply -> position, the most recently used last
   timer: 0,           // playing: the next step's timeout
@@ -36,9 +39,10 @@ async function fetchPosition(ply) {
 async function show(ply) {
   const plies = state.replay.plies;
   ply = Math.max(0, Math.min(plies, ply));
+  state.target = ply;
   const asked = ++state.asked;
   let position;
-  try { position = await fetchPosition(ply); } catch (error) { stop(); toast(error.message); return; }
+  try { position = await fetchPosition(ply); } catch (error) { stop(); state.target = state.at; toast(error.message); return; }
   if (asked !== state.asked) return;  // another move was chosen meanwhile
   state.at = ply;
   $("board").innerHTML = position.html;
@@ -83,10 +87,9 @@ function resultFigures() {
 function speed() { return Number($("rp-speed").value) || 1000; }
 
 function play() {
-  if (state.at >= state.replay.plies) state.at = -1;  // at the end, Play starts again
   state.playing = true;
   setPlayButton();
-  show(state.at + 1);
+  show(state.target >= state.replay.plies ? 0 : state.target + 1);  // at the end, from the start
 }
 
 function stop() {
@@ -98,7 +101,7 @@ function stop() {
 function togglePlay() { if (state.playing) stop(); else play(); }
 
 function setPlayButton() {
-  $("rp-play-icon").textContent = state.playing ? "⏸\ufe0e" : "▶\ufe0e";
+  $("rp-play-icon").setAttribute("d", state.playing ? PAUSE_ICON : PLAY_ICON);
   $("rp-play").setAttribute("aria-label", state.playing ? "Pause" : "Play");
   $("rp-play").title = state.playing ? "Pause (Space)" : "Play (Space)";
 }
@@ -130,8 +133,8 @@ function markMove(ply) {
 // -- keys, pointer, touch ------------------------------------------------------------------
 function bind() {
   $("rp-start").addEventListener("click", () => step(0));
-  $("rp-back").addEventListener("click", () => step(state.at - 1));
-  $("rp-forward").addEventListener("click", () => step(state.at + 1));
+  $("rp-back").addEventListener("click", () => step(state.target - 1));
+  $("rp-forward").addEventListener("click", () => step(state.target + 1));
   $("rp-end").addEventListener("click", () => step(state.replay.plies));
   $("rp-play").addEventListener("click", togglePlay);
   $("rp-slider").addEventListener("input", () => step(Number($("rp-slider").value)));
@@ -154,8 +157,8 @@ function onKey(event) {
   if (event.altKey || event.ctrlKey || event.metaKey) return;
   const field = event.target.closest?.("select, input");
   if (field) return;  // the slider and the speed have keys of their own
-  const moves = { ArrowLeft: () => step(state.at - 1), ArrowRight: () => step(state.at + 1),
-    ArrowUp: () => step(state.at - 1), ArrowDown: () => step(state.at + 1),
+  const moves = { ArrowLeft: () => step(state.target - 1), ArrowRight: () => step(state.target + 1),
+    ArrowUp: () => step(state.target - 1), ArrowDown: () => step(state.target + 1),
     Home: () => step(0), End: () => step(state.replay.plies) };
   if (event.key in moves) moves[event.key]();
   else if ((event.key === " " || event.key === "k") && !event.target.closest?.("button, a")) togglePlay();
@@ -173,7 +176,7 @@ function bindSwipe() {
     if (!from) return;
     const dx = event.clientX - from.x, dy = event.clientY - from.y;
     from = null;
-    if (Math.abs(dx) > 40 && Math.abs(dx) > 2 * Math.abs(dy)) step(state.at + (dx < 0 ? 1 : -1));
+    if (Math.abs(dx) > 40 && Math.abs(dx) > 2 * Math.abs(dy)) step(state.target + (dx < 0 ? 1 : -1));
   });
   wrap.addEventListener("pointercancel", () => { from = null; });
 }
@@ -229,7 +232,6 @@ async function start() {
   fitBoardToScreen();
   const asked = Number(new URLSearchParams(location.hash.slice(1)).get("move"));
   await show(Number.isInteger(asked) && location.hash ? asked : 0);
-  $("rp-play").focus({ preventScroll: true });
   document.body.dataset.ready = "1";
 }
 

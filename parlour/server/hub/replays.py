@@ -32,8 +32,9 @@ from parlour.server.hub.views import EndFigure, MoveListEntry, end_figures
 MAX_PLY = 10_000_000
 """The largest move number a request may name (a line is far shorter): bounds the input."""
 
-_IDS = re.compile(r'\s(id|data-move|data-alt-move|data-drag|data-drop|tabindex)="[^"]*"')
-"""What makes a board playable or ties it to the live page: gone from a past position."""
+_ACTIONS = re.compile(r'\s(data-move|data-alt-move|data-drag|data-drop|tabindex)="[^"]*"')
+"""What makes a board playable: gone from a past position (its ids stay: a board's
+drawings may refer to its own definitions, as Escalator's cards to their suits)."""
 
 
 class Position(BaseModel):
@@ -53,8 +54,8 @@ class Position(BaseModel):
     moves: int = Field(description="moves played, as the game counts them")
     headline: str
     text: str = Field(description="the position as plain text")
-    html: str = Field(description="the board's markup, without ids or moves: nothing on it "
-                      "can be played")
+    html: str = Field(description="the board's markup without its moves: nothing on it can "
+                      "be played")
 
 
 class Replay(BaseModel):
@@ -127,7 +128,7 @@ def _seen(session: Session, state: Any, viewer: Audience) -> dict[str, Any]:
     game = session.game
     seat = _perspective(session, state, viewer)
     observation = game.observe(state, seat)
-    markup = _IDS.sub("", session.spec.render(observation, RenderContext(seat, False)))
+    markup = _ACTIONS.sub("", session.spec.render(observation, RenderContext(seat, False)))
     return {"status": game.status(state).value, "to_move": game.to_move(state),
             "scores": list(game.scores(state)), "winners": list(game.winners(state)),
             "headline": game.headline_for(observation, viewer.seats),
