@@ -54,6 +54,8 @@ def ishido_game() -> Session:
     session = Session(spec, game_id, ["human"])
     while session.to_move is not None:
         found = ishido_hint(session.state, 0)
+        if found is None:  # nowhere the next tile fits: the game is over
+            break
         session.play(found.move, 0)
     return session
 
