@@ -6,6 +6,7 @@ game, a replay's positions are those a fresh replay of its id and moves gives.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 from typing import Any
@@ -253,3 +254,27 @@ def test_a_replays_positions_are_a_fresh_replay_of_its_id_and_moves(
             public = position(client, sid, ply).json()
             assert public["text"] == spec.game.text(spec.game.observe(fresh, 0))
 
+
+
+def test_a_position_is_drawn_off_the_event_loop(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A big board's drawing is the slow part (`bench.replay_positions`): never on the loop."""
+    from parlour.server.hub import replays
+
+    drawn_on_a_loop: list[bool] = []
+    seen = replays._seen
+
+    def watched(*args: Any) -> Any:
+        try:
+            asyncio.get_running_loop()
+            drawn_on_a_loop.append(True)
+        except RuntimeError:  # no loop runs in this thread
+            drawn_on_a_loop.append(False)
+        return seen(*args)
+
+    monkeypatch.setattr(replays, "_seen", watched)
+    created, plies = lost_minesweeper(client)
+    for ply in range(plies + 1):
+        assert position(client, created["session"], ply).status_code == 200
+    assert drawn_on_a_loop == [False] * (plies + 1)
