@@ -454,7 +454,7 @@ class Shortcut:
 
 @dataclass(frozen=True)
 class EndAction:
-    """A button of the card at a game's end beside New game and Replay: `label`, and the
+    """A button of the card at a game's end beside New game and Same deal again: `label`, and the
     game's `command` it runs (e.g. Escalator's "Deal a winnable one" after a lost deal)."""
 
     label: str
@@ -544,7 +544,7 @@ class GameSpec:
     """Names of the game's new-game commands the toolbar offers beside New (a split
     button), where a player decides: e.g. Escalator's winnable and random deals."""
     end_actions: EndActions | None = None
-    """The end card's own buttons (`EndAction`s), beside New game and Replay."""
+    """The end card's own buttons (`EndAction`s), beside New game and Same deal again."""
     daily_preset: str | None = None
     """The preset of a solitaire's daily deal (`parlour.core.daily`; None: the preset a
     newcomer's new game has, else the defaults). Changing it changes the daily deals to

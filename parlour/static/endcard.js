@@ -1,7 +1,7 @@
 // The end of a game: a card floats over the final board with the result (the game's
 // headline), whose it is, the time and the game's own figures, and what next: New game (a
-// new deal like this one), Replay (the same deal again), See the board, and any action a
-// game adds to its row (#end-actions). The board neither moves nor shrinks: the card is
+// new deal like this one), Same deal again, Watch the replay (/replay/SID, replay.js),
+// See the board, and any action a game adds to its row (#end-actions). The board neither moves nor shrinks: the card is
 // out of the page's flow, so showing it lays nothing out again. ✕, Esc or See the board
 // put it away (the focus goes back to the board); the status row then keeps the result
 // and a "Show result" button that brings the card back.
@@ -25,6 +25,8 @@ export function createEndCard() {
     $("end-figures").innerHTML = figures.map(([label, value]) =>
       `<div><dt>${escapeHtml(label)}</dt><dd>${escapeHtml(String(value))}</dd></div>`).join("");
     $("end-replay").hidden = !(next.can_restart || next.id);
+    $("end-watch").href = `/replay/${encodeURIComponent(next.session)}`;
+    $("end-watch").hidden = next.line_length === 0;
     // the game's own buttons (view.end_actions), first in the actions row; play.js runs them
     for (const old of document.querySelectorAll("[data-end-command]")) old.remove();
     $("end-new").insertAdjacentHTML("beforebegin", (next.end_actions || []).map(({ label, command }) =>
@@ -43,7 +45,7 @@ export function createEndCard() {
   }
 
   function focusFirstAction() {
-    const first = [...$("end-actions").querySelectorAll("button")].find((button) => !button.hidden && !button.disabled);
+    const first = [...$("end-actions").querySelectorAll("button, a")].find((button) => !button.hidden && !button.disabled);
     first?.focus({ preventScroll: true });
   }
 

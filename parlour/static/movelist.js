@@ -5,7 +5,7 @@
 // server, in place of the live board, which keeps being updated underneath until the
 // player goes back to the game (the button, End or Escape). Beside the board on a wide
 // screen, a strip under it on a phone (app.css .movelist).
-import { $, api, escapeHtml, tokens } from "/static/common.js";
+import { $, api, escapeHtml, toast, tokens } from "/static/common.js";
 
 // sessionId(): the game's session, for asking the server for a past position.
 export function createMoveList({ sessionId }) {
@@ -88,10 +88,14 @@ export function createMoveList({ sessionId }) {
     try {
       past = await api("GET", `/api/games/${encodeURIComponent(sessionId())}/positions/${Math.max(0, ply)}`,
         undefined, tokens()[sessionId()]);
-    } catch { return; }
+    } catch (error) {  // a watcher, while the game is on: only its players may look back
+      if (asked === state.asked) toast(error.message);
+      return;
+    }
     if (asked !== state.asked) return;  // another move was chosen meanwhile
     state.looking = past.ply;
-    $("past-board").innerHTML = past.html;
+    // without ids: the live board, beside it, keeps them (morph.js finds elements by id)
+    $("past-board").innerHTML = past.html.replace(/\sid="[^"]*"/g, "");
     $("past-board").setAttribute("aria-label", `The board after move ${past.ply}`);
     $("board-wrap").classList.add("looking");
     markCurrent();

@@ -2,6 +2,7 @@
 // figures and draws the charts (SVG themed by the page's colours); this lays them out.
 import { api, escapeHtml, LOGO } from "/static/common.js";
 import { showStatsDaily } from "/static/daily.js";
+import { showPastGames } from "/static/pastgames.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -76,6 +77,7 @@ async function show(titles) {
   $("groups").innerHTML = stats.groups.length
     ? `<div class="stat-groups">${cardsByGame(stats, !title)}</div>`
     : `<p class="empty">No finished games yet${title ? ` of ${escapeHtml(title)}` : ""}. Play one and come back!</p>`;
+  await showPastGames($("past-games"), game).catch(() => { $("past-games").hidden = true; });
   document.body.dataset.ready = "1";
 }
 

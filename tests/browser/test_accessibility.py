@@ -186,3 +186,18 @@ def test_the_seat_dialog(new_context: NewContext, create_game: CreateGame) -> No
     page = new_context(**STILL).new_page()
     open_seat_dialog(page, created["session"])
     assert_none(audit_in_both_themes(page, "seat dialog", "#seat-dialog"))
+
+
+@pytest.mark.parametrize("game", ["tribolo", "escalator"])
+def test_a_replay_page(new_context: NewContext, stage: Stage, game: str) -> None:
+    ended = next(scene for scene in SCENES if scene.game == game and scene.moment != "play")
+    page = new_context(**STILL).new_page()
+    open_ready(page, f"/replay/{stage.reach(ended).session}#move=3")
+    assert_none(audit_in_both_themes(page, f"replay of {game}"))
+
+
+def test_a_replay_refused_before_the_end(new_context: NewContext, stage: Stage) -> None:
+    playing = stage.reach(scenes_of("play")[0])
+    page = new_context(**STILL).new_page()
+    open_ready(page, f"/replay/{playing.session}")
+    assert_none(audit_in_both_themes(page, "a replay refused"))

@@ -1,6 +1,7 @@
 """The page's layout as a player first sees it: every game's largest board fits the first
 screen under its headline and status line (at a laptop's 1366x800 and a phone's 390x844);
-the end of a game brings a card with the result, New game and Replay; every page is set
+the end of a game brings a card with the result, New game, Same deal again and Watch the
+replay; every page is set
 in the typeface Parlour ships.
 """
 
@@ -107,7 +108,7 @@ def open_scene_at(new_context: NewContext, stage: Stage, name: str, size: str = 
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_the_end_card_tells_the_result_and_replay_deals_the_same_again(
+def test_the_end_card_tells_the_result_and_same_deal_again_deals_it_again(
     new_context: NewContext, own_stage: Stage, next_view: NextView, size: str
 ) -> None:
     page = open_scene_at(new_context, own_stage, "minesweeper-lost", size)
@@ -119,7 +120,7 @@ def test_the_end_card_tells_the_result_and_replay_deals_the_same_again(
     expect(card.get_by_role("button", name="New game")).to_be_focused()  # its first action
     deal, session = page.locator("#game-id").inner_text(), page.url
     with next_view(page):
-        card.get_by_role("button", name="Replay").click()
+        card.get_by_role("button", name="Same deal again").click()
     expect(card).to_be_hidden()
     expect(page.locator("#headline")).not_to_contain_text("mine")
     assert page.locator("#game-id").inner_text() == deal and page.url == session

@@ -188,3 +188,14 @@ def test_the_seat_dialog(new_context: NewContext, create_game: CreateGame, size:
     page = new_context(**SIZES[size]).new_page()
     open_seat_dialog(page, created["session"])
     assert_none(problems(page, f"seat dialog {size}", "#seat-dialog"))
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_a_replay_page(new_context: NewContext, stage: Stage, game: str, size: str) -> None:
+    """A finished game's replay: its controls and its board start on the first screen."""
+    ended = next(scene for scene in SCENES if scene.game == game and scene.moment != "play")
+    page = new_context(**SIZES[size]).new_page()
+    open_ready(page, f"/replay/{stage.reach(ended).session}#move=1")
+    assert_none(problems(page, f"replay of {game} {size}",
+                         fold=(("#headline", True), ("#replay-controls", True), ("#board", False))))

@@ -301,8 +301,10 @@ def with_speed(new_context: NewContext, sid: str, token: str, speed: str) -> Any
     return context
 
 
-def position_text(base_url: str, sid: str, ply: int) -> str:
-    reply = httpx.get(f"{base_url}/api/games/{sid}/positions/{ply}")
+def position_text(base_url: str, sid: str, ply: int, token: str) -> str:
+    """A past position as the player holding `token` saw it (only players may, before the end)."""
+    reply = httpx.get(f"{base_url}/api/games/{sid}/positions/{ply}",
+                      headers={"Authorization": f"Bearer {token}"})
     assert reply.status_code == 200, reply.text
     return "\n".join(str(reply.json()["text"]).split("\n")[:11])
 
@@ -334,11 +336,12 @@ def test_the_move_list_names_every_computer_move_and_shows_its_position(
     expect(past).to_be_visible()
     expect(game.page.locator("#board")).to_be_hidden()
     expect(game.page.locator("#movelist-title")).to_have_text("Move 2 of 3")
-    assert game.page.evaluate(PAST_BOARD_JS) == position_text(base_url, sid, 2) != live
+    token = created["token"]
+    assert game.page.evaluate(PAST_BOARD_JS) == position_text(base_url, sid, 2, token) != live
     expect(past.locator(".placed.p1")).to_have_count(1)  # Red's move, ringed
     game.page.keyboard.press("ArrowUp")  # the list's keys step through the moves
     expect(game.page.locator("#movelist-title")).to_have_text("Move 1 of 3")
-    first = json.dumps(position_text(base_url, sid, 1))
+    first = json.dumps(position_text(base_url, sid, 1, token))
     game.page.wait_for_function(f"() => ({PAST_BOARD_JS})() === {first}")
     game.page.get_by_role("button", name="Back to the game").click()
     expect(game.page.locator("#board")).to_be_visible()

@@ -31,6 +31,12 @@ router.add_api_route("/", page("home.html"))
 router.add_api_route("/stats", page("stats.html"))
 
 
+@router.get("/replay/{sid}")
+async def replay_page(sid: str) -> FileResponse:
+    """A game's replay: the page asks the API for it, and says why when it may not."""
+    return FileResponse(STATIC / "replay.html", headers={"Cache-Control": "no-cache"})
+
+
 @router.get("/play/{game}")
 async def play_page(game: str, hub: HubDep) -> FileResponse:
     hub.spec(game)

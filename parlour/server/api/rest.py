@@ -10,12 +10,12 @@ import datetime as dt
 import gc
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Query, Request
+from fastapi import APIRouter, Header, Path, Query, Request
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException
 
 from parlour.core import daily
-from parlour.core.game import BadParams, GameError, Hint
+from parlour.core.game import BadParams, Hint
 from parlour.server import timing
 from parlour.server.api.catalog import Catalog, describe_catalog
 from parlour.server.api.deps import HubDep
@@ -33,7 +33,7 @@ from parlour.server.api.schemas import (
     TakebackAnswer,
     Uploaded,
 )
-from parlour.server.hub import pictures, resume
+from parlour.server.hub import pictures, replays, resume
 from parlour.server.hub.core import Hub
 from parlour.server.hub.errors import ApiError
 from parlour.server.hub.live import Live
@@ -48,11 +48,12 @@ from parlour.server.hub.messages import (
     SetAssist,
     Undo,
 )
-from parlour.server.hub.movelist import PastPosition, past_view
+from parlour.server.hub.replays import Position, Replay
 from parlour.server.hub.resume import ForgetRequest, Forgotten, HeldRequest, ResumeList
 from parlour.server.hub.saved_games import FILE_LIMIT, SavedGame, exported, file_name
 from parlour.server.hub.views import View
 from parlour.stats.daily import daily_report
+from parlour.stats.past_games import MAX_LISTED, PastGame, past_games
 from parlour.stats.statistics import statistics
 from parlour.store import MAX_BYTES
 
@@ -143,18 +144,30 @@ async def get_view(sid: str, hub: HubDep, authorization: Authorization = None) -
     return dict(hub.view_for(live, bearer(authorization)))
 
 
-@router.get("/api/games/{sid}/positions/{ply}", response_model=PastPosition, responses=READ,
-            tags=["play"])
-async def get_position(sid: str, ply: int, hub: HubDep, authorization: Authorization = None
-                       ) -> dict[str, Any]:
-    """The board after the first `ply` moves (0: the start), as your seats saw it: to
-    look back at a move of the move list. Nothing on it can be played."""
+@router.get("/api/games/{sid}/positions/{ply}", response_model=Position,
+            responses=errors(401, 403, 404, 409, 503), tags=["replays"])
+async def get_position(
+    sid: str, ply: Annotated[int, Path(ge=0, le=replays.MAX_PLY)], hub: HubDep,
+    authorization: Authorization = None,
+) -> dict[str, Any]:
+    """The board after the first `ply` moves (0: the start), with what the game's view
+    says of that position (headline, status, scores, text): to step through a replay or
+    look back at a move. Once the game is over, anyone may look; while it is on, only
+    its players, as their seats saw it (403 to others). 404: no such move yet. Nothing
+    on it can be played."""
     live = await hub.get(sid)
-    try:
-        shown: dict[str, Any] = past_view(live, live.seats_of(bearer(authorization)), ply)
-        return shown
-    except GameError as error:
-        raise ApiError(404, str(error)) from None
+    return await replays.position(live, bearer(authorization), ply)
+
+
+@router.get("/api/games/{sid}/replay", response_model=Replay,
+            responses=errors(401, 403, 404, 409, 503), tags=["replays"])
+async def get_replay(sid: str, hub: HubDep, authorization: Authorization = None
+                     ) -> dict[str, Any]:
+    """What a replay page needs around the board: the game, its id (the same deal again),
+    its result, the number of moves to step through and, for games of several players,
+    a note per move. Open as GET /api/games/{sid}/positions/{ply} is."""
+    live = await hub.get(sid)
+    return replays.replay_of(live, bearer(authorization))
 
 
 @router.get("/api/games/{sid}/export", response_model=SavedGame, tags=["play"],
@@ -337,6 +350,17 @@ async def daily_deals(hub: HubDep, today: Annotated[str | None, Query(max_length
     # reading every daily game's id takes a while with years of them: not on the event loop
     return await asyncio.to_thread(daily_report, list(hub.games.values()),
                                    hub.store.daily_starts(), hub.store.results(), day)
+
+
+@router.get("/api/replays", response_model=list[PastGame], responses=errors(404),
+            tags=["replays"])
+async def past(hub: HubDep, game: str | None = None,
+               limit: Annotated[int, Query(ge=1, le=MAX_LISTED)] = 20) -> list[dict[str, Any]]:
+    """The finished games there are to watch again, the most recent first (of `game`, or
+    of every game; 404: no such game). Each opens at /replay/{session}."""
+    if game is not None:
+        hub.spec(game)
+    return past_games(hub.store, hub.games, game, limit)
 
 
 async def _act(hub: Hub, sid: str, authorization: str | None, message: Action

@@ -58,7 +58,7 @@ class EndFigure(BaseModel):
 
 
 class EndActionView(BaseModel):
-    """A button of the end card beside New game and Replay (`GameSpec.end_actions`)."""
+    """A button of the end card beside New game and Same deal again (`GameSpec.end_actions`)."""
 
     label: str
     command: str = Field(description="the name of the game's command it runs")

@@ -1,0 +1,79 @@
+"""The finished games there are to watch again: the most recent first, each with what the
+statistics page lists beside its Replay link (the game, its board, who played, the
+result, moves and time). A game restarted since (a later round of its session) or still
+being played has no replay of that result: its moves are another game's now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from parlour.core.game import GameError, GameSpec
+from parlour.core.gameid import parse_game_id
+from parlour.store import Result, Store
+
+MAX_LISTED = 100
+"""The most past games one request lists."""
+
+
+class PastGame(BaseModel):
+    """A finished game to watch again (GET /api/games/{session}/replay)."""
+
+    session: str
+    game: str
+    title: str
+    board: str = Field(description="the board or rules in the game's words")
+    players: str = Field(description="who played, as the statistics group them")
+    headline: str = Field(description="how it ended")
+    outcome: str = Field(description="the result, in the statistics' words")
+    moves: int
+    elapsed_ms: int
+    finished: float = Field(description="when it ended (seconds since 1970)")
+
+
+def past_games(store: Store, games: Mapping[str, GameSpec], game: str | None, limit: int
+               ) -> list[dict[str, Any]]:
+    """The last `limit` finished games (of `game`, or of every game) whose replay is
+    still there, most recent first."""
+    listed: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for result in reversed(store.results(game)):
+        if len(listed) >= limit:
+            break
+        if result.sid in seen or result.game not in games:
+            continue
+        seen.add(result.sid)
+        row = store.session_row(result.sid)
+        if row is None or row.round != result.round or row.status == "playing":
+            continue
+        spec = games[result.game]
+        listed.append({
+            "session": result.sid,
+            "game": result.game,
+            "title": spec.game.title,
+            "board": _board(spec, row.game_id),
+            "players": result.mode,
+            "headline": row.headline,
+            "outcome": _outcome_word(spec, result),
+            "moves": result.moves,
+            "elapsed_ms": result.elapsed_ms,
+            "finished": result.finished,
+        })
+    return listed
+
+
+def _board(spec: GameSpec, game_id: str) -> str:
+    """The board or rules in the game's own words (Minesweeper's "Expert 16×30")."""
+    try:
+        return spec.game.summary(parse_game_id(spec.game, game_id).params)
+    except GameError:
+        return ""
+
+
+def _outcome_word(spec: GameSpec, result: Result) -> str:
+    """The result for the player whose result it is, in the game's words ("solved")."""
+    word = spec.stat_outcomes.get(result.outcome, result.outcome)
+    return word[:1].upper() + word[1:]

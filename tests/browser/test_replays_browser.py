@@ -1,0 +1,185 @@
+"""Watching a replay as a player does: a finished game of every game stepped through with
+the keyboard (← → Home End), played at a chosen speed, jumped about with the slider and
+the move list, swiped on a phone; opened from the end card, from the statistics page's
+past games and from a shared link; refused, with the reason, to a watcher while the game
+is on.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import NewContext, wait_for_views
+from tests.browser.scenes import SCENES, Stage
+
+pytestmark = pytest.mark.browser
+
+ENDED = {scene.game: scene for scene in reversed(SCENES) if scene.moment != "play"}
+"""A finished game of each game (its first ending scene)."""
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+def open_replay(new_context: NewContext, sid: str, tokens: dict[str, str] | None = None,
+                **options: Any) -> Page:
+    page = new_context(tokens=tokens, **options).new_page()
+    page.goto(f"/replay/{sid}")
+    page.wait_for_function("document.body.dataset.ready === '1'")
+    return page
+
+
+def position_html(base_url: str, sid: str, ply: int) -> str:
+    reply = httpx.get(f"{base_url}/api/games/{sid}/positions/{ply}")
+    assert reply.status_code == 200, reply.text
+    html: str = reply.json()["html"]
+    return html
+
+
+def board_is(page: Page, html: str) -> None:
+    """The board shows `html` (as the browser parses it)."""
+    page.wait_for_function(
+        "(html) => { const t = document.createElement('template'); t.innerHTML = html;"
+        " return document.getElementById('board').innerHTML === t.innerHTML; }", arg=html)
+
+
+def shown_at(ply: int, plies: int) -> str:
+    """What the replay says of the move shown."""
+    if ply == 0:
+        return f"Start · {plies} move{'' if plies == 1 else 's'}"
+    return f"Move {ply} of {plies}"
+
+
+def plies_of(base_url: str, sid: str) -> int:
+    plies: int = httpx.get(f"{base_url}/api/games/{sid}/replay").json()["plies"]
+    return plies
+
+
+@pytest.mark.parametrize("game", sorted(ENDED))
+def test_a_finished_game_is_watched_move_by_move_with_the_keyboard(
+    new_context: NewContext, stage: Stage, base_url: str, game: str,
+) -> None:
+    sid = stage.reach(ENDED[game]).session
+    plies = plies_of(base_url, sid)
+    page = open_replay(new_context, sid)  # no seat: anyone may watch a finished game
+    count = page.locator("#replay-count")
+    expect(count).to_have_text(shown_at(0, plies))
+    board_is(page, position_html(base_url, sid, 0))
+    page.keyboard.press("ArrowRight")
+    expect(count).to_have_text(f"Move 1 of {plies}")
+    board_is(page, position_html(base_url, sid, 1))
+    page.keyboard.press("End")
+    expect(count).to_have_text(f"Move {plies} of {plies}")
+    board_is(page, position_html(base_url, sid, plies))
+    expect(page.locator("#message")).to_contain_text("The end:")
+    expect(page.get_by_role("button", name="Forward a move")).to_be_disabled()
+    page.keyboard.press("ArrowLeft")
+    expect(count).to_have_text(shown_at(plies - 1, plies))
+    board_is(page, position_html(base_url, sid, plies - 1))
+    page.keyboard.press("Home")
+    expect(count).to_have_text(shown_at(0, plies))
+    expect(page.get_by_role("button", name="Back a move")).to_be_disabled()
+    assert page.url.endswith("#move=0")
+
+
+def test_play_runs_the_game_to_its_end_at_the_chosen_speed(
+    new_context: NewContext, stage: Stage, base_url: str,
+) -> None:
+    sid = stage.reach(ENDED["tictactoe"]).session
+    plies = plies_of(base_url, sid)
+    page = open_replay(new_context, sid)
+    page.get_by_label("Speed").select_option("100")
+    play = page.get_by_role("button", name="Play")
+    play.focus()
+    page.keyboard.press("Space")
+    expect(page.get_by_role("button", name="Pause")).to_be_visible()
+    expect(page.locator("#replay-count")).to_have_text(f"Move {plies} of {plies}")
+    expect(page.get_by_role("button", name="Play")).to_be_visible()  # it stops at the end
+    board_is(page, position_html(base_url, sid, plies))
+
+
+def test_the_slider_and_the_move_list_jump_to_any_move(
+    new_context: NewContext, stage: Stage, base_url: str,
+) -> None:
+    sid = stage.reach(ENDED["tribolo"]).session
+    plies = plies_of(base_url, sid)
+    page = open_replay(new_context, sid)
+    page.get_by_role("slider", name="Move").fill(str(plies // 2))
+    expect(page.locator("#replay-count")).to_have_text(f"Move {plies // 2} of {plies}")
+    board_is(page, position_html(base_url, sid, plies // 2))
+    page.locator("#movelist-items .mv[data-ply='3']").click()
+    expect(page.locator("#replay-count")).to_have_text(f"Move 3 of {plies}")
+    expect(page.locator("#message")).to_contain_text(" played ")
+    board_is(page, position_html(base_url, sid, 3))
+
+
+def test_a_shared_link_opens_at_its_move_and_a_phone_steps_by_tap_and_swipe(
+    new_context: NewContext, stage: Stage, base_url: str,
+) -> None:
+    sid = stage.reach(ENDED["minesweeper"]).session
+    plies = plies_of(base_url, sid)
+    page = new_context(**PHONE).new_page()
+    page.goto(f"/replay/{sid}#move=1")
+    expect(page.locator("#replay-count")).to_have_text(f"Move 1 of {plies}")
+    page.get_by_role("button", name="Back a move").tap()
+    expect(page.locator("#replay-count")).to_have_text(shown_at(0, plies))
+    wrap = page.locator("#board-wrap").bounding_box()
+    assert wrap is not None
+    y = wrap["y"] + wrap["height"] / 2
+    page.mouse.move(wrap["x"] + wrap["width"] * 0.8, y)
+    page.mouse.down()
+    page.mouse.move(wrap["x"] + wrap["width"] * 0.2, y, steps=5)
+    page.mouse.up()  # a swipe to the left: the next move
+    expect(page.locator("#replay-count")).to_have_text(f"Move 1 of {plies}")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_a_game_being_played_has_no_replay_for_watchers_yet(
+    new_context: NewContext, stage: Stage,
+) -> None:
+    reached = stage.reach(next(s for s in SCENES if s.name == "minesweeper-play"))
+    page = open_replay(new_context, reached.session)
+    expect(page.get_by_role("heading", name="This replay is not open yet")).to_be_visible()
+    expect(page.locator("#refused-reason")).to_contain_text("still being played")
+    expect(page.locator("#board")).to_be_hidden()
+    mine = open_replay(new_context, reached.session, {reached.session: reached.token})
+    expect(mine.locator("#replay-count")).to_have_text("Start · 2 moves")  # its player may
+
+
+def test_the_end_card_opens_the_replay_and_deals_the_same_again_under_its_own_name(
+    new_context: NewContext, stage: Stage,
+) -> None:
+    reached = stage.reach(ENDED["minesweeper"])
+    page = new_context(tokens={reached.session: reached.token}).new_page()
+    page.goto(f"/play/minesweeper?session={reached.session}")
+    wait_for_views(page, 1)
+    card = page.locator("#end-card")
+    expect(card.get_by_role("button", name="Same deal again")).to_be_visible()
+    card.get_by_role("link", name="Watch the replay").click()
+    page.wait_for_url(f"**/replay/{reached.session}")
+    expect(page.locator("#replay-count")).to_contain_text("Start")
+    deal = quote(page.locator("#game-id").inner_text(), safe="-_.!~*'()")
+    expect(page.get_by_role("link", name="Play this deal")).to_have_attribute(
+        "href", f"/play/minesweeper?id={deal}")
+
+
+def test_the_statistics_page_lists_past_games_each_with_a_replay(
+    new_context: NewContext, base_url: str,
+) -> None:
+    own = Stage(base_url)
+    try:
+        reached = own.reach(ENDED["escalator"])  # the last game to end
+    finally:
+        own.close()
+    page = new_context().new_page()
+    page.goto("/stats?game=escalator")
+    page.wait_for_function("document.body.dataset.ready === '1'")
+    row = page.locator(f".past-game[data-session='{reached.session}']")
+    expect(row).to_contain_text("moves")
+    expect(page.locator(".past-game").first).to_have_attribute("data-session", reached.session)
+    row.get_by_role("link", name="Replay").click()
+    page.wait_for_url(f"**/replay/{reached.session}")
+    expect(page.locator("#replay-title")).to_have_text("Replay · Escalator")
