@@ -17,7 +17,7 @@ from parlour.store.changes import (
     uploads_expired,
 )
 from parlour.store.pictures import Picture
-from parlour.store.rows import Progress, Result, SessionRow
+from parlour.store.rows import Identities, KeptSession, Progress, Result, SessionRow
 
 
 class NewerStore(RuntimeError):
@@ -71,6 +71,16 @@ class Store(ABC):
     @abstractmethod
     def results(self, game: str | None = None) -> list[Result]:
         """Every seat's results (of `game`, or of all games), oldest first."""
+
+    # -- backups ------------------------------------------------------------------------
+    @abstractmethod
+    def kept_sessions(self) -> list[KeptSession]:
+        """Every session whole (moves, tokens), oldest first: what a backup holds."""
+
+    @abstractmethod
+    def identities(self, sids: Sequence[str], tokens: Sequence[str],
+                   uploads: Sequence[str]) -> Identities:
+        """Which of these sessions (with their results), tokens and pictures are kept."""
 
     # -- writes of one change, the same for every store --------------------------------
     def create_session(self, row: SessionRow, tokens: dict[str, list[int]], now: float) -> None:

@@ -68,3 +68,27 @@ class Result:
     figures: dict[str, float] = field(default_factory=dict)
     seat: int = 0
     seat_name: str = ""  # '' when its player held every seat (alone, or hot seat)
+
+
+@dataclass(frozen=True)
+class KeptSession:
+    """A session whole, as a backup holds it: its row, when it was created, its line of
+    moves, its seat tokens (token -> seats, oldest first) and the tokens whose player took
+    it off their Resume list."""
+
+    row: SessionRow
+    created: float
+    moves: Sequence[JSON]
+    tokens: dict[str, list[int]]
+    forgotten: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Identities:
+    """Which of a backup's stable identities a store keeps already: sessions (sid ->
+    game id), seat tokens (token -> sid), results ((sid, round, seat)) and pictures."""
+
+    sessions: dict[str, str]
+    tokens: dict[str, str]
+    results: frozenset[tuple[str, int, int]]
+    uploads: frozenset[str]

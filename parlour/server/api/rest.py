@@ -31,6 +31,7 @@ from parlour.server.api.schemas import (
     Uploaded,
 )
 from parlour.server.hub import pictures, resume
+from parlour.server.hub.backup import BACKUP_LIMIT
 from parlour.server.hub.core import Hub
 from parlour.server.hub.errors import ApiError
 from parlour.server.hub.live import Live
@@ -61,6 +62,8 @@ def body_rule(path: str) -> BodyRule:
         return BodyRule(PICTURE_TYPES, MAX_BYTES)
     if path == IMPORT_PATH:
         return BodyRule(("application/json",), FILE_LIMIT)
+    if path == "/api/backup":  # a restore: a whole backup, pictures included
+        return BodyRule(("application/json",), BACKUP_LIMIT)
     return JSON_RULE
 UPLOAD_BODY: dict[str, Any] = {
     "requestBody": {

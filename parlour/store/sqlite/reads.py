@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from parlour.core.game import JSON
 from parlour.store.pictures import Picture
-from parlour.store.rows import Result, SessionRow
+from parlour.store.rows import Identities, KeptSession, Result, SessionRow
 from parlour.store.sqlite.schema import RESULT_COLUMNS
 
 
@@ -101,3 +101,51 @@ def results(db: sqlite3.Connection, game: str | None) -> list[Result]:
         )
         for row in rows
     ]
+
+
+def kept_sessions(db: sqlite3.Connection) -> list[KeptSession]:
+    sids = [sid for (sid,) in db.execute("SELECT sid FROM sessions ORDER BY created, sid")]
+    kept = []
+    for sid in sids:
+        loaded = load_session(db, sid)
+        if loaded is None:
+            continue
+        row, moves = loaded
+        (created,) = db.execute("SELECT created FROM sessions WHERE sid=?", (sid,)).fetchone()
+        holders = db.execute(
+            "SELECT token, seats, forgotten FROM tokens WHERE sid=? ORDER BY rowid", (sid,)
+        ).fetchall()
+        kept.append(KeptSession(
+            row, created, moves, {token: json.loads(seats) for token, seats, _ in holders},
+            frozenset(token for token, _, forgotten in holders if forgotten),
+        ))
+    return kept
+
+
+_CHUNK = 500  # SQLite's host parameters per statement are limited
+
+
+def _each_chunk(values: Sequence[str]) -> list[tuple[str, tuple[str, ...]]]:
+    """`values` in chunks, each with the `?,?,...` its IN (...) takes."""
+    chunks = [tuple(values[i:i + _CHUNK]) for i in range(0, len(values), _CHUNK)]
+    return [(",".join("?" * len(chunk)), chunk) for chunk in chunks]
+
+
+def identities(db: sqlite3.Connection, sids: Sequence[str], tokens: Sequence[str],
+               uploads: Sequence[str]) -> Identities:
+    sessions: dict[str, str] = {}
+    results: set[tuple[str, int, int]] = set()
+    for marks, chunk in _each_chunk(sids):
+        sessions.update(db.execute(
+            f"SELECT sid, game_id FROM sessions WHERE sid IN ({marks})", chunk).fetchall())
+        results.update(db.execute(
+            f"SELECT sid, round, seat FROM results WHERE sid IN ({marks})", chunk).fetchall())
+    held: dict[str, str] = {}
+    for marks, chunk in _each_chunk(tokens):
+        held.update(db.execute(
+            f"SELECT token, sid FROM tokens WHERE token IN ({marks})", chunk).fetchall())
+    kept: set[str] = set()
+    for marks, chunk in _each_chunk(uploads):
+        kept.update(upload_id for (upload_id,) in db.execute(
+            f"SELECT upload_id FROM uploads WHERE upload_id IN ({marks})", chunk))
+    return Identities(sessions, held, frozenset(results), frozenset(kept))

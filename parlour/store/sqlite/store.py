@@ -18,7 +18,7 @@ from parlour.core.game import JSON
 from parlour.store.changes import Change
 from parlour.store.interface import Store
 from parlour.store.pictures import Picture
-from parlour.store.rows import Result, SessionRow
+from parlour.store.rows import Identities, KeptSession, Result, SessionRow
 from parlour.store.sqlite import reads
 from parlour.store.sqlite.durability import SYNC_MODES, Checkpointer, GroupCommitter, connect
 from parlour.store.sqlite.schema import migrate
@@ -107,3 +107,10 @@ class SqliteStore(Store):
 
     def results(self, game: str | None = None) -> list[Result]:
         return reads.results(self.db, game)
+
+    def kept_sessions(self) -> list[KeptSession]:
+        return reads.kept_sessions(self.db)
+
+    def identities(self, sids: Sequence[str], tokens: Sequence[str],
+                   uploads: Sequence[str]) -> Identities:
+        return reads.identities(self.db, sids, tokens, uploads)
