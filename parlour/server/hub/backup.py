@@ -344,10 +344,12 @@ def _validated(data: bytes) -> Backup:
     if parsed["format"] != FORMAT:
         raise ApiError(422, "This file is not a Parlour backup")
     version = parsed.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise ApiError(422, "This backup's version is not a number: it was not made by "
+                       "Parlour, or has been changed since")
     if version != VERSION:
-        newer = isinstance(version, int) and not isinstance(version, bool) and version > VERSION
-        raise ApiError(422, f"This backup is of version {str(version)[:20]}"
-                       f"{', made by a newer Parlour' if newer else ''}: this Parlour "
+        newer = ", made by a newer Parlour" if version > VERSION else ""
+        raise ApiError(422, f"This backup is of version {version}{newer}: this Parlour "
                        f"restores version {VERSION}")
     try:
         return Backup.model_validate(parsed)
