@@ -75,7 +75,13 @@ class Store(ABC):
     # -- backups ------------------------------------------------------------------------
     @abstractmethod
     def kept_sessions(self) -> list[KeptSession]:
-        """Every session whole (moves, tokens), oldest first: what a backup holds."""
+        """Every session whole (moves, tokens), oldest first: what a backup holds. Safe
+        to call from a thread while the event loop uses the store."""
+
+    async def commit_apart(self, change: Change) -> None:
+        """Make a large `change` (a restored backup) durable, holding up the event loop
+        as little as the store can; by default as `commit`."""
+        await self.commit(change)
 
     @abstractmethod
     def identities(self, sids: Sequence[str], tokens: Sequence[str],

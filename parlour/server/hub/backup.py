@@ -174,7 +174,10 @@ async def backup_file(store: Store, games: Mapping[str, GameSpec], now: float) -
     """Everything the store keeps as a backup file; ApiError 409 if it would be over
     BACKUP_LIMIT (no restore would take it). The store is read here (quick SQL), the file
     made off the event loop."""
-    sessions, results = store.kept_sessions(), store.results()
+    sessions = await asyncio.to_thread(store.kept_sessions)
+    kept = {session.row.sid for session in sessions}
+    # a game started since holds results too, and is in the next backup with them
+    results = [result for result in store.results() if result.sid in kept]
     named = await asyncio.to_thread(_pictures_named, sessions, games)
     pictures = {upload_id: picture for upload_id in sorted(named)
                 if (picture := store.load_upload(upload_id)) is not None}
@@ -290,7 +293,7 @@ async def restore(store: Store, games: Mapping[str, GameSpec], data: bytes, now:
         [token for kept in checked.sessions for token in kept.tokens],
         sorted(checked.needs | set(checked.pictures)),
     ), now)
-    await store.commit(change)
+    await store.commit_apart(change)
     return report
 
 

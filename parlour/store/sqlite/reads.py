@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Sequence
+from typing import Any
 
 from parlour.core.game import JSON
 from parlour.store.pictures import Picture
@@ -23,15 +24,20 @@ def load_session(db: sqlite3.Connection, sid: str) -> tuple[SessionRow, list[JSO
     return row, moves
 
 
+_SESSION_COLUMNS = (
+    "sid, game, game_id, seats, mode, preset, cursor, round, assisted, elapsed_ms,"
+    " clock_last_at, status, headline, updated, assist, stand_ins, assisted_seats,"
+    " assist_seats"
+)
+
+
 def session_row(db: sqlite3.Connection, sid: str) -> SessionRow | None:
-    found = db.execute(
-        "SELECT sid, game, game_id, seats, mode, preset, cursor, round, assisted,"
-        " elapsed_ms, clock_last_at, status, headline, updated, assist, stand_ins,"
-        " assisted_seats, assist_seats FROM sessions WHERE sid=?",
-        (sid,),
-    ).fetchone()
-    if found is None:
-        return None
+    found = db.execute(f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE sid=?",
+                       (sid,)).fetchone()
+    return None if found is None else _session(found)
+
+
+def _session(found: Sequence[Any]) -> SessionRow:
     values = list(found)
     values[3] = json.loads(values[3])
     values[8] = bool(values[8])
@@ -104,20 +110,23 @@ def results(db: sqlite3.Connection, game: str | None) -> list[Result]:
 
 
 def kept_sessions(db: sqlite3.Connection) -> list[KeptSession]:
-    sids = [sid for (sid,) in db.execute("SELECT sid FROM sessions ORDER BY created, sid")]
+    """Every session whole, in three queries (not three per session)."""
+    moves: dict[str, list[JSON]] = {}
+    for sid, move in db.execute("SELECT sid, move FROM moves ORDER BY sid, ply"):
+        moves.setdefault(sid, []).append(json.loads(move))
+    holders: dict[str, list[tuple[str, str, int]]] = {}
+    for sid, token, seats, forgotten in db.execute(
+        "SELECT sid, token, seats, forgotten FROM tokens ORDER BY rowid"
+    ):
+        holders.setdefault(sid, []).append((token, seats, forgotten))
     kept = []
-    for sid in sids:
-        loaded = load_session(db, sid)
-        if loaded is None:
-            continue
-        row, moves = loaded
-        (created,) = db.execute("SELECT created FROM sessions WHERE sid=?", (sid,)).fetchone()
-        holders = db.execute(
-            "SELECT token, seats, forgotten FROM tokens WHERE sid=? ORDER BY rowid", (sid,)
-        ).fetchall()
+    for found in db.execute(f"SELECT {_SESSION_COLUMNS}, created FROM sessions"
+                            " ORDER BY created, sid"):
+        row, held = _session(found[:-1]), holders.get(found[0], [])
         kept.append(KeptSession(
-            row, created, moves, {token: json.loads(seats) for token, seats, _ in holders},
-            frozenset(token for token, _, forgotten in holders if forgotten),
+            row, found[-1], moves.get(row.sid, []),
+            {token: json.loads(seats) for token, seats, _ in held},
+            frozenset(token for token, _, forgotten in held if forgotten),
         ))
     return kept
 

@@ -109,7 +109,37 @@ class SqliteStore(Store):
         return reads.results(self.db, game)
 
     def kept_sessions(self) -> list[KeptSession]:
-        return reads.kept_sessions(self.db)
+        """Read in one transaction of a connection of its own (a file's store), so that
+        it may run in a thread while the event loop goes on with the store's own."""
+        if self.in_memory:
+            return reads.kept_sessions(self.db)
+        db = connect(self.path, self.sync)
+        try:
+            db.execute("BEGIN")
+            return reads.kept_sessions(db)
+        finally:
+            db.close()
+
+    async def commit_apart(self, change: Change) -> None:
+        """A file's store writes `change` from a thread, with a connection of its own: the
+        event loop goes on meanwhile (its own writes wait for SQLite's lock)."""
+        if self.in_memory:
+            self.write(change)
+            return
+        await asyncio.to_thread(self._write_apart, change)
+
+    def _write_apart(self, change: Change) -> None:
+        db = connect(self.path, self.sync)
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                apply(db, change)
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+        finally:
+            db.close()
 
     def identities(self, sids: Sequence[str], tokens: Sequence[str],
                    uploads: Sequence[str]) -> Identities:
