@@ -141,9 +141,14 @@ def restore_from(store: Store, source: Path) -> str:
     except ApiError as error:
         raise SystemExit(f"parlour: {source}: {error.message.rstrip('.')}."
                          " Nothing was changed.") from None
-    return (f"Restored {report.games_added} games, {report.results_added} results and "
-            f"{report.pictures_added} pictures; {report.games_already_here} games were "
-            "already here")
+    return (f"Restored {_count(report.games_added, 'game')}, "
+            f"{_count(report.results_added, 'result')} and "
+            f"{_count(report.pictures_added, 'picture')}; "
+            f"{_count(report.games_already_here, 'game')} already here")
+
+
+def _count(number: int, word: str) -> str:
+    return f"{number} {word}{'' if number == 1 else 's'}"
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -342,12 +342,12 @@ REFUSED: dict[str, tuple[Mutation, str]] = {
     "a huge number": (_set("results.0.elapsed_ms", 10**30), "elapsed_ms"),
     "a picture not in base64": (_picture(lambda p: p.update(data="not*base64")), "base64"),
     "a picture over the limit": (_picture(lambda p: p.update(data="A" * (MAX_PICTURE_TEXT + 4))),
-                                 "pictures"),
+                                 "its 'data'"),
     "a decompression bomb": (_picture(_bomb), "picture"),
     "a picture no game uses": (_picture_no_game_uses, "no game uses"),
     "a picture left out": (_picture_left_out, "does not hold"),
     "a picture id with a path": (lambda doc: {**doc, "pictures": {
-        "../uploads/x": next(iter(doc["pictures"].values()))}}, "pictures"),
+        "../uploads/x": next(iter(doc["pictures"].values()))}}, "the id of picture"),
 }
 
 
@@ -424,7 +424,7 @@ def test_the_command_line_backs_up_and_restores(tmp_path: Path,
     parlour_main(["--db", str(here), "--backup", str(file)])
     assert json.loads(file.read_bytes())["format"] == "parlour-backup"
     parlour_main(["--db", str(there), "--restore", str(file)])
-    assert "Restored 2 games, 1 results" in capsys.readouterr().out
+    assert "Restored 2 games, 1 result and 0 pictures" in capsys.readouterr().out
     assert kept(there)["sessions"] == kept(here)["sessions"]
     file.write_text(file.read_text().replace('"version":1', '"version":7'))
     with pytest.raises(SystemExit, match=r"newer Parlour.*Nothing was changed"):

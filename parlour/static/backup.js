@@ -16,6 +16,10 @@ function count(n, one, many) {
 
 // What a restore did, in a sentence or two.
 export function restoredWords(report) {
+  if (!report.games_added && !report.results_added && !report.pictures_added) {
+    return report.games_already_here === 1 ? "Nothing to add: the game of this backup is already here."
+      : `Nothing to add: the ${report.games_already_here} games of this backup are already here.`;
+  }
   const added = [count(report.games_added, "game", "games"), count(report.results_added, "result", "results")];
   if (report.pictures_added) added.push(count(report.pictures_added, "picture", "pictures"));
   const last = added.pop();

@@ -103,7 +103,7 @@ def test_a_backup_downloaded_here_restores_games_and_statistics_there(
         fresh.get_by_role("button", name="Restore a backup…").click()
     choosing.value.set_files(file)
     expect(fresh.locator("#backup-note")).to_have_text(
-        "Restored 0 games and 0 results. 2 games were already here.")
+        "Nothing to add: the 2 games of this backup are already here.")
 
 
 def test_a_file_that_is_not_a_backup_is_refused_in_words(

@@ -358,8 +358,21 @@ def _validated(data: bytes) -> Backup:
         return Backup.model_validate(parsed)
     except ValidationError as error:
         first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        raise refused(f"{where}: {first['msg']}") from None
+        raise refused(f"{_where(first['loc'])}: {first['msg'][:1].lower()}"
+                      f"{first['msg'][1:]}") from None
+
+
+def _where(loc: Sequence[int | str]) -> str:
+    """A place in the file in words: `game 3, its 'moves'` for games.2.moves."""
+    parts = [str(part)[:40] for part in loc]
+    head = {"games": "game", "results": "result", "pictures": "picture"}.get(parts[0])
+    if head is None or len(parts) < 2:
+        return f"its {parts[0]!r}" if parts else "the file"
+    number = f"{int(parts[1]) + 1}" if parts[1].isdigit() and head != "picture" else parts[1]
+    if parts[-1] == "[key]":
+        return f"the id of {head} {number!r}"
+    rest = ".".join(parts[2:])
+    return f"{head} {number}" + (f", its {rest!r}" if rest else "")
 
 
 def _no_constant(name: str) -> None:
