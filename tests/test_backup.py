@@ -322,6 +322,8 @@ REFUSED: dict[str, tuple[Mutation, str]] = {
     "deep nesting": (lambda doc: json.dumps(doc).replace(
         '"moves": [', '"moves": [' + "[" * 100_000 + "]" * 100_000 + ",", 1).encode(),
         "not JSON"),
+    "a flood of lists": (lambda doc: json.dumps(doc).replace(
+        '"moves": [', '"moves": [' + "[]," * 4_000_001, 1).encode(), "over 4,000,000 lists"),
     "an unknown field": (_set("extra", 1), "extra"),
     "an unknown game": (_set("tictactoe.game", "chess"), "not a game this Parlour has"),
     "an id that does not parse": (_set("tictactoe.id", "tictactoe:???#"), "id does not read"),

@@ -73,6 +73,10 @@ MAX_GAMES = 10_000
 MAX_RESULTS = 100_000
 MAX_TOTAL_MOVES = 1_000_000  # what a restore replays, at most
 MAX_PICTURES = 64
+MAX_CONTAINERS = 4_000_000
+"""Lists and objects in a backup, counted before it is parsed: a move is one or two, so
+this is room for every move a restore takes, and it bounds the memory parsing costs (a
+file of 64 MiB of `[],` would be 20 million lists)."""
 MAX_SEATS = 8
 LATEST = 1e11  # seconds since 1970: the year 5138, a bound on any time a file gives
 
@@ -332,6 +336,9 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _validated(data: bytes) -> Backup:
+    if data.count(b"[") + data.count(b"{") > MAX_CONTAINERS:
+        raise refused(f"it holds over {MAX_CONTAINERS:,} lists and objects, more than its "
+                      "games could")
     try:
         parsed = json.loads(data.decode("utf-8"), object_pairs_hook=_unique_keys,
                             parse_constant=_no_constant)
