@@ -10,6 +10,7 @@ import base64
 import csv
 import io
 import json
+import shutil
 import sqlite3
 import tempfile
 from collections.abc import Callable, Iterator
@@ -286,6 +287,19 @@ def _result_of_no_game(doc: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
+def _result_lies(doc: dict[str, Any]) -> dict[str, Any]:
+    result = doc["results"][0]
+    result["outcome"] = "lost" if result["outcome"] != "lost" else "won"
+    return doc
+
+
+def _result_of_a_game_in_play(doc: dict[str, Any]) -> dict[str, Any]:
+    mines = game_of(doc, "minesweeper")
+    doc["results"].append({**doc["results"][0], "session": mines["session"],
+                           "game": "minesweeper"})
+    return doc
+
+
 def _picture(change: Callable[[dict[str, Any]], None]) -> Mutation:
     def mutate(doc: dict[str, Any]) -> dict[str, Any]:
         change(next(iter(doc["pictures"].values())))
@@ -341,6 +355,8 @@ REFUSED: dict[str, tuple[Mutation, str]] = {
     "a token twice": (_a_token_twice, "token is in it twice"),
     "a result twice": (_result_twice, "in it twice"),
     "a result of no game": (_result_of_no_game, "not in the backup"),
+    "a result its moves do not make": (_result_lies, "but its game's moves make it"),
+    "a result of a game in play": (_result_of_a_game_in_play, "still being played"),
     "a huge number": (_set("results.0.elapsed_ms", 10**30), "elapsed_ms"),
     "a picture not in base64": (_picture(lambda p: p.update(data="not*base64")), "base64"),
     "a picture over the limit": (_picture(lambda p: p.update(data="A" * (MAX_PICTURE_TEXT + 4))),
@@ -465,3 +481,18 @@ def test_csv_cells_are_quoted_and_never_run_as_formulas() -> None:
     assert cells["Seat"] == 'Cross, "the first"\nX'  # quoted, kept whole
     assert cells["Game id"] == "'@tictactoe:standard#abc"
     assert cells["Score"] == "-3" and cells["Time (s)"] == "1.5"  # numbers stay numbers
+
+
+def test_games_saved_by_an_earlier_parlour_move_to_another_machine(tmp_path: Path) -> None:
+    """The games of Parlour 0.1's file (tests/fixtures) pass the restore's every check."""
+    old = tmp_path / "old.sqlite3"
+    shutil.copy(Path(__file__).parent / "fixtures" / "saved_by_0.1.sqlite3", old)
+    with parlour_on(Store(old)) as client:
+        data = backup_of(client)
+    new = tmp_path / "new.sqlite3"
+    with parlour_on(Store(new)) as client:
+        report = restore(client, data).json()
+    assert report["games_added"] == 9 and report["results_added"] == 5, report
+    before, after = kept(old), kept(new)
+    assert after["moves"] == before["moves"] and after["results"] == before["results"]
+    assert [row[:3] for row in after["sessions"]] == [row[:3] for row in before["sessions"]]

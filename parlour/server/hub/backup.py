@@ -40,6 +40,7 @@ from pydantic import ConfigDict, Field, StringConstraints, ValidationError, mode
 from parlour.core import work
 from parlour.core.game import JSON, BadParams, GameError, GameSpec
 from parlour.core.gameid import GameId, parse_game_id
+from parlour.core.outcome import outcome
 from parlour.core.session import AI_PREFIX, Session, seat_kind_error
 from parlour.server.hub.errors import ApiError
 from parlour.server.hub.messages import Strict
@@ -142,7 +143,8 @@ class BackupResult(Exact):
     assisted: bool
     finished: WallTime
     figures: dict[Annotated[str, StringConstraints(max_length=40)],
-                  Annotated[float, Field(allow_inf_nan=False)]] = Field(max_length=32)
+                  Annotated[int, Field(ge=-(10**15), le=10**15)]
+                  | Annotated[float, Field(allow_inf_nan=False)]] = Field(max_length=32)
 
 
 class Backup(Exact):
@@ -281,6 +283,8 @@ class Checked:
     results: list[Result] = field(default_factory=list)
     pictures: dict[str, Picture] = field(default_factory=dict)
     needs: set[str] = field(default_factory=set)  # the pictures its games name
+    # per finished game, each seat's outcome as its moves make it (its last round's)
+    outcomes: dict[str, list[str]] = field(default_factory=dict)
 
 
 def refused(why: str) -> ApiError:
@@ -310,10 +314,11 @@ async def check(data: bytes, games: Mapping[str, GameSpec], replay: Replay) -> C
     checked = Checked()
     _check_identities(backup)
     for number, game in enumerate(backup.games, 1):
-        kept, needs = await _checked_game(number, game, games, replay)
+        kept, needs, outcomes = await _checked_game(number, game, games, replay)
         checked.sessions.append(kept)
         checked.needs.update(needs)
-    checked.results = _checked_results(backup, checked.sessions)
+        checked.outcomes[game.session] = outcomes
+    checked.results = _checked_results(backup, checked.sessions, checked.outcomes)
     unused = sorted(set(backup.pictures) - checked.needs)
     if unused:
         raise refused(f"no game uses the picture {unused[0]}")
@@ -410,8 +415,9 @@ def _twice(values: Sequence[str]) -> str:
 
 
 async def _checked_game(number: int, game: BackupGame, games: Mapping[str, GameSpec],
-                        replay: Replay) -> tuple[KeptSession, list[str]]:
-    """The game as a store keeps it, replayed from its id and moves; refused if any part
+                        replay: Replay) -> tuple[KeptSession, list[str], list[str]]:
+    """The game as a store keeps it, replayed from its id and moves, with the pictures
+    its id names and each seat's outcome (none while it is played); refused if any part
     of it is not what this game can be."""
     where = f"game {number} ({game.game[:40]})"
     spec = games.get(game.game)
@@ -444,7 +450,9 @@ async def _checked_game(number: int, game: BackupGame, games: Mapping[str, GameS
     kept = KeptSession(row, game.created, list(session.line),
                        {holder.token: sorted(set(holder.seats)) for holder in game.tokens},
                        frozenset(holder.token for holder in game.tokens if holder.forgotten))
-    return kept, game_id.uploads(spec.game)
+    outcomes = [outcome(session, {seat}) or "draw" for seat in every
+                ] if game.status != "playing" else []
+    return kept, game_id.uploads(spec.game), outcomes
 
 
 def _check_seats(where: str, spec: GameSpec, game: BackupGame, seat_count: int) -> None:
@@ -465,8 +473,11 @@ def _check_seats(where: str, spec: GameSpec, game: BackupGame, seat_count: int) 
         raise refused(f"{where} has no seat token: nobody could play it")
 
 
-def _checked_results(backup: Backup, sessions: Sequence[KeptSession]) -> list[Result]:
-    """Each result belongs to a game of the file, at a round and seat it had, once."""
+def _checked_results(backup: Backup, sessions: Sequence[KeptSession],
+                     outcomes: Mapping[str, Sequence[str]]) -> list[Result]:
+    """Each result belongs to a game of the file, at a round and seat it had, once; a
+    result of a game's last round says what its moves make of it (earlier rounds' moves
+    are gone: a restart replaced them)."""
     rows = {kept.row.sid: kept.row for kept in sessions}
     checked: dict[tuple[str, int, int], Result] = {}
     for number, entry in enumerate(backup.results, 1):
@@ -476,6 +487,13 @@ def _checked_results(backup: Backup, sessions: Sequence[KeptSession]) -> list[Re
             raise refused(f"{where} is of a game that is not in the backup")
         if entry.game != row.game or entry.round > row.round or entry.seat >= len(row.seats):
             raise refused(f"{where} does not fit its game (its name, round or seat)")
+        if entry.round == row.round:
+            made = outcomes[entry.session]
+            if not made:
+                raise refused(f"{where} is of a game still being played")
+            if entry.outcome != made[entry.seat]:
+                raise refused(f"{where} says {entry.outcome}, but its game's moves make "
+                              f"it {made[entry.seat]}")
         key = (entry.session, entry.round, entry.seat)
         if key in checked:
             raise refused(f"{where} is in it twice")
