@@ -318,7 +318,8 @@ async def check(data: bytes, games: Mapping[str, GameSpec], replay: Replay) -> C
         checked.sessions.append(kept)
         checked.needs.update(needs)
         checked.outcomes[game.session] = outcomes
-    checked.results = _checked_results(backup, checked.sessions, checked.outcomes)
+    checked.results = await asyncio.to_thread(_checked_results, backup, checked.sessions,
+                                              checked.outcomes)
     unused = sorted(set(backup.pictures) - checked.needs)
     if unused:
         raise refused(f"no game uses the picture {unused[0]}")
