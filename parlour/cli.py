@@ -10,6 +10,7 @@ import gc
 import os
 import socket
 import sys
+import time
 import webbrowser
 from collections.abc import Callable
 from pathlib import Path
@@ -20,6 +21,8 @@ from parlour.games import GAMES
 from parlour.server.api.guard import LOCAL_HOSTS, WS_MESSAGE_LIMIT
 from parlour.server.app import create_app
 from parlour.server.compute import Compute
+from parlour.server.hub import backup
+from parlour.server.hub.errors import ApiError
 from parlour.store import NewerStore, Store
 from parlour.store.sqlite import SYNC_MODES, SqliteStore, default_path
 
@@ -47,6 +50,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "is flushed before it is acknowledged and survives a power cut too, at the cost of a "
         "flush per move (milliseconds, tens when the disk is busy)",
     )
+    files = parser.add_mutually_exclusive_group()
+    files.add_argument("--backup", type=Path, metavar="FILE",
+                       help="write a backup of every game, result and picture to FILE "
+                       "(- for standard output) and exit, without serving")
+    files.add_argument("--restore", type=Path, metavar="FILE",
+                       help="merge the backup FILE into the games kept (nothing kept is "
+                       "changed; a game already here is skipped) and exit, without serving")
     return parser.parse_args(argv)
 
 
@@ -106,9 +116,53 @@ def open_store(db: Path, sync: str = SYNC_MODES[0]) -> Store:
         raise SystemExit(f"parlour: {db}: {error}") from None
 
 
+def backup_to(store: Store, target: Path) -> str:
+    """Write the store's backup to `target` (`-`: standard output); what was done."""
+    data = asyncio.run(backup.backup_file(store, GAMES, time.time()))
+    if str(target) == "-":
+        sys.stdout.buffer.write(data)
+        return f"Backup written ({len(data) / 2**20:.1f} MiB)"
+    target.write_bytes(data)
+    return f"Backup written to {target} ({len(data) / 2**20:.1f} MiB)"
+
+
+def restore_from(store: Store, source: Path) -> str:
+    """Merge the backup file `source` into the store; what it added, or SystemExit."""
+    try:
+        if source.stat().st_size > backup.BACKUP_LIMIT:
+            raise SystemExit(f"parlour: {source}: over {backup.BACKUP_LIMIT // 2**20} MiB, "
+                             "more than a backup may be; nothing was restored")
+        data = source.read_bytes()
+    except OSError as error:
+        raise SystemExit(f"parlour: {source}: {error.strerror}") from None
+    try:
+        report = asyncio.run(backup.restore(store, GAMES, data, time.time(),
+                                            backup.replay_in_place))
+    except ApiError as error:
+        raise SystemExit(f"parlour: {source}: {error.message.rstrip('.')}."
+                         " Nothing was changed.") from None
+    return (f"Restored {_count(report.games_added, 'game')}, "
+            f"{_count(report.results_added, 'result')} and "
+            f"{_count(report.pictures_added, 'picture')}; "
+            f"{_count(report.games_already_here, 'game')} already here")
+
+
+def _count(number: int, word: str) -> str:
+    return f"{number} {word}{'' if number == 1 else 's'}"
+
+
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     db = args.db or default_path()
+    if args.backup or args.restore:
+        store = open_store(db, args.sync)
+        try:
+            done = backup_to(store, args.backup) if args.backup else restore_from(
+                store, args.restore)
+        finally:
+            store.close()
+        print(f"{done} ({db}).", file=sys.stderr if str(args.backup) == "-" else sys.stdout)
+        return
     sock = bind(args.host, args.port)
     port = sock.getsockname()[1]
     shown_host = f"[{args.host}]" if ":" in args.host else args.host

@@ -18,10 +18,11 @@ from fastapi_offline import FastAPIOffline
 
 from parlour.core.game import GameSpec
 from parlour.server import timing
-from parlour.server.api import install, pages, rest, socket
+from parlour.server.api import backup, install, pages, rest, socket
 from parlour.server.api.errors import handle_errors
 from parlour.server.api.guard import LOCAL_HOSTS, Guard
 from parlour.server.compute import Compute
+from parlour.server.hub.backup import BACKUP_LIMIT
 from parlour.server.hub.core import Hub
 from parlour.server.hub.saved_games import FILE_LIMIT
 from parlour.server.hub.viewers import SEND_TIMEOUT
@@ -53,7 +54,8 @@ def create_app(
         description=(
             "Request bodies: JSON of at most 16 KiB (a picture upload: at most "
             f"{MAX_BYTES // 2**20} MiB; a saved game to import, with its pictures in "
-            f"base64: at most {FILE_LIMIT // 2**20} MiB); WebSocket messages at most 16 KiB. "
+            f"base64: at most {FILE_LIMIT // 2**20} MiB; a backup to restore: at most "
+            f"{BACKUP_LIMIT // 2**20} MiB); WebSocket messages at most 16 KiB. "
             "Requests that change something must come from a page of this server (Origin) "
             "or carry no Origin at all (scripts). Every error is `{\"error\": \"...\"}`."
         ),
@@ -65,6 +67,7 @@ def create_app(
     app.add_middleware(Guard, allowed_hosts=allowed_hosts, body_rule=rest.body_rule)
     handle_errors(app)
     app.include_router(rest.router)
+    app.include_router(backup.router)
     if timing.ENABLED:  # only on a server started with PARLOUR_TIMING=1, for the benchmark
         app.include_router(rest.timing_router)
     app.include_router(socket.router)

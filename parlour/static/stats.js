@@ -1,6 +1,7 @@
 // Statistics per game, group (board, difficulty...) and mode. The server words the
 // figures and draws the charts (SVG themed by the page's colours); this lays them out.
 import { api, escapeHtml, LOGO } from "/static/common.js";
+import { setUpBackup } from "/static/backup.js";
 import { showStatsDaily } from "/static/daily.js";
 import { showPastGames } from "/static/pastgames.js";
 
@@ -92,6 +93,7 @@ async function start() {
     history.replaceState(null, "", filter.value ? `/stats?game=${encodeURIComponent(filter.value)}` : "/stats");
     show(titles);
   });
+  setUpBackup({ restored: () => show(titles) });
   await show(titles);
 }
 

@@ -12,6 +12,7 @@ from parlour.store.changes import (
     Change,
     ForgottenSet,
     ProgressSaved,
+    Restored,
     SeatingChanged,
     SeriesSaved,
     SessionCreated,
@@ -32,18 +33,21 @@ from parlour.store.changes import (
 from parlour.store.interface import NewerStore, Store
 from parlour.store.pictures import MAX_BYTES, BadUpload, Picture, check_picture
 from parlour.store.quota import OverQuota
-from parlour.store.rows import Progress, Result, SeriesRow, SessionRow
+from parlour.store.rows import Identities, KeptSession, Progress, Result, SeriesRow, SessionRow
 
 __all__ = [
     "MAX_BYTES",
     "BadUpload",
     "Change",
     "ForgottenSet",
+    "Identities",
+    "KeptSession",
     "NewerStore",
     "OverQuota",
     "Picture",
     "Progress",
     "ProgressSaved",
+    "Restored",
     "Result",
     "SeatingChanged",
     "SeriesRow",

@@ -11,7 +11,7 @@ from typing import TypeAlias
 
 from parlour.core.game import JSON
 from parlour.store.pictures import Picture
-from parlour.store.rows import Progress, Result, SeriesRow, SessionRow
+from parlour.store.rows import KeptSession, Progress, Result, SeriesRow, SessionRow
 
 
 @dataclass(frozen=True)
@@ -96,6 +96,19 @@ class SeriesSaved:
 
 
 @dataclass(frozen=True)
+class Restored:
+    """A backup merged in: each session, result and picture added unless one with its
+    identity (sid; sid, round and seat; upload id) is kept already, which stays as it is.
+    A session's moves and tokens come with it. A restored picture is in use by a restored
+    game, so it is no one's upload to count against a quota (owner '')."""
+
+    sessions: tuple[KeptSession, ...]
+    results: tuple[Result, ...]
+    pictures: tuple[tuple[str, Picture], ...]
+    now: float
+
+
+@dataclass(frozen=True)
 class Together:
     """Several changes written in order in the same transaction."""
 
@@ -104,7 +117,7 @@ class Together:
 
 Change: TypeAlias = (
     SessionCreated | ProgressSaved | TokenAdded | ForgottenSet | SeatingChanged
-    | UploadsExpired | UploadSaved | Together | SeriesSaved
+    | UploadsExpired | UploadSaved | Restored | Together | SeriesSaved
 )
 """A write to a store, applied inside one transaction."""
 

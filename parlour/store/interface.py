@@ -17,7 +17,15 @@ from parlour.store.changes import (
     uploads_expired,
 )
 from parlour.store.pictures import Picture
-from parlour.store.rows import DailyStart, Progress, Result, SeriesRow, SessionRow
+from parlour.store.rows import (
+    DailyStart,
+    Identities,
+    KeptSession,
+    Progress,
+    Result,
+    SeriesRow,
+    SessionRow,
+)
 
 
 class NewerStore(RuntimeError):
@@ -81,6 +89,22 @@ class Store(ABC):
     def daily_starts(self) -> list[DailyStart]:
         """Every game started on a seed that names a date (`daily-YYYY-MM-DD`), oldest
         first: the candidates for the daily deals (`parlour.core.daily` says which are)."""
+
+    # -- backups ------------------------------------------------------------------------
+    @abstractmethod
+    def kept_sessions(self) -> list[KeptSession]:
+        """Every session whole (moves, tokens), oldest first: what a backup holds. Safe
+        to call from a thread while the event loop uses the store."""
+
+    async def commit_apart(self, change: Change) -> None:
+        """Make a large `change` (a restored backup) durable, holding up the event loop
+        as little as the store can; by default as `commit`."""
+        await self.commit(change)
+
+    @abstractmethod
+    def identities(self, sids: Sequence[str], tokens: Sequence[str],
+                   uploads: Sequence[str]) -> Identities:
+        """Which of these sessions (with their results), tokens and pictures are kept."""
 
     # -- writes of one change, the same for every store --------------------------------
     def create_session(self, row: SessionRow, tokens: dict[str, list[int]], now: float) -> None:

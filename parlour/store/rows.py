@@ -94,3 +94,27 @@ class SeriesRow:
     tally: list[list[int]]
     next_sid: str = ""  # the rematch, once it has started
     handover: dict[str, str] = field(default_factory=dict)  # a token here -> its rematch's
+
+
+@dataclass(frozen=True)
+class KeptSession:
+    """A session whole, as a backup holds it: its row, when it was created, its line of
+    moves, its seat tokens (token -> seats, oldest first) and the tokens whose player took
+    it off their Resume list."""
+
+    row: SessionRow
+    created: float
+    moves: Sequence[JSON]
+    tokens: dict[str, list[int]]
+    forgotten: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Identities:
+    """Which of a backup's stable identities a store keeps already: sessions (sid ->
+    game id), seat tokens (token -> sid), results ((sid, round, seat)) and pictures."""
+
+    sessions: dict[str, str]
+    tokens: dict[str, str]
+    results: frozenset[tuple[str, int, int]]
+    uploads: frozenset[str]

@@ -34,6 +34,7 @@ from parlour.server.api.schemas import (
     Uploaded,
 )
 from parlour.server.hub import pictures, replays, resume
+from parlour.server.hub.backup import BACKUP_LIMIT
 from parlour.server.hub.core import Hub
 from parlour.server.hub.errors import ApiError
 from parlour.server.hub.live import Live
@@ -67,6 +68,8 @@ def body_rule(path: str) -> BodyRule:
         return BodyRule(PICTURE_TYPES, MAX_BYTES)
     if path == IMPORT_PATH:
         return BodyRule(("application/json",), FILE_LIMIT)
+    if path == "/api/backup":  # a restore: a whole backup, pictures included
+        return BodyRule(("application/json",), BACKUP_LIMIT)
     return JSON_RULE
 UPLOAD_BODY: dict[str, Any] = {
     "requestBody": {

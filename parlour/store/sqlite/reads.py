@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Sequence
+from typing import Any
 
 from parlour.core.game import JSON
 from parlour.store.pictures import Picture
-from parlour.store.rows import DailyStart, Result, SeriesRow, SessionRow
+from parlour.store.rows import DailyStart, Identities, KeptSession, Result, SeriesRow, SessionRow
 from parlour.store.sqlite.schema import RESULT_COLUMNS
 
 
@@ -23,15 +24,20 @@ def load_session(db: sqlite3.Connection, sid: str) -> tuple[SessionRow, list[JSO
     return row, moves
 
 
+_SESSION_COLUMNS = (
+    "sid, game, game_id, seats, mode, preset, cursor, round, assisted, elapsed_ms,"
+    " clock_last_at, status, headline, updated, assist, stand_ins, assisted_seats,"
+    " assist_seats"
+)
+
+
 def session_row(db: sqlite3.Connection, sid: str) -> SessionRow | None:
-    found = db.execute(
-        "SELECT sid, game, game_id, seats, mode, preset, cursor, round, assisted,"
-        " elapsed_ms, clock_last_at, status, headline, updated, assist, stand_ins,"
-        " assisted_seats, assist_seats FROM sessions WHERE sid=?",
-        (sid,),
-    ).fetchone()
-    if found is None:
-        return None
+    found = db.execute(f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE sid=?",
+                       (sid,)).fetchone()
+    return None if found is None else _session(found)
+
+
+def _session(found: Sequence[Any]) -> SessionRow:
     values = list(found)
     values[3] = json.loads(values[3])
     values[8] = bool(values[8])
@@ -120,3 +126,54 @@ def daily_starts(db: sqlite3.Connection) -> list[DailyStart]:
         " WHERE game_id LIKE '%#daily-____-__-__' ORDER BY created, sid"
     ).fetchall()
     return [DailyStart(*row) for row in rows]
+
+
+def kept_sessions(db: sqlite3.Connection) -> list[KeptSession]:
+    """Every session whole, in three queries (not three per session)."""
+    moves: dict[str, list[JSON]] = {}
+    for sid, move in db.execute("SELECT sid, move FROM moves ORDER BY sid, ply"):
+        moves.setdefault(sid, []).append(json.loads(move))
+    holders: dict[str, list[tuple[str, str, int]]] = {}
+    for sid, token, seats, forgotten in db.execute(
+        "SELECT sid, token, seats, forgotten FROM tokens ORDER BY rowid"
+    ):
+        holders.setdefault(sid, []).append((token, seats, forgotten))
+    kept = []
+    for found in db.execute(f"SELECT {_SESSION_COLUMNS}, created FROM sessions"
+                            " ORDER BY created, sid"):
+        row, held = _session(found[:-1]), holders.get(found[0], [])
+        kept.append(KeptSession(
+            row, found[-1], moves.get(row.sid, []),
+            {token: json.loads(seats) for token, seats, _ in held},
+            frozenset(token for token, _, forgotten in held if forgotten),
+        ))
+    return kept
+
+
+_CHUNK = 500  # SQLite's host parameters per statement are limited
+
+
+def _each_chunk(values: Sequence[str]) -> list[tuple[str, tuple[str, ...]]]:
+    """`values` in chunks, each with the `?,?,...` its IN (...) takes."""
+    chunks = [tuple(values[i:i + _CHUNK]) for i in range(0, len(values), _CHUNK)]
+    return [(",".join("?" * len(chunk)), chunk) for chunk in chunks]
+
+
+def identities(db: sqlite3.Connection, sids: Sequence[str], tokens: Sequence[str],
+               uploads: Sequence[str]) -> Identities:
+    sessions: dict[str, str] = {}
+    results: set[tuple[str, int, int]] = set()
+    for marks, chunk in _each_chunk(sids):
+        sessions.update(db.execute(
+            f"SELECT sid, game_id FROM sessions WHERE sid IN ({marks})", chunk).fetchall())
+        results.update(db.execute(
+            f"SELECT sid, round, seat FROM results WHERE sid IN ({marks})", chunk).fetchall())
+    held: dict[str, str] = {}
+    for marks, chunk in _each_chunk(tokens):
+        held.update(db.execute(
+            f"SELECT token, sid FROM tokens WHERE token IN ({marks})", chunk).fetchall())
+    kept: set[str] = set()
+    for marks, chunk in _each_chunk(uploads):
+        kept.update(upload_id for (upload_id,) in db.execute(
+            f"SELECT upload_id FROM uploads WHERE upload_id IN ({marks})", chunk))
+    return Identities(sessions, held, frozenset(results), frozenset(kept))

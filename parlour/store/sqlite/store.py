@@ -18,7 +18,7 @@ from parlour.core.game import JSON
 from parlour.store.changes import Change
 from parlour.store.interface import Store
 from parlour.store.pictures import Picture
-from parlour.store.rows import DailyStart, Result, SeriesRow, SessionRow
+from parlour.store.rows import DailyStart, Identities, KeptSession, Result, SeriesRow, SessionRow
 from parlour.store.sqlite import reads
 from parlour.store.sqlite.durability import SYNC_MODES, Checkpointer, GroupCommitter, connect
 from parlour.store.sqlite.schema import migrate
@@ -113,3 +113,40 @@ class SqliteStore(Store):
 
     def daily_starts(self) -> list[DailyStart]:
         return reads.daily_starts(self.db)
+
+    def kept_sessions(self) -> list[KeptSession]:
+        """Read in one transaction of a connection of its own (a file's store), so that
+        it may run in a thread while the event loop goes on with the store's own."""
+        if self.in_memory:
+            return reads.kept_sessions(self.db)
+        db = connect(self.path, self.sync)
+        try:
+            db.execute("BEGIN")
+            return reads.kept_sessions(db)
+        finally:
+            db.close()
+
+    async def commit_apart(self, change: Change) -> None:
+        """A file's store writes `change` from a thread, with a connection of its own: the
+        event loop goes on meanwhile (its own writes wait for SQLite's lock)."""
+        if self.in_memory:
+            self.write(change)
+            return
+        await asyncio.to_thread(self._write_apart, change)
+
+    def _write_apart(self, change: Change) -> None:
+        db = connect(self.path, self.sync)
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                apply(db, change)
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+        finally:
+            db.close()
+
+    def identities(self, sids: Sequence[str], tokens: Sequence[str],
+                   uploads: Sequence[str]) -> Identities:
+        return reads.identities(self.db, sids, tokens, uploads)

@@ -12,6 +12,7 @@ from parlour.store.changes import (
     Change,
     ForgottenSet,
     ProgressSaved,
+    Restored,
     SeatingChanged,
     SeriesSaved,
     SessionCreated,
@@ -51,6 +52,8 @@ def apply(db: sqlite3.Connection, change: Change | SqlWrite) -> None:
             _upload_saved(db, change)
         case SeriesSaved(row):
             _series_saved(db, row)
+        case Restored():
+            _restored(db, change)
         case Together(changes):
             for part in changes:
                 apply(db, part)
@@ -76,6 +79,47 @@ def _session_created(db: sqlite3.Connection, change: SessionCreated) -> None:
         [(token, row.sid, json.dumps(seats)) for token, seats in change.tokens.items()],
     )
     _insert_moves(db, row.sid, 0, change.moves)
+
+
+def _restored(db: sqlite3.Connection, change: Restored) -> None:
+    """Add what is not kept yet; what is (the same identity) stays as it is. A token
+    already kept for another session fails the whole transaction (IntegrityError)."""
+    for kept in change.sessions:
+        row = kept.row
+        added = db.execute(
+            "INSERT INTO sessions (sid, game, game_id, seats, mode, preset, cursor, round,"
+            " assisted, elapsed_ms, clock_last_at, status, headline, created, updated,"
+            " assist, stand_ins, assisted_seats, assist_seats)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (sid) DO NOTHING",
+            (row.sid, row.game, row.game_id, json.dumps(row.seats), row.mode, row.preset,
+             row.cursor, row.round, int(row.assisted), row.elapsed_ms, None, row.status,
+             row.headline, kept.created, row.updated, int(row.assist),
+             json.dumps({str(seat): level for seat, level in row.stand_ins.items()}),
+             _seat_list(row.assisted_seats), _seat_list(row.assist_seats)),
+        ).rowcount
+        if not added:
+            continue
+        db.executemany(
+            "INSERT INTO tokens (token, sid, seats, forgotten) VALUES (?,?,?,?)",
+            [(token, row.sid, json.dumps(seats), int(token in kept.forgotten))
+             for token, seats in kept.tokens.items()],
+        )
+        _insert_moves(db, row.sid, 0, kept.moves)
+    db.executemany(
+        f"INSERT INTO results ({RESULT_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+        " ON CONFLICT (sid, round, seat) DO NOTHING",
+        [(r.sid, r.round, r.seat, r.seat_name, r.game, r.preset, r.mode, r.outcome,
+          r.score, r.elapsed_ms, r.moves, int(r.assisted), r.finished,
+          json.dumps(r.figures)) for r in change.results],
+    )
+    db.executemany(
+        "INSERT INTO uploads (upload_id, media_type, width, height, data, created,"
+        " owner, size, last_uploaded) VALUES (?,?,?,?,?,?,'',?,?)"
+        " ON CONFLICT (upload_id) DO NOTHING",
+        [(upload_id, picture.media_type, picture.width, picture.height, picture.data,
+          change.now, len(picture.data), change.now)
+         for upload_id, picture in change.pictures],
+    )
 
 
 def _seat_list(seats: frozenset[int]) -> str:

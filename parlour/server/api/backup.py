@@ -1,0 +1,91 @@
+"""The routes of a player's records as files: the backup (made and restored) and the
+results as CSV. A backup holds every deal and every seat token, so it is made and
+restored only for a browser on this machine (a loopback address)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from parlour.server.api.deps import HubDep
+from parlour.server.api.errors import errors
+from parlour.server.hub.backup import (
+    Backup,
+    RestoreReport,
+    backup_file,
+    backup_name,
+    replay_off_loop,
+    restore,
+)
+from parlour.server.hub.errors import ApiError
+from parlour.stats.spreadsheet import results_csv
+
+BACKUP_PATH = "/api/backup"
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
+
+router = APIRouter()
+
+
+def _this_machine(request: Request) -> None:
+    host = request.client.host if request.client else ""
+    if host not in LOOPBACK and not host.startswith("127."):
+        raise ApiError(403, "A backup holds every game's deal and seats: it is made and "
+                       "restored only on the machine Parlour runs on")
+
+
+def _download(data: bytes, media_type: str, name: str) -> Response:
+    return Response(data, media_type=media_type, headers={
+        "Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store",
+    })
+
+
+@router.get(BACKUP_PATH, response_model=Backup, tags=["games"], summary="Your backup",
+            responses={200: {"description": "the backup file", "headers": {
+                "Content-Disposition": {
+                    "description": 'attachment; filename="parlour-backup-<YYYY-MM-DD>.json"',
+                    "schema": {"type": "string"}}}}, **errors(403, 409)})
+async def download_backup(request: Request, hub: HubDep) -> Response:
+    """Every saved game (finished or not, with its moves, seats and seat tokens), every
+    result and every uploaded picture a game uses, as one JSON file to restore on another
+    machine (POST /api/backup). Only for a client on this machine (403 otherwise); 409 if
+    it would be over the restore's limit (64 MiB)."""
+    _this_machine(request)
+    now = hub.now()
+    data = await backup_file(hub.store, hub.games, now)
+    return _download(data, "application/json", backup_name(now))
+
+
+@router.post(BACKUP_PATH, response_model=RestoreReport, tags=["games"],
+             summary="Restore a backup", responses=errors(403, 413, 415, 503),
+             openapi_extra={"requestBody": {"required": True, "content": {
+                 "application/json": {"schema": {"$ref": "#/components/schemas/Backup"}}}}})
+async def restore_backup(request: Request, hub: HubDep) -> RestoreReport:
+    """Merge a backup (what GET /api/backup answers) into this Parlour: the games,
+    results and pictures it does not keep yet are added, and nothing kept is changed,
+    so restoring the same file twice adds nothing the second time. Every game is
+    replayed from its id and moves first; a file that is not a backup, or any part of it
+    that is wrong, refuses the whole file (422, saying why) and changes nothing. At most
+    64 MiB (413). Only for a client on this machine (403 otherwise)."""
+    _this_machine(request)
+    data = await request.body()  # at most BACKUP_LIMIT: the front door saw to it
+    return await restore(hub.store, hub.games, data, hub.now(),
+                         replay_off_loop(hub.workers))
+
+
+@router.get("/api/results.csv", response_class=Response, tags=["games"],
+            summary="Your results as CSV",
+            responses={200: {"description": "one row per finished game of each player",
+                             "content": {"text/csv": {}}}, **errors()})
+async def results_as_csv(hub: HubDep) -> Response:
+    """The results for a spreadsheet: one row per finished game of each player (date,
+    game, board, players, seat, result, score, time in seconds, moves, with help or
+    not, game id), oldest first."""
+    results = hub.store.results()
+    game_ids = {sid: row.game_id for sid in {r.sid for r in results}
+                if (row := hub.store.session_row(sid)) is not None}
+    text: str = await asyncio.to_thread(results_csv, results, game_ids, hub.games)
+    day = time.strftime("%Y-%m-%d", time.localtime(hub.now()))
+    return _download(text.encode(), "text/csv; charset=utf-8", f"parlour-results-{day}.csv")

@@ -1,0 +1,77 @@
+// The statistics page's Backup section: download everything as one file, restore one
+// (the server merges it and says what it added), and the results as CSV (a plain link).
+import { saveToken } from "/static/common.js";
+
+const $ = (id) => document.getElementById(id);
+
+function say(text, isError = false) {
+  const note = $("backup-note");
+  note.textContent = text;
+  note.classList.toggle("error", isError);
+}
+
+function count(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+// What a restore did, in a sentence or two.
+export function restoredWords(report) {
+  if (!report.games_added && !report.results_added && !report.pictures_added) {
+    return report.games_already_here === 1 ? "Nothing to add: the game of this backup is already here."
+      : `Nothing to add: the ${report.games_already_here} games of this backup are already here.`;
+  }
+  const added = [count(report.games_added, "game", "games"), count(report.results_added, "result", "results")];
+  if (report.pictures_added) added.push(count(report.pictures_added, "picture", "pictures"));
+  const last = added.pop();
+  let words = `Restored ${added.join(", ")} and ${last}.`;
+  if (report.games_already_here) {
+    words += ` ${count(report.games_already_here, "game was", "games were")} already here.`;
+  }
+  return words;
+}
+
+async function download() {
+  say("Making the backup…");
+  try {
+    const response = await fetch("/api/backup");
+    if (!response.ok) throw new Error((await response.json().catch(() => ({}))).error || response.statusText);
+    const named = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "");
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(await response.blob());
+    link.download = named ? named[1] : "parlour-backup.json";
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+    say("Backup downloaded.");
+  } catch (error) {
+    say(`The backup could not be made: ${error.message}`, true);
+  }
+}
+
+async function restoreFile(file, restored) {
+  say("Restoring: every game is replayed and checked…");
+  try {
+    const response = await fetch("/api/backup", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: file,
+    });
+    const report = await response.json().catch(() => ({ error: response.statusText }));
+    if (!response.ok) throw new Error(report.error);
+    // this browser holds the seats of the restored games, so it can resume them
+    for (const [session, token] of Object.entries(report.tokens)) saveToken(session, token);
+    say(restoredWords(report));
+    await restored();
+  } catch (error) {
+    say(`${error.message}${/[.!]$/.test(error.message) ? "" : "."} Nothing was changed.`, true);
+  }
+}
+
+// restored(): shows the statistics again once a restore has added to them.
+export function setUpBackup({ restored }) {
+  $("backup-download").addEventListener("click", download);
+  $("backup-restore").addEventListener("click", () => {
+    const input = document.createElement("input");
+    input.type = "file";
+    input.accept = ".json,application/json";
+    input.addEventListener("change", () => { if (input.files[0]) restoreFile(input.files[0], restored); });
+    input.click();
+  });
+}

@@ -1,0 +1,498 @@
+"""Backups: one file holds a player's games (finished or not, resumable), results and
+pictures; restoring it elsewhere merges (nothing kept is changed, nothing is doubled, a
+second restore adds nothing); every game is replayed before it is accepted, and a
+malformed or malicious file changes nothing and says why. The results as CSV."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import csv
+import io
+import json
+import shutil
+import sqlite3
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from parlour.cli import main as parlour_main
+from parlour.games import GAMES
+from parlour.server.app import create_app
+from parlour.server.hub import backup
+from parlour.server.hub.backup import BACKUP_LIMIT, MAX_PICTURE_TEXT
+from parlour.stats.spreadsheet import COLUMNS, results_csv
+from parlour.store import Result
+from parlour.store.sqlite import SqliteStore as Store
+from tests.support.servers import TEST_HOSTS
+from tests.test_api import auth, error_of
+from tests.test_uploads import png, png_header
+
+THIS_MACHINE = ("127.0.0.1", 50000)
+JSON_BODY = {"Content-Type": "application/json"}
+
+
+@contextmanager
+def parlour_on(store: Store, client: tuple[str, int] = THIS_MACHINE) -> Iterator[TestClient]:
+    """A Parlour (a machine, in effect) on `store`, asked from `client`'s address."""
+    app = create_app(store, GAMES, ai_delay_scale=0, allowed_hosts=TEST_HOSTS)
+    with TestClient(app, client=client) as test_client:
+        yield test_client
+
+
+def tictactoe_to_the_end(client: TestClient, hint: bool = False) -> dict[str, Any]:
+    """A game against the computer played to its end (a hint first if `hint`)."""
+    created = client.post("/api/games", json={"game": "tictactoe",
+                                              "seats": ["human", "ai:random"]}).json()
+    sid, token = created["session"], created["token"]
+    if hint:
+        assert client.post(f"/api/games/{sid}/hint", headers=auth(token)).status_code == 200
+    for cell in range(9):
+        view = client.get(f"/api/games/{sid}", headers=auth(token)).json()
+        if view["status"] != "playing":
+            break
+        client.post(f"/api/games/{sid}/moves", json={"move": {"cell": [cell // 3, cell % 3]}},
+                    headers=auth(token))
+    assert client.get(f"/api/games/{sid}", headers=auth(token)).json()["status"] != "playing"
+    return created
+
+
+def minesweeper_begun(client: TestClient) -> dict[str, Any]:
+    created = client.post("/api/games", json={"game": "minesweeper"}).json()
+    moved = client.post(f"/api/games/{created['session']}/moves",
+                        json={"move": {"open": [3, 3]}}, headers=auth(created["token"]))
+    assert moved.status_code == 200, moved.text
+    return created
+
+
+def sliding_of_my_picture(client: TestClient) -> dict[str, Any]:
+    upload = client.post("/api/uploads", content=png(60, 60),
+                         headers={"Content-Type": "image/png"}).json()["upload"]
+    created = client.post("/api/games", json={"game": "sliding", "params": {
+        "rows": 3, "cols": 3, "picture": upload}}).json()
+    assert created["view"]["uses_upload"], created
+    return created
+
+
+def some_games(client: TestClient) -> list[dict[str, Any]]:
+    return [tictactoe_to_the_end(client), tictactoe_to_the_end(client, hint=True),
+            minesweeper_begun(client), sliding_of_my_picture(client)]
+
+
+def backup_of(client: TestClient) -> bytes:
+    response = client.get("/api/backup")
+    assert response.status_code == 200, response.text
+    assert response.headers["content-disposition"].startswith(
+        'attachment; filename="parlour-backup-')
+    return response.content
+
+
+def restore(client: TestClient, data: bytes) -> Any:
+    return client.post("/api/backup", content=data, headers=JSON_BODY)
+
+
+def kept(path: Path) -> dict[str, list[tuple[Any, ...]]]:
+    """Everything the store at `path` keeps, table by table, in a stable order (an
+    upload's own times and owner aside: when and by whom it was kept here)."""
+    db = sqlite3.connect(path)
+    try:
+        return {
+            "sessions": db.execute("SELECT * FROM sessions ORDER BY sid").fetchall(),
+            "moves": db.execute("SELECT * FROM moves ORDER BY sid, ply").fetchall(),
+            "tokens": db.execute("SELECT * FROM tokens ORDER BY token").fetchall(),
+            "results": db.execute("SELECT * FROM results ORDER BY sid, round, seat").fetchall(),
+            "uploads": db.execute("SELECT upload_id, media_type, width, height, data"
+                                  " FROM uploads ORDER BY upload_id").fetchall(),
+        }
+    finally:
+        db.close()
+
+
+# -- round trip ---------------------------------------------------------------------------
+def test_a_backup_restored_on_another_machine_brings_back_games_results_and_pictures(
+    tmp_path: Path,
+) -> None:
+    with parlour_on(Store(tmp_path / "here.sqlite3")) as here:
+        games = some_games(here)
+        data = backup_of(here)
+        views = {g["session"]: here.get(f"/api/games/{g['session']}",
+                                        headers=auth(g["token"])).json() for g in games}
+        stats = here.get("/api/stats").json()
+        picture = games[-1]["view"]["params"]["picture"]
+        kept_picture = here.get(f"/api/uploads/{picture}").content
+    with parlour_on(Store(tmp_path / "there.sqlite3")) as there:
+        assert there.get(f"/api/uploads/{picture}").status_code == 404
+        report = restore(there, data).json()
+        assert report["games_added"] == 4 and report["games_already_here"] == 0
+        assert report["results_added"] == 2 and report["pictures_added"] == 1
+        for game in games:
+            sid = game["session"]
+            assert report["tokens"][sid] == game["token"]  # the browser keeps the seats
+            view = there.get(f"/api/games/{sid}", headers=auth(game["token"])).json()
+            for key in ("id", "moves", "line_length", "status", "text", "scores", "assisted"):
+                assert view[key] == views[sid][key], key
+        assert there.get("/api/stats").json() == stats
+        assert there.get(f"/api/uploads/{picture}").content == kept_picture
+        # an unfinished game goes on where it was, and is on its player's Resume list
+        mines = games[2]
+        held = there.post("/api/sessions/mine", json={"tokens": [mines["token"]]}).json()
+        assert [g["session"] for g in held["games"]] == [mines["session"]]
+        hint = there.post(f"/api/games/{mines['session']}/hint", headers=auth(mines["token"]))
+        moved = there.post(f"/api/games/{mines['session']}/moves",
+                           json={"move": hint.json()["move"]}, headers=auth(mines["token"]))
+        assert moved.status_code == 200, moved.text
+        assert moved.json()["moves"] == views[mines["session"]]["moves"] + 1
+
+
+def test_restoring_a_backup_twice_adds_nothing_the_second_time(tmp_path: Path) -> None:
+    with parlour_on(Store(tmp_path / "here.sqlite3")) as here:
+        some_games(here)
+        data = backup_of(here)
+    there = tmp_path / "there.sqlite3"
+    with parlour_on(Store(there)) as client:
+        first = restore(client, data).json()
+        once = kept(there)
+        second = restore(client, data).json()
+        assert kept(there) == once
+    assert second["games_added"] == second["results_added"] == second["pictures_added"] == 0
+    assert second["games_already_here"] == first["games_added"] == 4
+
+
+def test_restoring_merges_and_keeps_what_is_here(tmp_path: Path) -> None:
+    """Games played on the new machine stay; restoring a machine's own backup onto
+    itself (games played on since) changes nothing of them."""
+    here = tmp_path / "here.sqlite3"
+    with parlour_on(Store(here)) as client:
+        game = minesweeper_begun(client)
+        data = backup_of(client)
+        # played on after the backup: the restore must not take it back
+        hint = client.post(f"/api/games/{game['session']}/hint", headers=auth(game["token"]))
+        assert client.post(f"/api/games/{game['session']}/moves", json={
+            "move": hint.json()["move"]}, headers=auth(game["token"])).status_code == 200
+        ours = tictactoe_to_the_end(client)
+        before = kept(here)
+        report = restore(client, data).json()
+        assert report["games_added"] == 0 and report["games_already_here"] == 1
+        assert kept(here) == before
+        assert client.get(f"/api/games/{ours['session']}",
+                          headers=auth(ours["token"])).status_code == 200
+
+
+# -- restore twice equals restore once, over random sets of games ------------------------
+@pytest.fixture(scope="module")
+def pool(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """A backup of a few games of several kinds, made once."""
+    path = tmp_path_factory.mktemp("pool") / "pool.sqlite3"
+    with parlour_on(Store(path)) as client:
+        for _ in range(2):
+            some_games(client)
+        return json.loads(backup_of(client))
+
+
+def restored_into(path: Path, document: dict[str, Any]) -> dict[str, Any]:
+    store = Store(path)
+    try:
+        report = asyncio.run(backup.restore(store, GAMES, json.dumps(document).encode(),
+                                            1.7e9, backup.replay_in_place))
+    finally:
+        store.close()
+    return report.model_dump()
+
+
+def part_of(pool: dict[str, Any], chosen: list[bool]) -> dict[str, Any]:
+    games = [g for g, keep in zip(pool["games"], chosen, strict=False) if keep]
+    sids = {g["session"] for g in games}
+    ids = " ".join(g["id"] for g in games)
+    return {**pool, "games": games,
+            "results": [r for r in pool["results"] if r["session"] in sids],
+            "pictures": {k: v for k, v in pool["pictures"].items() if k in ids}}
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(first=st.lists(st.booleans(), min_size=8, max_size=8),
+       second=st.lists(st.booleans(), min_size=8, max_size=8))
+def test_restore_twice_equals_restore_once_and_order_does_not_matter(
+    pool: dict[str, Any], first: list[bool], second: list[bool],
+) -> None:
+    one, other = part_of(pool, first), part_of(pool, second)
+    with tempfile.TemporaryDirectory() as folder:
+        once, twice = Path(folder, "once.sqlite3"), Path(folder, "twice.sqlite3")
+        restored_into(once, one)
+        restored_into(twice, one)
+        again = restored_into(twice, one)
+        assert kept(twice) == kept(once)
+        assert again["games_added"] == again["results_added"] == again["pictures_added"] == 0
+        # merging two backups gives the same whichever comes first
+        ab, ba = Path(folder, "ab.sqlite3"), Path(folder, "ba.sqlite3")
+        restored_into(ab, one)
+        restored_into(ab, other)
+        restored_into(ba, other)
+        restored_into(ba, one)
+        assert kept(ab) == kept(ba)
+        assert len(kept(ab)["sessions"]) == sum(a or b for a, b in zip(first, second,
+                                                                         strict=False))
+
+
+# -- malformed and malicious files change nothing, and say why ----------------------------
+Mutation = Callable[[dict[str, Any]], Any]
+
+
+def game_of(doc: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(g for g in doc["games"] if g["game"] == name)
+
+
+def _set(path: str, value: Any) -> Mutation:
+    def mutate(doc: dict[str, Any]) -> dict[str, Any]:
+        *parents, last = path.split(".")
+        target: Any = doc
+        for part in parents:
+            target = game_of(target, part) if part in GAMES else (
+                target[int(part)] if part.isdigit() else target[part])
+        target[last] = value
+        return doc
+    return mutate
+
+
+def _illegal_move(doc: dict[str, Any]) -> dict[str, Any]:
+    game = game_of(doc, "tictactoe")
+    game["moves"][1] = game["moves"][0]  # the same cell twice
+    return doc
+
+
+def _twice_the_game(doc: dict[str, Any]) -> dict[str, Any]:
+    doc["games"].append(dict(doc["games"][0]))
+    return doc
+
+
+def _a_token_twice(doc: dict[str, Any]) -> dict[str, Any]:
+    doc["games"][1]["tokens"] = list(doc["games"][0]["tokens"])
+    return doc
+
+
+def _result_twice(doc: dict[str, Any]) -> dict[str, Any]:
+    doc["results"].append(dict(doc["results"][0]))
+    return doc
+
+
+def _result_of_no_game(doc: dict[str, Any]) -> dict[str, Any]:
+    doc["results"][0]["session"] = "nosuchgame00"
+    return doc
+
+
+def _result_lies(doc: dict[str, Any]) -> dict[str, Any]:
+    result = doc["results"][0]
+    result["outcome"] = "lost" if result["outcome"] != "lost" else "won"
+    return doc
+
+
+def _result_of_a_game_in_play(doc: dict[str, Any]) -> dict[str, Any]:
+    mines = game_of(doc, "minesweeper")
+    doc["results"].append({**doc["results"][0], "session": mines["session"],
+                           "game": "minesweeper"})
+    return doc
+
+
+def _picture(change: Callable[[dict[str, Any]], None]) -> Mutation:
+    def mutate(doc: dict[str, Any]) -> dict[str, Any]:
+        change(next(iter(doc["pictures"].values())))
+        return doc
+    return mutate
+
+
+def _picture_no_game_uses(doc: dict[str, Any]) -> dict[str, Any]:
+    doc["pictures"]["0123456789abcdef"] = next(iter(doc["pictures"].values()))
+    return doc
+
+
+def _picture_left_out(doc: dict[str, Any]) -> dict[str, Any]:
+    doc["pictures"] = {}
+    return doc
+
+
+def _bomb(picture: dict[str, Any]) -> None:
+    picture["data"] = base64.b64encode(png_header(100_000, 100_000)).decode()
+
+
+REFUSED: dict[str, tuple[Mutation, str]] = {
+    "not JSON": (lambda doc: b'{"format": "parlour-backup", ', "not JSON"),
+    "not UTF-8": (lambda doc: b"\xff\xfe{}", "not JSON"),
+    "a list": (lambda doc: [doc], "not a Parlour backup"),
+    "another format": (_set("format", "zip"), "not a Parlour backup"),
+    "a saved game": (_set("format", "parlour-saved-game"), "one saved game"),
+    "a newer version": (_set("version", 2), "made by a newer Parlour"),
+    "a version as text": (_set("version", "1"), "version is not a number"),
+    "a duplicate key": (lambda doc: json.dumps(doc).replace(
+        '"version": 1', '"version": 1, "version": 1').encode(), "appears twice"),
+    "NaN": (lambda doc: json.dumps(doc).replace('"made": ', '"made": NaN, "x": ').encode(),
+            "not JSON"),
+    "deep nesting": (lambda doc: json.dumps(doc).replace(
+        '"moves": [', '"moves": [' + "[" * 100_000 + "]" * 100_000 + ",", 1).encode(),
+        "not JSON"),
+    "a flood of lists": (lambda doc: json.dumps(doc).replace(
+        '"moves": [', '"moves": [' + "[]," * 4_000_001, 1).encode(), "over 4,000,000 lists"),
+    "an unknown field": (_set("extra", 1), "extra"),
+    "an unknown game": (_set("tictactoe.game", "chess"), "not a game this Parlour has"),
+    "an id that does not parse": (_set("tictactoe.id", "tictactoe:???#"), "id does not read"),
+    "an illegal move": (_illegal_move, "does not replay"),
+    "a status its moves do not make": (_set("minesweeper.status", "won"), "leave it playing"),
+    "a cursor past the moves": (_set("minesweeper.cursor", 99), "past the"),
+    "a session id with a path": (_set("tictactoe.session", "../../etc/passwd"), "session"),
+    "a token that is no token": (_set("tictactoe.tokens", [{"token": "<script>", "seats": [0]}]),
+                                 "token"),
+    "no token": (_set("tictactoe.tokens", []), "no seat token"),
+    "a seat it has not": (_set("tictactoe.tokens", [{"token": "a" * 24, "seats": [5]}]),
+                          "a seat it does not have"),
+    "a seat of another kind": (_set("tictactoe.seats", ["human", "ai:godlike"]), "seat"),
+    "the same game twice": (_twice_the_game, "in it twice"),
+    "a token twice": (_a_token_twice, "token is in it twice"),
+    "a result twice": (_result_twice, "in it twice"),
+    "a result of no game": (_result_of_no_game, "not in the backup"),
+    "a result its moves do not make": (_result_lies, "but its game's moves make it"),
+    "a result of a game in play": (_result_of_a_game_in_play, "still being played"),
+    "a huge number": (_set("results.0.elapsed_ms", 10**30), "elapsed_ms"),
+    "a picture not in base64": (_picture(lambda p: p.update(data="not*base64")), "base64"),
+    "a picture over the limit": (_picture(lambda p: p.update(data="A" * (MAX_PICTURE_TEXT + 4))),
+                                 "its 'data'"),
+    "a decompression bomb": (_picture(_bomb), "picture"),
+    "a picture no game uses": (_picture_no_game_uses, "no game uses"),
+    "a picture left out": (_picture_left_out, "does not hold"),
+    "a picture id with a path": (lambda doc: {**doc, "pictures": {
+        "../uploads/x": next(iter(doc["pictures"].values()))}}, "the id of picture"),
+}
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """A backup with a game of each kind the mutations touch."""
+    path = tmp_path_factory.mktemp("sample") / "sample.sqlite3"
+    with parlour_on(Store(path)) as client:
+        some_games(client)
+        return json.loads(backup_of(client))
+
+
+@pytest.mark.parametrize("case", REFUSED)
+def test_a_malformed_or_malicious_backup_changes_nothing_and_says_why(
+    case: str, sample: dict[str, Any], tmp_path: Path,
+) -> None:
+    mutate, reason = REFUSED[case]
+    changed = mutate(json.loads(json.dumps(sample)))
+    data = changed if isinstance(changed, bytes) else json.dumps(changed).encode()
+    there = tmp_path / "there.sqlite3"
+    with parlour_on(Store(there)) as client:
+        minesweeper_begun(client)  # what was here before
+        before = kept(there)
+        message = error_of(restore(client, data), 422)
+        assert kept(there) == before
+    assert reason in message, message
+    assert message[0].isupper(), message  # a sentence
+
+
+def test_a_backup_over_the_limit_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    with parlour_on(Store(tmp_path / "there.sqlite3")) as client:
+        message = error_of(restore(client, b" " * (BACKUP_LIMIT + 1)), 413)
+    assert "64 MiB" in message
+    with pytest.raises(backup.ApiError, match="over 64 MiB"):
+        asyncio.run(backup.check(b" " * (BACKUP_LIMIT + 1), GAMES, backup.replay_in_place))
+
+
+def test_a_game_kept_here_under_the_same_id_is_never_replaced(sample: dict[str, Any],
+                                                               tmp_path: Path) -> None:
+    there = tmp_path / "there.sqlite3"
+    with parlour_on(Store(there)) as client:
+        mine = minesweeper_begun(client)
+        doc = json.loads(json.dumps(sample))
+        game_of(doc, "minesweeper")["session"] = mine["session"]  # another deal, same sid
+        before = kept(there)
+        message = error_of(restore(client, json.dumps(doc).encode()), 422)
+        assert "not the game kept here" in message and kept(there) == before
+        # nor is a seat token of a game here taken over by a game of the file
+        doc = json.loads(json.dumps(sample))
+        game_of(doc, "minesweeper")["tokens"][0]["token"] = mine["token"]
+        message = error_of(restore(client, json.dumps(doc).encode()), 422)
+        assert "another game's here" in message and kept(there) == before
+
+
+def test_only_this_machine_may_make_or_restore_a_backup(sample: dict[str, Any],
+                                                        tmp_path: Path) -> None:
+    """A backup holds every deal and seat token: not for a browser on another machine
+    (a server started with --host 0.0.0.0)."""
+    there = tmp_path / "there.sqlite3"
+    with parlour_on(Store(there), client=("192.168.1.20", 50000)) as client:
+        assert "only on the machine" in error_of(client.get("/api/backup"), 403)
+        before = kept(there)
+        error_of(restore(client, json.dumps(sample).encode()), 403)
+        assert kept(there) == before
+
+
+# -- the command line -----------------------------------------------------------------------
+def test_the_command_line_backs_up_and_restores(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    here, there, file = tmp_path / "here.sqlite3", tmp_path / "there.sqlite3", tmp_path / "b.json"
+    with parlour_on(Store(here)) as client:
+        tictactoe_to_the_end(client)
+        minesweeper_begun(client)
+    parlour_main(["--db", str(here), "--backup", str(file)])
+    assert json.loads(file.read_bytes())["format"] == "parlour-backup"
+    parlour_main(["--db", str(there), "--restore", str(file)])
+    assert "Restored 2 games, 1 result and 0 pictures" in capsys.readouterr().out
+    assert kept(there)["sessions"] == kept(here)["sessions"]
+    file.write_text(file.read_text().replace('"version":1', '"version":7'))
+    with pytest.raises(SystemExit, match=r"newer Parlour.*Nothing was changed"):
+        parlour_main(["--db", str(there), "--restore", str(file)])
+
+
+# -- results as CSV ---------------------------------------------------------------------------
+def test_the_results_csv_has_a_row_per_finished_game_with_its_id(tmp_path: Path) -> None:
+    with parlour_on(Store(tmp_path / "here.sqlite3")) as client:
+        plain, helped = tictactoe_to_the_end(client), tictactoe_to_the_end(client, hint=True)
+        minesweeper_begun(client)  # not finished: no row
+        response = client.get("/api/results.csv")
+    assert response.headers["content-type"] == "text/csv; charset=utf-8"
+    assert response.headers["content-disposition"].startswith(
+        'attachment; filename="parlour-results-')
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert tuple(rows[0]) == COLUMNS
+    assert [row[-1] for row in rows[1:]] == [plain["id"], helped["id"]]
+    for row in rows[1:]:
+        cells = dict(zip(COLUMNS, row, strict=True))
+        assert cells["Game"] == "Tic Tac Toe" and cells["Board"] == "Standard"
+        assert cells["Result"] in ("Won", "Lost", "Draw") and int(cells["Moves"]) >= 5
+        assert cells["Date"][:2] == "20" and float(cells["Time (s)"]) >= 0
+    assert [row[COLUMNS.index("With help")] for row in rows[1:]] == ["no", "yes"]
+
+
+def test_csv_cells_are_quoted_and_never_run_as_formulas() -> None:
+    result = Result(sid="s", round=1, game="tictactoe", preset="standard",
+                    mode='=HYPERLINK("http://evil")', outcome="won", score=-3, elapsed_ms=1500,
+                    moves=5, assisted=False, finished=1.7e9, seat_name='Cross, "the first"\nX')
+    text = results_csv([result], {"s": "@tictactoe:standard#abc"}, GAMES)
+    assert text.startswith("\ufeff")
+    (row,) = list(csv.reader(io.StringIO(text[1:])))[1:]
+    cells = dict(zip(COLUMNS, row, strict=True))
+    assert cells["Players"] == "'=HYPERLINK(\"http://evil\")"
+    assert cells["Seat"] == 'Cross, "the first"\nX'  # quoted, kept whole
+    assert cells["Game id"] == "'@tictactoe:standard#abc"
+    assert cells["Score"] == "-3" and cells["Time (s)"] == "1.5"  # numbers stay numbers
+
+
+def test_games_saved_by_an_earlier_parlour_move_to_another_machine(tmp_path: Path) -> None:
+    """The games of Parlour 0.1's file (tests/fixtures) pass the restore's every check."""
+    old = tmp_path / "old.sqlite3"
+    shutil.copy(Path(__file__).parent / "fixtures" / "saved_by_0.1.sqlite3", old)
+    with parlour_on(Store(old)) as client:
+        data = backup_of(client)
+    new = tmp_path / "new.sqlite3"
+    with parlour_on(Store(new)) as client:
+        report = restore(client, data).json()
+    assert report["games_added"] == 9 and report["results_added"] == 5, report
+    before, after = kept(old), kept(new)
+    assert after["moves"] == before["moves"] and after["results"] == before["results"]
+    assert [row[:3] for row in after["sessions"]] == [row[:3] for row in before["sessions"]]
