@@ -25,8 +25,11 @@ export function fitBoardToScreen() {
   // what is above the board changes height (a status line wraps, seats appear): measure
   // again, after layout and before paint; and whenever the window changes size
   const above = new ResizeObserver(measure);
+  // (a page has those it needs: the replay page has no seats' series nor take-back)
   for (const element of [document.querySelector(".topbar"), document.querySelector(".status-row"),
-    $("seats"), $("series"), $("takeback"), document.querySelector(".idbar")]) above.observe(element);
+    $("seats"), $("series"), $("takeback"), document.querySelector(".idbar")]) {
+    if (element) above.observe(element);
+  }
   window.addEventListener("resize", measure);
   measure();
 }
