@@ -599,6 +599,11 @@ def test_a_rematch_kept_here_already_may_be_left_out_of_the_file(
                                if r["session"] == rematch_only["games"][0]["session"]]
     with parlour_on(Store(tmp_path / "there.sqlite3")) as client:
         assert restore(client, json.dumps(rematch_only).encode()).json()["games_added"] == 1
+        there = kept(tmp_path / "there.sqlite3")
+        # the first game alone, handing over to a token the kept rematch has not
+        lying = _hand_over("c" * 24)(_rematch_left_out(json.loads(json.dumps(series_sample))))
+        message = error_of(restore(client, json.dumps(lying).encode()), 422)
+        assert "its rematch does not have" in message and kept(tmp_path / "there.sqlite3") == there
         report = restore(client, json.dumps(series_sample).encode()).json()
         assert report["games_added"] == 1 and report["games_already_here"] == 1
         first, second = series_sample["games"]

@@ -28,8 +28,8 @@ parsed with its size bounded and duplicate keys refused, each game replayed from
 and moves (off the event loop) and checked against its status, each picture decoded and
 re-encoded as an upload is; then what is not kept yet (by session id; session, round and
 seat; upload id) is added in one transaction, a game's place in its series with it, and
-what is kept stays as it is. A refusal
-is an ApiError whose message says why, and changes nothing.
+what is kept stays as it is. A refusal is an ApiError whose message says why, and changes
+nothing.
 """
 
 from __future__ import annotations
