@@ -13,6 +13,7 @@ import json
 import shutil
 import sqlite3
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -110,6 +111,7 @@ def kept(path: Path) -> dict[str, list[tuple[Any, ...]]]:
             "results": db.execute("SELECT * FROM results ORDER BY sid, round, seat").fetchall(),
             "uploads": db.execute("SELECT upload_id, media_type, width, height, data"
                                   " FROM uploads ORDER BY upload_id").fetchall(),
+            "series": db.execute("SELECT * FROM series ORDER BY sid").fetchall(),
         }
     finally:
         db.close()
@@ -430,6 +432,185 @@ def test_only_this_machine_may_make_or_restore_a_backup(sample: dict[str, Any],
         before = kept(there)
         error_of(restore(client, json.dumps(sample).encode()), 403)
         assert kept(there) == before
+
+
+# -- series and rematches ------------------------------------------------------------------
+def played_to_the_end(client: TestClient, sid: str, token: str) -> dict[str, Any]:
+    """Tic Tac Toe against the computer: the first free cell each turn, the computer's
+    replies waited for."""
+    deadline = time.monotonic() + 10
+    while (view := client.get(f"/api/games/{sid}", headers=auth(token)).json()
+           )["status"] == "playing":
+        assert time.monotonic() < deadline, view
+        if not view["can_move"]:
+            time.sleep(0.02)
+            continue
+        free = view["text"].replace("\n", "").index(".")
+        client.post(f"/api/games/{sid}/moves", json={"move": {"cell": [free % 3, free // 3]}},
+                    headers=auth(token))
+    return view
+
+
+def a_series_of_two(client: TestClient) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A game against the computer played to the end, then its rematch too: (the first
+    game, the rematch), each as {session, token}."""
+    first = tictactoe_to_the_end(client)
+    answered = client.post(f"/api/games/{first['session']}/rematch", json={"accept": True},
+                           headers=auth(first["token"]))
+    assert answered.status_code == 200, answered.text
+    second = answered.json()["rematch"]["next"]
+    played_to_the_end(client, second["session"], second["token"])
+    return first, second
+
+
+SERIES_KEYS = ("series", "rematch", "you", "status", "text", "moves")
+
+
+def test_a_restored_series_keeps_its_score_and_its_games_lead_to_their_rematch(
+    tmp_path: Path,
+) -> None:
+    with parlour_on(Store(tmp_path / "here.sqlite3")) as here:
+        first, second = a_series_of_two(here)
+        data = backup_of(here)
+        views = {game["session"]: here.get(f"/api/games/{game['session']}",
+                                           headers=auth(game["token"])).json()
+                 for game in (first, second)}
+    assert views[second["session"]]["series"]["number"] == 2
+    with parlour_on(Store(tmp_path / "there.sqlite3")) as there:
+        assert restore(there, data).json()["games_added"] == 2
+        for game in (first, second):
+            view = there.get(f"/api/games/{game['session']}", headers=auth(game["token"]))
+            for key in SERIES_KEYS:
+                assert view.json()[key] == views[game["session"]][key], key
+        # the first game's page still goes to the rematch, with the player's new token
+        assert views[first["session"]]["rematch"]["next"] == second
+        # and the series goes on: a third game, its score counting both before it
+        third = there.post(f"/api/games/{second['session']}/rematch", json={"accept": True},
+                           headers=auth(second["token"])).json()["rematch"]["next"]
+        view = there.get(f"/api/games/{third['session']}", headers=auth(third["token"])).json()
+        assert view["series"]["number"] == 3
+        assert [sum(seat.values()) for seat in view["series"]["seats"]] == [2, 2]
+
+
+def test_restoring_a_series_twice_adds_nothing_the_second_time(tmp_path: Path) -> None:
+    with parlour_on(Store(tmp_path / "here.sqlite3")) as here:
+        a_series_of_two(here)
+        data = backup_of(here)
+    there = tmp_path / "there.sqlite3"
+    with parlour_on(Store(there)) as client:
+        restore(client, data)
+        once = kept(there)
+        assert len(once["series"]) == 2  # the first game's place, and its rematch's
+        second = restore(client, data).json()
+        assert kept(there) == once and second["games_already_here"] == 2
+
+
+@pytest.fixture(scope="module")
+def series_sample(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """A backup of a series of two games: the first is games[0], its rematch games[1]."""
+    path = tmp_path_factory.mktemp("series") / "series.sqlite3"
+    with parlour_on(Store(path)) as client:
+        first, second = a_series_of_two(client)
+        doc: dict[str, Any] = json.loads(backup_of(client))
+    assert [game["session"] for game in doc["games"]] == [first["session"], second["session"]]
+    return doc
+
+
+def _series_of(game: int, /, **fields: Any) -> Mutation:
+    def mutate(doc: dict[str, Any]) -> dict[str, Any]:
+        doc["games"][game]["series"].update(fields)
+        return doc
+    return mutate
+
+
+def _rematch_left_out(doc: dict[str, Any]) -> dict[str, Any]:
+    rematch = doc["games"].pop(1)
+    doc["results"] = [r for r in doc["results"] if r["session"] != rematch["session"]]
+    return doc
+
+
+def _hand_over(to: str) -> Mutation:
+    def mutate(doc: dict[str, Any]) -> dict[str, Any]:
+        handover = doc["games"][0]["series"]["handover"]
+        handover[next(iter(handover))] = to
+        return doc
+    return mutate
+
+
+SERIES_REFUSED: dict[str, tuple[Mutation, str]] = {
+    "a score of three players": (_series_of(1, tally=[[1, 0, 0]] * 3), "game 2, its 'series': "
+                                 "its score is of 3 players"),
+    "a score of games it has not": (_series_of(1, tally=[[5, 0, 0], [0, 0, 5]]),
+                                    "does not count the 1 games"),
+    "a negative count": (_series_of(1, tally=[[-1, 2, 0], [0, 0, 1]]),
+                         "game 2, its 'series.tally.0.0'"),
+    "a huge number": (_series_of(1, number=10**12), "game 2, its 'series.number'"),
+    "a score that is not three counts": (_series_of(1, tally=[[1, 0], [0, 1]]),
+                                         "its 'series.tally.0'"),
+    "a series id with a path": (_series_of(1, series="../../etc"), "its 'series.series'"),
+    "a rematch id with a path": (_series_of(0, next_sid="../x"), "its 'series.next_sid'"),
+    "a first game that is not its series": (_series_of(0, series="another0001"),
+                                            "only the first game"),
+    "a rematch that is the game itself": (
+        lambda doc: _series_of(0, next_sid=doc["games"][0]["session"])(doc), "a game before it"),
+    "a rematch numbered out of turn": (_series_of(1, number=3, tally=[[3, 0, 0], [0, 0, 3]]),
+                                       "not the next game of its series"),
+    "a rematch that is nowhere": (_rematch_left_out, "neither in it nor kept here"),
+    "a handover to no rematch": (_series_of(1, handover={"a" * 24: "b" * 24}),
+                                 "to no rematch"),
+    "a handover of another game's token": (
+        lambda doc: _series_of(0, handover={doc["games"][1]["tokens"][0]["token"]:
+                                            doc["games"][1]["tokens"][0]["token"]})(doc),
+        "not the game's"),
+    "a handover to a token the rematch has not": (_hand_over("c" * 24),
+                                                  "its rematch does not have"),
+    "a handover token that is no token": (_hand_over("<script>"), "series.handover"),
+    "a handover key that is no token": (_series_of(0, handover={"<x>": "c" * 24}),
+                                        "game 1, a key of its 'series.handover'"),
+    "too many handovers": (_series_of(0, handover={f"{i:024}": "c" * 24 for i in range(17)}),
+                           "series.handover"),
+}
+
+
+@pytest.mark.parametrize("case", SERIES_REFUSED)
+def test_a_malformed_place_in_a_series_refuses_the_backup_and_changes_nothing(
+    case: str, series_sample: dict[str, Any], tmp_path: Path,
+) -> None:
+    mutate, reason = SERIES_REFUSED[case]
+    data = json.dumps(mutate(json.loads(json.dumps(series_sample)))).encode()
+    there = tmp_path / "there.sqlite3"
+    with parlour_on(Store(there)) as client:
+        minesweeper_begun(client)
+        before = kept(there)
+        message = error_of(restore(client, data), 422)
+        assert kept(there) == before
+    assert reason in message, message
+    assert message.startswith("This backup cannot be restored: "), message
+
+
+def test_a_rematch_kept_here_already_may_be_left_out_of_the_file(
+    series_sample: dict[str, Any], tmp_path: Path,
+) -> None:
+    """The first game of a series restored after its rematch: it leads to the rematch
+    kept here, and its page hands its player over to the rematch's token."""
+    rematch_only = json.loads(json.dumps(series_sample))
+    rematch_only["games"] = rematch_only["games"][1:]
+    rematch_only["results"] = [r for r in rematch_only["results"]
+                               if r["session"] == rematch_only["games"][0]["session"]]
+    with parlour_on(Store(tmp_path / "there.sqlite3")) as client:
+        assert restore(client, json.dumps(rematch_only).encode()).json()["games_added"] == 1
+        there = kept(tmp_path / "there.sqlite3")
+        # the first game alone, handing over to a token the kept rematch has not
+        lying = _hand_over("c" * 24)(_rematch_left_out(json.loads(json.dumps(series_sample))))
+        message = error_of(restore(client, json.dumps(lying).encode()), 422)
+        assert "its rematch does not have" in message and kept(tmp_path / "there.sqlite3") == there
+        report = restore(client, json.dumps(series_sample).encode()).json()
+        assert report["games_added"] == 1 and report["games_already_here"] == 1
+        first, second = series_sample["games"]
+        token = first["tokens"][0]["token"]
+        view = client.get(f"/api/games/{first['session']}", headers=auth(token)).json()
+        assert view["rematch"]["next"] == {"session": second["session"],
+                                           "token": first["series"]["handover"][token]}
 
 
 # -- the command line -----------------------------------------------------------------------

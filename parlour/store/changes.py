@@ -99,8 +99,9 @@ class SeriesSaved:
 class Restored:
     """A backup merged in: each session, result and picture added unless one with its
     identity (sid; sid, round and seat; upload id) is kept already, which stays as it is.
-    A session's moves and tokens come with it. A restored picture is in use by a restored
-    game, so it is no one's upload to count against a quota (owner '')."""
+    A session's moves, tokens and place in its series come with it. A restored picture
+    is in use by a restored game, so it is no one's upload to count against a quota
+    (owner '')."""
 
     sessions: tuple[KeptSession, ...]
     results: tuple[Result, ...]

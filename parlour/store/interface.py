@@ -93,8 +93,8 @@ class Store(ABC):
     # -- backups ------------------------------------------------------------------------
     @abstractmethod
     def kept_sessions(self) -> list[KeptSession]:
-        """Every session whole (moves, tokens), oldest first: what a backup holds. Safe
-        to call from a thread while the event loop uses the store."""
+        """Every session whole (moves, tokens, place in its series), oldest first: what a
+        backup holds. Safe to call from a thread while the event loop uses the store."""
 
     async def commit_apart(self, change: Change) -> None:
         """Make a large `change` (a restored backup) durable, holding up the event loop

@@ -99,14 +99,15 @@ class SeriesRow:
 @dataclass(frozen=True)
 class KeptSession:
     """A session whole, as a backup holds it: its row, when it was created, its line of
-    moves, its seat tokens (token -> seats, oldest first) and the tokens whose player took
-    it off their Resume list."""
+    moves, its seat tokens (token -> seats, oldest first), the tokens whose player took
+    it off their Resume list, and its place in its series of rematches (if it has one)."""
 
     row: SessionRow
     created: float
     moves: Sequence[JSON]
     tokens: dict[str, list[int]]
     forgotten: frozenset[str] = frozenset()
+    series: SeriesRow | None = None
 
 
 @dataclass(frozen=True)

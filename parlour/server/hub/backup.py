@@ -7,11 +7,19 @@ The format, `parlour-backup` version 1 (the `Backup` model; /docs shows it whole
     {"format": "parlour-backup", "version": 1, "made": <unix time>,
      "games": [{"session", "game", "id", "seats", "moves", "cursor", "round", "status",
                 "elapsed_ms", "assisted_seats", "assist_seats", "stand_ins",
-                "created", "updated", "tokens": [{"token", "seats", "forgotten"}]}],
+                "created", "updated", "tokens": [{"token", "seats", "forgotten"}],
+                "series": {"series", "number", "tally", "next_sid", "handover"}}],
      "results": [{"session", "round", "seat", "seat_name", "game", "preset", "mode",
                   "outcome", "score", "elapsed_ms", "moves", "assisted", "finished",
                   "figures"}],
      "pictures": {"<upload id>": {"media_type", "data": "<base64>"}}}
+
+A game's "series" (left out for a game with no place in a series: one no rematch followed
+or came from) is its `SeriesRow` less its session: the sid of the series' first game, its
+number in the series (0 for the first), the series' score before it per player
+([won, drawn, lost], the first game's seats' order), the sid of its rematch ('' if none)
+and `handover`, each of its tokens -> the rematch's token for that player. Added in
+version 1 before it was released: a file without it restores as before.
 
 JSON, not a zip: the pictures are already re-encoded uploads (at most 2048 px), so base64
 costs a third more at worst, and a plain document has no archive tricks to defend
@@ -19,8 +27,9 @@ against (paths, links, compression bombs). Restoring is all or nothing: the file
 parsed with its size bounded and duplicate keys refused, each game replayed from its id
 and moves (off the event loop) and checked against its status, each picture decoded and
 re-encoded as an upload is; then what is not kept yet (by session id; session, round and
-seat; upload id) is added in one transaction, and what is kept stays as it is. A refusal
-is an ApiError whose message says why, and changes nothing.
+seat; upload id) is added in one transaction, a game's place in its series with it, and
+what is kept stays as it is. A refusal is an ApiError whose message says why, and changes
+nothing.
 """
 
 from __future__ import annotations
@@ -61,6 +70,7 @@ from parlour.store import (
     Picture,
     Restored,
     Result,
+    SeriesRow,
     SessionRow,
     Store,
     check_picture,
@@ -79,6 +89,7 @@ MAX_CONTAINERS = 4_000_000
 this is room for every move a restore takes, and it bounds the memory parsing costs (a
 file of 64 MiB of `[],` would be 20 million lists)."""
 MAX_SEATS = 8
+MAX_TOKENS = 16  # seat tokens of one game
 LATEST = 1e11  # seconds since 1970: the year 5138, a bound on any time a file gives
 
 Sid = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
@@ -89,6 +100,7 @@ Level = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,40}$")]
 WallTime = Annotated[float, Field(ge=0, le=LATEST, allow_inf_nan=False)]
 Round = Annotated[int, Field(ge=1, le=10**6)]
 Elapsed = Annotated[int, Field(ge=0, le=MAX_ELAPSED_MS)]
+Count = Annotated[int, Field(ge=0, le=MAX_GAMES)]  # of games: no more than a backup holds
 
 
 class Exact(Strict):
@@ -101,6 +113,19 @@ class BackupToken(Exact):
     token: Token
     seats: list[Seat] = Field(max_length=MAX_SEATS)
     forgotten: bool = Field(False, description="taken off this player's Resume list")
+
+
+class BackupSeries(Exact):
+    series: Sid = Field(description="the session id of the series' first game")
+    number: Count = Field(description="its number in the series: 0 for the first game")
+    tally: list[Annotated[list[Count], Field(min_length=3, max_length=3)]] = Field(
+        min_length=1, max_length=MAX_SEATS,
+        description="the score before it per player, [won, drawn, lost], in the first "
+                    "game's seats' order")
+    next_sid: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{0,64}$")] = Field(
+        description="the session id of its rematch, '' if none followed it")
+    handover: dict[Token, Token] = Field(
+        max_length=MAX_TOKENS, description="each token of this game -> its rematch's")
 
 
 class BackupGame(Exact):
@@ -119,7 +144,9 @@ class BackupGame(Exact):
         max_length=MAX_SEATS, description="seats the computer plays for a player who left")
     created: WallTime
     updated: WallTime
-    tokens: list[BackupToken] = Field(max_length=16)
+    tokens: list[BackupToken] = Field(max_length=MAX_TOKENS)
+    series: BackupSeries | None = Field(
+        None, description="its place in its series of rematches; left out if it has none")
 
     @model_validator(mode="after")
     def _cursor_on_the_line(self) -> BackupGame:
@@ -232,7 +259,14 @@ def _game_entry(kept: KeptSession) -> dict[str, Any]:
         "created": kept.created, "updated": row.updated,
         "tokens": [{"token": token, "seats": seats, "forgotten": token in kept.forgotten}
                    for token, seats in kept.tokens.items()],
-    }
+    } | _series_entry(kept.series)
+
+
+def _series_entry(place: SeriesRow | None) -> dict[str, Any]:
+    if place is None:
+        return {}
+    return {"series": {"series": place.series, "number": place.number, "tally": place.tally,
+                       "next_sid": place.next_sid, "handover": place.handover}}
 
 
 def _every(row: SessionRow, used: bool) -> range:
@@ -296,9 +330,12 @@ async def restore(store: Store, games: Mapping[str, GameSpec], data: bytes, now:
     """Merge the backup `data` into `store`: all of it checked first, then what is new
     added in one transaction. ApiError 422 (413 if too big) says why it was refused."""
     checked = await check(data, games, replay)
+    places = [kept.series for kept in checked.sessions if kept.series is not None]
     change, report = merged(checked, store.identities(
-        [kept.row.sid for kept in checked.sessions],
-        [token for kept in checked.sessions for token in kept.tokens],
+        [kept.row.sid for kept in checked.sessions] + [place.next_sid for place in places
+                                                        if place.next_sid],
+        [token for kept in checked.sessions for token in kept.tokens]
+        + [token for place in places for token in place.handover.values()],
         sorted(checked.needs | set(checked.pictures)),
     ), now)
     await store.commit_apart(change)
@@ -318,6 +355,7 @@ async def check(data: bytes, games: Mapping[str, GameSpec], replay: Replay) -> C
         checked.sessions.append(kept)
         checked.needs.update(needs)
         checked.outcomes[game.session] = outcomes
+    _check_rematches(checked.sessions)
     checked.results = await asyncio.to_thread(_checked_results, backup, checked.sessions,
                                               checked.outcomes)
     unused = sorted(set(backup.pictures) - checked.needs)
@@ -383,7 +421,9 @@ def _where(loc: Sequence[int | str]) -> str:
         return f"its {parts[0]!r}" if parts else "the file"
     number = f"{int(parts[1]) + 1}" if parts[1].isdigit() and head != "picture" else parts[1]
     if parts[-1] == "[key]":
-        return f"the id of {head} {number!r}"
+        inner = ".".join(parts[2:-2])
+        return (f"{head} {number}, a key of its {inner!r}" if inner
+                else f"the id of {head} {number!r}")
     rest = ".".join(parts[2:])
     return f"{head} {number}" + (f", its {rest!r}" if rest else "")
 
@@ -430,6 +470,7 @@ async def _checked_game(number: int, game: BackupGame, games: Mapping[str, GameS
         raise refused(f"{where}: its id does not read: {error}") from None
     seat_count = len(spec.game.seat_names(game_id.params))
     _check_seats(where, spec, game, seat_count)
+    place = _checked_place(number, game, seat_count)
     try:
         session = await replay(spec, game_id, list(game.seats), game.moves, game.cursor)
     except GameError as error:
@@ -450,7 +491,8 @@ async def _checked_game(number: int, game: BackupGame, games: Mapping[str, GameS
     )
     kept = KeptSession(row, game.created, list(session.line),
                        {holder.token: sorted(set(holder.seats)) for holder in game.tokens},
-                       frozenset(holder.token for holder in game.tokens if holder.forgotten))
+                       frozenset(holder.token for holder in game.tokens if holder.forgotten),
+                       place)
     outcomes = [outcome(session, {seat}) or "draw" for seat in every
                 ] if game.status != "playing" else []
     return kept, game_id.uploads(spec.game), outcomes
@@ -472,6 +514,56 @@ def _check_seats(where: str, spec: GameSpec, game: BackupGame, seat_count: int) 
             raise refused(f"{where}: the computer has no level {level!r}")
     if not game.tokens:
         raise refused(f"{where} has no seat token: nobody could play it")
+
+
+def _checked_place(number: int, game: BackupGame, seat_count: int) -> SeriesRow | None:
+    """The game's place in its series, if it says it has one; refused unless it is one
+    its series could give it (a score per player that counts each game before it once,
+    handover only of its own tokens)."""
+    entry = game.series
+    if entry is None:
+        return None
+    where = f"game {number}, its 'series'"
+    if len(entry.tally) != seat_count:
+        raise refused(f"{where}: its score is of {len(entry.tally)} players, but the game "
+                      f"has {seat_count} seats")
+    if any(sum(counts) != entry.number for counts in entry.tally):
+        raise refused(f"{where}: its score does not count the {entry.number} games before "
+                      "it once each")
+    if (entry.number == 0) != (entry.series == game.session):
+        raise refused(f"{where}: only the first game of a series (number 0) is the series")
+    if entry.next_sid in (game.session, entry.series):
+        raise refused(f"{where}: its rematch is a game before it")
+    if entry.handover and not entry.next_sid:
+        raise refused(f"{where}: it hands its players over to no rematch")
+    tokens = {holder.token for holder in game.tokens}
+    if not set(entry.handover) <= tokens:
+        raise refused(f"{where}: it hands over a token that is not the game's")
+    return SeriesRow(game.session, entry.series, entry.number,
+                     [list(counts) for counts in entry.tally], entry.next_sid,
+                     dict(entry.handover))
+
+
+def _check_rematches(sessions: Sequence[KeptSession]) -> None:
+    """A game's rematch in the file is the next game of its series, and the game hands
+    its players over to that rematch's tokens; each game is one game's rematch at most."""
+    places = {kept.row.sid: (kept.series, kept.tokens) for kept in sessions}
+    followed: set[str] = set()
+    for number, kept in enumerate(sessions, 1):
+        place = kept.series
+        if place is None or not place.next_sid:
+            continue
+        where = f"game {number}, its 'series'"
+        if place.next_sid in followed:
+            raise refused(f"{where}: its rematch is another game's rematch too")
+        followed.add(place.next_sid)
+        if place.next_sid not in places:
+            continue  # kept here, or refused when it is merged (`merged`)
+        after, tokens = places[place.next_sid]
+        if after is None or (after.series, after.number) != (place.series, place.number + 1):
+            raise refused(f"{where}: its rematch is not the next game of its series")
+        if not set(place.handover.values()) <= set(tokens):
+            raise refused(f"{where}: it hands over to a token its rematch does not have")
 
 
 def _checked_results(backup: Backup, sessions: Sequence[KeptSession],
@@ -524,12 +616,26 @@ async def _checked_picture(upload_id: str, saved: SavedPicture) -> Picture:
         raise refused(f"the picture {upload_id}: {error}") from None
 
 
+def _check_rematch_kept(number: int, place: SeriesRow | None, in_file: set[str],
+                        kept: Identities) -> None:
+    """A game whose rematch is not in the file follows one kept here, handing its
+    players over to that rematch's tokens."""
+    if place is None or not place.next_sid or place.next_sid in in_file:
+        return
+    where = f"game {number}, its 'series'"
+    if place.next_sid not in kept.sessions:
+        raise refused(f"{where}: its rematch {place.next_sid} is neither in it nor kept here")
+    if any(kept.tokens.get(token) != place.next_sid for token in place.handover.values()):
+        raise refused(f"{where}: it hands over to a token its rematch does not have")
+
+
 def merged(checked: Checked, kept: Identities, now: float) -> tuple[Restored, RestoreReport]:
     """The write that adds what `kept` lacks, and what it adds; refused if the file's
     identities clash with what is kept (a session id of another game, a token of
-    another session, a picture that is nowhere)."""
+    another session, a picture that is nowhere, a rematch that is nowhere)."""
     new: list[KeptSession] = []
-    for session in checked.sessions:
+    in_file = {session.row.sid for session in checked.sessions}
+    for number, session in enumerate(checked.sessions, 1):
         sid = session.row.sid
         if sid in kept.sessions:
             if kept.sessions[sid] != session.row.game_id:
@@ -537,6 +643,7 @@ def merged(checked: Checked, kept: Identities, now: float) -> tuple[Restored, Re
             continue
         if any(token in kept.tokens for token in session.tokens):
             raise refused(f"a seat token of its game {sid} is another game's here")
+        _check_rematch_kept(number, session.series, in_file, kept)
         new.append(session)
     missing = sorted(checked.needs - set(checked.pictures) - kept.uploads)
     if missing:

@@ -105,6 +105,8 @@ def _restored(db: sqlite3.Connection, change: Restored) -> None:
              for token, seats in kept.tokens.items()],
         )
         _insert_moves(db, row.sid, 0, kept.moves)
+        if kept.series is not None:  # its place in its series comes with it, never alone
+            _series_saved(db, kept.series)
     db.executemany(
         f"INSERT INTO results ({RESULT_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
         " ON CONFLICT (sid, round, seat) DO NOTHING",
