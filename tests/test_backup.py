@@ -5,7 +5,6 @@ malformed or malicious file changes nothing and says why. The results as CSV."""
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import csv
 import io
@@ -15,6 +14,7 @@ import sqlite3
 import tempfile
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -32,6 +32,7 @@ from parlour.server.hub.backup import BACKUP_LIMIT, MAX_PICTURE_TEXT
 from parlour.stats.spreadsheet import COLUMNS, results_csv
 from parlour.store import Result
 from parlour.store.sqlite import SqliteStore as Store
+from tests.support.loops import run_async
 from tests.support.servers import TEST_HOSTS
 from tests.test_api import auth, error_of
 from tests.test_uploads import png, png_header
@@ -201,7 +202,7 @@ def pool(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 def restored_into(path: Path, document: dict[str, Any]) -> dict[str, Any]:
     store = Store(path)
     try:
-        report = asyncio.run(backup.restore(store, GAMES, json.dumps(document).encode(),
+        report = run_async(backup.restore(store, GAMES, json.dumps(document).encode(),
                                             1.7e9, backup.replay_in_place))
     finally:
         store.close()
@@ -402,7 +403,7 @@ def test_a_backup_over_the_limit_is_refused_before_it_is_read(tmp_path: Path) ->
         message = error_of(restore(client, b" " * (BACKUP_LIMIT + 1)), 413)
     assert "64 MiB" in message
     with pytest.raises(backup.ApiError, match="over 64 MiB"):
-        asyncio.run(backup.check(b" " * (BACKUP_LIMIT + 1), GAMES, backup.replay_in_place))
+        run_async(backup.check(b" " * (BACKUP_LIMIT + 1), GAMES, backup.replay_in_place))
 
 
 def test_a_game_kept_here_under_the_same_id_is_never_replaced(sample: dict[str, Any],
@@ -614,20 +615,27 @@ def test_a_rematch_kept_here_already_may_be_left_out_of_the_file(
 
 
 # -- the command line -----------------------------------------------------------------------
+def in_a_thread(args: list[str]) -> None:
+    """The command line as its own process runs it: `asyncio.run` refuses the main thread
+    of a test run, where Playwright's sync API keeps a loop running (tests.support.loops)."""
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(parlour_main, args).result()
+
+
 def test_the_command_line_backs_up_and_restores(tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     here, there, file = tmp_path / "here.sqlite3", tmp_path / "there.sqlite3", tmp_path / "b.json"
     with parlour_on(Store(here)) as client:
         tictactoe_to_the_end(client)
         minesweeper_begun(client)
-    parlour_main(["--db", str(here), "--backup", str(file)])
+    in_a_thread(["--db", str(here), "--backup", str(file)])
     assert json.loads(file.read_bytes())["format"] == "parlour-backup"
-    parlour_main(["--db", str(there), "--restore", str(file)])
+    in_a_thread(["--db", str(there), "--restore", str(file)])
     assert "Restored 2 games, 1 result and 0 pictures" in capsys.readouterr().out
     assert kept(there)["sessions"] == kept(here)["sessions"]
     file.write_text(file.read_text().replace('"version":1', '"version":7'))
     with pytest.raises(SystemExit, match=r"newer Parlour.*Nothing was changed"):
-        parlour_main(["--db", str(there), "--restore", str(file)])
+        in_a_thread(["--db", str(there), "--restore", str(file)])
 
 
 # -- results as CSV ---------------------------------------------------------------------------

@@ -70,6 +70,8 @@ def use_theme(page: Page, theme: str) -> None:
     """The page's Auto theme follows the system's, as a player's would."""
     page.emulate_media(color_scheme=theme)  # type: ignore[arg-type]
     page.wait_for_function("t => document.documentElement.dataset.theme === t", arg=theme)
+    # a page without reduced motion fades its colours in: audit the theme's, not a blend
+    page.evaluate("Promise.all(document.getAnimations().map((a) => a.finished))")
 
 
 def audit(page: Page, where: str, within: str | None = None,
