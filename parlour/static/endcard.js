@@ -44,9 +44,11 @@ export function createEndCard() {
     set($("end-show"), "hidden", shown || !over);
   }
 
+  // the first action; or what asks for an answer first (data-end-focus: a rematch offered)
   function focusFirstAction() {
+    const asking = [...$("end-card").querySelectorAll("[data-end-focus]")].find((button) => button.checkVisibility());
     const first = [...$("end-actions").querySelectorAll("button, a")].find((button) => !button.hidden && !button.disabled);
-    first?.focus({ preventScroll: true });
+    (asking || first)?.focus({ preventScroll: true });
   }
 
   function hide() {
@@ -67,7 +69,7 @@ export function createEndCard() {
   $("end-see").addEventListener("click", hide);
   $("end-show").addEventListener("click", reopen);
 
-  return { show, hide, shown, reopen };
+  return { show, hide, shown, reopen, focusFirstAction };
 }
 
 // Whose result it is, in a few words (the headline above is the game's own).

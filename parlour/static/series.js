@@ -21,7 +21,7 @@ export function createSeries({ send, open, endCard }) {
     $("end-detail").insertAdjacentHTML("afterend",
       '<div class="end-series" id="end-series" hidden></div>'
       + '<div class="end-rematch" id="end-rematch" hidden><span id="end-rematch-text" role="status"></span>'
-      + '<span class="end-rematch-actions"><button class="btn primary" id="rematch-accept">Accept</button>'
+      + '<span class="end-rematch-actions"><button class="btn primary" id="rematch-accept" data-end-focus>Accept</button>'
       + '<button class="btn" id="rematch-decline">Decline</button></span></div>');
     $("end-actions").insertAdjacentHTML("afterbegin",
       '<button class="btn primary" id="end-rematch-offer" hidden title="Play again with the same seats; the first move passes on">Rematch</button>');
@@ -102,7 +102,13 @@ export function createSeries({ send, open, endCard }) {
     setText($("rematch-decline"), offer.yours ? "Withdraw" : "Decline");
     // an offer for this player brings the card back, if it was put away
     const key = `${view.session}:${offer.seats.join(",")}`;
-    if (offer.waiting_for_you && state.offerShown !== key && !endCard.shown()) endCard.reopen();
+    if (offer.waiting_for_you && state.offerShown !== key) {
+      if (!endCard.shown()) endCard.reopen();  // (which focuses Accept)
+      // on the card already: Accept takes the focus, unless the player is busy elsewhere
+      else if ($("end-card").contains(document.activeElement) || document.activeElement === document.body) {
+        endCard.focusFirstAction();
+      }
+    }
     state.offerShown = offer.waiting_for_you ? key : null;
   }
 
