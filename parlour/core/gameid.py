@@ -149,3 +149,13 @@ def position_id(game: Game[Any, Any], params: Mapping[str, object]) -> GameId:
     game_id = GameId(game.name, game.validate(rest), None, game.deal_version, position)
     game.parse_position(game_id.params, position)  # refused here, with its reason
     return game_id
+
+
+def board_words(game: Game[Any, Any], text: str) -> str | None:
+    """The board or rules of the id `text` in the game's own words (`Game.summary`:
+    Minesweeper's "Expert 16×30"); None for an id this Parlour does not read (one from a
+    Parlour that took other parameters)."""
+    try:
+        return game.summary(parse_game_id(game, text).params)
+    except BadParams:
+        return None

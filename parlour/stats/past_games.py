@@ -11,8 +11,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from parlour.core.game import GameError, GameSpec
-from parlour.core.gameid import parse_game_id
+from parlour.core.game import GameSpec
+from parlour.core.gameid import board_words
 from parlour.store import Result, Store
 
 MAX_LISTED = 100
@@ -54,7 +54,7 @@ def past_games(store: Store, games: Mapping[str, GameSpec], game: str | None, li
             "session": result.sid,
             "game": result.game,
             "title": spec.game.title,
-            "board": _board(spec, row.game_id),
+            "board": board_words(spec.game, row.game_id) or "",
             "players": result.mode,
             "headline": row.headline,
             "outcome": _outcome_word(spec, result),
@@ -63,14 +63,6 @@ def past_games(store: Store, games: Mapping[str, GameSpec], game: str | None, li
             "finished": result.finished,
         })
     return listed
-
-
-def _board(spec: GameSpec, game_id: str) -> str:
-    """The board or rules in the game's own words (Minesweeper's "Expert 16×30")."""
-    try:
-        return spec.game.summary(parse_game_id(spec.game, game_id).params)
-    except GameError:
-        return ""
 
 
 def _outcome_word(spec: GameSpec, result: Result) -> str:

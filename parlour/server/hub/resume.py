@@ -15,8 +15,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, StrictBool, StrictInt, StringConstraints
 
-from parlour.core.game import BadParams, GameSpec, readable
-from parlour.core.gameid import parse_game_id
+from parlour.core.game import GameSpec, readable
+from parlour.core.gameid import board_words
 from parlour.server.hub.errors import ApiError
 from parlour.server.hub.messages import Strict
 from parlour.store import SessionRow, Store, forgotten_set
@@ -115,12 +115,8 @@ def _entry(row: SessionRow, games: Mapping[str, GameSpec], seats: list[int]) -> 
 
 
 def _summary(row: SessionRow, spec: GameSpec | None) -> str:
-    if spec is None:
-        return readable(row.preset)
-    try:
-        return spec.game.summary(parse_game_id(spec.game, row.game_id).params)
-    except BadParams:  # an id from a Parlour that took other parameters
-        return readable(row.preset)
+    words = board_words(spec.game, row.game_id) if spec else None
+    return readable(row.preset) if words is None else words
 
 
 def _players(mode: str) -> str:
