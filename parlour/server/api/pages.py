@@ -7,10 +7,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, FastAPI
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from parlour.server.api.clients import give_player_cookie
 from parlour.server.api.deps import HubDep
 from parlour.server.api.fonts import CACHE_CONTROL, MEDIA_TYPE, font_file
 from parlour.server.hub.errors import ApiError
@@ -20,9 +21,16 @@ STATIC = Path(__file__).resolve().parent.parent.parent / "static"
 router = APIRouter(include_in_schema=False)
 
 
+def page_file(request: Request, name: str) -> FileResponse:
+    """A page, with the player cookie the browser is known by (`api/clients.py`)."""
+    response = FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+    give_player_cookie(request, response)
+    return response
+
+
 def page(name: str) -> Any:
-    async def serve() -> FileResponse:
-        return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+    async def serve(request: Request) -> FileResponse:
+        return page_file(request, name)
 
     return serve
 
@@ -32,15 +40,15 @@ router.add_api_route("/stats", page("stats.html"))
 
 
 @router.get("/replay/{sid}")
-async def replay_page(sid: str) -> FileResponse:
+async def replay_page(sid: str, request: Request) -> FileResponse:
     """A game's replay: the page asks the API for it, and says why when it may not."""
-    return FileResponse(STATIC / "replay.html", headers={"Cache-Control": "no-cache"})
+    return page_file(request, "replay.html")
 
 
 @router.get("/play/{game}")
-async def play_page(game: str, hub: HubDep) -> FileResponse:
+async def play_page(game: str, request: Request, hub: HubDep) -> FileResponse:
     hub.spec(game)
-    return FileResponse(STATIC / "play.html", headers={"Cache-Control": "no-cache"})
+    return page_file(request, "play.html")
 
 
 @router.get("/games/{game}/view.css")
