@@ -18,7 +18,7 @@ from fastapi_offline import FastAPIOffline
 
 from parlour.core.game import GameSpec
 from parlour.server import timing
-from parlour.server.api import backup, install, pages, rest, socket
+from parlour.server.api import backup, install, links, pages, rest, socket
 from parlour.server.api.errors import handle_errors
 from parlour.server.api.guard import LOCAL_HOSTS, Guard
 from parlour.server.compute import Compute
@@ -68,6 +68,7 @@ def create_app(
     handle_errors(app)
     app.include_router(rest.router)
     app.include_router(backup.router)
+    app.include_router(links.router)  # what a deal or seat link will do, before it does
     if timing.ENABLED:  # only on a server started with PARLOUR_TIMING=1, for the benchmark
         app.include_router(rest.timing_router)
     app.include_router(socket.router)

@@ -5,6 +5,7 @@
 // hidden or shown, as the game's clock runs only while a player's page is visible and
 // connected. This module owns the session and socket.
 import { $, api, escapeHtml, play, saveToken, toast, tokens } from "/static/common.js";
+import { askDeal, askSeat, openedFromParlour } from "/static/links.js";
 import { createProgress } from "/static/progress.js";
 
 const FIRST_RECONNECT_MS = 500;
@@ -34,7 +35,10 @@ export function createConnection({ info, views, settleDrop, hello = () => ({}) }
   async function choose(newGameChoices) {
     const query = new URLSearchParams(location.search);
     if (query.get("session")) return await joinIfNeeded(query.get("session"));
-    if (query.get("id")) return await create({ id: query.get("id") });
+    if (query.get("id")) {
+      if (!openedFromParlour()) await askDeal(info, query.get("id"));  // links.js
+      return await create({ id: query.get("id") });
+    }
     const last = localStorage.getItem(`parlour.last.${game}`);
     if (last && tokens()[last]) {
       try {
@@ -45,14 +49,21 @@ export function createConnection({ info, views, settleDrop, hello = () => ({}) }
     return await create(newGameChoices());
   }
 
-  // An invite link: the seat it names (`&seat=N`) if open, else with one seat open, take it;
-  // with several, the player chooses one (or watches); with none, watch.
+  // An invite link: with no seat open, watch at once. Opened from outside Parlour, the
+  // player sees the game and takes the seat the link names (`&seat=N`), or one of the open
+  // ones, or watches (links.js). From Parlour's own pages: the seat named if open, else
+  // with one seat open, take it; with several, the player chooses one (or watches).
   async function joinIfNeeded(sid) {
     if (tokens()[sid]) return sid;
     const seen = await api("GET", `/api/games/${encodeURIComponent(sid)}`);
     const open = seen.seats.map((seat, index) => ({ ...seat, index })).filter((seat) => seat.open);
     if (open.length === 0) { toast("Every seat is taken: you are watching"); return sid; }
     const named = open.find((seat) => String(seat.index) === new URLSearchParams(location.search).get("seat"));
+    if (!openedFromParlour()) {
+      const seat = await askSeat(info, sid, seen, named ? [named.index] : open.map((s) => s.index));
+      if (seat !== null) await takeSeat(sid, seat);
+      return sid;
+    }
     const seat = named ? named.index : open.length === 1 ? open[0].index : await chooseSeat(seen);
     if (seat !== null) await takeSeat(sid, seat);
     return sid;

@@ -16,6 +16,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
+from tests.browser.links import confirm_link
 from tests.browser.scenes import Stage
 from tests.support.servers import RunningServer
 
@@ -103,6 +104,8 @@ def open_page(new_context: NewContext) -> OpenPage:
 
     `open_page("/play/tictactoe?session=...", context=..., tokens=...)`: without a
     context, a new one is made (with `tokens` in its localStorage, if given).
+    `confirm=True`: the path is a deal or seat link, which asks first (links.py): the
+    player clicks its main button.
     """
 
     def open_(
@@ -111,9 +114,12 @@ def open_page(new_context: NewContext) -> OpenPage:
         context: BrowserContext | None = None,
         tokens: Mapping[str, str] | None = None,
         wait: bool = True,
+        confirm: bool = False,
     ) -> Page:
         page = (context or new_context(tokens=tokens)).new_page()
         page.goto(path)
+        if confirm:
+            confirm_link(page)
         if wait:  # (not when the page first asks the player something, e.g. a seat)
             wait_for_views(page, 1)
         return page

@@ -25,6 +25,7 @@ from parlour.games.ishido.logic import COLS as ISHIDO_COLS
 from parlour.games.ishido.logic import Board, valid_cells
 from parlour.games.minesweeper.logic import OPEN, Minefield
 from parlour.games.sliding.logic import Puzzle, Slide, goal
+from tests.browser.links import go_from_parlour
 
 HINT_MS = 30_000  # (a hint is worked out in a worker: on a busy machine, it may wait)
 Policy = Callable[[Game[Any, Any], Any], Any]
@@ -234,8 +235,9 @@ def open_ready(page: Page, path: str) -> None:
 
 
 def open_seat_dialog(page: Page, session: str) -> Locator:
-    """Open, without a seat, a game that has two open seats: the page asks which to take."""
-    page.goto(f"/play/tribolo?session={session}")
+    """Open, without a seat, a game that has two open seats, from Parlour's own pages (a
+    link from outside asks in its own prompt, links.js): the page asks which to take."""
+    go_from_parlour(page, f"/play/tribolo?session={session}")
     dialog = page.locator("#seat-dialog")
     expect(dialog).to_be_visible()
     page.evaluate("document.fonts.ready.then(() => true)")

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.browser.conftest import TIMEOUT_MS, CreateGame, ServerView, wait_for_views
+from tests.browser.links import confirm_link, link_prompt
 from tests.browser.test_tictactoe_browser import OpenGame, TicTacToePage
 from tests.browser.test_tictactoe_browser import ttt as ttt  # the fixture
 from tests.support.servers import start_server
@@ -28,15 +29,18 @@ def test_a_friend_chooses_a_seat_and_the_last_one_takes_what_is_left(
     sid = create_game("tictactoe", seats=["open", "open"])["session"]  # a host who watches
 
     circle = ttt(f"/play/tictactoe?session={sid}", wait=False)
-    dialog = circle.page.locator("#seat-dialog")
-    expect(dialog).to_be_visible()
-    expect(dialog.locator(".seat-choice")).to_have_text(["Cross", "Circle"])
-    dialog.get_by_role("button", name="Circle").click()
+    dialog = link_prompt(circle.page)
+    expect(dialog.locator("#link-actions .btn")).to_have_text(
+        ["Just watch", "Take the Cross seat", "Take the Circle seat"])
+    dialog.get_by_role("button", name="Take the Circle seat").click()
     expect(seat_chip(circle, 1)).to_contain_text("You")
     expect(seat_chip(circle, 0)).to_contain_text("Open seat")
 
-    cross = ttt(f"/play/tictactoe?session={sid}")  # one seat left: taken without asking
-    expect(cross.page.locator("#seat-dialog")).to_be_hidden()
+    cross = ttt(f"/play/tictactoe?session={sid}", wait=False)  # one seat left: offered
+    expect(link_prompt(cross.page).locator("#link-actions .btn")).to_have_text(
+        ["Just watch", "Take the Cross seat"])
+    confirm_link(cross.page)
+    wait_for_views(cross.page, 1)
     expect(seat_chip(cross, 0)).to_contain_text("You")
     cross.click(1, 1)
     circle.wait_board(".../.X./...")
@@ -50,7 +54,7 @@ def test_just_watch_then_sit_down_from_the_seat_chip(
 ) -> None:
     sid = create_game("tictactoe", seats=["open", "open"])["session"]
     watcher = ttt(f"/play/tictactoe?session={sid}", wait=False)
-    watcher.page.locator("#seat-dialog").get_by_role("button", name="Just watch").click()
+    link_prompt(watcher.page).get_by_role("button", name="Just watch").click()
     wait_for_views(watcher.page, 1)
     expect(watcher.message).to_contain_text("You are watching")
     watcher.page.locator('#seats [data-take-seat="0"]').click()
@@ -64,7 +68,7 @@ def test_a_player_leaves_the_computer_plays_and_they_come_back(
 ) -> None:
     cross = ttt()
     sid = cross.new_game("human", "open")
-    circle = ttt(f"/play/tictactoe?session={sid}")
+    circle = ttt(f"/play/tictactoe?session={sid}", confirm=True)
     cross.click(1, 1)
     circle.wait_board(".../.X./...")
 
@@ -92,7 +96,7 @@ def test_a_player_leaves_the_computer_plays_and_they_come_back(
 def test_a_take_back_accepted_and_one_refused(ttt: OpenGame, server_view: ServerView) -> None:
     cross = ttt()
     sid = cross.new_game("human", "open")
-    circle = ttt(f"/play/tictactoe?session={sid}")
+    circle = ttt(f"/play/tictactoe?session={sid}", confirm=True)
     cross.click(1, 1)
     circle.wait_board(".../.X./...")
     circle.click(0, 0)

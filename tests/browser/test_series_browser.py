@@ -21,7 +21,7 @@ def test_two_players_accept_a_rematch_and_the_first_move_passes_on(
 ) -> None:
     cross = ttt()
     sid = cross.new_game("human", "open")
-    circle = ttt(f"/play/tictactoe?session={sid}")
+    circle = ttt(f"/play/tictactoe?session={sid}", confirm=True)
     for player, other, cell, board in (
         (cross, circle, (0, 0), "X../.../..."), (circle, cross, (0, 1), "X../O../..."),
         (cross, circle, (1, 0), "XX./O../..."), (circle, cross, (1, 1), "XX./OO./..."),

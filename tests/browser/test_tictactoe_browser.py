@@ -346,7 +346,7 @@ def test_two_browsers_play_each_other_and_a_third_watches(
     assert a.playable() == []
     expect(a.message).to_contain_text("Waiting for a friend")
 
-    b = ttt(f"/play/tictactoe?session={sid}")
+    b = ttt(f"/play/tictactoe?session={sid}", confirm=True)
     assert b.session() == sid
     b.wait_board(".../.X./...")
     assert sid in b.page.evaluate("JSON.parse(localStorage.getItem('parlour.tokens') || '{}')")

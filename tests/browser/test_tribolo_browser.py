@@ -154,8 +154,8 @@ def test_three_browsers_on_their_invite_links_all_see_every_move(
 ) -> None:
     sid, blue = host_with_open_seats(create_game, tribolo)
     expect(blue.page.locator("#seats [data-invite-seat]")).to_have_count(2)  # a link per seat
-    green = tribolo(f"/play/tribolo?session={sid}&seat=2")
-    red = tribolo(f"/play/tribolo?session={sid}&seat=1")
+    green = tribolo(f"/play/tribolo?session={sid}&seat=2", confirm=True)
+    red = tribolo(f"/play/tribolo?session={sid}&seat=1", confirm=True)
     players = [blue, red, green]
     for seat, page in enumerate(players):
         expect(page.seat_chip(seat)).to_contain_text("You")
@@ -396,7 +396,7 @@ def test_a_take_back_asked_of_the_other_player_and_accepted(
 ) -> None:
     game_id = find_deal(["human", "human", "ai:easy"], red_moves_after_blue)
     sid, blue = host_with_open_seats(create_game, tribolo, green="ai:easy", game_id=game_id)
-    red = tribolo(f"/play/tribolo?session={sid}&seat=1")
+    red = tribolo(f"/play/tribolo?session={sid}&seat=1", confirm=True)
     expect(red.seat_chip(1)).to_contain_text("You")
     while server_view(sid)["to_move"] != 0:  # Red or the computer may move first
         if server_view(sid)["to_move"] == 1:
@@ -451,7 +451,7 @@ def test_a_player_leaves_the_computer_plays_for_them_and_they_come_back(
 ) -> None:
     game_id = find_deal(["human", "human", "ai:easy"], red_comes_back_to_a_move)
     sid, blue = host_with_open_seats(create_game, tribolo, green="ai:easy", game_id=game_id)
-    red = tribolo(f"/play/tribolo?session={sid}&seat=1")
+    red = tribolo(f"/play/tribolo?session={sid}&seat=1", confirm=True)
     expect(red.seat_chip(1)).to_contain_text("You")
 
     red.page.click("#menu-game")
