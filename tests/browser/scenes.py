@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 from playwright.sync_api import Locator, Page, expect
@@ -25,7 +26,7 @@ from parlour.games.ishido.logic import COLS as ISHIDO_COLS
 from parlour.games.ishido.logic import Board, valid_cells
 from parlour.games.minesweeper.logic import OPEN, Minefield
 from parlour.games.sliding.logic import Puzzle, Slide, goal
-from tests.browser.links import go_from_parlour
+from tests.browser.links import go_from_parlour, link_prompt
 
 HINT_MS = 30_000  # (a hint is worked out in a worker: on a busy machine, it may wait)
 Policy = Callable[[Game[Any, Any], Any], Any]
@@ -257,3 +258,18 @@ def show_a_hint(page: Page) -> None:
 
 SEATING = {"game": "tribolo", "seats": ["human", "open", "open"]}
 """A game made with this (`POST /api/games`) asks whoever opens it where to sit."""
+
+
+def link_paths(seating: dict[str, Any]) -> dict[str, str]:
+    """A deal link and a seat link of a game made with SEATING (its answer): opened from
+    outside Parlour, each asks first (links.js)."""
+    return {"deal link": f"/play/tribolo?id={quote(seating['id'])}",
+            "seat link": f"/play/tribolo?session={seating['session']}&seat=1"}
+
+
+def open_link_prompt(page: Page, path: str) -> Locator:
+    """Open a deal or seat link as from outside Parlour: its prompt, fonts loaded."""
+    page.goto(path)
+    prompt = link_prompt(page)
+    page.evaluate("document.fonts.ready.then(() => true)")
+    return prompt

@@ -27,7 +27,9 @@ from tests.browser.scenes import (
     Scene,
     Stage,
     close_dialog,
+    link_paths,
     open_dialog,
+    open_link_prompt,
     open_ready,
     open_scene,
     open_seat_dialog,
@@ -188,6 +190,18 @@ def test_the_seat_dialog(new_context: NewContext, create_game: CreateGame) -> No
     page = new_context(**STILL).new_page()
     open_seat_dialog(page, created["session"])
     assert_none(audit_in_both_themes(page, "seat dialog", "#seat-dialog"))
+
+
+def test_the_prompts_of_deal_and_seat_links(
+    new_context: NewContext, create_game: CreateGame
+) -> None:
+    links = link_paths(create_game(**SEATING))
+    page = new_context(**STILL).new_page()
+    found: list[str] = []
+    for name, path in links.items():
+        open_link_prompt(page, path)
+        found += audit_in_both_themes(page, f"{name} prompt", "#link-dialog")
+    assert_none(found)
 
 
 @pytest.mark.parametrize("game", ["tribolo", "escalator"])

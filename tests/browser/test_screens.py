@@ -23,7 +23,9 @@ from tests.browser.scenes import (
     Scene,
     Stage,
     close_dialog,
+    link_paths,
     open_dialog,
+    open_link_prompt,
     open_ready,
     open_scene,
     open_seat_dialog,
@@ -188,6 +190,19 @@ def test_the_seat_dialog(new_context: NewContext, create_game: CreateGame, size:
     page = new_context(**SIZES[size]).new_page()
     open_seat_dialog(page, created["session"])
     assert_none(problems(page, f"seat dialog {size}", "#seat-dialog"))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_prompts_of_deal_and_seat_links(
+    new_context: NewContext, create_game: CreateGame, size: str
+) -> None:
+    links = link_paths(create_game(**SEATING))
+    page = new_context(**SIZES[size]).new_page()
+    found: list[str] = []
+    for name, path in links.items():
+        open_link_prompt(page, path)
+        found += problems(page, f"{name} prompt {size}", "#link-dialog")
+    assert_none(found)
 
 
 @pytest.mark.parametrize("size", SIZES)
