@@ -1,5 +1,5 @@
 // The page's link to its game: which session it shows (an invite link's, a deal's id, the
-// last one played, or a new one), taking a seat, and the WebSocket to the session: hello
+// last one played, or a new one; a link from outside Parlour asks first, links.js), taking a seat, and the WebSocket to the session: hello
 // with the seat's token, sending messages, reconnecting, and handing each message that
 // comes back to the part of the page it is for; and telling the server when the page is
 // hidden or shown, as the game's clock runs only while a player's page is visible and

@@ -4,6 +4,7 @@
 // module wires the page's parts together and names the page's own actions; each part
 // owns its state and is a module of its own:
 //   connection.js  which session, the socket: hello, sending, receiving, reconnecting
+//   links.js       a deal or seat link from outside Parlour: what it will do, and a click first
 //   views.js       a view applied to the page, the note and the clock (owns the view shown)
 //   input.js       pointer, long press, swipe, drag and drop, keys on the board
 //   commands.js    the game's commands: the menus, their keys, enabled or not, running one

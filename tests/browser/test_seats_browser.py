@@ -138,7 +138,8 @@ def test_seats_come_back_after_a_server_restart(browser: Browser, tmp_path: Path
         host.select_option("#f-seat-1", "open")
         host.click("#new-start")
         host.wait_for_function("() => document.querySelector('#btn-invite:not([hidden])')")
-        guest.goto(host.url)
+        guest.goto(host.url)  # the invite link, pasted: it asks first
+        confirm_link(guest)
         wait_for_views(guest, 1)
         expect(guest.locator('#seats [data-seat="1"]')).to_contain_text("You")
 

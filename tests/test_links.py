@@ -1,0 +1,51 @@
+"""What a deal or seat link will do, asked before it does it (`GET /api/links/...`): the
+game and its board in the game's words, a refusal that says why, and nothing started."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from parlour.store import Store
+
+EXPERT = {"rows": 16, "cols": 30, "mines": 99}
+
+
+def test_a_deal_link_names_its_game_and_board_and_starts_nothing(
+    client: TestClient, store: Store
+) -> None:
+    deal = client.post("/api/games", json={"game": "minesweeper", "params": EXPERT}).json()["id"]
+    before = len(store.unfinished(limit=1000))
+    response = client.get("/api/links/deal", params={"game": "minesweeper", "id": deal})
+    assert response.status_code == 200, response.text
+    assert response.json() == {"game": "minesweeper", "title": "Minesweeper",
+                               "board": "Expert 16×30", "position": False}
+    assert len(store.unfinished(limit=1000)) == before
+
+
+def test_a_deal_link_with_its_own_start_position_says_so(client: TestClient) -> None:
+    found = client.get("/api/links/deal", params={
+        "game": "sliding", "id": "sliding:rows=3,cols=3:1,2,3,4,5,6,7,0,8"}).json()
+    assert found["position"] is True and found["title"] == "Sliding Puzzle"
+
+
+def test_a_deal_link_that_cannot_be_played_says_why(client: TestClient) -> None:
+    response = client.get("/api/links/deal", params={"game": "minesweeper", "id": "tictactoe:#1"})
+    assert response.status_code == 422
+    assert "a minesweeper game id starts with 'minesweeper:'" in response.json()["error"]
+    unknown = client.get("/api/links/deal", params={"game": "chess", "id": "chess:#1"})
+    assert unknown.status_code == 404
+
+
+def test_a_deal_link_longer_than_any_id_is_refused(client: TestClient) -> None:
+    response = client.get("/api/links/deal", params={"game": "sliding", "id": "x" * 4501})
+    assert response.status_code == 422
+
+
+def test_a_seat_link_names_its_game_and_board_and_takes_no_seat(client: TestClient) -> None:
+    created = client.post("/api/games", json={
+        "game": "minesweeper", "params": EXPERT, "seats": ["open"]}).json()
+    sid = created["session"]
+    found = client.get(f"/api/links/session/{sid}").json()
+    assert (found["title"], found["board"]) == ("Minesweeper", "Expert 16×30")
+    assert client.get(f"/api/games/{sid}").json()["seats"][0]["open"]
+    assert client.get("/api/links/session/nosuchgame").status_code == 404
