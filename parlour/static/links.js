@@ -15,8 +15,11 @@ export function openedFromParlour() {
   try { return new URL(document.referrer).origin === location.origin; } catch { return false; }
 }
 
-// The way out: Home, or Esc.
-function goHome() { location.href = "/"; }
+// The way out (Home, or Esc): to the home page, and nothing after it runs.
+async function leave() {
+  location.href = "/";
+  await new Promise(() => {});
+}
 
 // Resolves once the player clicks "Play this deal"; Home and Esc leave for the home page.
 // info: the game's catalog entry; id: the link's game id.
@@ -25,8 +28,8 @@ export async function askDeal(info, id) {
   try {
     preview = await api("GET", `/api/links/deal?game=${encodeURIComponent(info.name)}&id=${encodeURIComponent(id)}`);
   } catch (error) {
-    show({ info, kicker: "A link to a deal", board: "", what: error.message, seats: [], actions: [] });
-    return new Promise(() => {});  // nothing to play: only the way out
+    await show({ info, kicker: "A link to a deal", board: "", what: error.message, seats: [], actions: [] });
+    await leave();  // nothing to play: only the way out
   }
   const board = preview.position ? [preview.board, "its own start position"].filter(Boolean).join(" · ") : preview.board;
   const seats = info.seats.length > 1 ? info.seats.map((name, index) => ({
@@ -37,7 +40,7 @@ export async function askDeal(info, id) {
     what: "Playing it starts a new game of this deal for you. Nothing has started yet.",
     actions: [{ value: "play", label: "Play this deal" }],
   });
-  if (chosen !== "play") { goHome(); await new Promise(() => {}); }
+  if (chosen !== "play") await leave();
 }
 
 // The seat the player takes (a number), or null to watch; Home and Esc leave for the home
@@ -55,7 +58,7 @@ export async function askSeat(info, sid, seen, offered) {
   });
   if (chosen === "watch") return null;
   const seat = Number.parseInt(chosen, 10);
-  if (Number.isNaN(seat)) { goHome(); await new Promise(() => {}); }
+  if (Number.isNaN(seat)) await leave();
   return seat;
 }
 
