@@ -49,3 +49,19 @@ def test_a_seat_link_names_its_game_and_board_and_takes_no_seat(client: TestClie
     assert (found["title"], found["board"]) == ("Minesweeper", "Expert 16×30")
     assert client.get(f"/api/games/{sid}").json()["seats"][0]["open"]
     assert client.get("/api/links/session/nosuchgame").status_code == 404
+
+
+def test_the_pages_of_a_deal_or_seat_link_start_and_take_nothing(
+    client: TestClient, store: Store
+) -> None:
+    """The page is a file: the game starts, or the seat is taken, by the POST its click
+    makes, never by loading the link."""
+    deal = client.post("/api/games", json={"game": "minesweeper", "params": EXPERT}).json()["id"]
+    sid = client.post("/api/games", json={"game": "tribolo", "seats": ["human", "open", "open"]}
+                      ).json()["session"]
+    before = len(store.unfinished(limit=1000))
+    assert client.get("/play/minesweeper", params={"id": deal}).status_code == 200
+    assert client.get("/play/tribolo", params={"session": sid, "seat": 1}).status_code == 200
+    assert len(store.unfinished(limit=1000)) == before
+    assert [seat["open"] for seat in client.get(f"/api/games/{sid}").json()["seats"]] == [
+        False, True, True]
