@@ -75,6 +75,9 @@ DURING_FACTOR = 2.0
 AFTER_FACTOR = 1.25
 RSS_FACTOR = 1.10
 VICTIM_TIMEOUT_S = 120.0
+WARMUP_MOVES = 10
+WARMUP_MOST_S = 60.0
+SETUP_MOST_S = 180.0  # an attack's preparations (600 games for attack 4) take this at most
 Game = tuple[str, dict[str, str], dict[str, Any]]
 """A game the attacker created: its sid, its token's header and its first view."""
 TTT_CELLS = [(x, y) for y in range(3) for x in range(3)]
@@ -105,15 +108,23 @@ QUICK = Sizes(tribolo_games=30, hint_games=12, spectators=100, import_moves=20_0
 @dataclass
 class Victim:
     """A player in a browser: its cookie from GET /, a game against the perfect computer
-    in one thread and the home page in another. Each sample is filed under the phase in
-    which its request was sent."""
+    in one thread and the home page in another.
+
+    A sample is how long the victim waited, within one phase, for one answer: a request
+    answered in the phase it was sent in counts whole; one that spans phases counts in
+    each of them for the part of its wait that fell there, so a phase spent waiting for
+    the answer to a request of an earlier phase is not empty (it counts the whole phase)."""
 
     url: str
     phase: str = "warmup"
+    phase_began: float = field(default_factory=time.perf_counter)
     samples: dict[tuple[str, str], list[float]] = field(default_factory=dict)
     failures: Counter[tuple[str, str]] = field(default_factory=Counter)
     stopping: threading.Event = field(default_factory=threading.Event)
     threads: list[threading.Thread] = field(default_factory=list)
+    waiting: dict[str, tuple[str, float]] = field(default_factory=dict)
+    """Per thread, the request it waits for: its kind and when it was sent."""
+    filing: threading.Lock = field(default_factory=threading.Lock)
 
     def start(self) -> None:
         page = httpx.Client(base_url=self.url, timeout=VICTIM_TIMEOUT_S)
@@ -124,24 +135,47 @@ class Victim:
         for thread in self.threads:
             thread.start()
 
+    def enter(self, phase: str) -> None:
+        """End the current phase (the waits still going on count in it as far as they
+        got) and begin `phase`."""
+        with self.filing:
+            now = time.perf_counter()
+            for kind, sent in self.waiting.values():
+                self._file(kind, sent, now)
+            self.phase, self.phase_began = phase, now
+
+    def _file(self, kind: str, sent: float, now: float) -> None:
+        self.samples.setdefault((self.phase, kind), []).append(
+            (now - max(sent, self.phase_began)) * 1000)
+
+    def moves_made(self) -> int:
+        return len(self.samples.get((self.phase, "move"), []))
+
     def stop(self) -> None:
         self.stopping.set()
         for thread in self.threads:
-            thread.join(VICTIM_TIMEOUT_S + 5)
+            thread.join(1)
 
     def timed(self, kind: str, client: httpx.Client, method: str, path: str, **options: Any
               ) -> httpx.Response | None:
-        phase = self.phase
-        started = time.perf_counter()
+        sent = time.perf_counter()
+        thread = threading.current_thread().name
+        with self.filing:
+            self.waiting[thread] = kind, sent
+        failure = ""
         try:
-            reply = client.request(method, path, **options)
+            reply: httpx.Response | None = client.request(method, path, **options)
         except httpx.HTTPError as error:
-            self.failures[phase, f"{kind}: {type(error).__name__}"] += 1
-            return None
-        if reply.status_code >= 300:
-            self.failures[phase, f"{kind}: {reply.status_code}"] += 1
-            return None
-        self.samples.setdefault((phase, kind), []).append((time.perf_counter() - started) * 1000)
+            reply, failure = None, type(error).__name__
+        with self.filing:
+            del self.waiting[thread]
+            if self.stopping.is_set() or self.phase == "done":
+                return None
+            self._file(kind, sent, time.perf_counter())
+            if reply is None or reply.status_code >= 300:
+                outcome = failure if reply is None else reply.status_code
+                self.failures[self.phase, f"{kind}: {outcome}"] += 1
+                return None
         return reply
 
     def _load_pages(self, client: httpx.Client) -> None:
@@ -241,8 +275,16 @@ class Attacker:
     answers: Counter[str] = field(default_factory=Counter)
     notes: list[str] = field(default_factory=list)
 
+    begun: ProcessEvent | None = None
+
+    def ready(self) -> None:
+        """The attack's preparations are made (games created, files written): from here
+        on the victim's figures count as DURING."""
+        if self.begun is not None:
+            self.begun.set()
+
     def count(self, what: str, reply: httpx.Response) -> httpx.Response:
-        self.answers[f"{what} {reply.status_code}"] += 1
+        self.answers[f"{what}: {reply.status_code}"] += 1
         return reply
 
     async def send(self, what: str, method: str, path: str, **options: Any
@@ -250,9 +292,9 @@ class Attacker:
         try:
             return self.count(what, await self.api.request(method, path, **options))
         except httpx.TimeoutException:
-            self.answers[f"{what} timed out"] += 1
+            self.answers[f"{what}: timed out"] += 1
         except httpx.HTTPError as error:
-            self.answers[f"{what} {type(error).__name__}"] += 1
+            self.answers[f"{what}: {type(error).__name__}"] += 1
         return None
 
     async def create(self, body: dict[str, Any]) -> Game | None:
@@ -285,6 +327,7 @@ def beside(row: int, col: int) -> tuple[int, int]:
 
 async def tribolo_burst(attacker: Attacker) -> None:
     body = {"game": "tribolo", "seats": ["ai:strong", "ai:strong", "ai:strong"]}
+    attacker.ready()
     await asyncio.gather(*(attacker.send("computer-only game", "POST", "/api/games", json=body,
                                          timeout=0.5)
                            for _ in range(attacker.sizes.tribolo_games)))
@@ -296,6 +339,7 @@ async def sliding_hints(attacker: Attacker) -> None:
     games = [game for game in await asyncio.gather(
         *(attacker.create(body) for _ in range(attacker.sizes.hint_games))) if game]
     attacker.notes.append(f"{len(games)} of {attacker.sizes.hint_games} 8x8 puzzles created")
+    attacker.ready()
 
     async def keep_asking(sid: str, headers: dict[str, str]) -> None:
         await attacker.until_stopped(lambda: ask(sid, headers))
@@ -315,6 +359,7 @@ async def sliding_hints(attacker: Attacker) -> None:
 async def spectators(attacker: Attacker) -> None:
     game = await attacker.create({"game": "minesweeper",
                                   "params": {"rows": 40, "cols": 60, "mines": 300}})
+    attacker.ready()
     if game is None:
         attacker.notes.append("the 40x60 game was refused: nothing to watch")
         await attacker.stop.wait()
@@ -336,14 +381,14 @@ async def spectators(attacker: Attacker) -> None:
                 watching += 1
                 async for _ in socket:
                     pass
-            attacker.answers[f"socket closed {socket.close_code}"] += 1
+            attacker.answers[f"socket: closed {socket.close_code}"] += 1
         except InvalidStatus as refused:
-            attacker.answers[f"socket refused {refused.response.status_code}"] += 1
+            attacker.answers[f"socket: refused {refused.response.status_code}"] += 1
         except ConnectionClosed as closed:
             code = closed.rcvd.code if closed.rcvd else "abruptly"
-            attacker.answers[f"socket closed {code}"] += 1
+            attacker.answers[f"socket: closed {code}"] += 1
         except (OSError, TimeoutError) as error:
-            attacker.answers[f"socket {type(error).__name__}"] += 1
+            attacker.answers[f"socket: {type(error).__name__}"] += 1
 
     async def toggle() -> None:
         await attacker.send("owner's mark", "POST", f"/api/games/{sid}/moves",
@@ -374,12 +419,14 @@ async def imports(attacker: Attacker) -> None:
     created = await attacker.send("create", "POST", "/api/games", json={
         "game": "sliding", "params": {"rows": 4, "cols": 4, "shuffle": "random"}})
     if created is None or created.status_code != 201:
+        attacker.ready()
         attacker.notes.append("no sliding game to take an id from")
         await attacker.stop.wait()
         return
     game_id, gap = created.json()["id"], gap_of(created.json()["view"]["text"])
     length = attacker.sizes.import_moves
     files = {length: saved_sliding(game_id, gap, length)}
+    attacker.ready()
     taken: set[int] = set()
 
     async def send_one() -> None:
@@ -417,7 +464,8 @@ async def stats_groups(attacker: Attacker) -> None:
     await asyncio.gather(*(one_group(1001 + number)
                            for number in range(attacker.sizes.stats_ids)))
     attacker.notes.append(f"{attacker.sizes.stats_ids} ids made in "
-                          f"{time.perf_counter() - started:.1f} s")
+                          f"{time.perf_counter() - started:.1f} s (before DURING)")
+    attacker.ready()
     answered: list[tuple[float, int]] = []
 
     async def read() -> None:
@@ -449,13 +497,13 @@ async def attack(name: str, url: str, sizes: Sizes, begun: ProcessEvent,
     """Run attack `name` until `leave` is set, then hang up everything: what it got."""
     limits = httpx.Limits(max_connections=2000, max_keepalive_connections=200)
     async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as api:
-        attacker = Attacker(url, sizes, asyncio.Event(), api)
+        attacker = Attacker(url, sizes, asyncio.Event(), api, begun=begun)
         home = await api.get("/")
         attacker.cookie = "; ".join(f"{key}={value}" for key, value in home.cookies.items())
         if not attacker.cookie:
             attacker.notes.append("no player cookie: known by address alone")
-        begun.set()
         running = asyncio.create_task(ATTACKS[name][1](attacker))
+        running.add_done_callback(lambda _: attacker.ready())  # even if it failed early
         await asyncio.to_thread(leave.wait)
         attacker.stop.set()
         try:
@@ -488,6 +536,13 @@ class Row:
     def latencies(self, kind: str, phase: str) -> list[float]:
         return self.victim.samples.get((phase, kind), [])
 
+    def figure(self, kind: str, phase: str) -> str:
+        """p50/p99 in ms."""
+        samples = self.latencies(kind, phase)
+        if not samples:
+            return "-"
+        return f"{percentile(samples, 50):.0f}/{percentile(samples, 99):.0f}"
+
     def rss(self, phase: str) -> float:
         readings = self.memory.own.get(phase) or [0.0]
         if phase == "before":
@@ -498,8 +553,10 @@ class Row:
         failed = []
         for kind in ("move", "page"):
             phases = [self.latencies(kind, phase) for phase in PHASES]
+            for phase, samples in zip(PHASES, phases, strict=True):
+                if not samples:
+                    failed.append(f"{kind}: no answer {phase}")
             if not all(phases):
-                failed.append(f"{kind}: no samples")
                 continue
             for pct in (50, 99):
                 base, during, after = (max(percentile(s, pct), FLOOR_MS) for s in phases)
@@ -524,13 +581,13 @@ def run_attack(name: str, sizes: Sizes) -> Row:
         try:
             victim.start()
             memory.start()
-            time.sleep(sizes.warmup_s)  # the worker pool starts, the first AI move is made
-            victim.phase = "before"
+            warm_up(victim, sizes)
+            victim.enter("before")
             time.sleep(sizes.before_s)
             result = attack_while_measured(name, server.url, sizes, victim)
-            victim.phase = "after"
+            victim.enter("after")
             time.sleep(sizes.after_s)
-            victim.phase = "done"
+            victim.enter("done")
         finally:
             memory.stopping.set()
             victim.stop()
@@ -540,15 +597,25 @@ def run_attack(name: str, sizes: Sizes) -> Row:
     return Row(name, victim, memory, result["answers"], result["notes"])
 
 
+def warm_up(victim: Victim, sizes: Sizes) -> None:
+    """Until the worker pool has started and each worker has made its first computer
+    move (which builds its table): a few moves, and at least `sizes.warmup_s`."""
+    time.sleep(sizes.warmup_s)
+    deadline = time.monotonic() + WARMUP_MOST_S
+    while victim.moves_made() < WARMUP_MOVES and time.monotonic() < deadline:
+        time.sleep(0.2)
+
+
 def attack_while_measured(name: str, url: str, sizes: Sizes, victim: Victim) -> dict[str, Any]:
     spawn = multiprocessing.get_context("spawn")  # no threads or sockets of ours inherited
     begun, leave = spawn.Event(), spawn.Event()
     results: multiprocessing.Queue[dict[str, Any]] = spawn.Queue()
     process = spawn.Process(target=attacker_process,
                             args=(name, url, sizes, begun, leave, results))
+    victim.enter("setup")
     process.start()
-    begun.wait(60)
-    victim.phase = "during"
+    begun.wait(SETUP_MOST_S)
+    victim.enter("during")
     time.sleep(sizes.during_s)
     leave.set()
     try:
@@ -563,32 +630,26 @@ def attack_while_measured(name: str, url: str, sizes: Sizes, victim: Victim) -> 
 
 
 # -- the report ----------------------------------------------------------------------------
-def pair(samples: list[float]) -> str:
-    if not samples:
-        return "-"
-    return f"{percentile(samples, 50):.0f}/{percentile(samples, 99):.0f}"
-
-
 def refusals(answers: dict[str, int]) -> str:
-    """The answers that were not a success, shortest first: `429x12 timed out x3`."""
+    """What the attacker got that was not a success, most first: `429 x12, timed out x3`."""
     refused: Counter[str] = Counter()
     for what, count in answers.items():
-        outcome = what.rsplit(" ", 1)[-1]
-        if not outcome.startswith("2") and outcome != "1000":  # 1000: a normal close
-            refused["socket " + outcome if what.startswith("socket") else outcome] += count
-    return ", ".join(f"{outcome}x{count}" for outcome, count in refused.most_common()) or "none"
+        asked, _, outcome = what.partition(": ")
+        if not outcome.startswith("2") and outcome != "closed 1000":  # 1000: a normal close
+            refused[f"socket {outcome}" if asked == "socket" else outcome] += count
+    return ", ".join(f"{outcome} x{count}" for outcome, count in refused.most_common()) or "none"
 
 
 def print_details(row: Row) -> None:
     heading(f"{row.name}  {ATTACKS[row.name][0]}")
-    for phase in PHASES:
+    for phase in ("setup", *PHASES):
         moves, pages = row.latencies("move", phase), row.latencies("page", phase)
         workers = row.memory.workers.get(phase) or [0.0]
         failures = {kind: n for (at, kind), n in row.victim.failures.items() if at == phase}
-        print(f"  {phase:<7} victim move p50/p99 {pair(moves):>13} ms (n={len(moves):<4d})"
-              f"  page {pair(pages):>11} ms (n={len(pages):<4d})"
-              f"  server RSS {row.rss(phase):6.0f} MiB, workers {max(workers):5.0f} MiB"
-              + (f"  victim refused: {failures}" if failures else ""))
+        print(f"  {phase:<7} victim move p50/p99 {row.figure('move', phase):>13} ms "
+              f"(n={len(moves):<4d})  page {row.figure('page', phase):>11} ms "
+              f"(n={len(pages):<4d})  server RSS {row.rss(phase):6.0f} MiB, workers "
+              f"{max(workers):5.0f} MiB" + (f"  victim refused: {failures}" if failures else ""))
     print("  attacker got: " + (", ".join(f"{what} x{n}" for what, n in
                                           sorted(row.answers.items())) or "nothing"))
     for note in row.notes:
@@ -597,19 +658,23 @@ def print_details(row: Row) -> None:
 
 def print_table(rows: list[Row]) -> None:
     heading("Victim p50/p99 (ms) and server RSS (MiB): before | during | after")
-    print(f"{'attack':<7}{'move':<28}{'page':<24}{'RSS':<18}{'verdict':<8}attacker refusals")
-    for row in rows:
-        moves = " | ".join(pair(row.latencies("move", phase)) for phase in PHASES)
-        pages = " | ".join(pair(row.latencies("page", phase)) for phase in PHASES)
-        rss = " | ".join(f"{row.rss(phase):.0f}" for phase in PHASES)
-        failed = row.failed_targets()
-        print(f"{row.name:<7}{moves:<28}{pages:<24}{rss:<18}{'FAIL' if failed else 'PASS':<8}"
-              f"{refusals(row.answers)}")
+    cells = [[row.name, *(" | ".join(row.figure(kind, phase) for phase in PHASES)
+                          for kind in ("move", "page")),
+              " | ".join(f"{row.rss(phase):.0f}" for phase in PHASES),
+              "FAIL" if row.failed_targets() else "PASS", refusals(row.answers)]
+             for row in rows]
+    titles = ["attack", "victim move", "home page", "RSS", "verdict", "attacker refusals"]
+    widths = [max(len(line[column]) for line in [titles, *cells]) + 2 for column in range(5)]
+    for line, row in zip([titles, *cells], [None, *rows], strict=True):
+        print("".join(cell.ljust(width) for cell, width in zip(line, widths, strict=False))
+              + line[5])
+        failed = row.failed_targets() if row else []
         if failed:
             print(f"{'':<7}missed: {', '.join(failed)}")
     print(f"\nTargets: during <= {DURING_FACTOR:g}x before, after <= {AFTER_FACTOR:g}x before "
           f"(p50 and p99; under {FLOOR_MS:g} ms counts as {FLOOR_MS:g}); RSS after <= "
-          f"{RSS_FACTOR:g}x before. RSS: before median, during peak, after last reading.")
+          f"{RSS_FACTOR:g}x before. RSS: before median, during peak, after last reading.\n"
+          "A wait that spans phases counts in each for its part there.")
 
 
 def main() -> None:
