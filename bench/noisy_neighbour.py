@@ -80,6 +80,9 @@ WARMUP_MOST_S = 60.0
 SETUP_MOST_S = 180.0  # an attack's preparations (600 games for attack 4) take this at most
 Game = tuple[str, dict[str, str], dict[str, Any]]
 """A game the attacker created: its sid, its token's header and its first view."""
+ONE_FROM_SOLVED = "sliding:rows=3,cols=3,steps=%d:1,2,3,4,5,6,7,0,8"
+"""A custom start one slide from solved (tile 8 at [2, 2] into the gap): a won game,
+filed under its walk's length, whatever that is."""
 TTT_CELLS = [(x, y) for y in range(3) for x in range(3)]
 
 
@@ -94,14 +97,15 @@ class Sizes:
     parallel_imports: int = 6
     stats_ids: int = 600
     warmup_s: float = 3.0
-    before_s: float = 10.0
-    during_s: float = 25.0
-    after_s: float = 15.0
+    before_s: float = 8.0
+    during_s: float = 20.0
+    after_s: float = 12.0
+    connecting_s: float = 60.0  # attack 2: spectators connect for this long before DURING
 
 
 QUICK = Sizes(tribolo_games=30, hint_games=12, spectators=100, import_moves=20_000,
-              parallel_imports=2, stats_ids=100, warmup_s=2.0, before_s=4.0, during_s=8.0,
-              after_s=5.0)
+              parallel_imports=2, stats_ids=250, warmup_s=2.0, before_s=4.0, during_s=8.0,
+              after_s=5.0, connecting_s=10.0)
 
 
 # -- the victim, in this process -----------------------------------------------------------
@@ -291,10 +295,14 @@ class Attacker:
                    ) -> httpx.Response | None:
         try:
             return self.count(what, await self.api.request(method, path, **options))
+        except asyncio.CancelledError:
+            self.answers[f"{what}: unanswered when the attacker left"] += 1
+            raise
         except httpx.TimeoutException:
             self.answers[f"{what}: timed out"] += 1
-        except httpx.HTTPError as error:
+        except httpx.HTTPError as error:  # the connection refused or dropped
             self.answers[f"{what}: {type(error).__name__}"] += 1
+            await asyncio.sleep(0.2)  # no busy loop against a closed door
         return None
 
     async def create(self, body: dict[str, Any]) -> Game | None:
@@ -357,20 +365,29 @@ async def sliding_hints(attacker: Attacker) -> None:
 
 
 async def spectators(attacker: Attacker) -> None:
+    """The spectators connect before DURING (for `connecting_s` at most: each is sent the
+    whole board first); DURING, the owner marks and unmarks a cell."""
     game = await attacker.create({"game": "minesweeper",
                                   "params": {"rows": 40, "cols": 60, "mines": 300}})
-    attacker.ready()
     if game is None:
+        attacker.ready()
         attacker.notes.append("the 40x60 game was refused: nothing to watch")
         await attacker.stop.wait()
         return
     sid, headers, _ = game
     address = attacker.url.replace("http://", "ws://") + f"/ws/{sid}"
-    connecting = asyncio.Semaphore(50)
-    watching = 0
+    connecting = asyncio.Semaphore(100)
+    watching, settled, all_settled = 0, 0, asyncio.Event()
+
+    def settle() -> None:
+        nonlocal settled
+        settled += 1
+        if settled == attacker.sizes.spectators:
+            all_settled.set()
 
     async def watch() -> None:
         nonlocal watching
+        has_board = False
         try:
             async with connecting:
                 socket = await websockets.connect(
@@ -378,7 +395,9 @@ async def spectators(attacker: Attacker) -> None:
                     additional_headers={"Cookie": attacker.cookie})
             async with socket:
                 await socket.send(json.dumps({"type": "hello"}))
-                watching += 1
+                await socket.recv()  # the board
+                watching, has_board = watching + 1, True
+                settle()
                 async for _ in socket:
                     pass
             attacker.answers[f"socket: closed {socket.close_code}"] += 1
@@ -389,16 +408,24 @@ async def spectators(attacker: Attacker) -> None:
             attacker.answers[f"socket: closed {code}"] += 1
         except (OSError, TimeoutError) as error:
             attacker.answers[f"socket: {type(error).__name__}"] += 1
+        if not has_board:  # refused, or closed before its first view
+            settle()
 
     async def toggle() -> None:
         await attacker.send("owner's mark", "POST", f"/api/games/{sid}/moves",
                             json={"move": {"mark": [0, 0]}}, headers=headers, timeout=120)
 
     viewers = [asyncio.create_task(watch()) for _ in range(attacker.sizes.spectators)]
+    began = time.perf_counter()
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(all_settled.wait(), attacker.sizes.connecting_s)
+    attacker.notes.append(f"{watching} spectators had the board after "
+                          f"{time.perf_counter() - began:.0f} s (before DURING)")
+    attacker.ready()
     try:
         await attacker.until_stopped(toggle, pause=0.05)
     finally:
-        attacker.notes.append(f"{watching} sockets said hello")
+        attacker.notes.append(f"{watching} spectators had the board when the attacker left")
         for viewer in viewers:
             viewer.cancel()
         await asyncio.gather(*viewers, return_exceptions=True)
@@ -453,12 +480,11 @@ async def stats_groups(attacker: Attacker) -> None:
 
     async def one_group(steps: int) -> None:
         async with making:
-            game = await attacker.create({"game": "sliding",
-                                          "id": f"sliding:rows=3,cols=3,steps={steps}#g{steps}"})
+            game = await attacker.create({"game": "sliding", "id": ONE_FROM_SOLVED % steps})
             if game is not None:
-                sid, headers, view = game
-                await attacker.send("one move", "POST", f"/api/games/{sid}/moves", headers=headers,
-                                    json={"move": {"cell": list(beside(*gap_of(view["text"])))}})
+                sid, headers, _ = game
+                await attacker.send("winning move", "POST", f"/api/games/{sid}/moves",
+                                    headers=headers, json={"move": {"cell": [2, 2]}})
 
     started = time.perf_counter()
     await asyncio.gather(*(one_group(1001 + number)
