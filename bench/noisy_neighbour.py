@@ -19,6 +19,11 @@ RSS is read twice a second. The attacker is one client with a cookie of its own:
   4   600 custom sliding ids (walks of as many different lengths, one move each), then
       GET /api/stats, two at a time, until the attack ends.
 
+Each phase is short (BEFORE 8 s, DURING 20 s, AFTER 12 s; `--quick` 4, 8, 5): the whole
+run takes about 9 minutes. An attack's preparations (its games created, its file
+written, its spectators given their first board, 60 s at most) come between BEFORE and
+DURING and are not counted, except in the details printed per attack (`setup`).
+
 Every answer the attacker gets is counted (201, 429, 403, 413, time-outs, sockets closed
 with their codes), so the same run shows what a server that refuses part of an attack
 refuses. The attacker finds everything it uses itself (the sid of the game it watches is
