@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from parlour.core.game import GameSpec
 from parlour.core.gameid import parse_game_id
 from parlour.core.session import Session
 from parlour.games import GAMES
+from parlour.store.sqlite import SqliteStore as Store
 
 ESCALATOR, ISHIDO, MINESWEEPER = GAMES["escalator"], GAMES["ishido"], GAMES["minesweeper"]
 
@@ -98,3 +100,44 @@ def test_escalator_result_after_a_restart_that_knew_the_stock_is_stored_assisted
     assert client.post(f"/api/games/{sid}/restart", headers=auth).status_code == 200
     view = client.post(f"/api/games/{sid}/moves", json={"move": {"draw": True}}, headers=auth)
     assert view.json()["assisted"] is True
+
+
+# -- heavy reads only for this server's own pages -----------------------------------------
+HEAVY_READS = ["/api/stats", "/api/stats?game=sliding", "/api/replays", "/api/daily",
+               "/api/results.csv"]
+
+
+@pytest.mark.parametrize("path", HEAVY_READS)
+@pytest.mark.parametrize("headers", [
+    {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors"},  # fetch(url, no-cors)
+    {"Sec-Fetch-Site": "same-site", "Sec-Fetch-Mode": "no-cors"},  # a page on another port
+    {"Origin": "http://evil.example"},
+], ids=["cross-site", "another-port", "other-origin"])
+def test_a_heavy_read_from_another_sites_page_is_refused_before_any_work(
+    client: TestClient, store: Store, monkeypatch: pytest.MonkeyPatch, path: str,
+    headers: dict[str, str],
+) -> None:
+    def no_reading(*args: object) -> None:
+        raise AssertionError("the store was read for a refused request")
+
+    monkeypatch.setattr(store, "results", no_reading)
+    refused = client.get(path, headers=headers)
+    assert refused.status_code == 403
+    assert refused.json() == {"error": "This read is answered only to this server's own pages"}
+
+
+@pytest.mark.parametrize("headers", [
+    {"Sec-Fetch-Site": "same-origin", "Origin": "http://testserver"},  # the stats page
+    {"Sec-Fetch-Site": "none"},  # an address typed or bookmarked
+    {},  # a script
+], ids=["own-page", "typed", "script"])
+def test_own_pages_typed_addresses_and_scripts_read_the_statistics(
+    client: TestClient, headers: dict[str, str],
+) -> None:
+    answer = client.get("/api/stats", headers=headers)
+    assert answer.status_code == 200
+    assert answer.json()["groups"] == []
+
+
+def test_a_light_read_stays_open_to_other_sites(client: TestClient) -> None:
+    assert client.get("/api/catalog", headers={"Sec-Fetch-Site": "cross-site"}).status_code == 200
