@@ -25,6 +25,7 @@ from parlour.store.rows import (
     Result,
     SeriesRow,
     SessionRow,
+    StatReading,
 )
 
 
@@ -84,6 +85,19 @@ class Store(ABC):
     @abstractmethod
     def results(self, game: str | None = None) -> list[Result]:
         """Every seat's results (of `game`, or of all games), oldest first."""
+
+    @abstractmethod
+    def results_version(self) -> tuple[float, ...]:
+        """Changes whenever a result is added or taken back, in time that does not grow
+        with the results kept: what the statistics' answers are kept by. Safe to call
+        from a thread while the event loop uses the store."""
+
+    @abstractmethod
+    def stat_reading(self, game: str | None, groups_per_game: int, per_group: int
+                     ) -> StatReading:
+        """The statistics' read (of `game`, or of all games), bounded whatever is kept:
+        of each game the `groups_per_game` groups played most recently, of each group its
+        `per_group` latest results. Safe to call from a thread, as `kept_sessions`."""
 
     @abstractmethod
     def daily_starts(self) -> list[DailyStart]:

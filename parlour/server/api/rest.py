@@ -55,7 +55,7 @@ from parlour.server.hub.saved_games import FILE_LIMIT, SavedGame, exported, file
 from parlour.server.hub.views import View
 from parlour.stats.daily import daily_report
 from parlour.stats.past_games import MAX_LISTED, PastGame, past_games
-from parlour.stats.statistics import statistics
+from parlour.stats.statistics import store_statistics
 from parlour.store import MAX_BYTES
 
 PICTURE_TYPES = ("image/png", "image/jpeg", "image/webp")
@@ -331,8 +331,8 @@ async def stats(hub: HubDep, game: str | None = None) -> dict[str, Any]:
     """Statistics per game, preset and mode, with charts as SVG (404: no such game)."""
     if game is not None:
         hub.spec(game)
-    # drawing the charts takes milliseconds each: not on the event loop
-    return await asyncio.to_thread(statistics, hub.store.results(game), hub.games)
+    # reading and drawing take a while: not on the event loop; bounded whatever is kept
+    return await asyncio.to_thread(store_statistics, hub.store, hub.games, game)
 
 
 @router.get("/api/daily", responses=errors(422), tags=["games"])
