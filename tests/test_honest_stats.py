@@ -16,6 +16,7 @@ from parlour.core.gameid import CUSTOM_POSITION, IMPORTED, parse_game_id
 from parlour.core.session import Session
 from parlour.games import GAMES
 from parlour.stats import statistics as stats
+from parlour.stats.past_games import SCANNED
 from parlour.store.sqlite import SqliteStore as Store
 from parlour.store.sqlite.schema import RESULT_COLUMNS
 
@@ -230,7 +231,8 @@ def test_a_custom_position_saved_before_is_filed_apart_when_the_store_opens(
         store.db.execute(f"INSERT INTO results ({RESULT_COLUMNS}) VALUES"
                          " (?, 1, 0, '', 'sliding', 'walk of 7', 'solo', 'won', NULL, 5, 1,"
                          " 0, 1, '{}')", (sid,))
-    store.db.execute("DROP INDEX results_by_group")  # as a store of schema 6 was
+    for index in ("results_by_group", "results_by_time"):  # as a store of schema 6 was
+        store.db.execute(f"DROP INDEX {index}")
     store.db.execute("PRAGMA user_version = 6")
     store.close()
     reopened = Store(path)
@@ -298,3 +300,20 @@ def test_the_answer_is_kept_until_a_result_changes(
     solve_next_to_solved(client)
     assert len(client.get("/api/stats").json()["groups"]) == 4
     assert reads == [None, None]
+
+
+def test_the_past_games_list_looks_through_a_bounded_number_of_results(
+    client: TestClient, store: Store, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    keep_results(store, groups=1, per_group=SCANNED + 500)  # none of them has its game kept
+    read: list[int] = []
+    reading = store.latest_results
+
+    def counted(game: str | None, limit: int) -> Any:
+        found = reading(game, limit)
+        read.append(len(found))
+        return found
+
+    monkeypatch.setattr(store, "latest_results", counted)
+    assert client.get("/api/replays?limit=100").json() == []
+    assert read == [SCANNED]

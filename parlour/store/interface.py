@@ -102,7 +102,19 @@ class Store(ABC):
     @abstractmethod
     def daily_starts(self) -> list[DailyStart]:
         """Every game started on a seed that names a date (`daily-YYYY-MM-DD`), oldest
-        first: the candidates for the daily deals (`parlour.core.daily` says which are)."""
+        first: the candidates for the daily deals (`parlour.core.daily` says which are).
+        Safe to call from a thread, as `kept_sessions`."""
+
+    @abstractmethod
+    def daily_results(self) -> list[Result]:
+        """The first player's result of the first round of each of those games, oldest
+        first (what a daily deal's day counts). Safe to call from a thread."""
+
+    @abstractmethod
+    def latest_results(self, game: str | None, limit: int
+                       ) -> list[tuple[Result, SessionRow | None]]:
+        """The latest `limit` results (of `game`, or of all games), newest first, each
+        with its session as it is now. Safe to call from a thread."""
 
     # -- backups ------------------------------------------------------------------------
     @abstractmethod

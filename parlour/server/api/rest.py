@@ -351,8 +351,9 @@ async def daily_deals(hub: HubDep, today: Annotated[str | None, Query(max_length
     if not daily.is_today_somewhere(day, moment):
         raise ApiError(422, "today: that date is not today anywhere on Earth")
     # reading every daily game's id takes a while with years of them: not on the event loop
-    return await asyncio.to_thread(daily_report, list(hub.games.values()),
-                                   hub.store.daily_starts(), hub.store.results(), day)
+    return await asyncio.to_thread(
+        lambda: daily_report(list(hub.games.values()), hub.store.daily_starts(),
+                             hub.store.daily_results(), day))
 
 
 @router.get("/api/replays", response_model=list[PastGame], responses=errors(404),
@@ -363,7 +364,7 @@ async def past(hub: HubDep, game: str | None = None,
     of every game; 404: no such game). Each opens at /replay/{session}."""
     if game is not None:
         hub.spec(game)
-    return past_games(hub.store, hub.games, game, limit)
+    return await asyncio.to_thread(past_games, hub.store, hub.games, game, limit)
 
 
 async def _act(hub: Hub, sid: str, authorization: str | None, message: Action

@@ -168,11 +168,37 @@ def stat_reading(db: sqlite3.Connection, game: str | None, groups_per_game: int,
     return StatReading(version, groups, left_off)
 
 
+_DAILY = "game_id LIKE '%#daily-____-__-__'"
+
+
+def daily_results(db: sqlite3.Connection) -> list[Result]:
+    rows = db.execute(
+        f"SELECT {RESULT_COLUMNS} FROM results WHERE round=1 AND seat=0"
+        f" AND sid IN (SELECT sid FROM sessions WHERE {_DAILY}) ORDER BY finished, seat"
+    ).fetchall()
+    return [_result(row) for row in rows]
+
+
+def latest_results(db: sqlite3.Connection, game: str | None, limit: int
+                   ) -> list[tuple[Result, SessionRow | None]]:
+    rows = db.execute(
+        f"SELECT {RESULT_COLUMNS} FROM results WHERE ?1 IS NULL OR game = ?1"
+        " ORDER BY finished DESC, seat DESC LIMIT ?2", (game, limit)).fetchall()
+    sessions: dict[str, SessionRow | None] = {}
+    latest = []
+    for row in rows:
+        result = _result(row)
+        if result.sid not in sessions:
+            sessions[result.sid] = session_row(db, result.sid)
+        latest.append((result, sessions[result.sid]))
+    return latest
+
+
 def daily_starts(db: sqlite3.Connection) -> list[DailyStart]:
     # `_` is LIKE's any-one-character, fine here: the date is checked by the caller
     rows = db.execute(
         "SELECT sid, game, game_id, created, round, status FROM sessions"
-        " WHERE game_id LIKE '%#daily-____-__-__' ORDER BY created, sid"
+        f" WHERE {_DAILY} ORDER BY created, sid"
     ).fetchall()
     return [DailyStart(*row) for row in rows]
 

@@ -189,12 +189,13 @@ def _series_of_rematches(db: sqlite3.Connection) -> None:
 def _results_filed_apart(db: sqlite3.Connection) -> None:
     """Results of a start position the player gave (an id without a '#seed') are filed
     apart (`parlour.core.gameid.FILED_APART`); the statistics read a group's latest
-    results by an index."""
+    results, and the past games the latest results, by an index."""
     _run_script(db, """
         UPDATE sessions SET preset = 'custom position' WHERE instr(game_id, '#') = 0;
         UPDATE results SET preset = 'custom position'
             WHERE sid IN (SELECT sid FROM sessions WHERE instr(game_id, '#') = 0);
         CREATE INDEX results_by_group ON results (game, preset, mode, seat_name, finished);
+        CREATE INDEX results_by_time ON results (finished);
     """)
 
 

@@ -120,7 +120,17 @@ class SqliteStore(Store):
         return reads.results(self.db, game)
 
     def daily_starts(self) -> list[DailyStart]:
-        return reads.daily_starts(self.db)
+        with self._reader() as db:
+            return reads.daily_starts(db)
+
+    def daily_results(self) -> list[Result]:
+        with self._reader() as db:
+            return reads.daily_results(db)
+
+    def latest_results(self, game: str | None, limit: int
+                       ) -> list[tuple[Result, SessionRow | None]]:
+        with self._reader() as db:
+            return reads.latest_results(db, game, limit)
 
     def kept_sessions(self) -> list[KeptSession]:
         """Read in one transaction of a connection of its own (a file's store), so that
