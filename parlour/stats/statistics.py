@@ -127,9 +127,10 @@ def bests(groups: Sequence[Mapping[str, Any]], games: Mapping[str, GameSpec]
             records = {f["name"]: f.get("best") for f in g["over_all"]}
             rows.append({"heading": g["heading"], "players": g["players"],
                          "values": [wording(f.unit)(records.get(f.name)) for f in figures]})
-        tables.append({"game": game, "title": spec.game.title if spec else game,
-                       "columns": [_capital(f.best_caption) for f in figures],
-                       "rows": rows})
+        if rows:  # none when every group of the game is filed apart
+            tables.append({"game": game, "title": spec.game.title if spec else game,
+                           "columns": [_capital(f.best_caption) for f in figures],
+                           "rows": rows})
     return tables
 
 
