@@ -97,6 +97,18 @@ def test_minesweeper_restart_after_opening_cells_is_no_help_as_undo_is_none() ->
     assert not session.assisted_for({0})
 
 
+def test_minesweeper_restart_after_hitting_a_mine_counts_as_help() -> None:
+    session = Session(MINESWEEPER, parse_game_id(
+        MINESWEEPER.game, "minesweeper:rows=6,cols=6,mines=4,first_click=safe#calm"),
+        ("human",))
+    play_where(session, lambda m: m[0] == "open")
+    mine = min(session.state.mined)
+    session.play({"open": list(divmod(mine, 6))}, 0)
+    assert session.state.exploded is not None
+    session.restart()
+    assert session.assisted_for({0})
+
+
 def test_escalator_result_after_a_restart_that_knew_the_stock_is_stored_assisted(
     client: TestClient,
 ) -> None:
