@@ -84,7 +84,12 @@ class Store(ABC):
 
     @abstractmethod
     def results(self, game: str | None = None) -> list[Result]:
-        """Every seat's results (of `game`, or of all games), oldest first."""
+        """Every seat's results (of `game`, or of all games), oldest first. Safe to call
+        from a thread, as `kept_sessions`."""
+
+    @abstractmethod
+    def result_game_ids(self) -> dict[str, str]:
+        """The game id of each session that has results. Safe to call from a thread."""
 
     @abstractmethod
     def results_version(self) -> tuple[float, ...]:

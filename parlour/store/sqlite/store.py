@@ -117,7 +117,13 @@ class SqliteStore(Store):
         return reads.load_upload(self.db, upload_id)
 
     def results(self, game: str | None = None) -> list[Result]:
-        return reads.results(self.db, game)
+        with self._reader() as db:
+            return reads.results(db, game)
+
+    def result_game_ids(self) -> dict[str, str]:
+        with self._reader() as db:
+            return dict(db.execute(
+                "SELECT sid, game_id FROM sessions WHERE sid IN (SELECT sid FROM results)"))
 
     def daily_starts(self) -> list[DailyStart]:
         with self._reader() as db:
