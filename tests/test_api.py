@@ -781,7 +781,7 @@ def finish(client: TestClient, cells: list[Cell], hint: bool = False) -> str:
 
 
 def test_stats_after_finished_games(client: TestClient, store: Store) -> None:
-    assert client.get("/api/stats").json() == {"groups": [], "bests": []}
+    assert client.get("/api/stats").json() == {"groups": [], "bests": [], "left_off": {}}
     finish(client, CROSS_WINS)
     finish(client, CROSS_WINS, hint=True)
     finish(client, CIRCLE_WINS)

@@ -474,6 +474,7 @@ def test_play_undo_redo_interleavings_match_a_replay(spec: GameSpec) -> None:
         line: list[JSON] = []
         cursor = 0
         assisted = False
+        seen_hidden = False  # a move showed what the deal hides: a restart is then help
 
         def to_move_at(ply: int) -> int | None:
             return game.to_move(replay(spec, game_id, line[:ply]))
@@ -500,6 +501,7 @@ def test_play_undo_redo_interleavings_match_a_replay(spec: GameSpec) -> None:
                     assert seat is not None
                     assert session.play(move, seat) == move
                     line = [*line[:cursor], move]
+                    seen_hidden |= rule_at(cursor) is not UndoRule.ALLOWED
                     cursor += 1
             elif action == "undo":
                 target = next(
@@ -531,7 +533,7 @@ def test_play_undo_redo_interleavings_match_a_replay(spec: GameSpec) -> None:
                     )
             else:
                 session.restart()
-                line, cursor, assisted = [], 0, False
+                line, cursor, assisted = [], 0, seen_hidden
 
             if expect_error:
                 assert (session.state, session.line, session.cursor, session.assisted) == before

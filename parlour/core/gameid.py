@@ -76,6 +76,25 @@ class GameId:
         ]
 
 
+CUSTOM_POSITION = "custom position"
+IMPORTED = "imported"
+FILED_APART = (CUSTOM_POSITION, IMPORTED)
+"""The statistics groups of games not dealt here: a start position the player gave, and a
+game imported from a file (its moves and clock were never seen by this server). Like
+lichess's casual games they are counted apart and set no records: anyone can write an id
+one move from the end, or a file's figures."""
+
+
+def stat_group(game: Game[Any, Any], game_id: GameId, imported: bool = False) -> str:
+    """The statistics group of a game of `game_id`: its board (`Game.stat_group`) when
+    it was dealt here, else one of `FILED_APART`."""
+    if imported:
+        return IMPORTED
+    if game_id.position is not None:
+        return CUSTOM_POSITION
+    return game.stat_group(game_id.params)
+
+
 def params_text(game: Game[Any, Any], params: Params, version: int | None = None) -> str:
     """`params` as an id of deal `version` (default: the game's) writes them: the preset
     they are (with that version's defaults), or every parameter."""

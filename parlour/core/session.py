@@ -100,6 +100,10 @@ class Session:
         """The seats whose players used help (a hint, the assist, an assisted undo)."""
         self.assist_seats: set[int] = set()
         """The seats whose players have the assist switch on (each sees its marks)."""
+        self.seen_hidden = False
+        """Whether a move of this deal showed what its start hides (a move whose undo the
+        game forbids or counts as help: a stock card turned, the next tile drawn). The
+        knowledge stays: starting the deal again then counts as help for every seat."""
         self.clock = Clock()
         self.present = False
         """Whether a player's page is open, visible and connected (the server knows its
@@ -236,6 +240,7 @@ class Session:
         parsed = self.game.parse_move(move)
         if after is None:
             after = self.game.apply(self.state, parsed)
+        self._note_hidden_seen(self.state, parsed, after)
         self._positions.truncate(self.cursor)
         self._positions.append(parsed, after)
         self.cursor += 1
@@ -303,10 +308,13 @@ class Session:
         return self.game.sound(before, self._positions.move(ply), after)
 
     def restart(self) -> None:
-        """The same deal from the start; the clock and help used start afresh."""
+        """The same deal from the start; the clock and help used start afresh, but for what
+        the line showed of the deal's hidden part (`seen_hidden`)."""
         self._positions.truncate(0)
         self.cursor = 0
         self.assisted_seats = set(self.assist_seats)  # a switch left on helps from the start
+        if self.seen_hidden:  # the second pass knows the stock, the pouch, the mines
+            self.assisted_seats |= set(range(len(self.seats)))
         self.clock = Clock()
         self.hints.clear()
         self._plans.clear()
@@ -380,8 +388,14 @@ class Session:
     # -- internals ------------------------------------------------------------------
     def _append(self, move: JSON) -> None:
         parsed = self.game.parse_move(move)
-        after = self.game.apply(self._positions.state(len(self._positions)), parsed)
+        before = self._positions.state(len(self._positions))
+        after = self.game.apply(before, parsed)
+        self._note_hidden_seen(before, parsed, after)
         self._positions.append(parsed, after)
+
+    def _note_hidden_seen(self, before: Any, move: Any, after: Any) -> None:
+        if not self.seen_hidden:
+            self.seen_hidden = self.game.undo_rule(before, move, after) is not UndoRule.ALLOWED
 
     def _to_move_at(self, ply: int) -> int | None:
         return self.game.to_move(self._positions.state(ply))

@@ -48,12 +48,17 @@ function bestsTable(b, allGames) {
     <p class="note">Games played without help only.</p></section>`;
 }
 
-// Each game's bests first, then a card per group.
+// Each game's bests first, then a card per group, then how many groups are not shown.
 function cardsByGame(stats, allGames) {
   const bests = new Map((stats.bests ?? []).map((b) => [b.game, bestsTable(b, allGames)]));
   const cards = new Map();
   for (const g of stats.groups) cards.set(g.game, [...(cards.get(g.game) ?? []), card(g, allGames)]);
-  return [...cards].map(([game, shown]) => (bests.get(game) ?? "") + shown.join("")).join("");
+  const more = (game) => {
+    const count = stats.left_off?.[game] ?? 0;
+    return count ? `<p class="note stat-card">${count} more, played less recently, not shown.</p>` : "";
+  };
+  return [...cards].map(([game, shown]) => (bests.get(game) ?? "") + shown.join("") + more(game))
+    .join("");
 }
 
 // Back to the game: its page opens the game being played, or the last, or a new one.

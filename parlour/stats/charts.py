@@ -59,10 +59,10 @@ def _percent(share: float) -> str:
     return f"{round(share * 100)}%"
 
 
-def figure_chart(figure: StatFigure, results: Sequence[Result], outcomes: Mapping[str, str]
-                 ) -> Histogram | None:
+def figure_chart(figure: StatFigure, results: Sequence[Result], outcomes: Mapping[str, str],
+                 marked: bool = True) -> Histogram | None:
     """A declared figure's chart: how often each value (or range of values) came, games
-    played with help drawn apart, and the best (over games without help) marked."""
+    played with help drawn apart, and the best (over games without help) `marked`."""
     values = counted(figure, results)
     if not figure.chart or not values or figure.show == "share":
         return None
@@ -74,7 +74,7 @@ def figure_chart(figure: StatFigure, results: Sequence[Result], outcomes: Mappin
         bars, edges = _one_per_value(values), False
     else:
         bars, edges = _ranges(values, figure.unit), True
-    best = None if figure.show == "distribution" else record(figure, results)
+    best = None if figure.show == "distribution" or not marked else record(figure, results)
     x_title = figure.label if figure.unit in ("", "seconds") else figure.unit
     free = sum(bar.free for bar in bars)
     title = (figure.unit or figure.label if figure.show == "distribution"

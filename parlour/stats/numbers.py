@@ -11,10 +11,24 @@ from parlour.core.game import StatFigure
 from parlour.store import Result
 
 
-def summary(results: Sequence[Result], declared: Sequence[StatFigure] = ()) -> dict[str, Any]:
+def summary(results: Sequence[Result], declared: Sequence[StatFigure] = (), *,
+            records: bool = True) -> dict[str, Any]:
     """Figures for one group, oldest result first: the standard ones, `declared` (the
     game's own: `over_all`), and the best and mean over the games won of figures the game
-    does not declare (`figures`)."""
+    does not declare (`figures`). Without `records` (games not dealt here) every best is
+    None, the counts and means kept."""
+    numbers = _summary(results, declared)
+    if records:
+        return numbers
+    return numbers | {
+        "best_time_ms": None, "best_unassisted_time_ms": None, "best_score": None,
+        "figures": {name: {**values, "best": None}
+                    for name, values in numbers["figures"].items()},
+        "over_all": [{**f, "best": None} if "best" in f else f for f in numbers["over_all"]],
+    }
+
+
+def _summary(results: Sequence[Result], declared: Sequence[StatFigure]) -> dict[str, Any]:
     won = [r for r in results if r.outcome == "won"]
     unassisted = [r for r in results if not r.assisted]
     scores = [r.score for r in results if r.score is not None]

@@ -17,6 +17,9 @@ from parlour.store import Result, Store
 
 MAX_LISTED = 100
 """The most past games one request lists."""
+SCANNED = 2_000
+"""The latest results looked through for them (a result's game may have been restarted
+since, or have several players' results): the work of a request is bounded."""
 
 
 class PastGame(BaseModel):
@@ -37,16 +40,16 @@ class PastGame(BaseModel):
 def past_games(store: Store, games: Mapping[str, GameSpec], game: str | None, limit: int
                ) -> list[dict[str, Any]]:
     """The last `limit` finished games (of `game`, or of every game) whose replay is
-    still there, most recent first."""
+    still there, most recent first, among the latest `SCANNED` results. Blocking: run it
+    in a thread."""
     listed: list[dict[str, Any]] = []
     seen: set[str] = set()
-    for result in reversed(store.results(game)):
+    for result, row in store.latest_results(game, SCANNED):
         if len(listed) >= limit:
             break
         if result.sid in seen or result.game not in games:
             continue
         seen.add(result.sid)
-        row = store.session_row(result.sid)
         if row is None or row.round != result.round or row.status == "playing":
             continue
         spec = games[result.game]

@@ -9,36 +9,83 @@ What a game's page shows is what its `GameSpec` declares: the outcomes its games
 with (`stat_outcomes`; win rate and streaks only where a game can be lost) and its own
 figures (`stat_figures`: best time, fewest moves, best score...). Nothing shows a "best
 score" for a game that has none.
+
+Games not dealt here (a start position given, a game imported: `gameid.FILED_APART`) have
+groups of their own, which set no records. What a page asks for is bounded whatever is
+stored (`store_statistics`): the `GROUPS_PER_GAME` groups of each game played most
+recently, each over its latest `RESULTS_PER_GROUP` games, the answer kept until a result
+changes.
 """
 
 from __future__ import annotations
 
 import hashlib
 import threading
+import weakref
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from parlour.core.game import GameSpec, readable
+from parlour.core.gameid import FILED_APART
 from parlour.stats.charts import figure_chart, win_rate_chart
 from parlour.stats.numbers import summary
 from parlour.stats.svg import Chart
 from parlour.stats.wording import players, shown, wording
-from parlour.store import Result
+from parlour.store import Result, Store
 
 OUTCOMES = {"won": "won", "lost": "lost", "draw": "drawn"}
 """A game's outcomes when it does not declare them."""
+GROUPS_PER_GAME = 40
+"""The most groups of one game a page shows: those played most recently (a player chooses
+a few boards; 1 000 groups took 10 s and 15 MB to answer)."""
+RESULTS_PER_GROUP = 1_000
+"""A group's figures and charts are of its latest games, up to this many (about 10 ms of
+drawing); its count of games played is of every game."""
+ANSWERS_KEPT = 8
+"""Answers kept per store (the page of each game, and of all), until a result changes."""
+_answers: weakref.WeakKeyDictionary[Store, dict[tuple[str | None, tuple[float, ...]],
+                                                dict[str, Any]]] = weakref.WeakKeyDictionary()
+_answering = threading.Lock()
 
 
-def statistics(results: Sequence[Result], games: Mapping[str, GameSpec]) -> dict[str, Any]:
-    """Every group's figures and charts, the groups in the order of the games' list."""
+def store_statistics(store: Store, games: Mapping[str, GameSpec], game: str | None = None
+                     ) -> dict[str, Any]:
+    """`statistics` of what `store` keeps (of `game`, or of every game), in work and size
+    bounded whatever it keeps. Blocking: run it in a thread. Requests that come together
+    wait for one answer and share it."""
+    with _answering:
+        kept = _answers.setdefault(store, {})
+        answer = kept.get((game, store.results_version()))
+        if answer is None:
+            reading = store.stat_reading(game, GROUPS_PER_GAME, RESULTS_PER_GROUP)
+            played = {_key(g.game, g.preset, g.mode, g.seat_name): g.played
+                      for g in reading.groups}
+            answer = statistics([r for g in reading.groups for r in g.latest], games,
+                                played, reading.left_off)
+            while len(kept) >= ANSWERS_KEPT:
+                kept.pop(next(iter(kept)))
+            kept[(game, reading.version)] = answer
+        return answer
+
+
+def _key(game: str, preset: str, mode: str, seat_name: str) -> Key:
+    # with several people at one game, each seat's record is kept apart
+    return (game, preset, f"{mode}, as {seat_name}" if seat_name else mode)
+
+
+def statistics(results: Sequence[Result], games: Mapping[str, GameSpec],
+               played: Mapping[Key, int] | None = None,
+               left_off: Mapping[str, int] | None = None) -> dict[str, Any]:
+    """Every group's figures and charts, the groups in the order of the games' list;
+    `played`: the games each group has in all, where `results` holds only the latest;
+    `left_off`: the groups of each game not shown."""
     groups: dict[tuple[str, str, str], list[Result]] = defaultdict(list)
     seat_names: dict[str, str] = {}
     for result in results:
-        # with several people at one game, each seat's record is kept apart
-        mode = f"{result.mode}, as {result.seat_name}" if result.seat_name else result.mode
-        groups[(result.game, result.preset, mode)].append(result)
-        seat_names[mode] = result.seat_name
+        key = _key(result.game, result.preset, result.mode, result.seat_name)
+        groups[key].append(result)
+        seat_names[key[2]] = result.seat_name
 
     def place(key: Key) -> tuple[int, int, str, str, str]:
         """In the order of the list of games, then of each game's presets (easy first)."""
@@ -47,9 +94,21 @@ def statistics(results: Sequence[Result], games: Mapping[str, GameSpec]) -> dict
         preset = presets.index(key[1]) if key[1] in presets else len(presets)
         return (spec.order if spec else 1_000, preset, *key)
 
-    drawn_groups = [drawn(key, groups[key], games.get(key[0]), seat_names[key[2]])
+    drawn_groups = [_counted_in_all(drawn(key, groups[key], games.get(key[0]),
+                                          seat_names[key[2]]),
+                                    (played or {}).get(key, len(groups[key])))
                     for key in sorted(groups, key=place)]
-    return {"groups": drawn_groups, "bests": bests(drawn_groups, games)}
+    return {"groups": drawn_groups, "bests": bests(drawn_groups, games),
+            "left_off": dict(left_off or {})}
+
+
+def _counted_in_all(group: Mapping[str, Any], played: int) -> dict[str, Any]:
+    """A drawn `group` (kept: not changed) that says how many games it has in all."""
+    if played <= group["played"]:
+        return {**group, "played_in_all": group["played"]}
+    latest = f"Figures of the last {group['played']} of {played} games."
+    return {**group, "played_in_all": played,
+            "note": " ".join(filter(None, [latest, group["note"]]))}
 
 
 def bests(groups: Sequence[Mapping[str, Any]], games: Mapping[str, GameSpec]
@@ -64,13 +123,14 @@ def bests(groups: Sequence[Mapping[str, Any]], games: Mapping[str, GameSpec]
         if not figures:
             continue
         rows = []
-        for g in (g for g in groups if g["game"] == game):
+        for g in (g for g in groups if g["game"] == game and not g["apart"]):
             records = {f["name"]: f.get("best") for f in g["over_all"]}
             rows.append({"heading": g["heading"], "players": g["players"],
                          "values": [wording(f.unit)(records.get(f.name)) for f in figures]})
-        tables.append({"game": game, "title": spec.game.title if spec else game,
-                       "columns": [_capital(f.best_caption) for f in figures],
-                       "rows": rows})
+        if rows:  # none when every group of the game is filed apart
+            tables.append({"game": game, "title": spec.game.title if spec else game,
+                           "columns": [_capital(f.best_caption) for f in figures],
+                           "rows": rows})
     return tables
 
 
@@ -78,7 +138,8 @@ Key = tuple[str, str, str]
 """A group: (game, stat group, mode)."""
 _drawn: dict[tuple[Key, bool, tuple[tuple[str, int, float], ...]], dict[str, Any]] = {}
 _drawing = threading.Lock()
-DRAWN_KEPT = 200
+DRAWN_KEPT = 8 * GROUPS_PER_GAME
+"""Every group a page shows (of up to eight games), drawn, fits."""
 
 
 def drawn(key: Key, finished: Sequence[Result], spec: GameSpec | None, seat_name: str = ""
@@ -105,12 +166,18 @@ def group(key: Key, finished: Sequence[Result], spec: GameSpec | None, seat_name
     game, preset, mode = key
     declared = spec.stat_figures if spec else ()
     outcomes = dict(spec.stat_outcomes) if spec else OUTCOMES
-    numbers = summary(finished, declared)
+    apart = preset in FILED_APART
+    numbers = summary(finished, declared, records=not apart)
     who = players(finished[0].mode if finished else mode, seat_name)
     rate = win_rate_chart(finished, outcomes)
     charts: list[Chart] = [rate] if rate else []
-    charts += [c for figure in declared if (c := figure_chart(figure, finished, outcomes))]
-    helped = numbers["assisted"] and any(f.show in ("lowest", "highest") for f in declared)
+    charts += [c for figure in declared
+               if (c := figure_chart(figure, finished, outcomes, marked=not apart))]
+    keeps_records = any(f.show in ("lowest", "highest") for f in declared)
+    helped = numbers["assisted"] and keeps_records and not apart
+    note = ("Games not dealt here (a position given, a game imported) set no records."
+            if apart and keeps_records else
+            "Games played with help (hints or Assist) set no best." if helped else "")
     return {
         "game": game,
         "title": spec.game.title if spec else game,
@@ -118,8 +185,9 @@ def group(key: Key, finished: Sequence[Result], spec: GameSpec | None, seat_name
         "heading": _heading(spec, preset, who),
         "mode": mode,
         "players": who,
+        "apart": apart,
         **numbers,
-        "note": "Games played with help (hints or Assist) set no best." if helped else "",
+        "note": note,
         "shown": shown(numbers, declared, outcomes),
         "charts": [chart.as_json(_chart_id(key, number)) for number, chart in enumerate(charts)],
     }

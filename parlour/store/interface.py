@@ -25,6 +25,7 @@ from parlour.store.rows import (
     Result,
     SeriesRow,
     SessionRow,
+    StatReading,
 )
 
 
@@ -83,12 +84,42 @@ class Store(ABC):
 
     @abstractmethod
     def results(self, game: str | None = None) -> list[Result]:
-        """Every seat's results (of `game`, or of all games), oldest first."""
+        """Every seat's results (of `game`, or of all games), oldest first. Safe to call
+        from a thread, as `kept_sessions`."""
+
+    @abstractmethod
+    def result_game_ids(self) -> dict[str, str]:
+        """The game id of each session that has results. Safe to call from a thread."""
+
+    @abstractmethod
+    def results_version(self) -> tuple[float, ...]:
+        """Changes whenever a result is added or taken back, in time that does not grow
+        with the results kept: what the statistics' answers are kept by. Safe to call
+        from a thread while the event loop uses the store."""
+
+    @abstractmethod
+    def stat_reading(self, game: str | None, groups_per_game: int, per_group: int
+                     ) -> StatReading:
+        """The statistics' read (of `game`, or of all games), bounded whatever is kept:
+        of each game the `groups_per_game` groups played most recently, of each group its
+        `per_group` latest results. Safe to call from a thread, as `kept_sessions`."""
 
     @abstractmethod
     def daily_starts(self) -> list[DailyStart]:
         """Every game started on a seed that names a date (`daily-YYYY-MM-DD`), oldest
-        first: the candidates for the daily deals (`parlour.core.daily` says which are)."""
+        first: the candidates for the daily deals (`parlour.core.daily` says which are).
+        Safe to call from a thread, as `kept_sessions`."""
+
+    @abstractmethod
+    def daily_results(self) -> list[Result]:
+        """The first player's result of the first round of each of those games, oldest
+        first (what a daily deal's day counts). Safe to call from a thread."""
+
+    @abstractmethod
+    def latest_results(self, game: str | None, limit: int
+                       ) -> list[tuple[Result, SessionRow | None]]:
+        """The latest `limit` results (of `game`, or of all games), newest first, each
+        with its session as it is now. Safe to call from a thread."""
 
     # -- backups ------------------------------------------------------------------------
     @abstractmethod

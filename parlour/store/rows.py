@@ -71,6 +71,28 @@ class Result:
 
 
 @dataclass(frozen=True)
+class ResultGroup:
+    """A statistics group's latest results, oldest first, and how many it has in all."""
+
+    game: str
+    preset: str
+    mode: str
+    seat_name: str
+    played: int
+    latest: list[Result]
+
+
+@dataclass(frozen=True)
+class StatReading:
+    """What the statistics read of a store: the most recently played groups of each game,
+    each with its latest results, and how many groups of each game were left out."""
+
+    version: tuple[float, ...]
+    groups: list[ResultGroup]
+    left_off: dict[str, int]
+
+
+@dataclass(frozen=True)
 class DailyStart:
     """A game started on a deal whose seed names a date (`parlour.core.daily`)."""
 

@@ -15,7 +15,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
-from parlour.core.game import JSON, Game, IllegalMove, Param, Params, Status
+from parlour.core.game import JSON, Game, IllegalMove, Param, Params, Status, UndoRule
 
 COLS, ROWS = 12, 8
 KINDS = 6  # colours, and glyphs
@@ -212,6 +212,11 @@ class Ishido(Game[Board, Move]):
             after = Board(after.rules, after.cells, after.pouch,
                           after.score + END_BONUS.get(len(after.pouch), 0), four_ways)
         return after
+
+    def undo_rule(self, before: Board, move: Move, after: Board) -> UndoRule:
+        """Taking back a tile is allowed, but it is help: the tile after it was shown,
+        and the player now knows which comes next."""
+        return UndoRule.ASSISTED if after.pouch else UndoRule.ALLOWED
 
     def status(self, state: Board) -> Status:
         if state.next_tile is None:

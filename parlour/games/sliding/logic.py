@@ -44,6 +44,10 @@ DIFFICULTIES: dict[str, Params] = {
 STEPS: dict[int, str] = {int(values["steps"]): name for name, values in DIFFICULTIES.items()
                          if "steps" in values}
 STEPS_MOST = 100_000
+WALK_RANGES = (10, 40, 160, 640, 2_560, 10_240, 40_960, STEPS_MOST)
+"""The statistics compare walks of other lengths than the presets' by these ranges (each
+four times the last, as the presets grow), not one group per length: a player chooses a
+difficulty, and 100 000 lengths would make as many groups."""
 QUICK_WALK = 10_000
 """Walks longer than this (tens of milliseconds) are dealt in a worker, off the event loop."""
 DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1))
@@ -202,7 +206,15 @@ class Sliding(Game[Puzzle, Slide]):
         if params["shuffle"] == "random":
             return f"{size} random"
         steps = int(params["steps"])
-        return f"{size} {STEPS.get(steps, f'walk of {steps}')}"
+        if steps in STEPS:
+            return f"{size} {STEPS[steps]}"
+        low = 1
+        for high in WALK_RANGES:
+            if steps <= high:  # a preset's own length is its group, not the range's
+                top = high - 1 if high in STEPS else high
+                return f"{size} walk of {low}–{top}"
+            low = high + 1
+        raise AssertionError(f"steps beyond {STEPS_MOST}")  # refused by the parameter
 
     # -- dealing --------------------------------------------------------------------
     def slow_deal(self, params: Params) -> bool:

@@ -83,9 +83,8 @@ async def results_as_csv(hub: HubDep) -> Response:
     """The results for a spreadsheet: one row per finished game of each player (date,
     game, board, players, seat, result, score, time in seconds, moves, with help or
     not, game id), oldest first."""
-    results = hub.store.results()
-    game_ids = {sid: row.game_id for sid in {r.sid for r in results}
-                if (row := hub.store.session_row(sid)) is not None}
-    text: str = await asyncio.to_thread(results_csv, results, game_ids, hub.games)
+    # every result is read: not on the event loop
+    text: str = await asyncio.to_thread(
+        lambda: results_csv(hub.store.results(), hub.store.result_game_ids(), hub.games))
     day = time.strftime("%Y-%m-%d", time.localtime(hub.now()))
     return _download(text.encode(), "text/csv; charset=utf-8", f"parlour-results-{day}.csv")

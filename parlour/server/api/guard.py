@@ -8,6 +8,11 @@ An ASGI middleware around the whole app, so that it acts before any body is read
   that changes something, must come from a page of this server: the same scheme, host
   and port (a page on another local port is another site, though browsers call it
   `same-site`). Scripts and bots send no Origin and are let through.
+- **Heavy reads**: a GET that does much work for its answer (`HEAVY_READS`: statistics,
+  past games, the CSV, a backup, a replay) must come from this server's own pages, a typed
+  address or a script: a page elsewhere can make a browser send it (`fetch` in `no-cors`
+  mode, an image) though it never reads the answer, so its `Sec-Fetch-Site` says
+  `cross-site` or `same-site` (another port), or its Origin is another's: 403, at once.
 - **Bodies**: a documented small limit per route, checked on the declared length and
   again on the bytes as they arrive (413); state-changing bodies need their proper
   content type (415), so no cross-site form can post one.
@@ -17,6 +22,7 @@ An ASGI middleware around the whole app, so that it acts before any body is read
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -33,6 +39,14 @@ WS_MESSAGE_LIMIT = 16 * 1024
 """Characters of one WebSocket message from a browser."""
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+HEAVY_READS = re.compile(
+    r"/api/(stats|replays|daily|results\.csv|backup"
+    r"|games/[^/]+/(replay|export|positions/[^/]+))/?"
+)
+"""GET routes whose answer takes real work: only this server's own pages may ask."""
+OTHER_SITES = ("cross-site", "same-site")
+"""What a browser's `Sec-Fetch-Site` says of a request from a page not of this server (a
+page on another port of the same host is `same-site`, and still another site)."""
 SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"same-origin"),
@@ -97,9 +111,12 @@ class Guard:
             return 400, f"this server does not answer to the host {host[:100]!r}"
         changes_state = scope["type"] == "websocket" or scope["method"] not in SAFE_METHODS
         if not changes_state:
+            if HEAVY_READS.fullmatch(scope["path"]) and (
+                headers.get("sec-fetch-site") in OTHER_SITES or not _own_origin(scope, headers)
+            ):
+                return 403, "this read is answered only to this server's own pages"
             return None
-        origin = headers.get("origin")
-        if origin is not None and _origin(origin) != _origin(f"{_http_scheme(scope)}://{host}"):
+        if not _own_origin(scope, headers):
             return 403, "requests from other sites are refused"
         if headers.get("sec-fetch-site") == "cross-site":
             return 403, "requests from other sites are refused"
@@ -129,6 +146,13 @@ class Guard:
             await _answer(send, 415, f"the body must be {wanted}, not {media_type or 'untyped'}")
             return
         await self.app(scope, _counted(receive, rule), send_with_headers)
+
+
+def _own_origin(scope: Scope, headers: Headers) -> bool:
+    """Whether a request's Origin, if it says one, is this server's own."""
+    origin = headers.get("origin")
+    own = f"{_http_scheme(scope)}://{headers.get('host', '')}"
+    return origin is None or _origin(origin) == _origin(own)
 
 
 def _http_scheme(scope: Scope) -> str:

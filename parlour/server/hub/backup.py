@@ -48,7 +48,7 @@ from pydantic import ConfigDict, Field, StringConstraints, ValidationError, mode
 
 from parlour.core import work
 from parlour.core.game import JSON, BadParams, GameError, GameSpec
-from parlour.core.gameid import GameId, parse_game_id
+from parlour.core.gameid import CUSTOM_POSITION, GameId, parse_game_id, stat_group
 from parlour.core.outcome import outcome
 from parlour.core.session import AI_PREFIX, Session, seat_kind_error
 from parlour.server.hub.errors import ApiError
@@ -481,7 +481,7 @@ async def _checked_game(number: int, game: BackupGame, games: Mapping[str, GameS
     every = range(seat_count)
     row = SessionRow(
         game.session, spec.name, game.id, list(game.seats),
-        describe_mode(spec, list(game.seats)), spec.game.stat_group(game_id.params),
+        describe_mode(spec, list(game.seats)), stat_group(spec.game, game_id),
         game.cursor, game.round, bool(game.assisted_seats), game.elapsed_ms, None,
         game.status, session.game.headline(session.game.observe(session.state, None)),
         game.updated, bool(game.assist_seats),
@@ -593,7 +593,9 @@ def _checked_results(backup: Backup, sessions: Sequence[KeptSession],
         if not all(math.isfinite(value) for value in entry.figures.values()):
             raise refused(f"{where} has a figure that is not a number")
         checked[key] = Result(
-            sid=entry.session, round=entry.round, game=entry.game, preset=entry.preset,
+            # a position given is filed apart, whatever the file says (an older Parlour's)
+            sid=entry.session, round=entry.round, game=entry.game,
+            preset=CUSTOM_POSITION if row.preset == CUSTOM_POSITION else entry.preset,
             mode=entry.mode, outcome=entry.outcome, score=entry.score,
             elapsed_ms=entry.elapsed_ms, moves=entry.moves, assisted=entry.assisted,
             finished=entry.finished, figures=dict(entry.figures), seat=entry.seat,

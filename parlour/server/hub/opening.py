@@ -12,7 +12,7 @@ from collections.abc import Callable, Collection, Mapping
 
 from parlour.core import work
 from parlour.core.game import BadParams, GameError, GameSpec
-from parlour.core.gameid import GameId, new_seed, parse_game_id, position_id
+from parlour.core.gameid import GameId, new_seed, parse_game_id, position_id, stat_group
 from parlour.core.session import AI_PREFIX, HUMAN, Clock, Session, seat_kind_error
 from parlour.server.hub import records
 from parlour.server.hub.errors import ApiError
@@ -69,21 +69,24 @@ class Opening:
         session.restore_help(every if saved.assisted else (), every if saved.assist else ())
         session.clock = Clock(saved.elapsed_ms)  # stopped until the player's page connects
         try:
-            return await self.open(session, mine, pictures_kept(pictures, owner, self.now()))
+            return await self.open(session, mine, pictures_kept(pictures, owner, self.now()),
+                                   imported=True)
         except OverQuota as error:
             raise ApiError(429, str(error)) from None
 
     async def open(
-        self, session: Session, mine: list[int], also: Change | None = None
+        self, session: Session, mine: list[int], also: Change | None = None,
+        imported: bool = False,
     ) -> tuple[Live, str]:
         """Keep `session` as a new live game whose owner holds `mine`: committed first
-        (with `also`, in the same transaction), then in memory."""
+        (with `also`, in the same transaction), then in memory; `imported` from a file
+        (its results are filed apart, `gameid.FILED_APART`)."""
         spec, sid, token = session.spec, secrets.token_urlsafe(9), secrets.token_urlsafe(18)
         live = Live(
             sid=sid,
             session=session,
             mode=describe_mode(spec, list(session.seats)),
-            preset=spec.game.stat_group(session.game_id.params),
+            preset=stat_group(spec.game, session.game_id, imported),
             round=1,
             holders={token: frozenset(mine)},
         )

@@ -14,7 +14,7 @@ import secrets
 from collections.abc import Callable
 
 from parlour.core import work
-from parlour.core.gameid import new_seed
+from parlour.core.gameid import new_seed, stat_group
 from parlour.core.session import Session
 from parlour.server.hub import records
 from parlour.server.hub.live import Live
@@ -83,7 +83,7 @@ class Rematches:
             sid=secrets.token_urlsafe(9),
             session=Session(spec, game_id, rotated_kinds(old.seats), start=start),
             mode=live.mode,
-            preset=live.preset,
+            preset=stat_group(spec.game, game_id),  # played here, even after an import
             round=1,
             holders={handover[token]: frozenset(rotated_seats(held, seat_count))
                      for token, held in live.holders.items() if held},

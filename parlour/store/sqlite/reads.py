@@ -9,7 +9,16 @@ from typing import Any
 
 from parlour.core.game import JSON
 from parlour.store.pictures import Picture
-from parlour.store.rows import DailyStart, Identities, KeptSession, Result, SeriesRow, SessionRow
+from parlour.store.rows import (
+    DailyStart,
+    Identities,
+    KeptSession,
+    Result,
+    ResultGroup,
+    SeriesRow,
+    SessionRow,
+    StatReading,
+)
 from parlour.store.sqlite.schema import RESULT_COLUMNS
 
 
@@ -108,22 +117,88 @@ def results(db: sqlite3.Connection, game: str | None) -> list[Result]:
         query += " WHERE game=?"
         args = (game,)
     rows = db.execute(query + " ORDER BY finished, seat", args).fetchall()
-    return [
-        Result(
-            sid=row[0], round=row[1], seat=row[2], seat_name=row[3], game=row[4],
-            preset=row[5], mode=row[6], outcome=row[7], score=row[8],
-            elapsed_ms=row[9], moves=row[10], assisted=bool(row[11]),
-            finished=row[12], figures=json.loads(row[13]),
-        )
-        for row in rows
-    ]
+    return [_result(row) for row in rows]
+
+
+def _result(row: Sequence[Any]) -> Result:
+    return Result(
+        sid=row[0], round=row[1], seat=row[2], seat_name=row[3], game=row[4],
+        preset=row[5], mode=row[6], outcome=row[7], score=row[8],
+        elapsed_ms=row[9], moves=row[10], assisted=bool(row[11]),
+        finished=row[12], figures=json.loads(row[13]),
+    )
+
+
+def results_version(db: sqlite3.Connection) -> tuple[float, ...]:
+    """The results' count, last row and last finish: a result added, or taken back by an
+    undo and finished again, changes one. (count(*) walks an index: fast, though linear.)"""
+    count, last_row, last_finished = db.execute(
+        "SELECT count(*), coalesce(max(rowid), 0), coalesce(max(finished), 0) FROM results"
+    ).fetchone()
+    return (float(count), float(last_row), float(last_finished))
+
+
+_GROUPS = """
+    SELECT game, preset, mode, seat_name, played, place FROM (
+        SELECT game, preset, mode, seat_name, count(*) AS played,
+            row_number() OVER (PARTITION BY game
+                               ORDER BY max(finished) DESC, preset, mode, seat_name) AS place
+        FROM results WHERE ?1 IS NULL OR game = ?1
+        GROUP BY game, preset, mode, seat_name)
+"""
+
+
+def stat_reading(db: sqlite3.Connection, game: str | None, groups_per_game: int,
+                 per_group: int) -> StatReading:
+    """One pass of SQLite over the groups, then an indexed read of each group kept."""
+    version = results_version(db)
+    groups: list[ResultGroup] = []
+    left_off: dict[str, int] = {}
+    for name, preset, mode, seat_name, played, place in db.execute(_GROUPS, (game,)):
+        if place > groups_per_game:
+            left_off[name] = left_off.get(name, 0) + 1
+            continue
+        rows = db.execute(
+            f"SELECT {RESULT_COLUMNS} FROM results"
+            " WHERE game=? AND preset=? AND mode=? AND seat_name=?"
+            " ORDER BY finished DESC, seat DESC LIMIT ?",
+            (name, preset, mode, seat_name, per_group)).fetchall()
+        latest = [_result(row) for row in reversed(rows)]
+        groups.append(ResultGroup(name, preset, mode, seat_name, played, latest))
+    return StatReading(version, groups, left_off)
+
+
+_DAILY = "game_id LIKE '%#daily-____-__-__'"
+
+
+def daily_results(db: sqlite3.Connection) -> list[Result]:
+    rows = db.execute(
+        f"SELECT {RESULT_COLUMNS} FROM results WHERE round=1 AND seat=0"
+        f" AND sid IN (SELECT sid FROM sessions WHERE {_DAILY}) ORDER BY finished, seat"
+    ).fetchall()
+    return [_result(row) for row in rows]
+
+
+def latest_results(db: sqlite3.Connection, game: str | None, limit: int
+                   ) -> list[tuple[Result, SessionRow | None]]:
+    rows = db.execute(
+        f"SELECT {RESULT_COLUMNS} FROM results WHERE ?1 IS NULL OR game = ?1"
+        " ORDER BY finished DESC, seat DESC LIMIT ?2", (game, limit)).fetchall()
+    sessions: dict[str, SessionRow | None] = {}
+    latest = []
+    for row in rows:
+        result = _result(row)
+        if result.sid not in sessions:
+            sessions[result.sid] = session_row(db, result.sid)
+        latest.append((result, sessions[result.sid]))
+    return latest
 
 
 def daily_starts(db: sqlite3.Connection) -> list[DailyStart]:
     # `_` is LIKE's any-one-character, fine here: the date is checked by the caller
     rows = db.execute(
         "SELECT sid, game, game_id, created, round, status FROM sessions"
-        " WHERE game_id LIKE '%#daily-____-__-__' ORDER BY created, sid"
+        f" WHERE {_DAILY} ORDER BY created, sid"
     ).fetchall()
     return [DailyStart(*row) for row in rows]
 

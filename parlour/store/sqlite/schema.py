@@ -186,6 +186,19 @@ def _series_of_rematches(db: sqlite3.Connection) -> None:
     """)
 
 
+def _results_filed_apart(db: sqlite3.Connection) -> None:
+    """Results of a start position the player gave (an id without a '#seed') are filed
+    apart (`parlour.core.gameid.FILED_APART`); the statistics read a group's latest
+    results, and the past games the latest results, by an index."""
+    _run_script(db, """
+        UPDATE sessions SET preset = 'custom position' WHERE instr(game_id, '#') = 0;
+        UPDATE results SET preset = 'custom position'
+            WHERE sid IN (SELECT sid FROM sessions WHERE instr(game_id, '#') = 0);
+        CREATE INDEX results_by_group ON results (game, preset, mode, seat_name, finished);
+        CREATE INDEX results_by_time ON results (finished);
+    """)
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _uploads_get_owner_size_and_last_upload,  # 0 -> 1
     _legacy_pictures_rechecked,  # 1 -> 2
@@ -193,6 +206,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _tokens_may_forget,  # 3 -> 4
     _help_per_seat,  # 4 -> 5
     _series_of_rematches,  # 5 -> 6
+    _results_filed_apart,  # 6 -> 7
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

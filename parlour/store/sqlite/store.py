@@ -18,7 +18,15 @@ from parlour.core.game import JSON
 from parlour.store.changes import Change
 from parlour.store.interface import Store
 from parlour.store.pictures import Picture
-from parlour.store.rows import DailyStart, Identities, KeptSession, Result, SeriesRow, SessionRow
+from parlour.store.rows import (
+    DailyStart,
+    Identities,
+    KeptSession,
+    Result,
+    SeriesRow,
+    SessionRow,
+    StatReading,
+)
 from parlour.store.sqlite import reads
 from parlour.store.sqlite.durability import SYNC_MODES, Checkpointer, GroupCommitter, connect
 from parlour.store.sqlite.schema import migrate
@@ -109,20 +117,53 @@ class SqliteStore(Store):
         return reads.load_upload(self.db, upload_id)
 
     def results(self, game: str | None = None) -> list[Result]:
-        return reads.results(self.db, game)
+        with self._reader() as db:
+            return reads.results(db, game)
+
+    def result_game_ids(self) -> dict[str, str]:
+        with self._reader() as db:
+            return dict(db.execute(
+                "SELECT sid, game_id FROM sessions WHERE sid IN (SELECT sid FROM results)"))
 
     def daily_starts(self) -> list[DailyStart]:
-        return reads.daily_starts(self.db)
+        with self._reader() as db:
+            return reads.daily_starts(db)
+
+    def daily_results(self) -> list[Result]:
+        with self._reader() as db:
+            return reads.daily_results(db)
+
+    def latest_results(self, game: str | None, limit: int
+                       ) -> list[tuple[Result, SessionRow | None]]:
+        with self._reader() as db:
+            return reads.latest_results(db, game, limit)
 
     def kept_sessions(self) -> list[KeptSession]:
         """Read in one transaction of a connection of its own (a file's store), so that
         it may run in a thread while the event loop goes on with the store's own."""
+        with self._reader() as db:
+            return reads.kept_sessions(db)
+
+    def results_version(self) -> tuple[float, ...]:
+        with self._reader() as db:
+            return reads.results_version(db)
+
+    def stat_reading(self, game: str | None, groups_per_game: int, per_group: int
+                     ) -> StatReading:
+        with self._reader() as db:
+            return reads.stat_reading(db, game, groups_per_game, per_group)
+
+    @contextmanager
+    def _reader(self) -> Iterator[sqlite3.Connection]:
+        """A connection of its own in one read transaction (a file's store), for reads
+        made in a thread while the event loop goes on with the store's own."""
         if self.in_memory:
-            return reads.kept_sessions(self.db)
+            yield self.db
+            return
         db = connect(self.path, self.sync)
         try:
             db.execute("BEGIN")
-            return reads.kept_sessions(db)
+            yield db
         finally:
             db.close()
 
