@@ -96,10 +96,10 @@ async def play_socket(socket: WebSocket, sid: str, hub: HubDep) -> None:
         await _refuse(socket, 4000 + error.status if error.status < 500 else 1011,
                       error.message)
         return
-    viewer = Viewer(live.seats_of(hello.token), socket.send_json, hello.token,
+    viewer = Viewer(live.seats_of(hello.token), socket.send_text, hello.token,
                     socket.app.state.send_timeout, hello.visible, SPEED_FACTORS[hello.speed])
     hub.page_opened(live, viewer)  # its clock may start: the view below says so
-    viewer.show(hub.view_for(live, hello.token))
+    viewer.show(hub.broadcast.welcome(live, hello.token))
     serving = asyncio.create_task(_serve(hub, socket, live, viewer))
     dropped = asyncio.create_task(viewer.dropped.wait())
     try:

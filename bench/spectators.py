@@ -1,0 +1,172 @@
+"""Many spectators of one big game: the server's memory, and another client's page loads.
+
+Starts a real `parlour` process on a temporary database and creates a 40x60 Minesweeper
+game (its view is ~0.5 MB). Then, reading the server's RSS (VmRSS) at each step:
+
+1. before: another client's `GET /static/home.html`, `--gets` times, one at a time;
+2. `--viewers` WebSockets say hello with no token (spectators, as issue 33 found) and
+   read everything they are sent; once each has its first view, RSS is read;
+3. the owner toggles a mark in a loop over REST for `--seconds`, while the other client
+   loads the home page again (its p50 and p99, and the toggles made, are printed);
+4. the spectators close; after `--settle` seconds RSS is read again, and the home page
+   timed once more.
+
+Targets: home page p50 while they watch at most 2x before; RSS after within 10 % of before.
+The server refuses WebSockets beyond its caps (per game, per client): those refused are
+counted and reported, not retried.
+
+Run from the repository root:  .venv/bin/python -m bench.spectators [--viewers 1000]
+To measure other code, run it from that checkout (the server is `python -m parlour`
+started in the current directory).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import websockets
+
+from bench.common import auth, heading, report
+from tests.support.servers import RunningServer, drain_output, start_server
+
+BOARD = {"rows": 40, "cols": 60, "mines": 300}
+TARGET_SLOWDOWN = 2.0
+TARGET_RSS_GROWTH = 0.10
+
+
+def rss_mib(server: RunningServer) -> float:
+    for line in Path(f"/proc/{server.process.pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+async def home_loads(http: httpx.AsyncClient, count: int | None = None,
+                     until: asyncio.Event | None = None) -> list[float]:
+    """Times of GET /static/home.html (ms), one at a time: `count` of them, or until set."""
+    taken: list[float] = []
+    while (count is None or len(taken) < count) and not (until and until.is_set()):
+        started = time.perf_counter()
+        (await http.get("/static/home.html")).raise_for_status()
+        taken.append((time.perf_counter() - started) * 1000)
+    return taken
+
+
+class Spectator:
+    """A socket that says hello with no token and reads whatever it is sent."""
+
+    def __init__(self) -> None:
+        self.first_view = asyncio.Event()
+        self.refused: str | None = None
+        self.received = 0
+
+    async def watch(self, url: str, leave: asyncio.Event) -> None:
+        try:
+            async with websockets.connect(url, max_size=2**23, open_timeout=60) as socket:
+                await socket.send('{"type": "hello"}')
+                reading = asyncio.create_task(self._read(socket))
+                await leave.wait()
+                reading.cancel()
+        except Exception as error:  # refused or broken: counted, not retried
+            self.refused = self.refused or repr(error)[:80]
+        finally:
+            self.first_view.set()
+
+    async def _read(self, socket: websockets.ClientConnection) -> None:
+        try:
+            async for _message in socket:
+                self.received += 1
+                self.first_view.set()
+        except websockets.ConnectionClosed:
+            pass
+        finally:  # closed by the server (refused, or dropped): say why
+            if socket.close_code is not None:
+                self.refused = f"closed {socket.close_code}: {socket.close_reason}"
+            self.first_view.set()
+
+
+async def toggle(http: httpx.AsyncClient, sid: str, token: str, stop: asyncio.Event) -> int:
+    """The owner marks and unmarks one cell until `stop`; the number of moves made."""
+    made = 0
+    while not stop.is_set():
+        (await http.post(f"/api/games/{sid}/moves", json={"move": {"mark": [0, 0]}},
+                         headers=auth(token))).raise_for_status()
+        made += 1
+    return made
+
+
+async def run(server: RunningServer, viewers: int, gets: int, seconds: float,
+              settle: float) -> None:
+    async with httpx.AsyncClient(base_url=server.url, timeout=600) as owner, \
+            httpx.AsyncClient(base_url=server.url, timeout=600) as other:
+        made = (await owner.post("/api/games", json={"game": "minesweeper",
+                                                     "params": BOARD})).json()
+        sid, token = made["session"], made["token"]
+        await home_loads(other, 5)  # warm up
+        before_rss = rss_mib(server)
+        before = report("home page, before (ms)", await home_loads(other, gets))
+
+        leave = asyncio.Event()
+        spectators = [Spectator() for _ in range(viewers)]
+        url = server.url.replace("http", "ws", 1) + f"/ws/{sid}"
+        watching = [asyncio.create_task(s.watch(url, leave)) for s in spectators]
+        await asyncio.gather(*(s.first_view.wait() for s in spectators))
+        refused = [s.refused for s in spectators if s.refused]
+        print(f"spectators: {viewers - len(refused)} watching, {len(refused)} refused"
+              + (f" (first: {refused[0]})" if refused else ""))
+        with_viewers_rss = rss_mib(server)
+
+        stop = asyncio.Event()
+        toggling = asyncio.create_task(toggle(owner, sid, token, stop))
+        await asyncio.sleep(0.5)
+        loads = asyncio.create_task(home_loads(other, until=stop))
+        peak = with_viewers_rss
+        for _ in range(int(seconds * 2)):
+            await asyncio.sleep(0.5)
+            peak = max(peak, rss_mib(server))
+        stop.set()
+        during = report("home page, owner toggling, spectators watching (ms)", await loads)
+        print(f"owner's toggles made in {seconds:.0f} s: {await toggling}; views received "
+              f"by the spectators: {sum(s.received for s in spectators)}")
+
+        leave.set()
+        await asyncio.gather(*watching)
+        await asyncio.sleep(settle)
+        after_rss = rss_mib(server)
+        report("home page, after they left (ms)", await home_loads(other, gets))
+
+    heading("Server RSS (MiB)")
+    print(f"before {before_rss:.0f} · with {viewers} spectators {with_viewers_rss:.0f} · "
+          f"peak while toggling {peak:.0f} · {settle:.0f} s after they left {after_rss:.0f}")
+    slowdown = during["p50"] / before["p50"]
+    growth = after_rss / before_rss - 1
+    print(f"home p50 during / before: {slowdown:.1f}x (target <= {TARGET_SLOWDOWN:.0f}x); "
+          f"RSS after / before: {growth:+.0%} (target <= +{TARGET_RSS_GROWTH:.0%})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--viewers", type=int, default=1000)
+    parser.add_argument("--gets", type=int, default=40)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--settle", type=float, default=5.0)
+    args = parser.parse_args()
+    heading(f"{args.viewers} spectators of a 40x60 Minesweeper game")
+    print("re-run: .venv/bin/python -m bench.spectators "
+          f"--viewers {args.viewers} --seconds {args.seconds:.0f}")
+    with tempfile.TemporaryDirectory() as folder:
+        server = start_server(Path(folder) / "bench.sqlite3")
+        drain_output(server)
+        try:
+            asyncio.run(run(server, args.viewers, args.gets, args.seconds, args.settle))
+        finally:
+            server.stop()
+
+
+if __name__ == "__main__":
+    main()
