@@ -12,8 +12,9 @@ game (its view is ~0.5 MB). Then, reading the server's RSS (VmRSS) at each step:
    timed once more.
 
 Targets: home page p50 while they watch at most 2x before; RSS after within 10 % of before.
-The server refuses WebSockets beyond its caps (per game, per client): those refused are
-counted and reported, not retried.
+The server refuses WebSockets beyond its caps (per game, per client: hub/caps.py): those
+refused are counted and reported, not retried. Each spectator has a player cookie of
+its own, so the cap per game is the one met.
 
 Run from the repository root:  .venv/bin/python -m bench.spectators [--viewers 1000]
 To measure other code, run it from that checkout (the server is `python -m parlour`
@@ -58,16 +59,20 @@ async def home_loads(http: httpx.AsyncClient, count: int | None = None,
 
 
 class Spectator:
-    """A socket that says hello with no token and reads whatever it is sent."""
+    """A socket that says hello with no token and reads whatever it is sent; each with a
+    player cookie of its own (a script can get one from every page it loads), so the
+    game's cap is the one that holds, not the one per client."""
 
-    def __init__(self) -> None:
+    def __init__(self, number: int) -> None:
+        self.cookie = f"parlour_player=spectator{number:_<13}"
         self.first_view = asyncio.Event()
         self.refused: str | None = None
         self.received = 0
 
     async def watch(self, url: str, leave: asyncio.Event) -> None:
         try:
-            async with websockets.connect(url, max_size=2**23, open_timeout=60) as socket:
+            async with websockets.connect(url, max_size=2**23, open_timeout=60,
+                                          additional_headers={"Cookie": self.cookie}) as socket:
                 await socket.send('{"type": "hello"}')
                 reading = asyncio.create_task(self._read(socket))
                 await leave.wait()
@@ -79,13 +84,15 @@ class Spectator:
 
     async def _read(self, socket: websockets.ClientConnection) -> None:
         try:
-            async for _message in socket:
+            async for message in socket:
+                if not self.received and str(message).startswith('{"type":"error"'):
+                    self.refused = str(message)[:100]  # refused: closed next
                 self.received += 1
                 self.first_view.set()
         except websockets.ConnectionClosed:
             pass
         finally:  # closed by the server (refused, or dropped): say why
-            if socket.close_code is not None:
+            if socket.close_code is not None and not self.refused:
                 self.refused = f"closed {socket.close_code}: {socket.close_reason}"
             self.first_view.set()
 
@@ -100,6 +107,24 @@ async def toggle(http: httpx.AsyncClient, sid: str, token: str, stop: asyncio.Ev
     return made
 
 
+async def while_toggling(server: RunningServer, owner: httpx.AsyncClient,
+                         other: httpx.AsyncClient, sid: str, token: str, seconds: float
+                         ) -> tuple[list[float], float]:
+    """The other client's home page loads while the owner toggles for `seconds`, and the
+    server's peak RSS meanwhile."""
+    stop = asyncio.Event()
+    toggling = asyncio.create_task(toggle(owner, sid, token, stop))
+    await asyncio.sleep(0.5)
+    loads = asyncio.create_task(home_loads(other, until=stop))
+    peak = rss_mib(server)
+    for _ in range(int(seconds * 2)):
+        await asyncio.sleep(0.5)
+        peak = max(peak, rss_mib(server))
+    stop.set()
+    print(f"owner's toggles made in {seconds:.0f} s: {await toggling}")
+    return await loads, peak
+
+
 async def run(server: RunningServer, viewers: int, gets: int, seconds: float,
               settle: float) -> None:
     async with httpx.AsyncClient(base_url=server.url, timeout=600) as owner, \
@@ -110,9 +135,11 @@ async def run(server: RunningServer, viewers: int, gets: int, seconds: float,
         await home_loads(other, 5)  # warm up
         before_rss = rss_mib(server)
         before = report("home page, before (ms)", await home_loads(other, gets))
+        alone, _ = await while_toggling(server, owner, other, sid, token, seconds / 3)
+        report("home page, owner toggling, nobody watching (ms)", alone)
 
         leave = asyncio.Event()
-        spectators = [Spectator() for _ in range(viewers)]
+        spectators = [Spectator(number) for number in range(viewers)]
         url = server.url.replace("http", "ws", 1) + f"/ws/{sid}"
         watching = [asyncio.create_task(s.watch(url, leave)) for s in spectators]
         await asyncio.gather(*(s.first_view.wait() for s in spectators))
@@ -121,18 +148,9 @@ async def run(server: RunningServer, viewers: int, gets: int, seconds: float,
               + (f" (first: {refused[0]})" if refused else ""))
         with_viewers_rss = rss_mib(server)
 
-        stop = asyncio.Event()
-        toggling = asyncio.create_task(toggle(owner, sid, token, stop))
-        await asyncio.sleep(0.5)
-        loads = asyncio.create_task(home_loads(other, until=stop))
-        peak = with_viewers_rss
-        for _ in range(int(seconds * 2)):
-            await asyncio.sleep(0.5)
-            peak = max(peak, rss_mib(server))
-        stop.set()
-        during = report("home page, owner toggling, spectators watching (ms)", await loads)
-        print(f"owner's toggles made in {seconds:.0f} s: {await toggling}; views received "
-              f"by the spectators: {sum(s.received for s in spectators)}")
+        loaded, peak = await while_toggling(server, owner, other, sid, token, seconds)
+        during = report("home page, owner toggling, spectators watching (ms)", loaded)
+        print(f"messages received by the spectators: {sum(s.received for s in spectators)}")
 
         leave.set()
         await asyncio.gather(*watching)
@@ -142,7 +160,8 @@ async def run(server: RunningServer, viewers: int, gets: int, seconds: float,
 
     heading("Server RSS (MiB)")
     print(f"before {before_rss:.0f} · with {viewers} spectators {with_viewers_rss:.0f} · "
-          f"peak while toggling {peak:.0f} · {settle:.0f} s after they left {after_rss:.0f}")
+          f"peak while toggling {max(peak, with_viewers_rss):.0f} · "
+          f"{settle:.0f} s after they left {after_rss:.0f}")
     slowdown = during["p50"] / before["p50"]
     growth = after_rss / before_rss - 1
     print(f"home p50 during / before: {slowdown:.1f}x (target <= {TARGET_SLOWDOWN:.0f}x); "
