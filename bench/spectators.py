@@ -11,7 +11,9 @@ game (its view is ~0.5 MB). Then, reading the server's RSS (VmRSS) at each step:
 4. the spectators close; after `--settle` seconds RSS is read again, and the home page
    timed once more.
 
-Targets: home page p50 while they watch at most 2x before; RSS after within 10 % of before.
+Targets: home page p50 while they watch at most 2x before; RSS after they left within
+10 % of RSS before they came (read after a first round of toggles with nobody watching,
+`--seconds` / 3: a game's moves grow it a little, its viewers should not).
 The server refuses WebSockets beyond its caps (per game, per client: hub/caps.py): those
 refused are counted and reported, not retried. Each spectator has a player cookie of
 its own, so the cap per game is the one met.
@@ -136,7 +138,8 @@ async def run(server: RunningServer, viewers: int, gets: int, seconds: float,
         before_rss = rss_mib(server)
         before = report("home page, before (ms)", await home_loads(other, gets))
         alone, _ = await while_toggling(server, owner, other, sid, token, seconds / 3)
-        report("home page, owner toggling, nobody watching (ms)", alone)
+        toggling_alone = report("home page, owner toggling, nobody watching (ms)", alone)
+        toggled_rss = rss_mib(server)  # the game grew with its moves, not its viewers
 
         leave = asyncio.Event()
         spectators = [Spectator(number) for number in range(viewers)]
@@ -159,13 +162,16 @@ async def run(server: RunningServer, viewers: int, gets: int, seconds: float,
         report("home page, after they left (ms)", await home_loads(other, gets))
 
     heading("Server RSS (MiB)")
-    print(f"before {before_rss:.0f} · with {viewers} spectators {with_viewers_rss:.0f} · "
+    print(f"before {before_rss:.0f} · after toggling alone {toggled_rss:.0f} · "
+          f"with {viewers} spectators {with_viewers_rss:.0f} · "
           f"peak while toggling {max(peak, with_viewers_rss):.0f} · "
           f"{settle:.0f} s after they left {after_rss:.0f}")
-    slowdown = during["p50"] / before["p50"]
-    growth = after_rss / before_rss - 1
-    print(f"home p50 during / before: {slowdown:.1f}x (target <= {TARGET_SLOWDOWN:.0f}x); "
-          f"RSS after / before: {growth:+.0%} (target <= +{TARGET_RSS_GROWTH:.0%})")
+    growth = after_rss / toggled_rss - 1
+    print(f"home p50 while they watch: {during['p50'] / before['p50']:.1f}x before "
+          f"(target <= {TARGET_SLOWDOWN:.0f}x), {during['p50'] / toggling_alone['p50']:.1f}x "
+          "toggling with nobody watching")
+    print(f"RSS after they left / after toggling alone: {growth:+.0%} "
+          f"(target <= +{TARGET_RSS_GROWTH:.0%})")
 
 
 def main() -> None:
