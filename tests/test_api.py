@@ -754,10 +754,12 @@ def test_websocket_unknown_session(client: TestClient) -> None:
 def test_sessions_lists_unfinished_games_with_moves(client: TestClient) -> None:
     started = new_game(client, seats=["human", "ai:perfect"])
     move(client, started["session"], started["token"], (1, 1))
-    new_game(client)  # no moves yet: not listed
     sid, token = two_humans(client)
     play_out(client, sid, token, CROSS_WINS)  # finished: not listed
-    response = client.get("/api/sessions")
+    assert client.get("/api/sessions", headers=auth(token)).json() == []
+    untouched = new_game(client)  # no moves yet: not listed
+    assert client.get("/api/sessions", headers=auth(untouched["token"])).json() == []
+    response = client.get("/api/sessions", headers=auth(started["token"]))
     assert response.status_code == 200
     listed = response.json()
     assert [item["session"] for item in listed] == [started["session"]]

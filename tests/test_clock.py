@@ -8,6 +8,7 @@ time at all.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -76,8 +77,8 @@ def page(hub: Hub, live: Live, token: str | None, visible: bool = True) -> tuple
     """A page of `live` connected with `token` (None: a spectator's), and what it is sent."""
     sent: Sent = []
 
-    async def send(message: JSON) -> None:
-        sent.append(message)
+    async def send(text: str) -> None:
+        sent.append(json.loads(text))
 
     viewer = Viewer(live.seats_of(token), send, token, visible=visible)
     hub.page_opened(live, viewer)

@@ -92,8 +92,8 @@ class Parlour:
         view: dict[str, Any] = reply.json()
         return view
 
-    def sessions(self) -> list[dict[str, Any]]:
-        reply = self.http.get("/api/sessions")
+    def sessions(self, token: str) -> list[dict[str, Any]]:
+        reply = self.http.get("/api/sessions", headers=auth(token))
         assert reply.status_code == 200, reply.text
         listed: list[dict[str, Any]] = reply.json()
         return listed
@@ -175,7 +175,7 @@ def test_a_finished_game_survives_a_kill(parlour: Parlour) -> None:
     assert view["status"] == "won"
     assert view["winners"] == [0]
     assert view["text"] == "XXX\nOO.\n..."
-    assert sid not in {row["session"] for row in parlour.sessions()}
+    assert sid not in {row["session"] for row in parlour.sessions(token)}
     assert parlour.action(sid, token, "undo")["moves"] == 4  # and play goes on
 
 
@@ -252,14 +252,14 @@ def test_restart_survives_a_kill(parlour: Parlour) -> None:
 
 def test_an_unfinished_game_is_listed_after_a_kill(parlour: Parlour) -> None:
     sid, token = parlour.create()
-    untouched, _ = parlour.create()  # no move yet: nothing to resume
+    _, untouched_token = parlour.create()  # no move yet: nothing to resume
     for cell in OPENING[:3]:
         parlour.move(sid, token, cell)
     parlour.crash_and_restart()
 
-    listed = {row["session"]: row for row in parlour.sessions()}
+    listed = {row["session"]: row for row in parlour.sessions(token)}
     assert sid in listed
-    assert untouched not in listed
+    assert parlour.sessions(untouched_token) == []
     assert listed[sid]["game"] == "tictactoe"
     assert listed[sid]["moves"] == 3
     assert listed[sid]["mode"] == "two players"

@@ -16,10 +16,11 @@ from parlour.core.session import Session
 from parlour.games import GAMES
 from parlour.server.app import create_app
 from parlour.server.compute import Compute
+from parlour.server.hub.editions import notes_tail
 from parlour.server.hub.live import Live
 from parlour.server.hub.turns import ComputerTurns
 from parlour.server.hub.turns import PlayMove as PlayComputerMove
-from parlour.server.hub.viewers import Viewer, notes_tail
+from parlour.server.hub.viewers import Viewer
 from parlour.store.sqlite import SqliteStore as Store
 from parlour.store.sqlite.schema import BASELINE_SCHEMA, MIGRATIONS, _run_script
 from tests.support.loops import run_async

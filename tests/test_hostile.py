@@ -288,7 +288,7 @@ def test_a_slow_viewer_gets_the_latest_view_not_every_one() -> None:
         sent: list[Any] = []
 
         async def slow(message: Any) -> None:
-            sent.append(message["view"]["n"])
+            sent.append(json.loads(message)["view"]["n"])
             await asyncio.sleep(0.05)
 
         viewer = Viewer(frozenset(), slow)

@@ -4,6 +4,7 @@ a player's undo stops it."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -124,8 +125,8 @@ def watching(live: Live, token: str | None) -> list[dict[str, Any]]:
     """What a viewer of `live` holding `token` is sent, as it is sent."""
     heard: list[dict[str, Any]] = []
 
-    async def send(message: Any) -> None:
-        heard.append(message)
+    async def send(text: str) -> None:
+        heard.append(json.loads(text))
 
     live.viewers.add(Viewer(live.seats_of(token), send, token))
     return heard
@@ -238,8 +239,8 @@ def test_the_player_who_moved_is_sent_the_answer_before_the_other_players(
         hub, live, first, others = await tribolo_of_three(tmp_path)
         order: list[str | None] = []
         for token in (*others, first):  # the mover's browser connected last
-            async def send(message: Any, token: str | None = token) -> None:
-                if message.get("type") == "view":
+            async def send(text: str, token: str | None = token) -> None:
+                if json.loads(text).get("type") == "view":
                     order.append(token)
             live.viewers.add(Viewer(live.seats_of(token), send, token))
         await asyncio.sleep(0.05)  # their outboxes wait, as those of browsers connected do
@@ -261,7 +262,8 @@ def test_those_watching_have_their_views_worked_out_after_the_mover_was_sent_the
         hub, live, first, others = await tribolo_of_three(tmp_path)
         events: list[tuple[str, str | None, int]] = []
         for token in (first, *others, None):  # the three players and a spectator
-            async def send(message: Any, token: str | None = token) -> None:
+            async def send(text: str, token: str | None = token) -> None:
+                message = json.loads(text)
                 if message.get("type") == "view":
                     events.append(("sent", token, message["view"]["moves"]))
             live.viewers.add(Viewer(live.seats_of(token), send, token))

@@ -297,11 +297,12 @@ async def uploaded(upload_id: str, hub: HubDep) -> Response:
     })
 
 
-@router.get("/api/sessions", responses=errors(), tags=["games"])
-async def unfinished(hub: HubDep) -> list[dict[str, Any]]:
-    """Every player's unfinished games, most recent first (without their game ids).
-    A player's own are POST /api/sessions/mine."""
-    return resume.unfinished(hub.store, hub.games)
+@router.get("/api/sessions", responses=errors(401), tags=["games"])
+async def unfinished(hub: HubDep, authorization: Authorization = None) -> list[dict[str, Any]]:
+    """The unfinished games your token holds a seat in, most recent first (without their
+    game ids); none without a token. Nobody is handed other players' games: a game is
+    watched by its link. The Resume list of all your tokens is POST /api/sessions/mine."""
+    return resume.unfinished(hub.store, hub.games, bearer(authorization))
 
 
 @router.post("/api/sessions/mine", response_model=ResumeList, summary="Your unfinished games",

@@ -20,7 +20,8 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import Field, StrictBool, ValidationError
 
 from parlour.core.game import SPEED_FACTORS, Hint
-from parlour.server import timing
+from parlour.server import memory, timing
+from parlour.server.api.clients import client_of
 from parlour.server.api.deps import HubDep
 from parlour.server.api.guard import WS_MESSAGE_LIMIT
 from parlour.server.hub.core import Hub
@@ -84,11 +85,13 @@ async def play_socket(socket: WebSocket, sid: str, hub: HubDep) -> None:
     `{"type": "hello", "token": ...}` (the token stays out of URLs and logs); then it
     is sent views and may send actions (`WireMessage`)."""
     await socket.accept()
+    client = client_of(socket).key
     try:
         hello = Hello.model_validate_json(
             await asyncio.wait_for(_receive_text(socket), HELLO_TIMEOUT)
         )
         live = await hub.get(sid)
+        hub.caps.admit(live, client, hello.token)  # 4429 beyond the caps (caps.py)
     except (TimeoutError, ValidationError, _BadFrame) as error:
         await _refuse(socket, 1008, f"say hello first ({error})"[:120])
         return
@@ -96,10 +99,21 @@ async def play_socket(socket: WebSocket, sid: str, hub: HubDep) -> None:
         await _refuse(socket, 4000 + error.status if error.status < 500 else 1011,
                       error.message)
         return
-    viewer = Viewer(live.seats_of(hello.token), socket.send_json, hello.token,
+    viewer = Viewer(live.seats_of(hello.token), socket.send_text, hello.token,
                     socket.app.state.send_timeout, hello.visible, SPEED_FACTORS[hello.speed])
-    hub.page_opened(live, viewer)  # its clock may start: the view below says so
-    viewer.show(hub.view_for(live, hello.token))
+    try:
+        hub.page_opened(live, viewer)  # its clock may start: the view below says so
+        viewer.show(hub.broadcast.welcome(live, hello.token))
+        await _until_gone(hub, socket, live, viewer)
+    finally:
+        viewer.close()
+        hub.page_closed(live, viewer)  # a page gone is a page hidden: its clock may stop
+        hub.caps.release(client)
+        memory.give_back_soon()  # what it was sent is freed: give it back (memory.py)
+
+
+async def _until_gone(hub: Hub, socket: WebSocket, live: Live, viewer: Viewer) -> None:
+    """Serve the browser until it goes or its viewer is dropped."""
     serving = asyncio.create_task(_serve(hub, socket, live, viewer))
     dropped = asyncio.create_task(viewer.dropped.wait())
     try:
@@ -107,8 +121,6 @@ async def play_socket(socket: WebSocket, sid: str, hub: HubDep) -> None:
     finally:
         serving.cancel()
         dropped.cancel()
-        viewer.close()
-        hub.page_closed(live, viewer)  # a page gone is a page hidden: its clock may stop
 
 
 async def _serve(hub: Hub, socket: WebSocket, live: Live, viewer: Viewer) -> None:

@@ -1,6 +1,9 @@
 """Views to viewers: after each change, every open WebSocket of a game is left the view
-of its own seats (rendered once per kind of viewer, `views.py`) and the notes meant for
-it, without waiting for any of them (`viewers.py`)."""
+of its own seats and the notes meant for it, without waiting for any of them
+(`viewers.py`). A view is rendered once per kind of viewer (`views.py`) and goes out as
+one edition (`editions.py`), encoded and diffed once for all the viewers of that kind;
+a spectator's page that connects is given the spectators' edition made for the last
+page that connected, while the game has not changed."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ from collections.abc import Callable, Collection
 from parlour.core.game import JSON, Status
 from parlour.core.session import Session
 from parlour.server import timing
+from parlour.server.hub.editions import Edition
 from parlour.server.hub.live import Live
 from parlour.server.hub.takebacks import role_of
 from parlour.server.hub.viewers import Viewer
@@ -19,6 +23,10 @@ ViewKind = tuple[frozenset[int], bool, str | None]
 """What a viewer's view hangs on: its seats, whether it sees the game's id, its part in
 a take-back. Viewers of one kind share one render."""
 
+WELCOME_SECONDS = 1.0
+"""While the clock runs, how long the spectators' view given to a page that connects
+serves the next ones: its clock is at most this much behind, until the next view."""
+
 
 class Broadcast:
     def __init__(self, clock: Callable[[], float]) -> None:
@@ -27,6 +35,19 @@ class Broadcast:
     def view_for(self, live: Live, token: str | None, sound: str | None = None) -> JSON:
         """The view of the seats `token` holds (None: a spectator's)."""
         return build_view(live, live.seats_of(token), token, self.clock(), sound)
+
+    def welcome(self, live: Live, token: str | None) -> Edition:
+        """The view for a page that connected with `token`: a spectators' page shares
+        the one given to the last page that connected, while the game has not changed."""
+        if live.seats_of(token) or kind_of(live, token) != kind_of(live, None):
+            return Edition(self.view_for(live, token))  # a player's (or the owner's) own
+        clock = live.session.clock
+        stamp = (live.changes, live.session.state, clock.running,
+                 self.clock() // WELCOME_SECONDS if clock.running else None)
+        kept = live.welcome
+        if kept is None or kept.stamp != stamp:
+            kept = live.welcome = Edition(self.view_for(live, token), stamp)
+        return kept
 
     def show_all(self, live: Live, sound: str | None) -> None:
         """Leave every viewer its view (one render per kind of viewer); never waits."""
@@ -49,22 +70,28 @@ class Broadcast:
                        [viewer for viewer in live.viewers if viewer.token != token])
 
     def _show(self, live: Live, sound: str | None, notes: list[tuple[str, str]],
-              views: dict[ViewKind, JSON], viewers: Collection[Viewer]) -> None:
+              views: dict[ViewKind, Edition], viewers: Collection[Viewer]) -> None:
         """Leave each of `viewers` its view, rendered once per kind of viewer (`views`
         keeps those rendered), and the `notes` meant for it."""
+        live.changes += 1
+        live.welcome = None
         for viewer in list(viewers):
             if viewer.dropped.is_set():
                 live.viewers.discard(viewer)
                 continue
             viewer.seats = live.seats_of(viewer.token)
-            key = (viewer.seats, live.reveals_id(viewer.token),
-                   role_of(live.takeback, viewer.token))
+            key = kind_of(live, viewer.token)
             if key not in views:
-                views[key] = self.view_for(live, viewer.token, sound)
+                views[key] = Edition(self.view_for(live, viewer.token, sound))
             viewer.show(views[key])
             for token, note in notes:
                 if viewer.token == token:
                     viewer.tell({"type": "note", "note": note})
+
+
+def kind_of(live: Live, token: str | None) -> ViewKind:
+    """The kind of viewer `token` is: those of one kind are sent the same view."""
+    return live.seats_of(token), live.reveals_id(token), role_of(live.takeback, token)
 
 
 def sound_after(kind: str, session: Session) -> str:

@@ -33,6 +33,7 @@ from parlour.server.compute import Compute, shared_compute
 from parlour.server.hub import records
 from parlour.server.hub.advice import Advice
 from parlour.server.hub.broadcast import Broadcast, sound_after
+from parlour.server.hub.caps import ViewerCaps
 from parlour.server.hub.errors import ApiError
 from parlour.server.hub.live import Live
 from parlour.server.hub.messages import (
@@ -99,6 +100,7 @@ class Hub:
         self.turns = ComputerTurns(self.workers.compute, self._play_computer_move,
                                    ai_delay_scale)
         self.broadcast = Broadcast(clock)
+        self.caps = ViewerCaps()  # sockets per game and per client (caps.py)
         self.opening = Opening(store, games, self.workers, self.turns, self._keep, now)
         self.seats = Seats(store, self.broadcast, self.turns)
         self.play = Play(self.workers)

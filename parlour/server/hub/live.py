@@ -18,6 +18,7 @@ from typing import Any
 from parlour.core.game import JSON, Status
 from parlour.core.session import HUMAN, Session
 from parlour.server.hub.advice_state import AdviceState
+from parlour.server.hub.editions import Edition
 from parlour.server.hub.series import SeriesState
 from parlour.server.hub.takebacks import TakebackRequest
 from parlour.server.hub.viewers import Viewer
@@ -46,6 +47,9 @@ class Live:
     # the move list's notes made so far, each with its move (movelist.py)
     move_notes: list[tuple[Any, JSON]] = field(default_factory=list)
     series: SeriesState = field(default_factory=SeriesState)  # its series, a rematch offered
+    changes: int = 0  # views shown so far: each change to the game shows them (broadcast.py)
+    # the spectators' view for a page that connects, while nothing changed (broadcast.py)
+    welcome: Edition | None = None
 
     @property
     def owner(self) -> str | None:

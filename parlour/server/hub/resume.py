@@ -5,7 +5,8 @@ in a body or a header, never in a URL), so it sends its tokens and gets back onl
 games: not games it merely watched, left, or took off its list. Each entry says which
 game and board it is (`Game.summary`), how far it got and when it was last played, but
 not its game id, which holds the deal. A player takes a game off their own list with its
-token (`forget`); everyone's unfinished games are listed too (`unfinished`).
+token (`forget`). No list names the games of others (whose session ids would let anyone
+watch them, by the thousand: issue 33); a game is watched by its link.
 """
 
 from __future__ import annotations
@@ -87,9 +88,11 @@ async def forget(store: Store, sid: str, token: str | None, forget: bool) -> For
     return Forgotten(session=sid, forgotten=forget)
 
 
-def unfinished(store: Store, games: Mapping[str, GameSpec]) -> list[dict[str, Any]]:
-    """Every player's unfinished games to resume; without their ids, which hold their
-    deals."""
+def unfinished(store: Store, games: Mapping[str, GameSpec], token: str | None
+               ) -> list[dict[str, Any]]:
+    """The unfinished games `token` holds a seat in (none without one); without their
+    ids, which hold their deals."""
+    held = store.held_unfinished([token]) if token else []
     return [
         {
             "session": row.sid,
@@ -101,7 +104,8 @@ def unfinished(store: Store, games: Mapping[str, GameSpec]) -> list[dict[str, An
             "headline": row.headline,
             "updated": row.updated,
         }
-        for row in store.unfinished()
+        for sid, _ in held
+        if (row := store.session_row(sid)) is not None
     ]
 
 
