@@ -12,6 +12,12 @@ Progress: every worker gets one queue at start-up; a job run with a `progress` c
 is wrapped so that its `parlour.core.progress.report` calls go into that queue tagged with
 the job's number, and one thread here reads the queue and hands each report to its job's
 callback on that job's event loop. Reports of a job that has ended are dropped.
+
+Fair shares: work waits in a `FairQueue` in front of the pool, one line per client (the
+`working_for` of the caller, `api/clients.py`'s key), and a free worker takes the next
+job from each client in turn. One client's burst of a hundred jobs then delays only
+itself; another client's single move waits for at most one job per client ahead of it.
+Work whose caller stopped waiting while it was queued is dropped without running.
 """
 
 from __future__ import annotations
@@ -24,11 +30,14 @@ import logging
 import multiprocessing
 import os
 import threading
+from collections import OrderedDict, deque
 from collections.abc import Callable
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from concurrent.futures import CancelledError as FutureCancelled
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.queues import Queue
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from parlour.core.progress import Listener, listening
 
@@ -63,6 +72,70 @@ Report = tuple[int, float | None, str]
 """What a worker puts in the queue: (job number, done, note)."""
 
 
+working_for: ContextVar[str] = ContextVar("working_for", default="anyone")
+"""The client the work now asked for is done for: its line in the fair queue."""
+
+Item = TypeVar("Item")
+
+
+class FairQueue(Generic[Item]):
+    """Items waiting, one line per client; `take` serves the clients in turn (round
+    robin over those with items waiting), each line first come, first served."""
+
+    def __init__(self) -> None:
+        self._lines: OrderedDict[str, deque[Item]] = OrderedDict()
+
+    def put(self, client: str, item: Item) -> None:
+        self._lines.setdefault(client, deque()).append(item)
+
+    def take(self) -> Item | None:
+        """The next client's first item (that client then goes last), or None."""
+        if not self._lines:
+            return None
+        client, line = self._lines.popitem(last=False)
+        item = line.popleft()
+        if line:
+            self._lines[client] = line
+        return item
+
+    def drop(self, client: str, item: Item) -> None:
+        """Take back an item nobody waits for any more (no-op if it was taken)."""
+        line = self._lines.get(client)
+        if line is not None and item in line:
+            line.remove(item)
+            if not line:
+                del self._lines[client]
+
+    def __len__(self) -> int:
+        return sum(len(line) for line in self._lines.values())
+
+
+@dataclass(eq=False)
+class _Turn:
+    """A job's place in the fair queue: `ready` is set on its loop when a worker is free."""
+
+    loop: asyncio.AbstractEventLoop
+    ready: asyncio.Future[None] = field(init=False)
+    granted: bool = False
+
+    def __post_init__(self) -> None:
+        self.ready = self.loop.create_future()
+
+    def grant(self) -> bool:
+        """Give it a worker (under `Compute._turns_lock`); False if its loop has closed."""
+        try:
+            self.loop.call_soon_threadsafe(_set_ready, self.ready)
+        except RuntimeError:
+            return False
+        self.granted = True
+        return True
+
+
+def _set_ready(ready: asyncio.Future[None]) -> None:
+    if not ready.done():
+        ready.set_result(None)
+
+
 def _worker_count() -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
@@ -78,6 +151,11 @@ class Compute:
         self._reader: threading.Thread | None = None
         self._job_numbers = itertools.count(1)
         self._listeners: dict[int, tuple[asyncio.AbstractEventLoop, Progress]] = {}
+        # jobs handed to the pool (at most one per worker) and those waiting their turn;
+        # callers may run on several loops (tests), hence a thread lock
+        self._turns_lock = threading.Lock()
+        self._in_pool = 0
+        self._waiting: FairQueue[_Turn] = FairQueue()
 
     def pool(self) -> ProcessPool:
         from pebble import ProcessPool
@@ -106,9 +184,51 @@ class Compute:
     async def run(
         self, budget: float, work: Callable[..., T], *args: Any, progress: Progress | None = None
     ) -> T:
-        """`work(*args)` in a worker process; TooSlow after `budget` seconds. Cancelling
-        the caller stops the work. `progress`, if given, is called on this event loop
-        with what the work reports (`parlour.core.progress.report`) until it ends."""
+        """`work(*args)` in a worker process, when the fair queue comes to its client
+        (`working_for`); TooSlow after `budget` seconds of work. Cancelling the caller
+        drops the work from the queue, or stops it. `progress`, if given, is called on
+        this event loop with what the work reports (`parlour.core.progress.report`)
+        until it ends."""
+        await self._wait_turn(working_for.get())
+        try:
+            return await self._run_now(budget, work, args, progress)
+        finally:
+            self._turn_over()
+
+    async def _wait_turn(self, client: str) -> None:
+        turn = _Turn(asyncio.get_running_loop())
+        with self._turns_lock:
+            if self._in_pool < self._workers and not len(self._waiting):
+                self._in_pool += 1
+                return
+            self._waiting.put(client, turn)
+        try:
+            await turn.ready
+        except asyncio.CancelledError:
+            with self._turns_lock:
+                granted = turn.granted
+                self._waiting.drop(client, turn)
+            if granted:  # a worker was given to it meanwhile: pass it on
+                self._turn_over()
+            raise
+
+    def _turn_over(self) -> None:
+        """A job left the pool: the next client's job in the queue goes in."""
+        with self._turns_lock:
+            while (following := self._waiting.take()) is not None:
+                if following.grant():
+                    return
+            self._in_pool -= 1
+
+    def waiting(self) -> int:
+        """Jobs waiting their turn (for tests and the benchmark)."""
+        with self._turns_lock:
+            return len(self._waiting)
+
+    async def _run_now(
+        self, budget: float, work: Callable[..., T], args: tuple[Any, ...],
+        progress: Progress | None,
+    ) -> T:
         from pebble import ProcessExpired
 
         pool = self.pool()
