@@ -32,10 +32,10 @@ import os
 import threading
 from collections import OrderedDict, deque
 from collections.abc import Callable
-from contextvars import ContextVar
-from dataclasses import dataclass, field
 from concurrent.futures import CancelledError as FutureCancelled
 from concurrent.futures.process import BrokenProcessPool
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from multiprocessing.queues import Queue
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -72,7 +72,9 @@ Report = tuple[int, float | None, str]
 """What a worker puts in the queue: (job number, done, note)."""
 
 
-working_for: ContextVar[str] = ContextVar("working_for", default="anyone")
+ANYONE = "anyone"
+"""The line of work asked for on behalf of no client in particular."""
+working_for: ContextVar[str] = ContextVar("working_for", default=ANYONE)
 """The client the work now asked for is done for: its line in the fair queue."""
 
 Item = TypeVar("Item")

@@ -21,6 +21,7 @@ from pydantic import Field, StrictBool, ValidationError
 
 from parlour.core.game import SPEED_FACTORS, Hint
 from parlour.server import timing
+from parlour.server.api.clients import client_of
 from parlour.server.api.deps import HubDep
 from parlour.server.api.guard import WS_MESSAGE_LIMIT
 from parlour.server.hub.core import Hub
@@ -98,9 +99,10 @@ async def play_socket(socket: WebSocket, sid: str, hub: HubDep) -> None:
         return
     viewer = Viewer(live.seats_of(hello.token), socket.send_json, hello.token,
                     socket.app.state.send_timeout, hello.visible, SPEED_FACTORS[hello.speed])
-    hub.page_opened(live, viewer)  # its clock may start: the view below says so
+    client = client_of(socket).key
+    hub.page_opened(live, viewer, client)  # its clock may start: the view below says so
     viewer.show(hub.view_for(live, hello.token))
-    serving = asyncio.create_task(_serve(hub, socket, live, viewer))
+    serving = asyncio.create_task(_serve(hub, socket, live, viewer, client))
     dropped = asyncio.create_task(viewer.dropped.wait())
     try:
         await asyncio.wait({serving, dropped}, return_when=asyncio.FIRST_COMPLETED)
@@ -111,11 +113,12 @@ async def play_socket(socket: WebSocket, sid: str, hub: HubDep) -> None:
         hub.page_closed(live, viewer)  # a page gone is a page hidden: its clock may stop
 
 
-async def _serve(hub: Hub, socket: WebSocket, live: Live, viewer: Viewer) -> None:
+async def _serve(hub: Hub, socket: WebSocket, live: Live, viewer: Viewer, client: str
+                 ) -> None:
     """Read the browser's messages while they are carried out one by one, so that a
     "cancel" reaches the long work it is meant for at once."""
     waiting: asyncio.Queue[Action | Leave] = asyncio.Queue(MESSAGES_WAITING)
-    carrying_out = asyncio.create_task(_carry_out(hub, live, viewer, waiting))
+    carrying_out = asyncio.create_task(_carry_out(hub, live, viewer, waiting, client))
     try:
         while True:
             try:
@@ -151,18 +154,19 @@ async def _serve(hub: Hub, socket: WebSocket, live: Live, viewer: Viewer) -> Non
 
 
 async def _carry_out(
-    hub: Hub, live: Live, viewer: Viewer, waiting: asyncio.Queue[Action | Leave]
+    hub: Hub, live: Live, viewer: Viewer, waiting: asyncio.Queue[Action | Leave], client: str
 ) -> None:
     while True:
-        await _serve_message(hub, live, viewer, await waiting.get())
+        await _serve_message(hub, live, viewer, await waiting.get(), client)
 
 
-async def _serve_message(hub: Hub, live: Live, viewer: Viewer, message: Action | Leave) -> None:
+async def _serve_message(hub: Hub, live: Live, viewer: Viewer, message: Action | Leave,
+                         client: str) -> None:
     try:
         if isinstance(message, Leave):
             await hub.leave(live, viewer.token)
             return
-        found = await hub.act(live, viewer.token, message)
+        found = await hub.act(live, viewer.token, message, client)
         if isinstance(found, Hint):
             viewer.tell({"type": "hint", "move": found.move, "note": found.note})
         elif isinstance(found, Opened):

@@ -46,6 +46,14 @@ class Live:
     # the move list's notes made so far, each with its move (movelist.py)
     move_notes: list[tuple[Any, JSON]] = field(default_factory=list)
     series: SeriesState = field(default_factory=SeriesState)  # its series, a rematch offered
+    # fair shares (shares.py): the client that started it (its work is queued as theirs),
+    # whether it counts in their share (not once taken off their Resume list), and
+    # whether everyone has left it (no page open, no request waiting: its computers
+    # stop until someone returns), with the requests waiting for its computers now
+    client: str | None = None
+    counted: bool = True
+    left: bool = False
+    waiting: int = 0
 
     @property
     def owner(self) -> str | None:

@@ -5,7 +5,10 @@ stops it at once; a move thought out for a position since left is dropped, and t
 computer thinks again about the new one. While people watch, the computers' moves come
 at least the game's pause apart (`GameSpec.ai_delay_seconds`, times the slowest speed
 their players chose, `Viewer.speed`), so each can be seen: the pause runs while the
-computer thinks, holds no lock, and is none when nobody watches.
+computer thinks, holds no lock, and is none when nobody watches. They play only while
+someone is there for them (not `Live.left`: a page open, a request waiting), as the
+game's starter's work (`compute.working_for`), and stop when everyone has left, until
+someone returns.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from typing import Any
 
 from parlour.core import work
 from parlour.core.game import JSON
-from parlour.server.compute import THINK_BUDGET, Compute, TooSlow, WorkerFailed
+from parlour.server.compute import THINK_BUDGET, Compute, TooSlow, WorkerFailed, working_for
 from parlour.server.hub.live import Live
 from parlour.server.hub.workers import budget_for, reporting
 
@@ -38,7 +41,7 @@ class ComputerTurns:
     def kick(self, live: Live) -> None:
         """Start playing if an AI seat is to move and the computer is not at it yet."""
         session = live.session
-        if not session.is_ai(session.to_move):
+        if live.left or not session.is_ai(session.to_move):
             return
         if live.ai_task is None or live.ai_task.done():
             with contextlib.suppress(RuntimeError):  # no running loop: played on load
@@ -64,7 +67,9 @@ class ComputerTurns:
 
     async def _turns(self, live: Live) -> None:
         loop = asyncio.get_running_loop()
-        while live.session.is_ai(live.session.to_move):
+        if live.client is not None:
+            working_for.set(live.client)  # this task's own context: its thinking is theirs
+        while live.session.is_ai(live.session.to_move) and not live.left:
             shown_at = loop.time()  # the position before this move, as people see it
             session = live.session
             state = session.state
