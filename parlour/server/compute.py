@@ -30,7 +30,7 @@ import logging
 import multiprocessing
 import os
 import threading
-from collections import OrderedDict, deque
+from collections import Counter, deque
 from collections.abc import Callable
 from concurrent.futures import CancelledError as FutureCancelled
 from concurrent.futures.process import BrokenProcessPool
@@ -81,24 +81,44 @@ Item = TypeVar("Item")
 
 
 class FairQueue(Generic[Item]):
-    """Items waiting, one line per client; `take` serves the clients in turn (round
-    robin over those with items waiting), each line first come, first served."""
+    """Items waiting, one line per client, each first come, first served. `take` serves
+    the clients in turn: next is the waiting client served longest ago (or never), so
+    a client whose job was just started waits behind every other client with work."""
 
     def __init__(self) -> None:
-        self._lines: OrderedDict[str, deque[Item]] = OrderedDict()
+        self._lines: dict[str, deque[Item]] = {}
+        self._served_at: dict[str, int] = {}  # of clients with work waiting or started
+        self._started: Counter[str] = Counter()
+        self._serving = itertools.count()
 
     def put(self, client: str, item: Item) -> None:
         self._lines.setdefault(client, deque()).append(item)
 
     def take(self) -> Item | None:
-        """The next client's first item (that client then goes last), or None."""
+        """The first item of the client whose turn it is (`started` for it), or None."""
         if not self._lines:
             return None
-        client, line = self._lines.popitem(last=False)
+        client = min(self._lines, key=lambda waiting: self._served_at.get(waiting, -1))
+        line = self._lines[client]
         item = line.popleft()
-        if line:
-            self._lines[client] = line
+        if not line:
+            del self._lines[client]
+        self.started(client)
         return item
+
+    def started(self, client: str) -> None:
+        """`client`'s job went in (taken, or with no queue to wait in)."""
+        self._served_at[client] = next(self._serving)
+        self._started[client] += 1
+
+    def finished(self, client: str) -> None:
+        """A job of `client` that `started` has ended: its turn is forgotten once it has
+        nothing waiting or running (clients come and go: this stays small)."""
+        self._started[client] -= 1
+        if self._started[client] <= 0:
+            del self._started[client]
+            if client not in self._lines:
+                self._served_at.pop(client, None)
 
     def drop(self, client: str, item: Item) -> None:
         """Take back an item nobody waits for any more (no-op if it was taken)."""
@@ -107,6 +127,8 @@ class FairQueue(Generic[Item]):
             line.remove(item)
             if not line:
                 del self._lines[client]
+                if client not in self._started:
+                    self._served_at.pop(client, None)
 
     def __len__(self) -> int:
         return sum(len(line) for line in self._lines.values())
@@ -117,6 +139,7 @@ class _Turn:
     """A job's place in the fair queue: `ready` is set on its loop when a worker is free."""
 
     loop: asyncio.AbstractEventLoop
+    client: str
     ready: asyncio.Future[None] = field(init=False)
     granted: bool = False
 
@@ -191,17 +214,19 @@ class Compute:
         drops the work from the queue, or stops it. `progress`, if given, is called on
         this event loop with what the work reports (`parlour.core.progress.report`)
         until it ends."""
-        await self._wait_turn(working_for.get())
+        client = working_for.get()
+        await self._wait_turn(client)
         try:
             return await self._run_now(budget, work, args, progress)
         finally:
-            self._turn_over()
+            self._turn_over(client)
 
     async def _wait_turn(self, client: str) -> None:
-        turn = _Turn(asyncio.get_running_loop())
+        turn = _Turn(asyncio.get_running_loop(), client)
         with self._turns_lock:
             if self._in_pool < self._workers and not len(self._waiting):
                 self._in_pool += 1
+                self._waiting.started(client)
                 return
             self._waiting.put(client, turn)
         try:
@@ -211,15 +236,17 @@ class Compute:
                 granted = turn.granted
                 self._waiting.drop(client, turn)
             if granted:  # a worker was given to it meanwhile: pass it on
-                self._turn_over()
+                self._turn_over(client)
             raise
 
-    def _turn_over(self) -> None:
-        """A job left the pool: the next client's job in the queue goes in."""
+    def _turn_over(self, client: str) -> None:
+        """A job of `client` left the pool: the next client's job in the queue goes in."""
         with self._turns_lock:
+            self._waiting.finished(client)
             while (following := self._waiting.take()) is not None:
                 if following.grant():
                     return
+                self._waiting.finished(following.client)  # its loop has closed
             self._in_pool -= 1
 
     def waiting(self) -> int:

@@ -178,7 +178,8 @@ async def while_connected(request: Request, waiting: Awaitable[T]) -> T:
         gone.cancel()
         if not answer.done():
             answer.cancel()
-    if answer.cancelled():
+    if not answer.done() or answer.cancelled():
+        await asyncio.gather(answer, return_exceptions=True)  # until it has stopped
         raise ApiError(409, "dropped: the client hung up")
     return answer.result()
 
