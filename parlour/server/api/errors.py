@@ -29,7 +29,7 @@ def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
 
 
 READ = errors(401, 404, 409, 503)  # reading a game: 409/503 if it cannot be rebuilt
-PLAY = errors(401, 403, 404, 409, 413, 415, 422, 429, 503)  # acting in a game (429: shares)
+PLAY = errors(401, 403, 404, 409, 413, 415, 422, 503)  # acting in a game
 
 
 def handle_errors(app: FastAPI) -> None:

@@ -25,7 +25,7 @@ from parlour.server import timing
 from parlour.server.api.catalog import Catalog, describe_catalog
 from parlour.server.api.clients import ClientDep
 from parlour.server.api.deps import HubDep
-from parlour.server.api.errors import PLAY, READ, errors
+from parlour.server.api.errors import PLAY, READ, ErrorBody, errors
 from parlour.server.api.guard import JSON_RULE, BodyRule
 from parlour.server.api.schemas import (
     AssistRequest,
@@ -74,12 +74,15 @@ from parlour.store import MAX_BYTES
 T = TypeVar("T")
 PICTURE_TYPES = ("image/png", "image/jpeg", "image/webp")
 FAIR_SHARE = (
-    f"429: over your fair share (per player: {LIVE_GAMES_PER_CLIENT} unfinished games in "
+    f"over your fair share (per player: {LIVE_GAMES_PER_CLIENT} unfinished games in "
     f"use, {COMPUTER_GAMES_PER_CLIENT} games of computers only running, {HINTS_PER_CLIENT} "
     f"hints and {LONG_WORK_PER_CLIENT} pieces of long work waited for at once; "
     f"{COMPUTER_GAMES_RUNNING} games of computers only on the server); the error names "
     "the limit. Work you stop waiting for (you hang up) is dropped."
 )
+OVER_SHARE: dict[int | str, dict[str, Any]] = {
+    429: {"model": ErrorBody, "description": "O" + FAIR_SHARE[1:]}}
+PLAY_SHARED = {**PLAY, **OVER_SHARE}  # acting in a game, with long work (a hint...)
 IMPORT_PATH = "/api/games/import"  # its body is a saved file, pictures included
 
 
@@ -125,11 +128,11 @@ async def catalog(hub: HubDep) -> Catalog:
 
 
 @router.post("/api/games", status_code=201, response_model=Created,
-             responses=errors(403, 404, 413, 415, 422, 429, 503), tags=["play"],
+             responses={**errors(403, 404, 413, 415, 422, 503), **OVER_SHARE}, tags=["play"],
              description="Start a game: a new deal, or the deal of `id`. The token moves "
              "for your seats. Answers once the computers, if any are to move, have "
              "played (a game of computers only: once it is over, unless you hang up: "
-             "its computers then stop until someone opens it). " + FAIR_SHARE)
+             "its computers then stop until someone opens it). 429: " + FAIR_SHARE)
 async def new_game(body: NewGame, request: Request, hub: HubDep, client: ClientDep
                    ) -> Created:
     async def started() -> Created:
@@ -141,7 +144,10 @@ async def new_game(body: NewGame, request: Request, hub: HubDep, client: ClientD
 
 
 @router.post(IMPORT_PATH, status_code=201, response_model=Created,
-             responses=errors(403, 404, 413, 415, 422, 429, 503), tags=["play"])
+             responses={**errors(403, 404, 413, 415, 422, 503), 429: {
+                 "model": ErrorBody,
+                 "description": "Over your quota of pictures, or " + FAIR_SHARE}},
+             tags=["play"])
 async def import_game(body: SavedGame, request: Request, hub: HubDep, client: ClientDep
                       ) -> Created:
     """Start a game from a saved file (what GET /api/games/{sid}/export answers), as
@@ -253,7 +259,8 @@ async def export_game(sid: str, hub: HubDep, authorization: Authorization = None
     })
 
 
-@router.post("/api/games/{sid}/moves", response_model=View, responses=PLAY, tags=["play"])
+@router.post("/api/games/{sid}/moves", response_model=View, responses=PLAY_SHARED,
+             tags=["play"])
 async def move(
     sid: str, body: MoveRequest, request: Request, hub: HubDep, client: ClientDep,
     authorization: Authorization = None,
@@ -263,7 +270,8 @@ async def move(
     return await _act(hub, sid, authorization, PlayMove(move=body.move), request, client.key)
 
 
-@router.post("/api/games/{sid}/hint", response_model=HintReply, responses=PLAY, tags=["play"])
+@router.post("/api/games/{sid}/hint", response_model=HintReply, responses=PLAY_SHARED,
+             tags=["play"])
 async def hint(sid: str, request: Request, hub: HubDep, client: ClientDep,
                authorization: Authorization = None) -> HintReply:
     """A suggested move for your seat. The game then counts as assisted. 429: over
@@ -321,7 +329,8 @@ async def takeback(
     return await _act(hub, sid, authorization, AnswerTakeback(accept=body.accept))
 
 
-@router.post("/api/games/{sid}/rematch", response_model=View, responses=PLAY, tags=["seats"])
+@router.post("/api/games/{sid}/rematch", response_model=View, responses=PLAY_SHARED,
+             tags=["seats"])
 async def rematch(
     sid: str, body: RematchAnswer, request: Request, hub: HubDep, client: ClientDep,
     authorization: Authorization = None,
