@@ -224,7 +224,8 @@ def test_games_of_computers_only_are_bounded_per_player_and_on_the_server(
 def test_hints_over_a_players_share_are_refused_until_one_is_answered(tmp_path: Path) -> None:
     async def scenario() -> None:
         hub = Hub(Store(tmp_path / "db.sqlite3"), GAMES, compute=Thinking(pause=0.3))
-        games = [await hub.create("sliding", client="player:a") for _ in range(5)]
+        games = [await hub.create("tictactoe", seats=["human", "human"], client="player:a")
+                 for _ in range(5)]
         asking = [asyncio.create_task(hub.act(live, token, AskHint(), "player:a"))
                   for live, token in games[:HINTS_PER_CLIENT]]
         await asyncio.sleep(0.05)
@@ -232,7 +233,7 @@ def test_hints_over_a_players_share_are_refused_until_one_is_answered(tmp_path: 
         with pytest.raises(ApiError) as refused:
             await hub.act(live, token, AskHint(), "player:a")
         assert refused.value.status == 429 and "hints" in refused.value.message
-        other = await hub.create("sliding", client="player:b")
+        other = await hub.create("tictactoe", seats=["human", "human"], client="player:b")
         assert await hub.act(*other, AskHint(), "player:b") is not None  # not theirs
         await asyncio.gather(*asking)
         assert await hub.act(live, token, AskHint(), "player:a") is not None
@@ -250,9 +251,11 @@ def test_computers_stop_when_everyone_has_left_and_go_on_when_someone_returns(
         hub = Hub(Store(tmp_path / "db.sqlite3"), GAMES, ai_delay_scale=0, compute=compute)
         live, _ = await hub.create("tictactoe", seats=COMPUTERS, client="player:a")
         page = a_page()
+        hub.left_grace = 0.05  # the thinking under way is stopped after it
         hub.page_opened(live, page)
         await asyncio.sleep(0.05)
         hub.page_closed(live, page)
+        await asyncio.sleep(0.1)
         stopped_at, jobs = live.session.cursor, compute.jobs
         assert 0 < stopped_at < 9
         await asyncio.sleep(0.3)
@@ -272,6 +275,7 @@ def test_a_request_whose_client_hangs_up_drops_its_work(tmp_path: Path) -> None:
     async def scenario() -> None:
         compute = Thinking(pause=0.05)
         hub = Hub(Store(tmp_path / "db.sqlite3"), GAMES, ai_delay_scale=0, compute=compute)
+        hub.left_grace = 0.05
         hung_up = asyncio.Event()
 
         async def receive() -> dict[str, Any]:
@@ -291,6 +295,7 @@ def test_a_request_whose_client_hangs_up_drops_its_work(tmp_path: Path) -> None:
         with pytest.raises(ApiError, match="hung up"):
             await waiting
         (live,) = hub.live.values()
+        await asyncio.sleep(0.1)
         stopped_at = live.session.cursor
         await asyncio.sleep(0.3)
         assert live.left and live.session.cursor == stopped_at < 9

@@ -71,6 +71,10 @@ IDLE_SECONDS = 300.0
 MAX_LIVE = 200
 """Beyond this many sessions in memory, those idle for `GRACE_SECONDS` leave too."""
 GRACE_SECONDS = 10.0
+LEFT_GRACE_SECONDS = 2.0
+"""Once everyone has left a game, its computers play no further move, and the thinking
+under way is stopped after this long (a reloaded page is back by then: a worker stopped
+mid-job has to start again, which takes a second or two)."""
 
 M = TypeVar("M", bound=Action)
 Handler = Callable[[Live, str | None, frozenset[int], M], Awaitable[Answer]]
@@ -101,6 +105,7 @@ class Hub:
         self.now = now
         self.clock = clock
         self.live: dict[str, Live] = {}
+        self.left_grace = LEFT_GRACE_SECONDS
         self._loading: dict[str, asyncio.Task[Live]] = {}
         self.shares = Shares(self.live)
         self.workers = Workers(compute or shared_compute(), self.shares)
@@ -244,6 +249,10 @@ class Hub:
         work is dropped) until someone returns."""
         if not live.viewers and not live.waiting:
             live.left = True
+            asyncio.get_running_loop().call_later(self.left_grace, self._stop_if_left, live)
+
+    def _stop_if_left(self, live: Live) -> None:
+        if live.left:
             self.turns.stop(live)
 
     async def close(self) -> None:
