@@ -11,7 +11,9 @@ plays `--moves` moves before anything else, then:
 2. *held*: the attacker keeps `--held` such games waiting (requests not given up) while
    the victim plays again.
 
-Each victim line is the time of `POST /moves` answered with the computer's reply (ms).
+Each victim line is the time of `POST /moves` answered with the computer's reply (ms);
+a move not answered within `--patience` s counts as that long (and the victim starts a
+new game).
 
     .venv/bin/python -m bench.fair_share [--games 150] [--held 6] [--moves 20]
 """
@@ -36,7 +38,8 @@ VICTIM = {"Cookie": "parlour_player=" + "V" * 22}
 TRIBOLO = {"game": "tribolo", "seats": ["ai:strong", "ai:strong", "ai:strong"]}
 
 
-async def victim_moves(client: httpx.AsyncClient, count: int) -> list[float]:
+async def victim_moves(client: httpx.AsyncClient, count: int, patience: float = 60.0
+                       ) -> list[float]:
     """`count` moves of Cross against `ai:perfect`, a new game whenever one ends (ms)."""
     taken: list[float] = []
     chooser = random.Random(33)
@@ -52,8 +55,14 @@ async def victim_moves(client: httpx.AsyncClient, count: int) -> list[float]:
         cell = chooser.choice([[x, y] for y, row in enumerate(rows)
                                for x, mark in enumerate(row) if mark == "."])
         started = time.perf_counter()
-        answer = await client.post(f"/api/games/{sid}/moves", json={"move": {"cell": cell}},
-                                   headers={**VICTIM, "Authorization": f"Bearer {token}"})
+        try:
+            answer = await client.post(
+                f"/api/games/{sid}/moves", json={"move": {"cell": cell}}, timeout=patience,
+                headers={**VICTIM, "Authorization": f"Bearer {token}"})
+        except httpx.TimeoutException:
+            taken.append(patience * 1000)
+            view = {"status": "given up"}
+            continue
         taken.append((time.perf_counter() - started) * 1000)
         answer.raise_for_status()
         view = answer.json()
@@ -88,7 +97,8 @@ async def measure(url: str, args: argparse.Namespace) -> None:
 
         print("burst:", await burst(client, args.games, args.timeout))
         await asyncio.sleep(args.pause)
-        report(f"victim after a burst of {args.games}", await victim_moves(client, args.moves))
+        report(f"victim after a burst of {args.games}",
+               await victim_moves(client, args.moves, args.patience))
         first = await tribolo_moves(client)
         await asyncio.sleep(args.pause)
         second = await tribolo_moves(client)
@@ -99,7 +109,8 @@ async def measure(url: str, args: argparse.Namespace) -> None:
                                                 headers=ATTACKER, timeout=600))
                 for _ in range(args.held)]
         await asyncio.sleep(args.pause)
-        report(f"victim beside {args.held} held games", await victim_moves(client, args.moves))
+        report(f"victim beside {args.held} held games",
+               await victim_moves(client, args.moves, args.patience))
         statuses = [task.result().status_code for task in held if task.done()]
         for task in held:
             task.cancel()
@@ -114,6 +125,7 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=20)
     parser.add_argument("--timeout", type=float, default=0.5)
     parser.add_argument("--pause", type=float, default=3.0)
+    parser.add_argument("--patience", type=float, default=30.0)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="parlour-fair-") as folder:
         server = start_server(Path(folder) / "db.sqlite3")

@@ -207,16 +207,19 @@ class Compute:
         pool.schedule(_warm_up)
 
     async def run(
-        self, budget: float, work: Callable[..., T], *args: Any, progress: Progress | None = None
+        self, budget: float, work: Callable[..., T], *args: Any, progress: Progress | None = None,
+        started: Callable[[], None] | None = None,
     ) -> T:
         """`work(*args)` in a worker process, when the fair queue comes to its client
         (`working_for`); TooSlow after `budget` seconds of work. Cancelling the caller
         drops the work from the queue, or stops it. `progress`, if given, is called on
         this event loop with what the work reports (`parlour.core.progress.report`)
-        until it ends."""
+        until it ends; `started`, when it leaves the queue for a worker."""
         client = working_for.get()
         await self._wait_turn(client)
         try:
+            if started is not None:
+                started()
             return await self._run_now(budget, work, args, progress)
         finally:
             self._turn_over(client)

@@ -72,9 +72,10 @@ MAX_LIVE = 200
 """Beyond this many sessions in memory, those idle for `GRACE_SECONDS` leave too."""
 GRACE_SECONDS = 10.0
 LEFT_GRACE_SECONDS = 2.0
-"""Once everyone has left a game, its computers play no further move, and the thinking
-under way is stopped after this long (a reloaded page is back by then: a worker stopped
-mid-job has to start again, which takes a second or two)."""
+"""Once everyone has left a game, its computers play no further move, and after this
+long (a reloaded page is back by then) their thinking is dropped if it still waits for a
+worker; thinking under way finishes (stopping it would end its worker, and a new one
+takes seconds to start)."""
 
 M = TypeVar("M", bound=Action)
 Handler = Callable[[Live, str | None, frozenset[int], M], Awaitable[Answer]]
@@ -253,7 +254,7 @@ class Hub:
 
     def _stop_if_left(self, live: Live) -> None:
         if live.left:
-            self.turns.stop(live)
+            self.turns.stop_if_queued(live)
 
     async def close(self) -> None:
         """The server stops: every clock is stopped and saved."""

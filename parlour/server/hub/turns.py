@@ -37,6 +37,7 @@ class ComputerTurns:
         self.compute = compute
         self.play = play
         self.delay_scale = delay_scale
+        self._in_worker: set[Live] = set()  # games whose thinking has left the queue
 
     def kick(self, live: Live) -> None:
         """Start playing if an AI seat is to move and the computer is not at it yet."""
@@ -46,6 +47,12 @@ class ComputerTurns:
         if live.ai_task is None or live.ai_task.done():
             with contextlib.suppress(RuntimeError):  # no running loop: played on load
                 live.ai_task = asyncio.get_running_loop().create_task(self._turns(live))
+
+    def stop_if_queued(self, live: Live) -> None:
+        """Stop the computer if its thinking still waits for a worker (dropped unrun);
+        thinking under way ends on its own (stopping it would end its worker)."""
+        if live not in self._in_worker:
+            self.stop(live)
 
     @staticmethod
     def stop(live: Live) -> None:
@@ -86,11 +93,13 @@ class ComputerTurns:
             with reporting(live, "The computer is thinking", cancellable=False) as progress:
                 return await self.compute.run(
                     budget_for(live, THINK_BUDGET), work.ai_move, session.game, player, state, rng,
-                    progress=progress,
+                    progress=progress, started=lambda: self._in_worker.add(live),
                 )
         except (TooSlow, WorkerFailed) as error:  # never leave the game waiting
             log.warning("%s: the AI failed (%s); it plays a random move", session.id_text, error)
         except Exception:  # a fault in the AI's own code: the game still goes on
             log.exception("%s: the AI raised; it plays a random move", session.id_text)
+        finally:
+            self._in_worker.discard(live)
         moves = session.game.legal_moves(state)
         return session.game.move_to_json(random.Random(session.cursor).choice(moves))
