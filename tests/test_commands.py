@@ -361,7 +361,8 @@ class Inline(Compute):
     """Runs the work in this process (the double's functions live in a test module)."""
 
     async def run(
-        self, budget: float, work: Callable[..., T], *args: Any, progress: Progress | None = None
+        self, budget: float, work: Callable[..., T], *args: Any, progress: Progress | None = None,
+        started: Callable[[], None] | None = None,
     ) -> T:
         return work(*args)
 

@@ -43,7 +43,8 @@ class SlowInline(Compute):
         self.budgets: list[float] = []
 
     async def run(
-        self, budget: float, work: Callable[..., T], *args: Any, progress: Progress | None = None
+        self, budget: float, work: Callable[..., T], *args: Any, progress: Progress | None = None,
+        started: Callable[[], None] | None = None,
     ) -> T:
         self.started += 1
         self.budgets.append(budget)
@@ -88,7 +89,8 @@ class Failing(Compute):
         self.error = error
 
     async def run(
-        self, budget: float, work: Callable[..., T], *args: Any, progress: Progress | None = None
+        self, budget: float, work: Callable[..., T], *args: Any, progress: Progress | None = None,
+        started: Callable[[], None] | None = None,
     ) -> T:
         raise self.error
 

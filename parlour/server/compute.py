@@ -12,6 +12,12 @@ Progress: every worker gets one queue at start-up; a job run with a `progress` c
 is wrapped so that its `parlour.core.progress.report` calls go into that queue tagged with
 the job's number, and one thread here reads the queue and hands each report to its job's
 callback on that job's event loop. Reports of a job that has ended are dropped.
+
+Fair shares: work waits in a `FairQueue` in front of the pool, one line per client (the
+`working_for` of the caller, `api/clients.py`'s key), and a free worker takes the next
+job from each client in turn. One client's burst of a hundred jobs then delays only
+itself; another client's single move waits for at most one job per client ahead of it.
+Work whose caller stopped waiting while it was queued is dropped without running.
 """
 
 from __future__ import annotations
@@ -24,11 +30,14 @@ import logging
 import multiprocessing
 import os
 import threading
+from collections import Counter, deque
 from collections.abc import Callable
 from concurrent.futures import CancelledError as FutureCancelled
 from concurrent.futures.process import BrokenProcessPool
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from multiprocessing.queues import Queue
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from parlour.core.progress import Listener, listening
 
@@ -63,6 +72,95 @@ Report = tuple[int, float | None, str]
 """What a worker puts in the queue: (job number, done, note)."""
 
 
+ANYONE = "anyone"
+"""The line of work asked for on behalf of no client in particular."""
+working_for: ContextVar[str] = ContextVar("working_for", default=ANYONE)
+"""The client the work now asked for is done for: its line in the fair queue."""
+
+Item = TypeVar("Item")
+
+
+class FairQueue(Generic[Item]):
+    """Items waiting, one line per client, each first come, first served. `take` serves
+    the clients in turn: next is the waiting client served longest ago (or never), so
+    a client whose job was just started waits behind every other client with work."""
+
+    def __init__(self) -> None:
+        self._lines: dict[str, deque[Item]] = {}
+        self._served_at: dict[str, int] = {}  # of clients with work waiting or started
+        self._started: Counter[str] = Counter()
+        self._serving = itertools.count()
+
+    def put(self, client: str, item: Item) -> None:
+        self._lines.setdefault(client, deque()).append(item)
+
+    def take(self) -> Item | None:
+        """The first item of the client whose turn it is (`started` for it), or None."""
+        if not self._lines:
+            return None
+        client = min(self._lines, key=lambda waiting: self._served_at.get(waiting, -1))
+        line = self._lines[client]
+        item = line.popleft()
+        if not line:
+            del self._lines[client]
+        self.started(client)
+        return item
+
+    def started(self, client: str) -> None:
+        """`client`'s job went in (taken, or with no queue to wait in)."""
+        self._served_at[client] = next(self._serving)
+        self._started[client] += 1
+
+    def finished(self, client: str) -> None:
+        """A job of `client` that `started` has ended: its turn is forgotten once it has
+        nothing waiting or running (clients come and go: this stays small)."""
+        self._started[client] -= 1
+        if self._started[client] <= 0:
+            del self._started[client]
+            if client not in self._lines:
+                self._served_at.pop(client, None)
+
+    def drop(self, client: str, item: Item) -> None:
+        """Take back an item nobody waits for any more (no-op if it was taken)."""
+        line = self._lines.get(client)
+        if line is not None and item in line:
+            line.remove(item)
+            if not line:
+                del self._lines[client]
+                if client not in self._started:
+                    self._served_at.pop(client, None)
+
+    def __len__(self) -> int:
+        return sum(len(line) for line in self._lines.values())
+
+
+@dataclass(eq=False)
+class _Turn:
+    """A job's place in the fair queue: `ready` is set on its loop when a worker is free."""
+
+    loop: asyncio.AbstractEventLoop
+    client: str
+    ready: asyncio.Future[None] = field(init=False)
+    granted: bool = False
+
+    def __post_init__(self) -> None:
+        self.ready = self.loop.create_future()
+
+    def grant(self) -> bool:
+        """Give it a worker (under `Compute._turns_lock`); False if its loop has closed."""
+        try:
+            self.loop.call_soon_threadsafe(_set_ready, self.ready)
+        except RuntimeError:
+            return False
+        self.granted = True
+        return True
+
+
+def _set_ready(ready: asyncio.Future[None]) -> None:
+    if not ready.done():
+        ready.set_result(None)
+
+
 def _worker_count() -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
@@ -78,6 +176,11 @@ class Compute:
         self._reader: threading.Thread | None = None
         self._job_numbers = itertools.count(1)
         self._listeners: dict[int, tuple[asyncio.AbstractEventLoop, Progress]] = {}
+        # jobs handed to the pool (at most one per worker) and those waiting their turn;
+        # callers may run on several loops (tests), hence a thread lock
+        self._turns_lock = threading.Lock()
+        self._in_pool = 0
+        self._waiting: FairQueue[_Turn] = FairQueue()
 
     def pool(self) -> ProcessPool:
         from pebble import ProcessPool
@@ -104,11 +207,60 @@ class Compute:
         pool.schedule(_warm_up)
 
     async def run(
-        self, budget: float, work: Callable[..., T], *args: Any, progress: Progress | None = None
+        self, budget: float, work: Callable[..., T], *args: Any, progress: Progress | None = None,
+        started: Callable[[], None] | None = None,
     ) -> T:
-        """`work(*args)` in a worker process; TooSlow after `budget` seconds. Cancelling
-        the caller stops the work. `progress`, if given, is called on this event loop
-        with what the work reports (`parlour.core.progress.report`) until it ends."""
+        """`work(*args)` in a worker process, when the fair queue comes to its client
+        (`working_for`); TooSlow after `budget` seconds of work. Cancelling the caller
+        drops the work from the queue, or stops it. `progress`, if given, is called on
+        this event loop with what the work reports (`parlour.core.progress.report`)
+        until it ends; `started`, when it leaves the queue for a worker."""
+        client = working_for.get()
+        await self._wait_turn(client)
+        try:
+            if started is not None:
+                started()
+            return await self._run_now(budget, work, args, progress)
+        finally:
+            self._turn_over(client)
+
+    async def _wait_turn(self, client: str) -> None:
+        turn = _Turn(asyncio.get_running_loop(), client)
+        with self._turns_lock:
+            if self._in_pool < self._workers and not len(self._waiting):
+                self._in_pool += 1
+                self._waiting.started(client)
+                return
+            self._waiting.put(client, turn)
+        try:
+            await turn.ready
+        except asyncio.CancelledError:
+            with self._turns_lock:
+                granted = turn.granted
+                self._waiting.drop(client, turn)
+            if granted:  # a worker was given to it meanwhile: pass it on
+                self._turn_over(client)
+            raise
+
+    def _turn_over(self, client: str) -> None:
+        """A job of `client` left the pool: the next client's job in the queue goes in."""
+        with self._turns_lock:
+            self._waiting.finished(client)
+            while (following := self._waiting.take()) is not None:
+                if following.grant():
+                    return
+                self._waiting.finished(following.client)  # its loop has closed
+            self._in_pool -= 1
+
+    def waiting(self) -> int:
+        """Jobs waiting their turn (for tests and the benchmark)."""
+        with self._turns_lock:
+            return len(self._waiting)
+
+    async def _run_now(
+        self, budget: float, work: Callable[..., T], args: tuple[Any, ...],
+        progress: Progress | None,
+    ) -> T:
         from pebble import ProcessExpired
 
         pool = self.pool()

@@ -1,6 +1,10 @@
 """The REST API, for scripts and bots: every route as a plain function of `router`, the
 hub handed in (`HubDep`). A route reads its path, header and body, asks the hub, and
 shapes the answer; the rules are the hub's. /docs lists the statuses each route answers.
+
+A route that waits for work (a deal, the computer's move, a hint) names its client to the
+hub (`api/clients.py`: the fair shares of `hub/shares.py`) and drops that work if the
+client hangs up first (`while_connected`): nobody is left to answer.
 """
 
 from __future__ import annotations
@@ -8,7 +12,8 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import gc
-from typing import Annotated, Any
+from collections.abc import Awaitable
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Header, Path, Query, Request
 from fastapi.responses import Response
@@ -18,8 +23,9 @@ from parlour.core import daily
 from parlour.core.game import BadParams, Hint
 from parlour.server import timing
 from parlour.server.api.catalog import Catalog, describe_catalog
+from parlour.server.api.clients import ClientDep
 from parlour.server.api.deps import HubDep
-from parlour.server.api.errors import PLAY, READ, errors
+from parlour.server.api.errors import PLAY, READ, ErrorBody, errors
 from parlour.server.api.guard import JSON_RULE, BodyRule
 from parlour.server.api.schemas import (
     AssistRequest,
@@ -52,13 +58,31 @@ from parlour.server.hub.messages import (
 from parlour.server.hub.replays import Position, Replay
 from parlour.server.hub.resume import ForgetRequest, Forgotten, HeldRequest, ResumeList
 from parlour.server.hub.saved_games import FILE_LIMIT, SavedGame, exported, file_name
+from parlour.server.hub.shares import (
+    COMPUTER_GAMES_PER_CLIENT,
+    COMPUTER_GAMES_RUNNING,
+    HINTS_PER_CLIENT,
+    LIVE_GAMES_PER_CLIENT,
+    LONG_WORK_PER_CLIENT,
+)
 from parlour.server.hub.views import View
 from parlour.stats.daily import daily_report
 from parlour.stats.past_games import MAX_LISTED, PastGame, past_games
 from parlour.stats.statistics import store_statistics
 from parlour.store import MAX_BYTES
 
+T = TypeVar("T")
 PICTURE_TYPES = ("image/png", "image/jpeg", "image/webp")
+FAIR_SHARE = (
+    f"over your fair share (per player: {LIVE_GAMES_PER_CLIENT} unfinished games in "
+    f"use, {COMPUTER_GAMES_PER_CLIENT} games of computers only running, {HINTS_PER_CLIENT} "
+    f"hints and {LONG_WORK_PER_CLIENT} pieces of long work waited for at once; "
+    f"{COMPUTER_GAMES_RUNNING} games of computers only on the server); the error names "
+    "the limit. Work you stop waiting for (you hang up) is dropped."
+)
+OVER_SHARE: dict[int | str, dict[str, Any]] = {
+    429: {"model": ErrorBody, "description": "O" + FAIR_SHARE[1:]}}
+PLAY_SHARED = {**PLAY, **OVER_SHARE}  # acting in a game, with long work (a hint...)
 IMPORT_PATH = "/api/games/import"  # its body is a saved file, pictures included
 
 
@@ -104,16 +128,28 @@ async def catalog(hub: HubDep) -> Catalog:
 
 
 @router.post("/api/games", status_code=201, response_model=Created,
-             responses=errors(403, 404, 413, 415, 422, 503), tags=["play"])
-async def new_game(body: NewGame, hub: HubDep) -> Created:
-    """Start a game: a new deal, or the deal of `id`. The token moves for your seats."""
-    live, token = await hub.create(body.game, body.id, body.params, body.seats)
-    return await _created(hub, live, token)
+             responses={**errors(403, 404, 413, 415, 422, 503), **OVER_SHARE}, tags=["play"],
+             description="Start a game: a new deal, or the deal of `id`. The token moves "
+             "for your seats. Answers once the computers, if any are to move, have "
+             "played (a game of computers only: once it is over, unless you hang up: "
+             "its computers then stop until someone opens it). 429: " + FAIR_SHARE)
+async def new_game(body: NewGame, request: Request, hub: HubDep, client: ClientDep
+                   ) -> Created:
+    async def started() -> Created:
+        live, token = await hub.create(body.game, body.id, body.params, body.seats,
+                                       client=client.key)
+        return await _created(hub, live, token)
+
+    return await while_connected(request, started())
 
 
 @router.post(IMPORT_PATH, status_code=201, response_model=Created,
-             responses=errors(403, 404, 413, 415, 422, 429, 503), tags=["play"])
-async def import_game(body: SavedGame, request: Request, hub: HubDep) -> Created:
+             responses={**errors(403, 404, 413, 415, 422, 503), 429: {
+                 "model": ErrorBody,
+                 "description": "Over your quota of pictures, or " + FAIR_SHARE}},
+             tags=["play"])
+async def import_game(body: SavedGame, request: Request, hub: HubDep, client: ClientDep
+                      ) -> Created:
     """Start a game from a saved file (what GET /api/games/{sid}/export answers), as
     a new session on this server: you hold every human seat, and the position, the
     moves Undo took back, the clock and the help used are the file's. Send the file
@@ -121,9 +157,13 @@ async def import_game(body: SavedGame, request: Request, hub: HubDep) -> Created
     and kept as your uploads (429: over your quota of pictures), under the ids its
     game id names. 422 says what is wrong with the file: a field, a picture, or the
     first move that cannot be played (`move <n> cannot be played: <why>`, counting
-    from 1). 404: a game this server does not have."""
-    live, token = await hub.adopt(body, client_address(request))
-    return await _created(hub, live, token)
+    from 1). 404: a game this server does not have. 429 also: over your fair share
+    of games (see POST /api/games)."""
+    async def adopted() -> Created:
+        live, token = await hub.adopt(body, client_address(request), client=client.key)
+        return await _created(hub, live, token)
+
+    return await while_connected(request, adopted())
 
 
 # before GET /api/games/{sid}, which would take "import" for a session id
@@ -131,6 +171,29 @@ async def import_game(body: SavedGame, request: Request, hub: HubDep) -> Created
                   include_in_schema=False)
 async def import_by_post_only() -> None:
     raise HTTPException(405, headers={"Allow": "POST"})
+
+
+async def while_connected(request: Request, waiting: Awaitable[T]) -> T:
+    """What `waiting` answers; if the client hangs up first, it is cancelled (its queued
+    work dropped, the computers it waited for stopped if nobody else is there)."""
+    answer = asyncio.ensure_future(waiting)
+    gone = asyncio.ensure_future(_hung_up(request))
+    try:
+        await asyncio.wait({answer, gone}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        gone.cancel()
+        if not answer.done():
+            answer.cancel()
+    if not answer.done() or answer.cancelled():
+        await asyncio.gather(answer, return_exceptions=True)  # until it has stopped
+        raise ApiError(409, "dropped: the client hung up")
+    return answer.result()
+
+
+async def _hung_up(request: Request) -> None:
+    """Return when the client closes the connection (its body has been read)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
 
 
 async def _created(hub: Hub, live: Live, token: str) -> Created:
@@ -196,20 +259,26 @@ async def export_game(sid: str, hub: HubDep, authorization: Authorization = None
     })
 
 
-@router.post("/api/games/{sid}/moves", response_model=View, responses=PLAY, tags=["play"])
+@router.post("/api/games/{sid}/moves", response_model=View, responses=PLAY_SHARED,
+             tags=["play"])
 async def move(
-    sid: str, body: MoveRequest, hub: HubDep, authorization: Authorization = None
+    sid: str, body: MoveRequest, request: Request, hub: HubDep, client: ClientDep,
+    authorization: Authorization = None,
 ) -> dict[str, Any]:
-    """Play a move for the seat to move. Answers once the AI, if any, has replied."""
-    return await _act(hub, sid, authorization, PlayMove(move=body.move))
+    """Play a move for the seat to move. Answers once the AI, if any, has replied.
+    429: a slow move over your fair share of long work (see POST /api/games)."""
+    return await _act(hub, sid, authorization, PlayMove(move=body.move), request, client.key)
 
 
-@router.post("/api/games/{sid}/hint", response_model=HintReply, responses=PLAY, tags=["play"])
-async def hint(sid: str, hub: HubDep, authorization: Authorization = None) -> HintReply:
-    """A suggested move for your seat. The game then counts as assisted."""
+@router.post("/api/games/{sid}/hint", response_model=HintReply, responses=PLAY_SHARED,
+             tags=["play"])
+async def hint(sid: str, request: Request, hub: HubDep, client: ClientDep,
+               authorization: Authorization = None) -> HintReply:
+    """A suggested move for your seat. The game then counts as assisted. 429: over
+    your fair share of hints (see POST /api/games); hang up, and it is dropped."""
     live = await hub.get(sid)
     token = bearer(authorization)
-    found = await hub.act(live, token, AskHint())
+    found = await while_connected(request, hub.act(live, token, AskHint(), client.key))
     assert isinstance(found, Hint)
     return HintReply(move=found.move, note=found.note, view=hub.view_for(live, token))
 
@@ -260,16 +329,19 @@ async def takeback(
     return await _act(hub, sid, authorization, AnswerTakeback(accept=body.accept))
 
 
-@router.post("/api/games/{sid}/rematch", response_model=View, responses=PLAY, tags=["seats"])
+@router.post("/api/games/{sid}/rematch", response_model=View, responses=PLAY_SHARED,
+             tags=["seats"])
 async def rematch(
-    sid: str, body: RematchAnswer, hub: HubDep, authorization: Authorization = None
+    sid: str, body: RematchAnswer, request: Request, hub: HubDep, client: ClientDep,
+    authorization: Authorization = None,
 ) -> dict[str, Any]:
     """Once the game is over: offer a rematch (`accept` true), accept the one offered, or
     decline it (false). It starts when every player holding seats has accepted (at once
     when you play alone or against the computer), with the seats rotated so that the first
     move passes on; the view's `rematch.next` then gives its session and your new token.
     The view's `series` keeps the score of the games played with these seats."""
-    return await _act(hub, sid, authorization, AnswerRematch(accept=body.accept))
+    return await _act(hub, sid, authorization, AnswerRematch(accept=body.accept), request,
+                      client.key)
 
 
 @router.post("/api/uploads", status_code=201, response_model=Uploaded,
@@ -323,8 +395,14 @@ async def forget(
 ) -> Forgotten:
     """Take the game off your Resume list (`{"forget": false}` puts it back). Only a
     player of the game may, with their token: it changes their list alone, and the
-    game itself stays as it is (its link still opens it)."""
-    return await resume.forget(hub.store, sid, bearer(authorization), body.forget)
+    game itself stays as it is (its link still opens it). Its starter taking it off
+    frees its place in their fair share of unfinished games (see POST /api/games)."""
+    token = bearer(authorization)
+    forgotten = await resume.forget(hub.store, sid, token, body.forget)
+    live = hub.live.get(sid)
+    if live is not None and token == live.owner:  # no longer counts in the starter's share
+        live.counted = not body.forget
+    return forgotten
 
 
 @router.get("/api/stats", responses=errors(404), tags=["games"])
@@ -372,19 +450,26 @@ async def past(hub: HubDep, game: str | None = None,
     return await asyncio.to_thread(past_games, hub.store, hub.games, game, limit)
 
 
-async def _act(hub: Hub, sid: str, authorization: str | None, message: Action
-               ) -> dict[str, Any]:
+async def _act(hub: Hub, sid: str, authorization: str | None, message: Action,
+               request: Request | None = None, client: str | None = None) -> dict[str, Any]:
     live = await hub.get(sid)
     token = bearer(authorization)
-    await hub.act(live, token, message)
-    await hub.settle(live)
+
+    async def acted() -> None:
+        await hub.act(live, token, message, client)
+        await hub.settle(live)
+
+    if request is None:
+        await acted()
+    else:
+        await while_connected(request, acted())
     return dict(hub.view_for(live, token))
 
 
 def _action_route(action: str, message: Action) -> Any:
-    async def route(sid: str, hub: HubDep, authorization: Authorization = None
-                    ) -> dict[str, Any]:
-        return await _act(hub, sid, authorization, message)
+    async def route(sid: str, request: Request, hub: HubDep, client: ClientDep,
+                    authorization: Authorization = None) -> dict[str, Any]:
+        return await _act(hub, sid, authorization, message, request, client.key)
 
     route.__name__ = action
     route.__doc__ = {

@@ -102,9 +102,9 @@ async def play_socket(socket: WebSocket, sid: str, hub: HubDep) -> None:
     viewer = Viewer(live.seats_of(hello.token), socket.send_text, hello.token,
                     socket.app.state.send_timeout, hello.visible, SPEED_FACTORS[hello.speed])
     try:
-        hub.page_opened(live, viewer)  # its clock may start: the view below says so
+        hub.page_opened(live, viewer, client)  # its clock may start: the view below says so
         viewer.show(hub.broadcast.welcome(live, hello.token))
-        await _until_gone(hub, socket, live, viewer)
+        await _until_gone(hub, socket, live, viewer, client)
     finally:
         viewer.close()
         hub.page_closed(live, viewer)  # a page gone is a page hidden: its clock may stop
@@ -112,9 +112,10 @@ async def play_socket(socket: WebSocket, sid: str, hub: HubDep) -> None:
         memory.give_back_soon()  # what it was sent is freed: give it back (memory.py)
 
 
-async def _until_gone(hub: Hub, socket: WebSocket, live: Live, viewer: Viewer) -> None:
+async def _until_gone(hub: Hub, socket: WebSocket, live: Live, viewer: Viewer, client: str
+                      ) -> None:
     """Serve the browser until it goes or its viewer is dropped."""
-    serving = asyncio.create_task(_serve(hub, socket, live, viewer))
+    serving = asyncio.create_task(_serve(hub, socket, live, viewer, client))
     dropped = asyncio.create_task(viewer.dropped.wait())
     try:
         await asyncio.wait({serving, dropped}, return_when=asyncio.FIRST_COMPLETED)
@@ -123,11 +124,12 @@ async def _until_gone(hub: Hub, socket: WebSocket, live: Live, viewer: Viewer) -
         dropped.cancel()
 
 
-async def _serve(hub: Hub, socket: WebSocket, live: Live, viewer: Viewer) -> None:
+async def _serve(hub: Hub, socket: WebSocket, live: Live, viewer: Viewer, client: str
+                 ) -> None:
     """Read the browser's messages while they are carried out one by one, so that a
     "cancel" reaches the long work it is meant for at once."""
     waiting: asyncio.Queue[Action | Leave] = asyncio.Queue(MESSAGES_WAITING)
-    carrying_out = asyncio.create_task(_carry_out(hub, live, viewer, waiting))
+    carrying_out = asyncio.create_task(_carry_out(hub, live, viewer, waiting, client))
     try:
         while True:
             try:
@@ -163,18 +165,19 @@ async def _serve(hub: Hub, socket: WebSocket, live: Live, viewer: Viewer) -> Non
 
 
 async def _carry_out(
-    hub: Hub, live: Live, viewer: Viewer, waiting: asyncio.Queue[Action | Leave]
+    hub: Hub, live: Live, viewer: Viewer, waiting: asyncio.Queue[Action | Leave], client: str
 ) -> None:
     while True:
-        await _serve_message(hub, live, viewer, await waiting.get())
+        await _serve_message(hub, live, viewer, await waiting.get(), client)
 
 
-async def _serve_message(hub: Hub, live: Live, viewer: Viewer, message: Action | Leave) -> None:
+async def _serve_message(hub: Hub, live: Live, viewer: Viewer, message: Action | Leave,
+                         client: str) -> None:
     try:
         if isinstance(message, Leave):
             await hub.leave(live, viewer.token)
             return
-        found = await hub.act(live, viewer.token, message)
+        found = await hub.act(live, viewer.token, message, client)
         if isinstance(found, Hint):
             viewer.tell({"type": "hint", "move": found.move, "note": found.note})
         elif isinstance(found, Opened):

@@ -15,13 +15,19 @@ viewer is sent), records.py (what is saved), messages.py (what a player asks, wh
 handler answers), viewers.py (each socket's outbox), errors.py (a refusal), and the
 state a capability keeps on a live game: takebacks.py, advice_state.py. The API's own
 reads and writes of the store: resume.py, saved_games.py, pictures.py.
+
+Fair shares (shares.py): the API names the client of each new game and action; its work
+is queued as theirs (`compute.working_for`), a new game over their share is refused, and
+a game's computers stop once every page and request has left it (`Live.left`), until
+someone returns.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from parlour.core import work
@@ -29,7 +35,7 @@ from parlour.core.game import GameError, GameSpec
 from parlour.core.gameid import parse_game_id
 from parlour.core.session import Clock, Session
 from parlour.server import timing
-from parlour.server.compute import Compute, shared_compute
+from parlour.server.compute import ANYONE, Compute, shared_compute, working_for
 from parlour.server.hub import records
 from parlour.server.hub.advice import Advice
 from parlour.server.hub.broadcast import Broadcast, sound_after
@@ -55,6 +61,7 @@ from parlour.server.hub.presence import Presence
 from parlour.server.hub.rematch import Rematches
 from parlour.server.hub.saved_games import SavedGame
 from parlour.server.hub.seats import Seats, answer_takeback
+from parlour.server.hub.shares import Shares
 from parlour.server.hub.turns import ComputerTurns
 from parlour.server.hub.viewers import Viewer
 from parlour.server.hub.workers import Workers
@@ -65,6 +72,11 @@ IDLE_SECONDS = 300.0
 MAX_LIVE = 200
 """Beyond this many sessions in memory, those idle for `GRACE_SECONDS` leave too."""
 GRACE_SECONDS = 10.0
+LEFT_GRACE_SECONDS = 2.0
+"""Once everyone has left a game, its computers play no further move, and after this
+long (a reloaded page is back by then) their thinking is dropped if it still waits for a
+worker; thinking under way finishes (stopping it would end its worker, and a new one
+takes seconds to start)."""
 
 M = TypeVar("M", bound=Action)
 Handler = Callable[[Live, str | None, frozenset[int], M], Awaitable[Answer]]
@@ -95,8 +107,10 @@ class Hub:
         self.now = now
         self.clock = clock
         self.live: dict[str, Live] = {}
+        self.left_grace = LEFT_GRACE_SECONDS
         self._loading: dict[str, asyncio.Task[Live]] = {}
-        self.workers = Workers(compute or shared_compute())
+        self.shares = Shares(self.live)
+        self.workers = Workers(compute or shared_compute(), self.shares)
         self.turns = ComputerTurns(self.workers.compute, self._play_computer_move,
                                    ai_delay_scale)
         self.broadcast = Broadcast(clock)
@@ -130,11 +144,18 @@ class Hub:
         id_text: str | None = None,
         params: Mapping[str, object] | None = None,
         seats: list[str] | None = None,
+        client: str | None = None,
     ) -> tuple[Live, str]:
-        return await self.opening.create(game, id_text, params, seats)
+        """A new game for `client` (429 over their share, `shares.py`)."""
+        with acting_for(client) as key:
+            self.shares.check_new_game(key, seats or list(self.spec(game).default_seats))
+            return await self.opening.create(game, id_text, params, seats)
 
-    async def adopt(self, saved: SavedGame, owner: str) -> tuple[Live, str]:
-        return await self.opening.adopt(saved, owner)
+    async def adopt(self, saved: SavedGame, owner: str, client: str | None = None
+                    ) -> tuple[Live, str]:
+        with acting_for(client) as key:
+            self.shares.check_new_game(key, list(saved.seats))
+            return await self.opening.adopt(saved, owner)
 
     async def get(self, sid: str) -> Live:
         """The live session `sid`, reloaded from the store if it left memory (once, however
@@ -176,6 +197,7 @@ class Hub:
         holders = {t: frozenset(s) for t, s in self.store.tokens(sid).items()}
         live = Live(sid, session, row.mode, row.preset, row.round, holders)
         live.series.place = self.store.series(sid)
+        live.left = True  # its computers wait for a page or a request to come for them
         self._keep(live)
         self.turns.kick(live)
         self.advice.work_out_assist(live)
@@ -183,6 +205,8 @@ class Hub:
 
     def _keep(self, live: Live) -> None:
         """Hold `live` in memory, letting sessions nobody uses go."""
+        if live.client is None and working_for.get() != ANYONE:
+            live.client = working_for.get()  # who started it
         self.live[live.sid] = live
         now = time.monotonic()
         crowded = len(self.live) > MAX_LIVE
@@ -204,10 +228,14 @@ class Hub:
         self.presence.update(live)  # their page no longer keeps the clock running
 
     # -- pages: the clock runs while a player's page is visible (presence.py) ---------
-    def page_opened(self, live: Live, viewer: Viewer) -> None:
-        """A page connected (its first view is left to it after this)."""
+    def page_opened(self, live: Live, viewer: Viewer, client: str | None = None) -> None:
+        """A page connected (its first view is left to it after this). `client`: whose
+        work its computers' is, if the game was read back from the store."""
+        live.client = live.client or client
         live.viewers.add(viewer)
         self.presence.update(live)
+        live.left = False
+        self.turns.kick(live)  # its computers go on if they had stopped
 
     def page_shown(self, live: Live, viewer: Viewer, visible: bool) -> None:
         """A page was shown or hidden (it is told what its clock shows now)."""
@@ -217,18 +245,39 @@ class Hub:
     def page_closed(self, live: Live, viewer: Viewer) -> None:
         live.viewers.discard(viewer)
         self.presence.update(live)
+        self._left_if_nobody_waits(live)
+
+    def _left_if_nobody_waits(self, live: Live) -> None:
+        """With no page open and no request waiting, its computers stop (and its queued
+        work is dropped) until someone returns."""
+        if not live.viewers and not live.waiting:
+            live.left = True
+            asyncio.get_running_loop().call_later(self.left_grace, self._stop_if_left, live)
+
+    def _stop_if_left(self, live: Live) -> None:
+        if live.left:
+            self.turns.stop_if_queued(live)
 
     async def close(self) -> None:
         """The server stops: every clock is stopped and saved."""
         await self.presence.stop_all(self.live.values())
 
     # -- acting -----------------------------------------------------------------------
-    async def act(self, live: Live, token: str | None, message: Action) -> Answer:
+    async def act(self, live: Live, token: str | None, message: Action,
+                  client: str | None = None) -> Answer:
         """Carry out a player's action; raise ApiError (nothing changed) if refused. A hint,
-        or a game's command, answers with a hint to show or a note for the player."""
+        or a game's command, answers with a hint to show or a note for the player.
+        `client`: whose share its long work counts in (429 over it)."""
         seats = live.seats_of(token)
         if not seats:
             raise ApiError(403, "you hold no seat in this game: you can only watch")
+        live.client = live.client or client
+        with acting_for(client or live.client):
+            return await self._act(live, token, seats, message)
+
+    async def _act(self, live: Live, token: str | None, seats: frozenset[int],
+                   message: Action) -> Answer:
+        live.left = False  # a player is here
         self.advice.play_on(live, token)
         async with live.lock:
             if message.stops_the_computer:
@@ -280,10 +329,33 @@ class Hub:
         return True
 
     async def settle(self, live: Live) -> None:
-        """Wait until the computer is not thinking: a bot gets the position to answer."""
-        await self.turns.settle(live)
+        """Wait until the computer is not thinking: a bot gets the position to answer.
+        The computers play while someone waits so (they go on if they had stopped);
+        when the last waiter gives up and no page is open, they stop."""
+        live.waiting += 1
+        live.left = False
+        try:
+            self.turns.kick(live)
+            await self.turns.settle(live)
+        finally:
+            live.waiting -= 1
+            self._left_if_nobody_waits(live)
 
     # -- views ------------------------------------------------------------------------
     def view_for(self, live: Live, token: str | None, sound: str | None = None) -> Any:
         """The view of the seats `token` holds (None: a spectator's), as plain data."""
         return self.broadcast.view_for(live, token, sound)
+
+
+@contextmanager
+def acting_for(client: str | None) -> Iterator[str]:
+    """Work asked for meanwhile is `client`'s (the caller's own if None): queued as theirs
+    and counted in their share."""
+    if client is None:
+        yield working_for.get()
+        return
+    reset = working_for.set(client)
+    try:
+        yield client
+    finally:
+        working_for.reset(reset)

@@ -50,6 +50,14 @@ class Live:
     changes: int = 0  # views shown so far: each change to the game shows them (broadcast.py)
     # the spectators' view for a page that connects, while nothing changed (broadcast.py)
     welcome: Edition | None = None
+    # fair shares (shares.py): the client that started it (its work is queued as theirs),
+    # whether it counts in their share (not once taken off their Resume list), and
+    # whether everyone has left it (no page open, no request waiting: its computers
+    # stop until someone returns), with the requests waiting for its computers now
+    client: str | None = None
+    counted: bool = True
+    left: bool = False
+    waiting: int = 0
 
     @property
     def owner(self) -> str | None:

@@ -5,7 +5,10 @@ stops it at once; a move thought out for a position since left is dropped, and t
 computer thinks again about the new one. While people watch, the computers' moves come
 at least the game's pause apart (`GameSpec.ai_delay_seconds`, times the slowest speed
 their players chose, `Viewer.speed`), so each can be seen: the pause runs while the
-computer thinks, holds no lock, and is none when nobody watches.
+computer thinks, holds no lock, and is none when nobody watches. They play only while
+someone is there for them (not `Live.left`: a page open, a request waiting), as the
+game's starter's work (`compute.working_for`), and stop when everyone has left, until
+someone returns.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from typing import Any
 
 from parlour.core import work
 from parlour.core.game import JSON
-from parlour.server.compute import THINK_BUDGET, Compute, TooSlow, WorkerFailed
+from parlour.server.compute import THINK_BUDGET, Compute, TooSlow, WorkerFailed, working_for
 from parlour.server.hub.live import Live
 from parlour.server.hub.workers import budget_for, reporting
 
@@ -34,15 +37,22 @@ class ComputerTurns:
         self.compute = compute
         self.play = play
         self.delay_scale = delay_scale
+        self._in_worker: set[Live] = set()  # games whose thinking has left the queue
 
     def kick(self, live: Live) -> None:
         """Start playing if an AI seat is to move and the computer is not at it yet."""
         session = live.session
-        if not session.is_ai(session.to_move):
+        if live.left or not session.is_ai(session.to_move):
             return
         if live.ai_task is None or live.ai_task.done():
             with contextlib.suppress(RuntimeError):  # no running loop: played on load
                 live.ai_task = asyncio.get_running_loop().create_task(self._turns(live))
+
+    def stop_if_queued(self, live: Live) -> None:
+        """Stop the computer if its thinking still waits for a worker (dropped unrun);
+        thinking under way ends on its own (stopping it would end its worker)."""
+        if live not in self._in_worker:
+            self.stop(live)
 
     @staticmethod
     def stop(live: Live) -> None:
@@ -64,7 +74,9 @@ class ComputerTurns:
 
     async def _turns(self, live: Live) -> None:
         loop = asyncio.get_running_loop()
-        while live.session.is_ai(live.session.to_move):
+        if live.client is not None:
+            working_for.set(live.client)  # this task's own context: its thinking is theirs
+        while live.session.is_ai(live.session.to_move) and not live.left:
             shown_at = loop.time()  # the position before this move, as people see it
             session = live.session
             state = session.state
@@ -81,11 +93,13 @@ class ComputerTurns:
             with reporting(live, "The computer is thinking", cancellable=False) as progress:
                 return await self.compute.run(
                     budget_for(live, THINK_BUDGET), work.ai_move, session.game, player, state, rng,
-                    progress=progress,
+                    progress=progress, started=lambda: self._in_worker.add(live),
                 )
         except (TooSlow, WorkerFailed) as error:  # never leave the game waiting
             log.warning("%s: the AI failed (%s); it plays a random move", session.id_text, error)
         except Exception:  # a fault in the AI's own code: the game still goes on
             log.exception("%s: the AI raised; it plays a random move", session.id_text)
+        finally:
+            self._in_worker.discard(live)
         moves = session.game.legal_moves(state)
         return session.game.move_to_json(random.Random(session.cursor).choice(moves))

@@ -4,7 +4,8 @@ Deals and replays of saved games run here when they are quick, in a worker when 
 are slow or long (`dealt`); a game's players' long work (a slow move, a hint, a solver)
 runs in a worker with its progress told to the game's viewers, and any of its players
 may cancel it (`cancel`); advice is dropped as soon as they play on (`drop_advice`).
-Every failure is a clear 503, every cancellation a 409.
+Every failure is a clear 503, every cancellation a 409. Long work is counted against
+the share of the client it is for (`shares.py`, `compute.working_for`): 429 over it.
 """
 
 from __future__ import annotations
@@ -25,9 +26,11 @@ from parlour.server.compute import (
     Progress,
     TooSlow,
     WorkerFailed,
+    working_for,
 )
 from parlour.server.hub.errors import ApiError
 from parlour.server.hub.live import Live
+from parlour.server.hub.shares import Shares
 
 T = TypeVar("T")
 QUICK_REPLAY_MOVES = 100
@@ -38,8 +41,9 @@ QUIET_SECONDS = 0.5
 
 
 class Workers:
-    def __init__(self, compute: Compute) -> None:
+    def __init__(self, compute: Compute, shares: Shares | None = None) -> None:
         self.compute = compute
+        self.shares = shares or Shares({})
         # per game, while it lasts: the long work a player asked for (they may cancel
         # it), and whether playing on makes it moot (a hint, a solver)
         self._running: dict[Live, tuple[asyncio.Future[Any], bool]] = {}
@@ -52,7 +56,8 @@ class Workers:
         wait for when the server has just started), in a worker when the game says its
         deals are slow or the line is long."""
         if spec.game.slow_deal(game_id.params) or moves > QUICK_REPLAY_MOVES:
-            return await self._in_worker(DEAL_BUDGET, what, job, args, None)
+            with self.shares.long_work(working_for.get(), advice=False):
+                return await self._in_worker(DEAL_BUDGET, what, job, args, None)
         return job(*args)
 
     async def long(
@@ -64,7 +69,8 @@ class Workers:
         of them may cancel it (`cancel`); `advice` (a hint, a solver) is also dropped when
         they play on (`drop_advice`)."""
         budget = budget_for(live, budget)
-        with reporting(live, what[:1].upper() + what[1:], cancellable=True) as progress:
+        with self.shares.long_work(working_for.get(), advice), \
+                reporting(live, what[:1].upper() + what[1:], cancellable=True) as progress:
             running = asyncio.ensure_future(self._in_worker(budget, what, job, args, progress))
             self._running[live] = (running, advice)
             try:
