@@ -31,7 +31,7 @@ from parlour.store.changes import (
     uploads_expired,
 )
 from parlour.store.interface import NewerStore, Store
-from parlour.store.pictures import MAX_BYTES, BadUpload, Picture, check_picture
+from parlour.store.pictures import MAX_BYTES, BadUpload, Picture, check_picture, content_id
 from parlour.store.quota import OverQuota
 from parlour.store.rows import Identities, KeptSession, Progress, Result, SeriesRow, SessionRow
 
@@ -60,6 +60,7 @@ __all__ = [
     "UploadSaved",
     "UploadsExpired",
     "check_picture",
+    "content_id",
     "forgotten_set",
     "progress_saved",
     "seating_changed",

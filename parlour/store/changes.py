@@ -71,7 +71,7 @@ class UploadsExpired:
 
 @dataclass(frozen=True)
 class UploadSaved:
-    """Keep `picture` for `owner` (the uploader's address), first expiring old uploads,
+    """Keep `picture` for `owner` (the uploader: `Client.key`), first expiring old uploads,
     then making room under the owner's quota (parlour.store.quota; raises OverQuota and
     changes nothing when the owner's saved games alone fill it). `upload_id`: the id to
     keep it under, when a game already names it (an imported game's picture, re-encoded

@@ -44,7 +44,13 @@ class Picture:
 
     @property
     def upload_id(self) -> str:
-        return hashlib.sha256(self.data).hexdigest()[:UPLOAD_ID_LENGTH]
+        return content_id(self.data)
+
+
+def content_id(data: bytes) -> str:
+    """The id of a picture kept as `data`: the start of its SHA-256, so an id names one
+    picture only."""
+    return hashlib.sha256(data).hexdigest()[:UPLOAD_ID_LENGTH]
 
 
 def check_picture(data: bytes) -> Picture:

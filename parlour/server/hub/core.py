@@ -52,7 +52,6 @@ from parlour.server.hub.opening import Opening, game_spec
 from parlour.server.hub.play import Play
 from parlour.server.hub.presence import Presence
 from parlour.server.hub.rematch import Rematches
-from parlour.server.hub.saved_games import SavedGame
 from parlour.server.hub.seats import Seats, answer_takeback
 from parlour.server.hub.turns import ComputerTurns
 from parlour.server.hub.viewers import Viewer
@@ -131,8 +130,8 @@ class Hub:
     ) -> tuple[Live, str]:
         return await self.opening.create(game, id_text, params, seats)
 
-    async def adopt(self, saved: SavedGame, owner: str) -> tuple[Live, str]:
-        return await self.opening.adopt(saved, owner)
+    async def adopt(self, data: bytes, owner: str) -> tuple[Live, str]:
+        return await self.opening.adopt(data, owner)
 
     async def get(self, sid: str) -> Live:
         """The live session `sid`, reloaded from the store if it left memory (once, however

@@ -14,12 +14,19 @@ from parlour.core import work
 from parlour.core.game import BadParams, GameError, GameSpec
 from parlour.core.gameid import GameId, new_seed, parse_game_id, position_id
 from parlour.core.session import AI_PREFIX, HUMAN, Clock, Session, seat_kind_error
+from parlour.server.compute import DEAL_BUDGET
 from parlour.server.hub import records
 from parlour.server.hub.errors import ApiError
 from parlour.server.hub.live import OPEN, Live
-from parlour.server.hub.saved_games import SavedGame, checked_pictures, pictures_kept
+from parlour.server.hub.saved_games import (
+    QUICK_FILE,
+    SavedGame,
+    checked_pictures,
+    pictures_kept,
+    read_file,
+)
 from parlour.server.hub.turns import ComputerTurns
-from parlour.server.hub.workers import Workers
+from parlour.server.hub.workers import QUICK_REPLAY_MOVES, Workers
 from parlour.store import Change, OverQuota, Store
 
 
@@ -50,10 +57,12 @@ class Opening:
                                          game_id)
         return await self.open(Session(spec, game_id, kinds, start=start), mine)
 
-    async def adopt(self, saved: SavedGame, owner: str) -> tuple[Live, str]:
-        """A new session from a saved file (see `saved_games`): its pictures kept again as
-        `owner`'s uploads, its moves replayed; the caller holds every human seat, and the
-        cursor, help used and clock are the file's."""
+    async def adopt(self, data: bytes, owner: str) -> tuple[Live, str]:
+        """A new session from a saved file's bytes (see `saved_games`): its pictures kept
+        again as `owner`'s uploads, its moves replayed; the caller holds every human seat,
+        and the cursor, help used and clock are the file's. A long file is read, replayed
+        and written off the event loop: the others' requests go on meanwhile."""
+        saved = await self._read(data)
         spec = game_spec(self.games, saved.game)
         game_id = self._game_id(spec, saved.id, None, brought=saved.uploads)
         kinds, mine = _seating(spec, game_id, list(saved.seats))
@@ -69,15 +78,30 @@ class Opening:
         session.restore_help(every if saved.assisted else (), every if saved.assist else ())
         session.clock = Clock(saved.elapsed_ms)  # stopped until the player's page connects
         try:
-            return await self.open(session, mine, pictures_kept(pictures, owner, self.now()))
+            return await self.open(session, mine, pictures_kept(pictures, owner, self.now()),
+                                   apart=len(saved.moves) > QUICK_REPLAY_MOVES)
         except OverQuota as error:
             raise ApiError(429, str(error)) from None
 
+    async def _read(self, data: bytes) -> SavedGame:
+        """The saved file in `data`, read in place when short, else in a worker; ApiError
+        422 saying what is wrong with it."""
+        if len(data) <= QUICK_FILE:
+            read = read_file(data)
+        else:
+            read = await self.workers.apart(DEAL_BUDGET, "reading the saved file",
+                                            read_file, data)
+        if isinstance(read, str):
+            raise ApiError(422, read)
+        return read
+
     async def open(
-        self, session: Session, mine: list[int], also: Change | None = None
+        self, session: Session, mine: list[int], also: Change | None = None,
+        apart: bool = False,
     ) -> tuple[Live, str]:
         """Keep `session` as a new live game whose owner holds `mine`: committed first
-        (with `also`, in the same transaction), then in memory."""
+        (with `also`, in the same transaction; `apart`: from a thread, for a long line),
+        then in memory."""
         spec, sid, token = session.spec, secrets.token_urlsafe(9), secrets.token_urlsafe(18)
         live = Live(
             sid=sid,
@@ -87,7 +111,8 @@ class Opening:
             round=1,
             holders={token: frozenset(mine)},
         )
-        await self.store.commit(records.created(live, self.now(), also))
+        created = records.created(live, self.now(), also)
+        await (self.store.commit_apart(created) if apart else self.store.commit(created))
         self.keep(live)
         self.turns.kick(live)
         return live, token
