@@ -89,6 +89,28 @@ class UploadSaved:
 
 
 @dataclass(frozen=True)
+class ImportKept:
+    """The session `sid`, just created from a saved file of `moves` moves, is `importer`'s
+    (`Client.key`): first the imports nobody opened for UNOPENED_IMPORT_LIFETIME are
+    dropped, then the importer's unopened imports make room under their quota
+    (parlour.store.quota; raises OverImportQuota, and nothing is written, when the
+    games they opened fill it)."""
+
+    sid: str
+    importer: str
+    moves: int
+    now: float
+
+
+@dataclass(frozen=True)
+class ImportOpened:
+    """A page of the imported game `sid`'s player opened it: it is kept for good (a
+    saved move marks it too)."""
+
+    sid: str
+
+
+@dataclass(frozen=True)
 class SeriesSaved:
     """A game's place in its series (`SeriesRow`), replacing what was kept of it."""
 
@@ -118,7 +140,8 @@ class Together:
 
 Change: TypeAlias = (
     SessionCreated | ProgressSaved | TokenAdded | ForgottenSet | SeatingChanged
-    | UploadsExpired | UploadSaved | Restored | Together | SeriesSaved
+    | UploadsExpired | UploadSaved | Restored | Together | SeriesSaved | ImportKept
+    | ImportOpened
 )
 """A write to a store, applied inside one transaction."""
 
@@ -163,3 +186,11 @@ def upload_saved(
 
 def series_saved(row: SeriesRow) -> Change:
     return SeriesSaved(row)
+
+
+def import_kept(sid: str, importer: str, moves: int, now: float) -> Change:
+    return ImportKept(sid, importer, moves, now)
+
+
+def import_opened(sid: str) -> Change:
+    return ImportOpened(sid)

@@ -20,6 +20,7 @@ reads and writes of the store: resume.py, saved_games.py, pictures.py.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
@@ -56,8 +57,9 @@ from parlour.server.hub.seats import Seats, answer_takeback
 from parlour.server.hub.turns import ComputerTurns
 from parlour.server.hub.viewers import Viewer
 from parlour.server.hub.workers import Workers
-from parlour.store import Store
+from parlour.store import Store, import_opened
 
+log = logging.getLogger("parlour")
 IDLE_SECONDS = 300.0
 """A session nobody has touched for this long leaves memory (it stays on disk)."""
 MAX_LIVE = 200
@@ -104,6 +106,7 @@ class Hub:
         self.advice = Advice(self.workers, self.opening, self.broadcast, self.save,
                              ai_delay_scale)
         self.presence = Presence(clock, self.save)
+        self._writing: set[asyncio.Task[None]] = set()
         self.rematches = Rematches(store, self.workers, self.turns, self._keep, now)
         self.handlers: dict[type[Any], Handler[Any]] = dict([
             handles(PlayMove, self.play.move),
@@ -205,6 +208,19 @@ class Hub:
         """A page connected (its first view is left to it after this)."""
         live.viewers.add(viewer)
         self.presence.update(live)
+        if live.unopened_import and live.seats_of(viewer.token):
+            # its player has it now: an import kept for good (written while the page
+            # gets its first view; nobody waits for it)
+            live.unopened_import = False
+            writing = asyncio.get_running_loop().create_task(self._opened(live.sid))
+            self._writing.add(writing)
+            writing.add_done_callback(self._writing.discard)
+
+    async def _opened(self, sid: str) -> None:
+        try:
+            await self.store.commit(import_opened(sid))
+        except Exception:  # its next saved move or clock marks it too
+            log.exception("the import %s was not marked as opened", sid)
 
     def page_shown(self, live: Live, viewer: Viewer, visible: bool) -> None:
         """A page was shown or hidden (it is told what its clock shows now)."""

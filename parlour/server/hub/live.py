@@ -46,6 +46,7 @@ class Live:
     # the move list's notes made so far, each with its move (movelist.py)
     move_notes: list[tuple[Any, JSON]] = field(default_factory=list)
     series: SeriesState = field(default_factory=SeriesState)  # its series, a rematch offered
+    unopened_import: bool = False  # imported here, and no page of its player opened it yet
 
     @property
     def owner(self) -> str | None:

@@ -27,7 +27,7 @@ from parlour.server.hub.saved_games import (
 )
 from parlour.server.hub.turns import ComputerTurns
 from parlour.server.hub.workers import QUICK_REPLAY_MOVES, Workers
-from parlour.store import Change, OverQuota, Store
+from parlour.store import Change, OverImportQuota, OverQuota, Store, import_kept, together
 
 
 class Opening:
@@ -79,8 +79,8 @@ class Opening:
         session.clock = Clock(saved.elapsed_ms)  # stopped until the player's page connects
         try:
             return await self.open(session, mine, pictures_kept(pictures, owner, self.now()),
-                                   apart=len(saved.moves) > QUICK_REPLAY_MOVES)
-        except OverQuota as error:
+                                   importer=owner)
+        except (OverQuota, OverImportQuota) as error:
             raise ApiError(429, str(error)) from None
 
     async def _read(self, data: bytes) -> SavedGame:
@@ -97,11 +97,11 @@ class Opening:
 
     async def open(
         self, session: Session, mine: list[int], also: Change | None = None,
-        apart: bool = False,
+        importer: str | None = None,
     ) -> tuple[Live, str]:
         """Keep `session` as a new live game whose owner holds `mine`: committed first
-        (with `also`, in the same transaction; `apart`: from a thread, for a long line),
-        then in memory."""
+        (with `also`, in the same transaction), then in memory. `importer`: the client
+        who brought it in a file (a long line is written from a thread)."""
         spec, sid, token = session.spec, secrets.token_urlsafe(9), secrets.token_urlsafe(18)
         live = Live(
             sid=sid,
@@ -111,8 +111,15 @@ class Opening:
             round=1,
             holders={token: frozenset(mine)},
         )
-        created = records.created(live, self.now(), also)
-        await (self.store.commit_apart(created) if apart else self.store.commit(created))
+        now = self.now()
+        created = records.created(live, now, also)
+        if importer is None:
+            await self.store.commit(created)
+        else:
+            live.unopened_import = True
+            kept = together(created, import_kept(sid, importer, session.line_length, now))
+            long = session.line_length > QUICK_REPLAY_MOVES
+            await (self.store.commit_apart(kept) if long else self.store.commit(kept))
         self.keep(live)
         self.turns.kick(live)
         return live, token
