@@ -62,7 +62,7 @@ def test_other_requests_are_answered_while_a_long_import_is_written(
     original: Callable[..., None] = writes._session_created
 
     def held_write(db: Any, change: Any) -> None:
-        if len(change.moves) == MAX_MOVES:
+        if len(change.moves_text) == MAX_MOVES:
             writing.set()
             answered_while_writing.append(answered.wait(20))
         original(db, change)

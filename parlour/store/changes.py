@@ -17,12 +17,14 @@ from parlour.store.rows import KeptSession, Progress, Result, SeriesRow, Session
 @dataclass(frozen=True)
 class SessionCreated:
     """A new session and its seat tokens; `moves`: its line, when it starts with one (an
-    imported game)."""
+    imported game), or `moves_text`: that line already in JSON, a move's text each (a
+    long one, written out by a worker process)."""
 
     row: SessionRow
     tokens: Mapping[str, list[int]]
     now: float
     moves: Sequence[JSON] = ()
+    moves_text: Sequence[str] = ()
 
 
 @dataclass(frozen=True)
@@ -147,9 +149,10 @@ Change: TypeAlias = (
 
 
 def session_created(
-    row: SessionRow, tokens: Mapping[str, list[int]], now: float, moves: Sequence[JSON] = ()
+    row: SessionRow, tokens: Mapping[str, list[int]], now: float, moves: Sequence[JSON] = (),
+    moves_text: Sequence[str] = (),
 ) -> Change:
-    return SessionCreated(row, tokens, now, moves)
+    return SessionCreated(row, tokens, now, moves, moves_text)
 
 
 def together(*changes: Change) -> Change:

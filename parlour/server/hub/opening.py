@@ -68,9 +68,9 @@ class Opening:
         kinds, mine = _seating(spec, game_id, list(saved.seats))
         pictures = await checked_pictures(saved, game_id.uploads(spec.game))
         try:
-            session = await self.workers.dealt(
-                spec, game_id, len(saved.moves), "replaying the saved game", work.replay,
-                spec, game_id, kinds, saved.moves, saved.cursor,
+            session, line_text = await self.workers.dealt(
+                spec, game_id, len(saved.moves), "replaying the saved game",
+                work.replay_in_json, spec, game_id, kinds, saved.moves, saved.cursor,
             )
         except GameError as error:
             raise ApiError(422, f"this saved game cannot be replayed: {error}") from None
@@ -79,7 +79,7 @@ class Opening:
         session.clock = Clock(saved.elapsed_ms)  # stopped until the player's page connects
         try:
             return await self.open(session, mine, pictures_kept(pictures, owner, self.now()),
-                                   importer=owner)
+                                   imported=(owner, line_text))
         except (OverQuota, OverImportQuota) as error:
             raise ApiError(429, str(error)) from None
 
@@ -97,11 +97,12 @@ class Opening:
 
     async def open(
         self, session: Session, mine: list[int], also: Change | None = None,
-        importer: str | None = None,
+        imported: tuple[str, list[str]] | None = None,
     ) -> tuple[Live, str]:
         """Keep `session` as a new live game whose owner holds `mine`: committed first
-        (with `also`, in the same transaction), then in memory. `importer`: the client
-        who brought it in a file (a long line is written from a thread)."""
+        (with `also`, in the same transaction), then in memory. `imported`: who brought
+        it in a file (`Client.key`) and its line in JSON; a long one is written from a
+        thread."""
         spec, sid, token = session.spec, secrets.token_urlsafe(9), secrets.token_urlsafe(18)
         live = Live(
             sid=sid,
@@ -112,13 +113,14 @@ class Opening:
             holders={token: frozenset(mine)},
         )
         now = self.now()
-        created = records.created(live, now, also)
-        if importer is None:
-            await self.store.commit(created)
+        if imported is None:
+            await self.store.commit(records.created(live, now, also))
         else:
+            importer, line_text = imported
             live.unopened_import = True
-            kept = together(created, import_kept(sid, importer, session.line_length, now))
-            long = session.line_length > QUICK_REPLAY_MOVES
+            kept = together(records.created(live, now, also, line_text),
+                            import_kept(sid, importer, len(line_text), now))
+            long = len(line_text) > QUICK_REPLAY_MOVES
             await (self.store.commit_apart(kept) if long else self.store.commit(kept))
         self.keep(live)
         self.turns.kick(live)

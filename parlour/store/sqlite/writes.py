@@ -91,6 +91,8 @@ def _session_created(db: sqlite3.Connection, change: SessionCreated) -> None:
         [(token, row.sid, json.dumps(seats)) for token, seats in change.tokens.items()],
     )
     _insert_moves(db, row.sid, 0, change.moves)
+    db.executemany("INSERT INTO moves (sid, ply, move) VALUES (?,?,?)",
+                   [(row.sid, ply, text) for ply, text in enumerate(change.moves_text)])
 
 
 def _restored(db: sqlite3.Connection, change: Restored) -> None:
