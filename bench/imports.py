@@ -2,7 +2,8 @@
 
 The issue's reproduction: an 8x8 sliding game file of `--moves` moves (a tile slid to and
 fro; by default the most a file may hold) is posted to POST /api/games/import, once and
-then six at once, while another client reads the home page every 10 ms. Prints how long
+then six at once, while another client reads the home page every 10 ms (and first for
+5 s with no import, to show what the machine's own load costs). Prints how long
 the imports took, how they were answered, and that client's answer times: its longest
 is the longest stall an import caused.
 
@@ -55,6 +56,12 @@ def imports_beside_a_reader(server: RunningServer, body: bytes, at_once: int) ->
     reader.start()
     time.sleep(0.5)
     try:
+        if not at_once:  # the machine as it is, for comparison
+            time.sleep(5)
+            stop.set()
+            reader.join()
+            report("home page, no import", answered)
+            return
         with ThreadPoolExecutor(at_once) as pool:
             outcomes = list(pool.map(
                 lambda n: post_import(server.url, body, f"importer-{n:02d}-{'x' * 10}"),
@@ -80,7 +87,7 @@ def main() -> None:
         try:
             warm_up = json.dumps(to_and_fro_file(200)).encode()
             post_import(server.url, warm_up, "warm-up-importer-00000")
-            for at_once in (1, 6):
+            for at_once in (0, 1, 6):
                 imports_beside_a_reader(server, body, at_once)
         finally:
             server.stop()
