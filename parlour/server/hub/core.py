@@ -234,6 +234,7 @@ class Hub:
     async def close(self) -> None:
         """The server stops: every clock is stopped and saved."""
         await self.presence.stop_all(self.live.values())
+        await asyncio.gather(*self._writing, return_exceptions=True)
 
     # -- acting -----------------------------------------------------------------------
     async def act(self, live: Live, token: str | None, message: Action) -> Answer:
