@@ -25,6 +25,7 @@ from parlour.games import GAMES
 from parlour.server.app import create_app
 from parlour.server.hub.saved_games import FILE_LIMIT
 from parlour.store import quota as store_module
+from parlour.store.pictures import content_id
 from parlour.store.sqlite import SqliteStore as Store
 from tests.support.markup import legal_moves
 from tests.support.servers import TEST_HOSTS
@@ -282,7 +283,10 @@ def test_a_damaged_or_unasked_picture_is_refused(store: Store) -> None:
         uploaded, created = picture_game(here)
         saved = export(here, created["session"], created["token"])
         picture = saved["uploads"][uploaded]
-        damaged = {**saved, "uploads": {uploaded: {**picture, "data": picture["data"][:40]}}}
+        cut = picture["data"][:40]
+        cut_id = content_id(base64.b64decode(cut))  # the id the damaged bytes make
+        damaged = {**saved, "id": saved["id"].replace(uploaded, cut_id),
+                   "uploads": {cut_id: {**picture, "data": cut}}}
         assert "damaged" in refused(here, store, damaged, 422)
         not_base64 = {**saved, "uploads": {uploaded: {**picture, "data": "@@@@"}}}
         assert "base64" in refused(here, store, not_base64, 422)

@@ -6,6 +6,7 @@ and returns a value; the server runs them through `parlour.server.compute`.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -51,3 +52,12 @@ def replay(
             raise GameError(f"move {number} cannot be played: {error}") from None
     session.cursor = cursor
     return session
+
+
+def replay_in_json(
+    spec: GameSpec, game_id: GameId, seats: Sequence[str], moves: Sequence[JSON], cursor: int
+) -> tuple[Session, list[str]]:
+    """`replay`, and the session's line written out as the store keeps it (a move's JSON
+    text each): for a long imported line, done here rather than by the server."""
+    session = replay(spec, game_id, seats, moves, cursor)
+    return session, [json.dumps(move) for move in session.line]

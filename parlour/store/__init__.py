@@ -11,6 +11,8 @@ and the tests name a backend.
 from parlour.store.changes import (
     Change,
     ForgottenSet,
+    ImportKept,
+    ImportOpened,
     ProgressSaved,
     Restored,
     SeatingChanged,
@@ -21,6 +23,8 @@ from parlour.store.changes import (
     UploadSaved,
     UploadsExpired,
     forgotten_set,
+    import_kept,
+    import_opened,
     progress_saved,
     seating_changed,
     series_saved,
@@ -31,8 +35,15 @@ from parlour.store.changes import (
     uploads_expired,
 )
 from parlour.store.interface import NewerStore, Store
-from parlour.store.pictures import MAX_BYTES, BadUpload, Picture, check_picture
-from parlour.store.quota import OverQuota
+from parlour.store.pictures import (
+    MAX_BYTES,
+    BadUpload,
+    Picture,
+    check_brought_picture,
+    check_picture,
+    content_id,
+)
+from parlour.store.quota import OverImportQuota, OverQuota
 from parlour.store.rows import Identities, KeptSession, Progress, Result, SeriesRow, SessionRow
 
 __all__ = [
@@ -41,8 +52,11 @@ __all__ = [
     "Change",
     "ForgottenSet",
     "Identities",
+    "ImportKept",
+    "ImportOpened",
     "KeptSession",
     "NewerStore",
+    "OverImportQuota",
     "OverQuota",
     "Picture",
     "Progress",
@@ -59,8 +73,12 @@ __all__ = [
     "TokenAdded",
     "UploadSaved",
     "UploadsExpired",
+    "check_brought_picture",
     "check_picture",
+    "content_id",
     "forgotten_set",
+    "import_kept",
+    "import_opened",
     "progress_saved",
     "seating_changed",
     "series_saved",

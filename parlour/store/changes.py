@@ -17,12 +17,14 @@ from parlour.store.rows import KeptSession, Progress, Result, SeriesRow, Session
 @dataclass(frozen=True)
 class SessionCreated:
     """A new session and its seat tokens; `moves`: its line, when it starts with one (an
-    imported game)."""
+    imported game), or `moves_text`: that line already in JSON, a move's text each (a
+    long one, written out by a worker process)."""
 
     row: SessionRow
     tokens: Mapping[str, list[int]]
     now: float
     moves: Sequence[JSON] = ()
+    moves_text: Sequence[str] = ()
 
 
 @dataclass(frozen=True)
@@ -71,7 +73,7 @@ class UploadsExpired:
 
 @dataclass(frozen=True)
 class UploadSaved:
-    """Keep `picture` for `owner` (the uploader's address), first expiring old uploads,
+    """Keep `picture` for `owner` (the uploader: `Client.key`), first expiring old uploads,
     then making room under the owner's quota (parlour.store.quota; raises OverQuota and
     changes nothing when the owner's saved games alone fill it). `upload_id`: the id to
     keep it under, when a game already names it (an imported game's picture, re-encoded
@@ -86,6 +88,28 @@ class UploadSaved:
     @property
     def kept_as(self) -> str:
         return self.upload_id or self.picture.upload_id
+
+
+@dataclass(frozen=True)
+class ImportKept:
+    """The session `sid`, just created from a saved file of `moves` moves, is `importer`'s
+    (`Client.key`): first the imports nobody opened for UNOPENED_IMPORT_LIFETIME are
+    dropped, then the importer's unopened imports make room under their quota
+    (parlour.store.quota; raises OverImportQuota, and nothing is written, when the
+    games they opened fill it)."""
+
+    sid: str
+    importer: str
+    moves: int
+    now: float
+
+
+@dataclass(frozen=True)
+class ImportOpened:
+    """A page of the imported game `sid`'s player opened it: it is kept for good (a
+    saved move marks it too)."""
+
+    sid: str
 
 
 @dataclass(frozen=True)
@@ -118,15 +142,17 @@ class Together:
 
 Change: TypeAlias = (
     SessionCreated | ProgressSaved | TokenAdded | ForgottenSet | SeatingChanged
-    | UploadsExpired | UploadSaved | Restored | Together | SeriesSaved
+    | UploadsExpired | UploadSaved | Restored | Together | SeriesSaved | ImportKept
+    | ImportOpened
 )
 """A write to a store, applied inside one transaction."""
 
 
 def session_created(
-    row: SessionRow, tokens: Mapping[str, list[int]], now: float, moves: Sequence[JSON] = ()
+    row: SessionRow, tokens: Mapping[str, list[int]], now: float, moves: Sequence[JSON] = (),
+    moves_text: Sequence[str] = (),
 ) -> Change:
-    return SessionCreated(row, tokens, now, moves)
+    return SessionCreated(row, tokens, now, moves, moves_text)
 
 
 def together(*changes: Change) -> Change:
@@ -163,3 +189,11 @@ def upload_saved(
 
 def series_saved(row: SeriesRow) -> Change:
     return SeriesSaved(row)
+
+
+def import_kept(sid: str, importer: str, moves: int, now: float) -> Change:
+    return ImportKept(sid, importer, moves, now)
+
+
+def import_opened(sid: str) -> Change:
+    return ImportOpened(sid)

@@ -6,6 +6,9 @@ it upright from its EXIF orientation, scales it to at most KEPT_SIDE on its long
 and encodes it afresh without metadata: JPEG when opaque, PNG when it has transparency.
 A file that only looks like a picture, or hides a huge one behind a small header, is
 refused with BadUpload. Decoding is CPU work: call `check_picture` off the event loop.
+One exception: a picture a saved file brings under the id its own bytes make, already in
+the form kept here, is kept as it came (`check_brought_picture`), so that it goes on
+matching its id from one export to the next.
 
 It belongs to the store: a Picture is what every store keeps and hands back, and
 `check_picture` is the rule for what may be kept, applied by the upload routes and by
@@ -44,7 +47,13 @@ class Picture:
 
     @property
     def upload_id(self) -> str:
-        return hashlib.sha256(self.data).hexdigest()[:UPLOAD_ID_LENGTH]
+        return content_id(self.data)
+
+
+def content_id(data: bytes) -> str:
+    """The id of a picture kept as `data`: the start of its SHA-256, so an id names one
+    picture only."""
+    return hashlib.sha256(data).hexdigest()[:UPLOAD_ID_LENGTH]
 
 
 def check_picture(data: bytes) -> Picture:
@@ -71,6 +80,27 @@ def check_picture(data: bytes) -> Picture:
         except Exception:  # as above: any decoder failure means the file is damaged
             raise BadUpload(DAMAGED) from None
         return _reencoded(upright)
+
+
+_METADATA = frozenset({"exif", "icc_profile", "xmp", "XML:com.adobe.xmp", "comment",
+                       "photoshop", "adobe"})
+_KEPT_KINDS = {b"\x89PNG\r\n\x1a\n": "image/png", b"\xff\xd8\xff": "image/jpeg"}
+
+
+def check_brought_picture(data: bytes) -> Picture:
+    """A picture a saved file brings under the id its bytes make (`content_id`): checked
+    as an upload is, and kept as it came, so that its id still names it when the game is
+    exported again (re-encoding a JPEG changes its bytes). Only a picture already as
+    Parlour keeps them is taken: a PNG or JPEG of at most KEPT_SIDE, upright, with no
+    metadata; anything else is BadUpload (upload it instead)."""
+    checked = check_picture(data)
+    kind = next((kind for start, kind in _KEPT_KINDS.items() if data.startswith(start)), None)
+    with Image.open(io.BytesIO(data)) as image:
+        extra = _METADATA & image.info.keys() or getattr(image, "text", None)
+        size = image.size
+    if kind is None or extra or size != (checked.width, checked.height):
+        raise BadUpload("it is not a picture as Parlour exports them: upload it instead")
+    return Picture(kind, checked.width, checked.height, data)
 
 
 def _starts_like_a_picture(data: bytes) -> bool:

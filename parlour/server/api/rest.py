@@ -95,6 +95,9 @@ def body_rule(path: str) -> BodyRule:
     if path == "/api/backup":  # a restore: a whole backup, pictures included
         return BodyRule(("application/json",), BACKUP_LIMIT)
     return JSON_RULE
+IMPORT_BODY: dict[str, Any] = {"requestBody": {"required": True, "content": {
+    "application/json": {"schema": {"$ref": "#/components/schemas/SavedGame"}}}}}
+"""The import's body, read by the route itself (off the event loop when long)."""
 UPLOAD_BODY: dict[str, Any] = {
     "requestBody": {
         "required": True,
@@ -114,11 +117,6 @@ def bearer(authorization: str | None) -> str | None:
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError(401, "the Authorization header must be 'Bearer <token>'")
     return token.strip()
-
-
-def client_address(request: Request) -> str:
-    """Who uploads: each address keeps a limited number of pictures."""
-    return request.client.host if request.client else "local"
 
 
 @router.get("/api/catalog", response_model=Catalog, responses=errors(), tags=["games"])
@@ -146,21 +144,24 @@ async def new_game(body: NewGame, request: Request, hub: HubDep, client: ClientD
 @router.post(IMPORT_PATH, status_code=201, response_model=Created,
              responses={**errors(403, 404, 413, 415, 422, 503), 429: {
                  "model": ErrorBody,
-                 "description": "Over your quota of pictures, or " + FAIR_SHARE}},
-             tags=["play"])
-async def import_game(body: SavedGame, request: Request, hub: HubDep, client: ClientDep
-                      ) -> Created:
+                 "description": "Over your quota of pictures or imported moves, or "
+                                + FAIR_SHARE}},
+             tags=["play"], openapi_extra=IMPORT_BODY)
+async def import_game(request: Request, client: ClientDep, hub: HubDep) -> Created:
     """Start a game from a saved file (what GET /api/games/{sid}/export answers), as
     a new session on this server: you hold every human seat, and the position, the
     moves Undo took back, the clock and the help used are the file's. Send the file
-    as it is: `application/json`, at most 8 MiB. The pictures it carries are checked
-    and kept as your uploads (429: over your quota of pictures), under the ids its
-    game id names. 422 says what is wrong with the file: a field, a picture, or the
-    first move that cannot be played (`move <n> cannot be played: <why>`, counting
-    from 1). 404: a game this server does not have. 429 also: over your fair share
-    of games (see POST /api/games)."""
+    as it is: `application/json`, at most 8 MiB and 10 000 moves. The pictures it
+    carries are checked and kept as your uploads (429: over your quota of pictures),
+    under the ids its game id names, each of which must be the one its bytes make.
+    422 says what is wrong with the file: a field, a picture, or the first move that
+    cannot be played (`move <n> cannot be played: <why>`, counting from 1). 404: a
+    game this server does not have. 429 also: over your fair share of games (see POST
+    /api/games)."""
+    data = await request.body()  # at most FILE_LIMIT: the front door (`body_rule`) saw to it
+
     async def adopted() -> Created:
-        live, token = await hub.adopt(body, client_address(request), client=client.key)
+        live, token = await hub.adopt(data, client.key, client=client.key)
         return await _created(hub, live, token)
 
     return await while_connected(request, adopted())
@@ -248,7 +249,7 @@ async def export_game(sid: str, hub: HubDep, authorization: Authorization = None
     so while the game is on only the player who started it may export it; once it is
     over, anyone holding a seat (403 otherwise; 401: an Authorization header that is
     not 'Bearer <token>'). 409: the game cannot be rebuilt, or its file would be over
-    the import's limits (100 000 moves, 8 MiB). Answered as a download:
+    the import's limits (10 000 moves, 8 MiB). Answered as a download:
     `Content-Disposition: attachment; filename="<game>-<YYYY-MM-DD>.parlour.json"`."""
     live = await hub.get(sid)
     now = hub.now()
@@ -347,12 +348,12 @@ async def rematch(
 @router.post("/api/uploads", status_code=201, response_model=Uploaded,
              responses=errors(403, 413, 415, 422, 429), tags=["games"],
              openapi_extra=UPLOAD_BODY)
-async def upload(request: Request, hub: HubDep) -> Uploaded:
+async def upload(request: Request, client: ClientDep, hub: HubDep) -> Uploaded:
     """Upload a PNG, JPEG or WebP picture (the body is the image) for a game's picture
     option. It is kept scaled down and re-encoded without its metadata; each player
     keeps a limited number, and one that no game uses expires after a day."""
     data = await request.body()  # at most MAX_BYTES: the front door (`body_rule`) saw to it
-    picture = await pictures.kept_upload(hub.store, data, client_address(request), hub.now())
+    picture = await pictures.kept_upload(hub.store, data, client.key, hub.now())
     return Uploaded(upload=picture.upload_id, width=picture.width, height=picture.height)
 
 

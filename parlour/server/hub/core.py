@@ -25,6 +25,7 @@ someone returns.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -33,7 +34,7 @@ from typing import Any, TypeVar
 from parlour.core import work
 from parlour.core.game import GameError, GameSpec
 from parlour.core.gameid import parse_game_id
-from parlour.core.session import Clock, Session
+from parlour.core.session import HUMAN, Clock, Session
 from parlour.server import timing
 from parlour.server.compute import ANYONE, Compute, shared_compute, working_for
 from parlour.server.hub import records
@@ -59,14 +60,14 @@ from parlour.server.hub.opening import Opening, game_spec
 from parlour.server.hub.play import Play
 from parlour.server.hub.presence import Presence
 from parlour.server.hub.rematch import Rematches
-from parlour.server.hub.saved_games import SavedGame
 from parlour.server.hub.seats import Seats, answer_takeback
 from parlour.server.hub.shares import Shares
 from parlour.server.hub.turns import ComputerTurns
 from parlour.server.hub.viewers import Viewer
 from parlour.server.hub.workers import Workers
-from parlour.store import Store
+from parlour.store import Store, import_opened
 
+log = logging.getLogger("parlour")
 IDLE_SECONDS = 300.0
 """A session nobody has touched for this long leaves memory (it stays on disk)."""
 MAX_LIVE = 200
@@ -121,6 +122,7 @@ class Hub:
         self.advice = Advice(self.workers, self.opening, self.broadcast, self.save,
                              ai_delay_scale)
         self.presence = Presence(clock, self.save)
+        self._writing: set[asyncio.Task[None]] = set()
         self.rematches = Rematches(store, self.workers, self.turns, self._keep, now)
         self.handlers: dict[type[Any], Handler[Any]] = dict([
             handles(PlayMove, self.play.move),
@@ -151,11 +153,13 @@ class Hub:
             self.shares.check_new_game(key, seats or list(self.spec(game).default_seats))
             return await self.opening.create(game, id_text, params, seats)
 
-    async def adopt(self, saved: SavedGame, owner: str, client: str | None = None
+    async def adopt(self, data: bytes, owner: str, client: str | None = None
                     ) -> tuple[Live, str]:
+        """A game from a saved file for `client` (429 over their share, `shares.py`): it
+        counts as a game of theirs, its seats known once the file is read."""
         with acting_for(client) as key:
-            self.shares.check_new_game(key, list(saved.seats))
-            return await self.opening.adopt(saved, owner)
+            self.shares.check_new_game(key, [HUMAN])
+            return await self.opening.adopt(data, owner)
 
     async def get(self, sid: str) -> Live:
         """The live session `sid`, reloaded from the store if it left memory (once, however
@@ -236,6 +240,19 @@ class Hub:
         self.presence.update(live)
         live.left = False
         self.turns.kick(live)  # its computers go on if they had stopped
+        if live.unopened_import and live.seats_of(viewer.token):
+            # its player has it now: an import kept for good (written while the page
+            # gets its first view; nobody waits for it)
+            live.unopened_import = False
+            writing = asyncio.get_running_loop().create_task(self._opened(live.sid))
+            self._writing.add(writing)
+            writing.add_done_callback(self._writing.discard)
+
+    async def _opened(self, sid: str) -> None:
+        try:
+            await self.store.commit(import_opened(sid))
+        except Exception:  # its next saved move or clock marks it too
+            log.exception("the import %s was not marked as opened", sid)
 
     def page_shown(self, live: Live, viewer: Viewer, visible: bool) -> None:
         """A page was shown or hidden (it is told what its clock shows now)."""
@@ -261,6 +278,7 @@ class Hub:
     async def close(self) -> None:
         """The server stops: every clock is stopped and saved."""
         await self.presence.stop_all(self.live.values())
+        await asyncio.gather(*self._writing, return_exceptions=True)
 
     # -- acting -----------------------------------------------------------------------
     async def act(self, live: Live, token: str | None, message: Action,

@@ -58,6 +58,7 @@ class Live:
     counted: bool = True
     left: bool = False
     waiting: int = 0
+    unopened_import: bool = False  # imported here, and no page of its player opened it yet
 
     @property
     def owner(self) -> str | None:

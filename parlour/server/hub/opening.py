@@ -14,13 +14,20 @@ from parlour.core import work
 from parlour.core.game import BadParams, GameError, GameSpec
 from parlour.core.gameid import GameId, new_seed, parse_game_id, position_id, stat_group
 from parlour.core.session import AI_PREFIX, HUMAN, Clock, Session, seat_kind_error
+from parlour.server.compute import DEAL_BUDGET
 from parlour.server.hub import records
 from parlour.server.hub.errors import ApiError
 from parlour.server.hub.live import OPEN, Live
-from parlour.server.hub.saved_games import SavedGame, checked_pictures, pictures_kept
+from parlour.server.hub.saved_games import (
+    QUICK_FILE,
+    SavedGame,
+    checked_pictures,
+    pictures_kept,
+    read_file,
+)
 from parlour.server.hub.turns import ComputerTurns
-from parlour.server.hub.workers import Workers
-from parlour.store import Change, OverQuota, Store
+from parlour.server.hub.workers import QUICK_REPLAY_MOVES, Workers
+from parlour.store import Change, OverImportQuota, OverQuota, Store, import_kept, together
 
 
 class Opening:
@@ -50,18 +57,20 @@ class Opening:
                                          game_id)
         return await self.open(Session(spec, game_id, kinds, start=start), mine)
 
-    async def adopt(self, saved: SavedGame, owner: str) -> tuple[Live, str]:
-        """A new session from a saved file (see `saved_games`): its pictures kept again as
-        `owner`'s uploads, its moves replayed; the caller holds every human seat, and the
-        cursor, help used and clock are the file's."""
+    async def adopt(self, data: bytes, owner: str) -> tuple[Live, str]:
+        """A new session from a saved file's bytes (see `saved_games`): its pictures kept
+        again as `owner`'s uploads, its moves replayed; the caller holds every human seat,
+        and the cursor, help used and clock are the file's. A long file is read, replayed
+        and written off the event loop: the others' requests go on meanwhile."""
+        saved = await self._read(data)
         spec = game_spec(self.games, saved.game)
         game_id = self._game_id(spec, saved.id, None, brought=saved.uploads)
         kinds, mine = _seating(spec, game_id, list(saved.seats))
         pictures = await checked_pictures(saved, game_id.uploads(spec.game))
         try:
-            session = await self.workers.dealt(
-                spec, game_id, len(saved.moves), "replaying the saved game", work.replay,
-                spec, game_id, kinds, saved.moves, saved.cursor,
+            session, line_text = await self.workers.dealt(
+                spec, game_id, len(saved.moves), "replaying the saved game",
+                work.replay_in_json, spec, game_id, kinds, saved.moves, saved.cursor,
             )
         except GameError as error:
             raise ApiError(422, f"this saved game cannot be replayed: {error}") from None
@@ -70,27 +79,49 @@ class Opening:
         session.clock = Clock(saved.elapsed_ms)  # stopped until the player's page connects
         try:
             return await self.open(session, mine, pictures_kept(pictures, owner, self.now()),
-                                   imported=True)
-        except OverQuota as error:
+                                   imported=(owner, line_text))
+        except (OverQuota, OverImportQuota) as error:
             raise ApiError(429, str(error)) from None
+
+    async def _read(self, data: bytes) -> SavedGame:
+        """The saved file in `data`, read in place when short, else in a worker; ApiError
+        422 saying what is wrong with it."""
+        if len(data) <= QUICK_FILE:
+            read = read_file(data)
+        else:
+            read = await self.workers.apart(DEAL_BUDGET, "reading the saved file",
+                                            read_file, data)
+        if isinstance(read, str):
+            raise ApiError(422, read)
+        return read
 
     async def open(
         self, session: Session, mine: list[int], also: Change | None = None,
-        imported: bool = False,
+        imported: tuple[str, list[str]] | None = None,
     ) -> tuple[Live, str]:
         """Keep `session` as a new live game whose owner holds `mine`: committed first
-        (with `also`, in the same transaction), then in memory; `imported` from a file
-        (its results are filed apart, `gameid.FILED_APART`)."""
+        (with `also`, in the same transaction), then in memory. `imported`: who brought
+        it in a file (`Client.key`) and its line in JSON; a long one is written from a
+        thread, and its results are filed apart (`gameid.FILED_APART`)."""
         spec, sid, token = session.spec, secrets.token_urlsafe(9), secrets.token_urlsafe(18)
         live = Live(
             sid=sid,
             session=session,
             mode=describe_mode(spec, list(session.seats)),
-            preset=stat_group(spec.game, session.game_id, imported),
+            preset=stat_group(spec.game, session.game_id, imported is not None),
             round=1,
             holders={token: frozenset(mine)},
         )
-        await self.store.commit(records.created(live, self.now(), also))
+        now = self.now()
+        if imported is None:
+            await self.store.commit(records.created(live, now, also))
+        else:
+            importer, line_text = imported
+            live.unopened_import = True
+            kept = together(records.created(live, now, also, line_text),
+                            import_kept(sid, importer, len(line_text), now))
+            long = len(line_text) > QUICK_REPLAY_MOVES
+            await (self.store.commit_apart(kept) if long else self.store.commit(kept))
         self.keep(live)
         self.turns.kick(live)
         return live, token

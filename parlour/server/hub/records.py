@@ -7,7 +7,7 @@ the store waits, stopped, for a player's page (`presence.py`)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 from parlour.core.game import Status
 from parlour.core.outcome import outcome
@@ -23,10 +23,12 @@ from parlour.store import (
 )
 
 
-def created(live: Live, now: float, also: Change | None = None) -> Change:
+def created(live: Live, now: float, also: Change | None = None,
+            line_text: Sequence[str] | None = None) -> Change:
     """The new session as it stands: a new deal, or an imported game with its line,
     cursor, clock and help used (an imported game over already adds no result: it was
-    not played here). `also`: a change to write after it, in the same transaction."""
+    not played here). `also`: a change to write after it, in the same transaction;
+    `line_text`: the line already in JSON (`work.replay_in_json`)."""
     session = live.session
     row = SessionRow(
         live.sid, session.game.name, session.id_text, list(session.seats), live.mode,
@@ -36,7 +38,8 @@ def created(live: Live, now: float, also: Change | None = None) -> Change:
         assist_seats=frozenset(session.assist_seats),
     )
     holders = {t: sorted(s) for t, s in live.holders.items()}
-    write = session_created(row, holders, now, session.line)
+    write = (session_created(row, holders, now, session.line) if line_text is None
+             else session_created(row, holders, now, moves_text=line_text))
     return write if also is None else together(write, also)
 
 

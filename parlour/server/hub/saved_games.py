@@ -16,7 +16,7 @@ import time
 from collections.abc import Collection, Mapping
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import Field, StringConstraints, model_validator
+from pydantic import Field, StringConstraints, ValidationError, model_validator
 
 from parlour.core.game import Status
 from parlour.server.hub.errors import ApiError
@@ -28,19 +28,31 @@ from parlour.store import (
     Change,
     Picture,
     Store,
-    check_picture,
+    check_brought_picture,
+    content_id,
     together,
     upload_saved,
 )
 
 FORMAT: Final = "parlour-saved-game"
 VERSION: Final = 1
-MAX_MOVES = 100_000
+MAX_MOVES = 10_000
+"""Moves a saved file holds, the redo line included: more than any real game makes. The
+longest are Sliding 8x8's: the solver's solutions of random positions are about 830
+moves (median; about twice the shortest), and a player solving one by hand row by row
+takes a few times that, some 2 000-4 000 clicks. Minesweeper's largest board (40x60) is
+2 400 cells, each opened once and flagged at most a few times; the other games end
+within a few hundred moves. A longer file is made by a script, and replaying and
+keeping it costs the server (a 100 000-move file: seconds of CPU and 4 MB kept)."""
 MAX_ELAPSED_MS = 10**12  # some 30 years of play: a bound, not a rule
 MAX_PICTURE_TEXT = -(-MAX_BYTES // 3) * 4  # a picture of MAX_BYTES in base64
 FILE_LIMIT = 8 * 2**20
 """Bytes of a saved file, the import's request body: a picture of MAX_BYTES in base64
 (5.4 MiB) and the moves."""
+QUICK_FILE = 64 * 2**10
+"""Bytes of a file read in place (under a millisecond); a longer one is read in a worker
+process: parsing 8 MiB of JSON holds the interpreter for a good fraction of a second,
+which a thread would take from the event loop too."""
 
 UploadId = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{16}$")]
 SeatKind = Annotated[str, StringConstraints(pattern=r"^(human|ai:[A-Za-z0-9_-]{1,40})$")]
@@ -138,8 +150,21 @@ def file_name(live: Live, now: float) -> str:
     return f"{live.session.game.name}-{day}.parlour.json"
 
 
+def read_file(data: bytes) -> SavedGame | str:
+    """The saved file in `data`, or what is wrong with it, in the words of the server's
+    other 422s (`api.errors`). A plain function of bytes, to run in a worker process."""
+    try:
+        return SavedGame.model_validate_json(data)
+    except ValidationError as error:
+        first = error.errors(include_url=False)[0]
+        if first["type"] == "json_invalid":
+            return "Bad request: the body is not valid JSON"
+        where = ".".join(str(part) for part in first["loc"]) or "body"
+        return f"Bad request: {where}: {first['msg']}"
+
+
 async def checked_pictures(saved: SavedGame, named: Collection[str]) -> dict[str, Picture]:
-    """The file's pictures, each decoded and re-encoded as an upload is (off the event
+    """The file's pictures, each checked as an upload is and kept as it came (off the event
     loop), by the upload id its game id names; ApiError 422 saying what is wrong."""
     extra = sorted(set(saved.uploads) - set(named))
     if extra:
@@ -151,9 +176,16 @@ async def checked_pictures(saved: SavedGame, named: Collection[str]) -> dict[str
 async def _checked(upload_id: str, saved: SavedPicture) -> Picture:
     try:
         data = base64.b64decode(saved.data, validate=True)
-        return await asyncio.to_thread(check_picture, data)
     except binascii.Error:
         raise ApiError(422, f"uploads: picture {upload_id} is not base64") from None
+    # an upload's id is the hash of the picture kept: a file may bring a picture under an
+    # id only with the very bytes that id was made from (as exported), so no one can
+    # claim an id for another picture before its owner uploads or imports it
+    if content_id(data) != upload_id:
+        raise ApiError(422, f"uploads: picture {upload_id} is not the picture of that id "
+                       "(an upload's id is made from its bytes)")
+    try:
+        return await asyncio.to_thread(check_brought_picture, data)
     except BadUpload as error:
         raise ApiError(422, f"uploads: picture {upload_id}: {error}") from None
 

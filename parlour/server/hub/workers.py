@@ -60,6 +60,10 @@ class Workers:
                 return await self._in_worker(DEAL_BUDGET, what, job, args, None)
         return job(*args)
 
+    async def apart(self, budget: float, what: str, job: Callable[..., T], *args: Any) -> T:
+        """`job(*args)` in a worker process, for work no game waits on (reading a file)."""
+        return await self._in_worker(budget, what, job, args, None)
+
     async def long(
         self, live: Live, budget: float, what: str, job: Callable[..., T], *args: Any,
         advice: bool = False,

@@ -199,6 +199,23 @@ def _results_filed_apart(db: sqlite3.Connection) -> None:
     """)
 
 
+def _imports_kept_apart(db: sqlite3.Connection) -> None:
+    """Games imported from a file are their importer's, within a quota of moves, until
+    a page of theirs opens them; those nobody opens expire (parlour.store.quota). Games
+    imported before are kept as opened."""
+    _run_script(db, """
+        CREATE TABLE imports (
+            sid TEXT PRIMARY KEY REFERENCES sessions (sid) ON DELETE CASCADE,
+            importer TEXT NOT NULL,         -- Client.key: a player's cookie, or an address
+            moves INTEGER NOT NULL,         -- the file's moves, the redo line included
+            imported REAL NOT NULL,
+            opened INTEGER NOT NULL DEFAULT 0
+        ) WITHOUT ROWID;
+        CREATE INDEX imports_by_importer ON imports (importer, opened, imported);
+        CREATE INDEX imports_unopened ON imports (opened, imported)
+    """)
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _uploads_get_owner_size_and_last_upload,  # 0 -> 1
     _legacy_pictures_rechecked,  # 1 -> 2
@@ -207,6 +224,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _help_per_seat,  # 4 -> 5
     _series_of_rematches,  # 5 -> 6
     _results_filed_apart,  # 6 -> 7
+    _imports_kept_apart,  # 7 -> 8
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

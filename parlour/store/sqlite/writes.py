@@ -11,6 +11,8 @@ from parlour.core.game import JSON
 from parlour.store.changes import (
     Change,
     ForgottenSet,
+    ImportKept,
+    ImportOpened,
     ProgressSaved,
     Restored,
     SeatingChanged,
@@ -21,7 +23,13 @@ from parlour.store.changes import (
     UploadSaved,
     UploadsExpired,
 )
-from parlour.store.quota import expired_before, make_room, over_quota
+from parlour.store.quota import (
+    expired_before,
+    imports_to_drop,
+    make_room,
+    over_quota,
+    unopened_imports_expire_before,
+)
 from parlour.store.rows import SeriesRow
 from parlour.store.sqlite.schema import RESULT_COLUMNS
 
@@ -54,6 +62,10 @@ def apply(db: sqlite3.Connection, change: Change | SqlWrite) -> None:
             _series_saved(db, row)
         case Restored():
             _restored(db, change)
+        case ImportKept():
+            _import_kept(db, change)
+        case ImportOpened(sid):
+            db.execute("UPDATE imports SET opened=1 WHERE sid=?", (sid,))
         case Together(changes):
             for part in changes:
                 apply(db, part)
@@ -79,6 +91,8 @@ def _session_created(db: sqlite3.Connection, change: SessionCreated) -> None:
         [(token, row.sid, json.dumps(seats)) for token, seats in change.tokens.items()],
     )
     _insert_moves(db, row.sid, 0, change.moves)
+    db.executemany("INSERT INTO moves (sid, ply, move) VALUES (?,?,?)",
+                   [(row.sid, ply, text) for ply, text in enumerate(change.moves_text)])
 
 
 def _restored(db: sqlite3.Connection, change: Restored) -> None:
@@ -146,6 +160,8 @@ def _progress_saved(db: sqlite3.Connection, change: ProgressSaved) -> None:
          int(progress.assist), _seat_list(progress.assisted_seats),
          _seat_list(progress.assist_seats), progress.sid),
     )
+    # a saved move or clock: someone plays the game, which is kept for good if imported
+    db.execute("UPDATE imports SET opened=1 WHERE sid=? AND opened=0", (progress.sid,))
     if progress.new_moves_from is not None:
         start = progress.new_moves_from
         db.execute("DELETE FROM moves WHERE sid=? AND ply>=?", (progress.sid, start))
@@ -222,3 +238,20 @@ def _make_room(db: sqlite3.Connection, owner: str, keep: str) -> None:
     ).fetchall()
     for upload_id in make_room(count, size, unused_oldest_first):
         db.execute("DELETE FROM uploads WHERE upload_id=?", (upload_id,))
+
+
+def _import_kept(db: sqlite3.Connection, change: ImportKept) -> None:
+    """Expire the imports nobody opened, then keep `change.sid` as its importer's within
+    their quota, dropping their oldest unopened imports to make room."""
+    db.execute("DELETE FROM sessions WHERE sid IN (SELECT sid FROM imports"
+               " WHERE opened=0 AND imported < ?)",
+               (unopened_imports_expire_before(change.now),))
+    db.execute("INSERT INTO imports (sid, importer, moves, imported) VALUES (?,?,?,?)",
+               (change.sid, change.importer, change.moves, change.now))
+    (moves,) = db.execute("SELECT coalesce(sum(moves), 0) FROM imports WHERE importer=?",
+                          (change.importer,)).fetchone()
+    unopened_oldest_first = db.execute(
+        "SELECT sid, moves FROM imports WHERE importer=? AND opened=0 AND sid!=?"
+        " ORDER BY imported", (change.importer, change.sid)).fetchall()
+    for sid in imports_to_drop(moves, unopened_oldest_first):
+        db.execute("DELETE FROM sessions WHERE sid=?", (sid,))
