@@ -128,11 +128,13 @@ MAY_IMPORT: dict[str, set[str]] = {
     "parlour.stats": {"parlour.core", "parlour.store"},
     "parlour.server.timing": set(),
     "parlour.server.patch": set(),
+    "parlour.server.memory": set(),
     "parlour.server.compute": {"parlour.core", "parlour.games"},
     "parlour.server.hub": {"parlour.core", "parlour.store", "parlour.server.compute",
                            "parlour.server.timing", "parlour.server.patch"},
     "parlour.server.api": {"parlour.core", "parlour.stats", "parlour.store",
-                           "parlour.server.hub", "parlour.server.timing"},
+                           "parlour.server.hub", "parlour.server.timing",
+                           "parlour.server.memory"},
 }
 """Each layer and the layers it may import besides itself; layers not named here
 (`app.py`, `cli.py`) wire the others and may import any of them. A game's tests may
