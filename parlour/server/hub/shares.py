@@ -10,6 +10,7 @@ waiting for their move.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -20,10 +21,12 @@ from parlour.server.compute import ANYONE
 from parlour.server.hub.errors import ApiError
 from parlour.server.hub.live import Live
 
-LIVE_GAMES_PER_CLIENT = 50
+LIVE_GAMES_PER_CLIENT = int(os.environ.get("PARLOUR_GAMES_PER_CLIENT", "50"))
 """Unfinished games one client started that are in memory (used in the last minutes):
 a player with a game in every tab has a dozen; those left alone leave memory after
-`core.IDLE_SECONDS`, and a game over or taken off the Resume list no longer counts."""
+`core.IDLE_SECONDS`, and a game over or taken off the Resume list no longer counts. A
+host may set it (PARLOUR_GAMES_PER_CLIENT): the browser tests' one shared server, whose
+every test is one client, does."""
 COMPUTER_GAMES_PER_CLIENT = 6
 """Games of computers only (every seat a computer) one client has running: a club
 player may watch a few side by side; a game nobody watches stops and does not count."""
