@@ -55,6 +55,15 @@ def game_tests(game: str, *files: str) -> tuple[str, ...]:
 
 
 PROPERTIES = "tests/test_properties.py"
+STORE_MODULES = tuple(f"parlour/store/{name}.py" for name in (
+    "sqlite/schema", "sqlite/writes", "sqlite/reads", "sqlite/durability", "sqlite/store",
+    "changes", "quota"))
+STORE_TESTS = tuple(f"tests/{name}.py" for name in (
+    "test_store_stats", "test_uploads", "test_resume", "test_series", "test_help_and_moves",
+    "test_seats", "test_daily", "test_backup"))
+"""The store's tests: its own (writes, reads, the full-sync commit), the migrations from
+each old version (uploads, resume, series, help per seat), and those that save and read
+back seats, daily starts and backups through the server's code."""
 
 COVERING_TESTS: dict[str, tuple[str, ...]] = {
     "parlour/core/session.py": (PROPERTIES, "tests/test_clock.py", "tests/test_saved_games.py"),
@@ -73,6 +82,11 @@ COVERING_TESTS: dict[str, tuple[str, ...]] = {
     "parlour/games/tribolo/logic.py": game_tests("tribolo", "test_rules.py", "test_logic.py",
                                                  "test_api.py", "test_view.py"),
     "parlour/games/tribolo/rules.py": game_tests("tribolo", "test_rules.py", "test_logic.py"),
+    **dict.fromkeys(STORE_MODULES, STORE_TESTS),
+    "parlour/server/api/guard.py": ("tests/test_hostile.py", "tests/test_clients.py",
+                                    "tests/test_api.py"),
+    "parlour/server/hub/seats.py": ("tests/test_seats.py", "tests/test_hub.py",
+                                    "tests/test_api.py"),
 }
 """Each mutated module and the test files run against its mutants: the pool is the union
 over the modules of a run, and mutmut runs a mutant against the tests of the pool that
@@ -94,6 +108,10 @@ LEFT_OUT: dict[str, tuple[str, ...]] = {
     ),
     "parlour/games/tribolo/tests/test_api.py": (
         "test_blue_plays_against_two_computers_by_default_to_the_end",
+    ),
+    "tests/test_backup.py": (
+        "test_a_backup_restored_on_another_machine_brings_back_games_results_and_pictures",
+        "test_restore_twice_equals_restore_once_and_order_does_not_matter",
     ),
 }
 """Tests of the pool left out, by name or parameter: each takes 5 to 40 s (several times
