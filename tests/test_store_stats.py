@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+import subprocess
+import sys
+import threading
+import time
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,7 +22,7 @@ from parlour.stats.numbers import summary
 from parlour.stats.statistics import statistics
 from parlour.stats.svg import Histogram
 from parlour.stats.wording import clock, number, players
-from parlour.store import Progress, Result, SessionRow, session_created
+from parlour.store import Progress, Result, SessionRow, session_created, together
 from parlour.store.sqlite import SqliteStore as Store
 from tests.support.loops import run_async
 
@@ -598,3 +603,107 @@ def test_a_full_sync_commit_that_fails_is_never_acknowledged(tmp_path: Path) -> 
             run_async(store.commit(created))
     finally:
         store.close()
+
+
+# the writer thread of a sync "full" store, kept busy so that changes wait for it together
+def commit_while_the_disk_is_busy(
+    store: Store, *changes: Any, closing: bool = False
+) -> list[BaseException | None]:
+    """Commit `changes` while the writer thread is still busy with an earlier one, so that
+    they wait for it and are then committed as one batch (with `closing`, the store is
+    closed meanwhile too); what each commit raised, or None."""
+    busy, free = threading.Event(), threading.Event()
+
+    def slow_change(db: sqlite3.Connection) -> None:
+        busy.set()
+        free.wait(10)
+
+    async def commits() -> list[BaseException | None]:
+        first = asyncio.create_task(store.commit(slow_change))
+        assert await asyncio.to_thread(busy.wait, 10), "the writer never started"
+        waiting = [asyncio.create_task(store.commit(change)) for change in changes]
+        await asyncio.sleep(0.05)  # each task has handed its change to the writer
+        closed = asyncio.create_task(asyncio.to_thread(store.close)) if closing else None
+        await asyncio.sleep(0.2 if closing else 0)  # the close waits behind the changes
+        free.set()
+        outcomes = await asyncio.wait_for(
+            asyncio.gather(first, *waiting, return_exceptions=True), 10)
+        if closed is not None:
+            await asyncio.wait_for(closed, 10)
+        return [None if outcome is None else outcome for outcome in outcomes[1:]]
+
+    return run_async(commits())
+
+
+def kept_sessions_of(path: Path) -> list[str]:
+    reader = Store(path)  # another connection: it sees only what was committed
+    try:
+        return [kept.row.sid for kept in reader.kept_sessions()]
+    finally:
+        reader.close()
+
+
+def test_changes_that_waited_together_are_kept_and_one_that_fails_is_undone_alone(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "full.sqlite3"
+    store = Store(path, sync="full")
+    try:
+        half_done = together(session_created(session_row("s2"), {"t2": [0, 1]}, NOW),
+                             session_created(session_row("s1"), {"t3": [0, 1]}, NOW))
+        outcomes = commit_while_the_disk_is_busy(
+            store, session_created(session_row("s1"), {"t1": [0, 1]}, NOW), half_done,
+            session_created(session_row("s3"), {"t4": [0, 1]}, NOW))
+        assert outcomes[0] is None and outcomes[2] is None
+        assert isinstance(outcomes[1], sqlite3.IntegrityError)  # s1 is kept already
+        assert kept_sessions_of(path) == ["s1", "s3"]  # nothing of the failed one, s2
+    finally:
+        store.close()
+
+
+def test_a_batch_that_cannot_commit_fails_every_change_in_it_and_the_next_commit_works(
+    tmp_path: Path,
+) -> None:
+    def move_of_no_game(db: sqlite3.Connection) -> None:
+        """Refused only when the batch commits: the foreign keys checked at the end."""
+        db.execute("PRAGMA defer_foreign_keys=ON")
+        db.execute("INSERT INTO moves (sid, ply, move) VALUES ('nowhere', 0, '{}')")
+
+    path = tmp_path / "full.sqlite3"
+    store = Store(path, sync="full")
+    try:
+        outcomes = commit_while_the_disk_is_busy(
+            store, session_created(session_row("s1"), {"t1": [0, 1]}, NOW), move_of_no_game)
+        assert all(isinstance(outcome, sqlite3.IntegrityError) for outcome in outcomes)
+        assert kept_sessions_of(path) == []  # a failed commit acknowledges nothing
+        run_async(asyncio.wait_for(
+            store.commit(session_created(session_row("s1"), {"t1": [0, 1]}, NOW)), 10))
+        assert kept_sessions_of(path) == ["s1"]
+    finally:
+        store.close()
+
+
+def test_closing_a_full_sync_store_commits_what_waits_and_returns_at_once(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "full.sqlite3"
+    store = Store(path, sync="full")
+    started = time.monotonic()
+    outcomes = commit_while_the_disk_is_busy(
+        store, session_created(session_row("s1"), {"t1": [0, 1]}, NOW),
+        session_created(session_row("s2"), {"t2": [0, 1]}, NOW), closing=True)
+    assert outcomes == [None, None]
+    assert time.monotonic() - started < 10  # the writer thread ended, not waited out
+    assert kept_sessions_of(path) == ["s1", "s2"]
+
+
+def test_a_full_sync_store_left_open_never_keeps_parlour_from_exiting(tmp_path: Path) -> None:
+    script = (
+        "import asyncio, sys\n"
+        "from parlour.store.sqlite import SqliteStore\n"
+        "store = SqliteStore(sys.argv[1], sync='full')\n"
+        "asyncio.run(store.commit(lambda db: None))\n"  # the writer thread is started
+    )
+    finished = subprocess.run([sys.executable, "-c", script, str(tmp_path / "full.sqlite3")],
+                              timeout=60, check=False, capture_output=True)
+    assert finished.returncode == 0, finished.stderr
