@@ -24,6 +24,7 @@ from parlour.stats.svg import Histogram
 from parlour.stats.wording import clock, number, players
 from parlour.store import Progress, Result, SessionRow, session_created, together
 from parlour.store.sqlite import SqliteStore as Store
+from parlour.store.sqlite.store import default_path
 from tests.support.loops import run_async
 
 NOW = 1_700_000_000.0
@@ -707,3 +708,21 @@ def test_a_full_sync_store_left_open_never_keeps_parlour_from_exiting(tmp_path: 
     finished = subprocess.run([sys.executable, "-c", script, str(tmp_path / "full.sqlite3")],
                               timeout=60, check=False, capture_output=True)
     assert finished.returncode == 0, finished.stderr
+
+
+def test_the_database_is_where_parlour_db_says_or_else_in_the_players_data_folder(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    monkeypatch.setenv("PARLOUR_DB", str(tmp_path / "mine.sqlite3"))
+    assert default_path() == tmp_path / "mine.sqlite3"
+    monkeypatch.setenv("PARLOUR_DB", "")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert default_path() == tmp_path / "data" / "parlour" / "parlour.sqlite3"
+
+
+def test_the_resume_list_holds_the_twenty_latest_unfinished_games(store: Store) -> None:
+    for i in range(21):
+        sid = f"s{i:02}"
+        store.create_session(fresh_row(sid), {f"t{i}": [0]}, NOW)
+        store.save(progress(sid, cursor=1, now=NOW + i, new_moves_from=0, new_moves=MOVES[:1]))
+    assert [row.sid for row in store.unfinished()] == [f"s{i:02}" for i in range(20, 0, -1)]
