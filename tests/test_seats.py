@@ -357,3 +357,21 @@ def test_no_take_back_is_asked_once_the_game_is_over(client: TestClient) -> None
     for i, cell in enumerate(CROSS_WINS):
         move(client, sid, (cross, nought)[i % 2], cell)
     assert "over" in error_of(post(client, sid, "undo", nought), 409).lower()
+
+
+def test_a_player_who_left_holds_no_seat_to_leave_again(client: TestClient) -> None:
+    sid, cross, nought = two_browsers(client)
+    leave(client, sid, nought)
+    refused = error_of(client.post(f"/api/games/{sid}/leave", headers=auth(nought)), 403)
+    assert refused.rstrip(".") == "You hold no seat in this game"
+    assert get_view(client, sid, cross)["seats"][1]["open"] is True
+
+
+def test_no_computer_stands_in_for_a_player_who_leaves_a_finished_game(
+    client: TestClient,
+) -> None:
+    sid, cross, nought = two_browsers(client)
+    for i, cell in enumerate(CROSS_WINS):
+        move(client, sid, (cross, nought)[i % 2], cell)
+    seat = leave(client, sid, nought)["seats"][1]
+    assert (seat["open"], seat["stand_in"]) == (True, False)

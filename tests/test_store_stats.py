@@ -726,3 +726,11 @@ def test_the_resume_list_holds_the_twenty_latest_unfinished_games(store: Store) 
         store.create_session(fresh_row(sid), {f"t{i}": [0]}, NOW)
         store.save(progress(sid, cursor=1, now=NOW + i, new_moves_from=0, new_moves=MOVES[:1]))
     assert [row.sid for row in store.unfinished()] == [f"s{i:02}" for i in range(20, 0, -1)]
+
+
+def test_a_big_backup_s_games_kept_already_are_all_recognised(store: Store) -> None:
+    store.create_session(fresh_row("kept"), {"kept-token": [0]}, NOW)
+    others = [f"other{i}" for i in range(1200)]  # more than one query's parameters
+    found = store.identities([*others, "kept"], [*others, "kept-token"], [*others])
+    assert found.sessions == {"kept": "tictactoe:standard#abc"}
+    assert found.tokens == {"kept-token": "kept"}
