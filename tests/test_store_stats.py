@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import sqlite3
 import subprocess
 import sys
@@ -22,7 +23,15 @@ from parlour.stats.numbers import summary
 from parlour.stats.statistics import statistics
 from parlour.stats.svg import Histogram
 from parlour.stats.wording import clock, number, players
-from parlour.store import Progress, Result, SessionRow, session_created, together
+from parlour.store import (
+    KeptSession,
+    Progress,
+    Restored,
+    Result,
+    SessionRow,
+    session_created,
+    together,
+)
 from parlour.store.sqlite import SqliteStore as Store
 from parlour.store.sqlite.store import default_path
 from tests.support.loops import run_async
@@ -734,3 +743,22 @@ def test_a_big_backup_s_games_kept_already_are_all_recognised(store: Store) -> N
     found = store.identities([*others, "kept"], [*others, "kept-token"], [*others])
     assert found.sessions == {"kept": "tictactoe:standard#abc"}
     assert found.tokens == {"kept-token": "kept"}
+
+
+def test_a_restore_adds_each_game_not_kept_whole_with_who_left_and_who_forgot_it(
+    store: Store,
+) -> None:
+    store.create_session(fresh_row("kept"), {"kept-token": [0]}, NOW)
+    left = dataclasses.replace(fresh_row("new", seats=("human", "human")), cursor=1,
+                               stand_ins={1: "medium"})
+    store.write(Restored(
+        sessions=(KeptSession(fresh_row("kept"), NOW, [], {"other-token": [0]}),
+                  KeptSession(left, NOW, MOVES[:1], {"mine": [0], "gone": [1]},
+                              forgotten=frozenset({"gone"}))),
+        results=(), pictures=(), now=NOW))
+    restored = {kept.row.sid: kept for kept in store.kept_sessions()}
+    assert restored["kept"].tokens == {"kept-token": [0]}  # what was kept stays as it is
+    assert restored["new"].row.stand_ins == {1: "medium"}
+    assert (restored["new"].tokens, restored["new"].forgotten) == (
+        {"mine": [0], "gone": [1]}, frozenset({"gone"}))
+    assert store.held_unfinished(["mine", "gone"]) == [("new", [0])]
