@@ -762,3 +762,24 @@ def test_a_restore_adds_each_game_not_kept_whole_with_who_left_and_who_forgot_it
     assert (restored["new"].tokens, restored["new"].forgotten) == (
         {"mine": [0], "gone": [1]}, frozenset({"gone"}))
     assert store.held_unfinished(["mine", "gone"]) == [("new", [0])]
+
+
+def restore_of(sid: str, token: str) -> Restored:
+    return Restored(sessions=(KeptSession(fresh_row(sid), NOW, [], {token: [0]}),),
+                    results=(), pictures=(), now=NOW)
+
+
+def test_a_restore_whose_token_is_another_games_fails_whole_and_says_why(store: Store) -> None:
+    store.create_session(fresh_row("kept"), {"kept-token": [0]}, NOW)
+    with pytest.raises(sqlite3.IntegrityError):
+        run_async(store.commit_apart(restore_of("new", "kept-token")))
+    assert [kept.row.sid for kept in store.kept_sessions()] == ["kept"]
+
+
+def test_a_store_in_memory_restores_and_reads_back_its_games_too() -> None:
+    store = Store(":memory:")
+    try:
+        run_async(store.commit_apart(restore_of("new", "mine")))
+        assert [kept.row.sid for kept in store.kept_sessions()] == ["new"]
+    finally:
+        store.close()
