@@ -375,3 +375,20 @@ def test_no_computer_stands_in_for_a_player_who_leaves_a_finished_game(
         move(client, sid, (cross, nought)[i % 2], cell)
     seat = leave(client, sid, nought)["seats"][1]
     assert (seat["open"], seat["stand_in"]) == (True, False)
+
+
+def test_a_player_may_take_a_second_seat_and_keeps_both(client: TestClient) -> None:
+    sid, cross, nought = two_browsers(client)
+    leave(client, sid, nought)
+    both = join(client, sid, seat=1, token=cross)
+    assert (both["token"], both["seats"]) == (cross, [0, 1])
+
+
+def test_with_no_seat_open_a_player_keeps_their_token_and_a_stranger_only_watches(
+    client: TestClient,
+) -> None:
+    sid, cross, _ = two_browsers(client)
+    again = join(client, sid, token=cross)
+    assert (again["token"], again["seats"]) == (cross, [0])
+    stranger = join(client, sid, token="made-up")
+    assert (stranger["token"], stranger["seats"]) == (None, [])
