@@ -339,3 +339,27 @@ def test_a_session_with_a_viewer_stays_in_memory(
         for _ in range(5):
             new_game(client)
         assert watched["session"] in hub.live
+
+
+@pytest.mark.parametrize("served", ["http://testserver", "https://testserver"])
+def test_a_websocket_from_a_page_of_this_server_is_served(store: Store, served: str) -> None:
+    from parlour.games import GAMES
+    from parlour.server.app import create_app
+
+    app = create_app(store, GAMES, ai_delay_scale=0, allowed_hosts=("testserver",))
+    socket_url = served.replace("http", "ws", 1)  # the page's sockets: ws:// or wss://
+    with TestClient(app, base_url=served) as client:
+        created = new_game(client)
+        with client.websocket_connect(f"{socket_url}/ws/{created['session']}",
+                                      headers={"Origin": served}) as socket:
+            socket.send_json({"type": "hello", "token": created["token"]})
+            assert socket.receive_json()["type"] == "view"
+
+
+def test_the_guards_refusals_are_json_and_say_so(client: TestClient) -> None:
+    for reply in (client.get("/api/sessions", headers={"Host": "evil.example"}),
+                  client.post("/api/games", content=b"x" * 2**20,
+                              headers={"Content-Type": "application/json"})):
+        assert reply.headers["content-type"] == "application/json"
+        assert reply.headers["x-content-type-options"] == "nosniff"
+        error_of(reply, reply.status_code)

@@ -305,3 +305,90 @@ def test_a_result_saved_before_seats_were_kept_is_the_starters(tmp_path: Path) -
     assert store.session_row("sid1") is not None
     assert store.session_row("sid1").stand_ins == {}  # type: ignore[union-attr]
     store.close()
+
+
+def next_note(socket: Any) -> str:
+    """The next note or error the socket is sent (views skipped)."""
+    while (message := socket.receive_json())["type"] not in ("note", "error"):
+        pass
+    note: str = message.get("note", message.get("error"))
+    return note
+
+
+def test_each_answer_to_a_take_back_is_told_to_the_one_who_gave_it_and_to_the_asker(
+    client: TestClient,
+) -> None:
+    sid, cross, nought = two_browsers(client)
+    move(client, sid, cross, (1, 1))
+    move(client, sid, nought, (0, 0))
+    with open_socket(client, sid, nought) as asker, open_socket(client, sid, cross) as asked:
+        asker.send_json({"type": "undo"})
+        assert next_note(asker) == "Asked to take back your last move: waiting for an answer"
+        asked.send_json({"type": "takeback", "accept": False})
+        assert next_note(asked) == "Take-back refused"
+        asker.send_json({"type": "undo"})  # answered after the note, if the note is missed
+        assert next_note(asker) == "Your take-back was refused"
+        next_note(asker)
+        asker.send_json({"type": "takeback", "accept": False})
+        assert next_note(asker) == "Take-back withdrawn"
+        asker.send_json({"type": "undo"})
+        next_note(asker)
+        asked.send_json({"type": "takeback", "accept": True})
+        assert next_note(asked) == "Take-back accepted"
+        asker.send_json({"type": "undo"})  # answered after the note, if the note is missed
+        assert next_note(asker) == "Your take-back was accepted"
+    assert get_view(client, sid, nought)["moves"] == 1  # Circle's move taken back
+
+
+def test_a_seat_that_is_taken_or_not_there_is_refused_with_its_name_or_the_seat_count(
+    client: TestClient,
+) -> None:
+    sid, _, _ = two_browsers(client)
+    assert error_of(client.post(f"/api/games/{sid}/join", json={"seat": 0}), 409) == (
+        "Cross is taken")
+    assert error_of(client.post(f"/api/games/{sid}/join", json={"seat": 1}), 409) == (
+        "Circle is taken")
+    assert "this game has 2" in error_of(
+        client.post(f"/api/games/{sid}/join", json={"seat": 2}), 409)
+
+
+def test_no_take_back_is_asked_once_the_game_is_over(client: TestClient) -> None:
+    sid, cross, nought = two_browsers(client)
+    for i, cell in enumerate(CROSS_WINS):
+        move(client, sid, (cross, nought)[i % 2], cell)
+    assert "over" in error_of(post(client, sid, "undo", nought), 409).lower()
+
+
+def test_a_player_who_left_holds_no_seat_to_leave_again(client: TestClient) -> None:
+    sid, cross, nought = two_browsers(client)
+    leave(client, sid, nought)
+    refused = error_of(client.post(f"/api/games/{sid}/leave", headers=auth(nought)), 403)
+    assert refused.rstrip(".") == "You hold no seat in this game"
+    assert get_view(client, sid, cross)["seats"][1]["open"] is True
+
+
+def test_no_computer_stands_in_for_a_player_who_leaves_a_finished_game(
+    client: TestClient,
+) -> None:
+    sid, cross, nought = two_browsers(client)
+    for i, cell in enumerate(CROSS_WINS):
+        move(client, sid, (cross, nought)[i % 2], cell)
+    seat = leave(client, sid, nought)["seats"][1]
+    assert (seat["open"], seat["stand_in"]) == (True, False)
+
+
+def test_a_player_may_take_a_second_seat_and_keeps_both(client: TestClient) -> None:
+    sid, cross, nought = two_browsers(client)
+    leave(client, sid, nought)
+    both = join(client, sid, seat=1, token=cross)
+    assert (both["token"], both["seats"]) == (cross, [0, 1])
+
+
+def test_with_no_seat_open_a_player_keeps_their_token_and_a_stranger_only_watches(
+    client: TestClient,
+) -> None:
+    sid, cross, _ = two_browsers(client)
+    again = join(client, sid, token=cross)
+    assert (again["token"], again["seats"]) == (cross, [0])
+    stranger = join(client, sid, token="made-up")
+    assert (stranger["token"], stranger["seats"]) == (None, [])

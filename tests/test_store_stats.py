@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import sqlite3
+import subprocess
+import sys
+import threading
+import time
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,8 +23,17 @@ from parlour.stats.numbers import summary
 from parlour.stats.statistics import statistics
 from parlour.stats.svg import Histogram
 from parlour.stats.wording import clock, number, players
-from parlour.store import Progress, Result, SessionRow, session_created
+from parlour.store import (
+    KeptSession,
+    Progress,
+    Restored,
+    Result,
+    SessionRow,
+    session_created,
+    together,
+)
 from parlour.store.sqlite import SqliteStore as Store
+from parlour.store.sqlite.store import default_path
 from tests.support.loops import run_async
 
 NOW = 1_700_000_000.0
@@ -596,5 +611,175 @@ def test_a_full_sync_commit_that_fails_is_never_acknowledged(tmp_path: Path) -> 
         run_async(store.commit(created))
         with pytest.raises(sqlite3.IntegrityError):  # the same session twice
             run_async(store.commit(created))
+    finally:
+        store.close()
+
+
+# the writer thread of a sync "full" store, kept busy so that changes wait for it together
+def commit_while_the_disk_is_busy(
+    store: Store, *changes: Any, closing: bool = False
+) -> list[BaseException | None]:
+    """Commit `changes` while the writer thread is still busy with an earlier one, so that
+    they wait for it and are then committed as one batch (with `closing`, the store is
+    closed meanwhile too); what each commit raised, or None."""
+    busy, free = threading.Event(), threading.Event()
+
+    def slow_change(db: sqlite3.Connection) -> None:
+        busy.set()
+        free.wait(10)
+
+    async def commits() -> list[BaseException | None]:
+        first = asyncio.create_task(store.commit(slow_change))
+        assert await asyncio.to_thread(busy.wait, 10), "the writer never started"
+        waiting = [asyncio.create_task(store.commit(change)) for change in changes]
+        await asyncio.sleep(0.05)  # each task has handed its change to the writer
+        closed = asyncio.create_task(asyncio.to_thread(store.close)) if closing else None
+        await asyncio.sleep(0.2 if closing else 0)  # the close waits behind the changes
+        free.set()
+        outcomes = await asyncio.wait_for(
+            asyncio.gather(first, *waiting, return_exceptions=True), 10)
+        if closed is not None:
+            await asyncio.wait_for(closed, 10)
+        return [None if outcome is None else outcome for outcome in outcomes[1:]]
+
+    return run_async(commits())
+
+
+def kept_sessions_of(path: Path) -> list[str]:
+    reader = Store(path)  # another connection: it sees only what was committed
+    try:
+        return [kept.row.sid for kept in reader.kept_sessions()]
+    finally:
+        reader.close()
+
+
+def test_changes_that_waited_together_are_kept_and_one_that_fails_is_undone_alone(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "full.sqlite3"
+    store = Store(path, sync="full")
+    try:
+        half_done = together(session_created(session_row("s2"), {"t2": [0, 1]}, NOW),
+                             session_created(session_row("s1"), {"t3": [0, 1]}, NOW))
+        outcomes = commit_while_the_disk_is_busy(
+            store, session_created(session_row("s1"), {"t1": [0, 1]}, NOW), half_done,
+            session_created(session_row("s3"), {"t4": [0, 1]}, NOW))
+        assert outcomes[0] is None and outcomes[2] is None
+        assert isinstance(outcomes[1], sqlite3.IntegrityError)  # s1 is kept already
+        assert kept_sessions_of(path) == ["s1", "s3"]  # nothing of the failed one, s2
+    finally:
+        store.close()
+
+
+def test_a_batch_that_cannot_commit_fails_every_change_in_it_and_the_next_commit_works(
+    tmp_path: Path,
+) -> None:
+    def move_of_no_game(db: sqlite3.Connection) -> None:
+        """Refused only when the batch commits: the foreign keys checked at the end."""
+        db.execute("PRAGMA defer_foreign_keys=ON")
+        db.execute("INSERT INTO moves (sid, ply, move) VALUES ('nowhere', 0, '{}')")
+
+    path = tmp_path / "full.sqlite3"
+    store = Store(path, sync="full")
+    try:
+        outcomes = commit_while_the_disk_is_busy(
+            store, session_created(session_row("s1"), {"t1": [0, 1]}, NOW), move_of_no_game)
+        assert all(isinstance(outcome, sqlite3.IntegrityError) for outcome in outcomes)
+        assert kept_sessions_of(path) == []  # a failed commit acknowledges nothing
+        run_async(asyncio.wait_for(
+            store.commit(session_created(session_row("s1"), {"t1": [0, 1]}, NOW)), 10))
+        assert kept_sessions_of(path) == ["s1"]
+    finally:
+        store.close()
+
+
+def test_closing_a_full_sync_store_commits_what_waits_and_returns_at_once(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "full.sqlite3"
+    store = Store(path, sync="full")
+    started = time.monotonic()
+    outcomes = commit_while_the_disk_is_busy(
+        store, session_created(session_row("s1"), {"t1": [0, 1]}, NOW),
+        session_created(session_row("s2"), {"t2": [0, 1]}, NOW), closing=True)
+    assert outcomes == [None, None]
+    assert time.monotonic() - started < 10  # the writer thread ended, not waited out
+    assert kept_sessions_of(path) == ["s1", "s2"]
+
+
+def test_a_full_sync_store_left_open_never_keeps_parlour_from_exiting(tmp_path: Path) -> None:
+    script = (
+        "import asyncio, sys\n"
+        "from parlour.store.sqlite import SqliteStore\n"
+        "store = SqliteStore(sys.argv[1], sync='full')\n"
+        "asyncio.run(store.commit(lambda db: None))\n"  # the writer thread is started
+    )
+    finished = subprocess.run([sys.executable, "-c", script, str(tmp_path / "full.sqlite3")],
+                              timeout=60, check=False, capture_output=True)
+    assert finished.returncode == 0, finished.stderr
+
+
+def test_the_database_is_where_parlour_db_says_or_else_in_the_players_data_folder(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    monkeypatch.setenv("PARLOUR_DB", str(tmp_path / "mine.sqlite3"))
+    assert default_path() == tmp_path / "mine.sqlite3"
+    monkeypatch.setenv("PARLOUR_DB", "")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert default_path() == tmp_path / "data" / "parlour" / "parlour.sqlite3"
+
+
+def test_the_resume_list_holds_the_twenty_latest_unfinished_games(store: Store) -> None:
+    for i in range(21):
+        sid = f"s{i:02}"
+        store.create_session(fresh_row(sid), {f"t{i}": [0]}, NOW)
+        store.save(progress(sid, cursor=1, now=NOW + i, new_moves_from=0, new_moves=MOVES[:1]))
+    assert [row.sid for row in store.unfinished()] == [f"s{i:02}" for i in range(20, 0, -1)]
+
+
+def test_a_big_backup_s_games_kept_already_are_all_recognised(store: Store) -> None:
+    store.create_session(fresh_row("kept"), {"kept-token": [0]}, NOW)
+    others = [f"other{i}" for i in range(1200)]  # more than one query's parameters
+    found = store.identities([*others, "kept"], [*others, "kept-token"], [*others])
+    assert found.sessions == {"kept": "tictactoe:standard#abc"}
+    assert found.tokens == {"kept-token": "kept"}
+
+
+def test_a_restore_adds_each_game_not_kept_whole_with_who_left_and_who_forgot_it(
+    store: Store,
+) -> None:
+    store.create_session(fresh_row("kept"), {"kept-token": [0]}, NOW)
+    left = dataclasses.replace(fresh_row("new", seats=("human", "human")), cursor=1,
+                               stand_ins={1: "medium"})
+    store.write(Restored(
+        sessions=(KeptSession(fresh_row("kept"), NOW, [], {"other-token": [0]}),
+                  KeptSession(left, NOW, MOVES[:1], {"mine": [0], "gone": [1]},
+                              forgotten=frozenset({"gone"}))),
+        results=(), pictures=(), now=NOW))
+    restored = {kept.row.sid: kept for kept in store.kept_sessions()}
+    assert restored["kept"].tokens == {"kept-token": [0]}  # what was kept stays as it is
+    assert restored["new"].row.stand_ins == {1: "medium"}
+    assert (restored["new"].tokens, restored["new"].forgotten) == (
+        {"mine": [0], "gone": [1]}, frozenset({"gone"}))
+    assert store.held_unfinished(["mine", "gone"]) == [("new", [0])]
+
+
+def restore_of(sid: str, token: str) -> Restored:
+    return Restored(sessions=(KeptSession(fresh_row(sid), NOW, [], {token: [0]}),),
+                    results=(), pictures=(), now=NOW)
+
+
+def test_a_restore_whose_token_is_another_games_fails_whole_and_says_why(store: Store) -> None:
+    store.create_session(fresh_row("kept"), {"kept-token": [0]}, NOW)
+    with pytest.raises(sqlite3.IntegrityError):
+        run_async(store.commit_apart(restore_of("new", "kept-token")))
+    assert [kept.row.sid for kept in store.kept_sessions()] == ["kept"]
+
+
+def test_a_store_in_memory_restores_and_reads_back_its_games_too() -> None:
+    store = Store(":memory:")
+    try:
+        run_async(store.commit_apart(restore_of("new", "mine")))
+        assert [kept.row.sid for kept in store.kept_sessions()] == ["new"]
     finally:
         store.close()

@@ -21,6 +21,7 @@ from parlour.core.game import BadParams, Param
 from parlour.store import NewerStore, OverQuota, SessionRow
 from parlour.store import quota as store_module
 from parlour.store.pictures import KEPT_SIDE, MAX_BYTES, BadUpload, Picture, check_picture
+from parlour.store.quota import UPLOADS_PER_OWNER, make_room
 from parlour.store.sqlite import SqliteStore as Store
 from parlour.store.sqlite.schema import SCHEMA_VERSION
 
@@ -432,3 +433,9 @@ def test_upload_parameter_takes_only_upload_ids() -> None:
     assert param.coerce("") == ""
     with pytest.raises(BadParams, match="uploaded picture"):
         param.coerce("../../etc/passwd")
+
+
+def test_an_uploader_over_the_picture_count_loses_just_enough_of_their_oldest_unused() -> None:
+    unused_oldest_first = [(f"old{i}", 100) for i in range(5)]
+    assert make_room(UPLOADS_PER_OWNER + 2, 1000, unused_oldest_first) == ["old0", "old1"]
+    assert make_room(UPLOADS_PER_OWNER, 1000, unused_oldest_first) == []
