@@ -111,6 +111,60 @@ def test_a_burst_from_one_client_delays_another_clients_move_by_one_turn_only() 
     assert [value for client, value in started if client == "burst"] == list(range(30))
 
 
+def test_the_queue_skips_a_client_that_may_not_start_and_keeps_its_place() -> None:
+    queue: FairQueue[str] = FairQueue()
+    queue.put("burst", "b0")
+    queue.put("victim", "v0")
+    assert queue.take(lambda client: client != "burst") == "v0"
+    assert queue.take(lambda client: client != "burst") is None
+    assert queue.take() == "b0"
+
+
+class Overlapping(Recorded):
+    """Records the most jobs each client held at once."""
+
+    def __init__(self, workers: int, pause: float) -> None:
+        super().__init__(workers=workers, pause=pause)
+        self.holding: dict[str, int] = {}
+        self.most: dict[str, int] = {}
+
+    async def _run_now(self, budget: float, work: Callable[..., T], args: tuple[Any, ...],
+                       progress: Progress | None) -> T:
+        client = working_for.get()
+        self.holding[client] = self.holding.get(client, 0) + 1
+        self.most[client] = max(self.most.get(client, 0), self.holding[client])
+        try:
+            return await super()._run_now(budget, work, args, progress)
+        finally:
+            self.holding[client] -= 1
+
+
+def test_a_player_alone_has_every_worker() -> None:
+    async def scenario() -> dict[str, int]:
+        compute = Overlapping(workers=3, pause=0.02)
+        await asyncio.gather(*(run_for(compute, "alone", n) for n in range(9)))
+        return compute.most
+
+    assert run_async(scenario()) == {"alone": 3}
+
+
+def test_while_another_player_is_around_a_long_burst_leaves_them_a_free_worker() -> None:
+    async def scenario() -> tuple[dict[str, int], float]:
+        compute = Overlapping(workers=2, pause=0.2)
+        await run_for(compute, "victim", "first move")  # the victim is around
+        burst = [asyncio.create_task(run_for(compute, "burst", n)) for n in range(6)]
+        await asyncio.sleep(0.01)  # the burst holds what it may
+        asked = asyncio.get_running_loop().time()
+        await run_for(compute, "victim", "move")
+        waited = asyncio.get_running_loop().time() - asked
+        await asyncio.gather(*burst)
+        return compute.most, waited
+
+    most, waited = run_async(scenario())
+    assert most["burst"] == 1  # of two workers
+    assert waited < 0.3  # its own job (0.2 s), not also the rest of a burst job
+
+
 def test_queued_work_whose_caller_stopped_waiting_never_runs() -> None:
     async def scenario() -> list[tuple[str, Any]]:
         compute = Recorded(workers=1, pause=0.05)

@@ -17,7 +17,10 @@ Fair shares: work waits in a `FairQueue` in front of the pool, one line per clie
 `working_for` of the caller, `api/clients.py`'s key), and a free worker takes the next
 job from each client in turn. One client's burst of a hundred jobs then delays only
 itself; another client's single move waits for at most one job per client ahead of it.
-Work whose caller stopped waiting while it was queued is dropped without running.
+Work whose caller stopped waiting while it was queued is dropped without running. And
+while another client has asked for work lately (`AROUND`), no client may hold every
+worker: one is kept for the others, so a move never waits behind a stranger's long hint
+or import, however long that runs.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from collections import Counter, deque
 from collections.abc import Callable
 from concurrent.futures import CancelledError as FutureCancelled
@@ -56,6 +60,9 @@ THINK_BUDGET = 20.0
 """Seconds for a hint or an AI move."""
 TABLE_BUDGET = 600.0
 """Seconds for work that may first build a game's solver table (`GameSpec.tables`)."""
+AROUND = 120.0
+"""Seconds a client counts as around after it last asked for work: while another client
+is, a client may hold every worker but one. A player alone has the whole pool."""
 
 
 class TooSlow(Exception):
@@ -94,11 +101,13 @@ class FairQueue(Generic[Item]):
     def put(self, client: str, item: Item) -> None:
         self._lines.setdefault(client, deque()).append(item)
 
-    def take(self) -> Item | None:
-        """The first item of the client whose turn it is (`started` for it), or None."""
-        if not self._lines:
+    def take(self, may_start: Callable[[str], bool] = lambda client: True) -> Item | None:
+        """The first item of the client whose turn it is (`started` for it), or None.
+        Clients that `may_start` refuses keep their place and are skipped."""
+        allowed = [client for client in self._lines if may_start(client)]
+        if not allowed:
             return None
-        client = min(self._lines, key=lambda waiting: self._served_at.get(waiting, -1))
+        client = min(allowed, key=lambda waiting: self._served_at.get(waiting, -1))
         line = self._lines[client]
         item = line.popleft()
         if not line:
@@ -110,6 +119,10 @@ class FairQueue(Generic[Item]):
         """`client`'s job went in (taken, or with no queue to wait in)."""
         self._served_at[client] = next(self._serving)
         self._started[client] += 1
+
+    def running(self, client: str) -> int:
+        """Jobs of `client` started and not finished."""
+        return self._started[client]
 
     def finished(self, client: str) -> None:
         """A job of `client` that `started` has ended: its turn is forgotten once it has
@@ -181,6 +194,7 @@ class Compute:
         self._turns_lock = threading.Lock()
         self._in_pool = 0
         self._waiting: FairQueue[_Turn] = FairQueue()
+        self._asked_at: dict[str, float] = {}  # clients around: when they last asked
 
     def pool(self) -> ProcessPool:
         from pebble import ProcessPool
@@ -227,11 +241,9 @@ class Compute:
     async def _wait_turn(self, client: str) -> None:
         turn = _Turn(asyncio.get_running_loop(), client)
         with self._turns_lock:
-            if self._in_pool < self._workers and not len(self._waiting):
-                self._in_pool += 1
-                self._waiting.started(client)
-                return
+            self._asked_at[client] = time.monotonic()
             self._waiting.put(client, turn)
+            self._fill()
         try:
             await turn.ready
         except asyncio.CancelledError:
@@ -243,14 +255,32 @@ class Compute:
             raise
 
     def _turn_over(self, client: str) -> None:
-        """A job of `client` left the pool: the next client's job in the queue goes in."""
+        """A job of `client` left the pool: the next jobs in the queue may go in."""
         with self._turns_lock:
             self._waiting.finished(client)
-            while (following := self._waiting.take()) is not None:
-                if following.grant():
-                    return
-                self._waiting.finished(following.client)  # its loop has closed
             self._in_pool -= 1
+            self._fill()
+
+    def _fill(self) -> None:
+        """Give free workers to waiting jobs, clients in turn (under `_turns_lock`)."""
+        now = time.monotonic()
+        for gone in [asker for asker, at in self._asked_at.items() if now - at > AROUND]:
+            del self._asked_at[gone]
+        while self._in_pool < self._workers:
+            following = self._waiting.take(self._may_start)
+            if following is None:
+                return
+            if following.grant():
+                self._in_pool += 1
+            else:
+                self._waiting.finished(following.client)  # its loop has closed
+
+    def _may_start(self, client: str) -> bool:
+        """Not the last free worker for a client that holds the others while another
+        client is around (`AROUND`): that one is kept for them."""
+        if self._workers < 2 or self._waiting.running(client) < self._workers - 1:
+            return True
+        return not any(asker != client for asker in self._asked_at)
 
     def waiting(self) -> int:
         """Jobs waiting their turn (for tests and the benchmark)."""

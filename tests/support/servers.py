@@ -42,8 +42,7 @@ class RunningServer:
 
 def start_server(db: Path, port: int = 0, timeout: float = 20.0) -> RunningServer:
     """Start `python -m parlour` on 127.0.0.1 and wait until it prints its address."""
-    # every browser test is one client of this one server: no share of games for them
-    env = {**os.environ, "PYTHONUNBUFFERED": "1", "PARLOUR_GAMES_PER_CLIENT": "100000"}
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     process = subprocess.Popen(
         [sys.executable, "-m", "parlour", "--no-browser", "--port", str(port), "--db", str(db)],
         stdout=subprocess.PIPE,
