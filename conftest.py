@@ -26,9 +26,10 @@ def tables_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     folder = tmp_path_factory.mktemp("tables")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv(FOLDER_VARIABLE, str(folder))
-        # every browser test is one client of one shared server: no share of games for
-        # them (benchmarks start servers with the host's default share)
+        # every test is one client (of one shared server, for the browser's): no share of
+        # games for them (benchmarks start servers with the host's defaults)
         patch.setenv("PARLOUR_GAMES_PER_CLIENT", "100000")
+        patch.setenv("PARLOUR_REQUEST_RATE", "0")  # nor pacing (api/pace.py)
         yield folder
 
 

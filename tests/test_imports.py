@@ -129,7 +129,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "parlour.server.timing": set(),
     "parlour.server.patch": set(),
     "parlour.server.memory": set(),
-    "parlour.server.compute": {"parlour.core", "parlour.games"},
+    "parlour.server.compute": {"parlour.core", "parlour.games", "parlour.server.memory"},
     "parlour.server.hub": {"parlour.core", "parlour.store", "parlour.server.compute",
                            "parlour.server.timing", "parlour.server.patch"},
     "parlour.server.api": {"parlour.core", "parlour.stats", "parlour.store",

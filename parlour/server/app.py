@@ -21,6 +21,7 @@ from parlour.server import timing
 from parlour.server.api import backup, install, links, pages, rest, socket
 from parlour.server.api.errors import handle_errors
 from parlour.server.api.guard import LOCAL_HOSTS, Guard
+from parlour.server.api.pace import Pace
 from parlour.server.compute import Compute
 from parlour.server.hub.backup import BACKUP_LIMIT
 from parlour.server.hub.core import Hub
@@ -64,6 +65,7 @@ def create_app(
     app.state.hub = Hub(store, games, ai_delay_scale=ai_delay_scale, compute=compute,
                         clock=clock)
     app.state.send_timeout = send_timeout  # a viewer that stops reading is dropped after it
+    app.add_middleware(Pace)  # inside the guard: only requests it lets in are paced
     app.add_middleware(Guard, allowed_hosts=allowed_hosts, body_rule=rest.body_rule)
     handle_errors(app)
     app.include_router(rest.router)

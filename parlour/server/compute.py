@@ -44,6 +44,7 @@ from multiprocessing.queues import Queue
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from parlour.core.progress import Listener, listening
+from parlour.server import memory
 
 logger = logging.getLogger(__name__)
 
@@ -237,6 +238,7 @@ class Compute:
             return await self._run_now(budget, work, args, progress)
         finally:
             self._turn_over(client)
+            memory.give_back_soon()  # what its arguments and answer took (memory.py)
 
     async def _wait_turn(self, client: str) -> None:
         turn = _Turn(asyncio.get_running_loop(), client)

@@ -5,8 +5,10 @@ Minesweeper game) and its send buffers hold it until the browser has read it. Wh
 crowd of viewers leaves, Python frees all of it (nothing of theirs stays referenced:
 tests/test_viewer_crowds.py), but glibc's allocator keeps the freed pages, scattered
 among live ones: measured, 100 spectators that left kept the server at 542 MiB against
-148 MiB before, and `malloc_trim(0)` brought it back to 156 MiB. So a socket closing
-asks for a trim once no other has closed for `TRIM_DELAY` seconds (a trim made while a
+148 MiB before, and `malloc_trim(0)` brought it back to 156 MiB. Long work leaves the
+same behind (the pickled arguments and answers of hints and imports: 50 hinted 8x8
+puzzles left 26 MiB). So a socket closing, or long work ending (`compute.py`), asks
+for a trim once no other has closed for `TRIM_DELAY` seconds (a trim made while a
 crowd is still closing misses what the last ones free), or `TRIM_LATEST` seconds after
 the first asked, whichever comes first; it runs in a thread: it takes a few ms, and the
 event loop goes on. What the sockets left in reference cycles is freed only by the
