@@ -4,6 +4,7 @@ refused once it would wait too long, while every other client is served at once.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterator
 
 import httpx
@@ -16,6 +17,7 @@ from parlour.server.api import pace
 from parlour.server.api.pace import UNIT_BYTES, Pace, Pacer
 from parlour.server.app import create_app
 from parlour.store.sqlite import SqliteStore as Store
+from tests.support.imports import to_and_fro_file
 from tests.support.loops import run_async
 from tests.support.servers import TEST_HOSTS
 
@@ -103,9 +105,16 @@ def test_a_flooding_client_is_slowed_then_refused_while_another_is_served_at_onc
 
 
 @pytest.fixture
-def slow_app(store: Store, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+def burst() -> float:
+    return 3.0
+
+
+@pytest.fixture
+def slow_app(store: Store, burst: float, monkeypatch: pytest.MonkeyPatch
+             ) -> Iterator[TestClient]:
+    """The server with pacing at half a unit a second, after `burst` units at once."""
     monkeypatch.setenv("PARLOUR_REQUEST_RATE", "0.5")
-    monkeypatch.setattr(pace, "BURST", 3.0)
+    monkeypatch.setattr(pace, "BURST", burst)
     monkeypatch.setattr(pace, "MAX_WAIT", 0.5)
     with TestClient(create_app(store, GAMES, ai_delay_scale=0, allowed_hosts=TEST_HOSTS),
                     base_url="http://127.0.0.1") as client:
@@ -123,3 +132,15 @@ def test_the_server_refuses_a_flood_with_429_and_when_to_come_back(slow_app: Tes
     assert refused.headers["x-content-type-options"] == "nosniff"  # the guard's headers
     assert slow_app.get("/api/catalog", headers=cookie("o")).status_code == 200
     assert slow_app.get("/static/home.html", headers=cookie("f")).status_code == 200
+
+
+@pytest.mark.parametrize("burst", [60.0])  # room for a short file, not for a long one
+def test_an_imported_file_costs_its_importer_by_the_moves_it_holds(slow_app: TestClient
+                                                                   ) -> None:
+    short, long = to_and_fro_file(200), to_and_fro_file(6000)  # two and sixty units
+    for name, saved in (("s", short), ("l", long)):
+        imported = slow_app.post("/api/games/import", content=json.dumps(saved),
+                                 headers={"Content-Type": "application/json", **cookie(name)})
+        assert imported.status_code == 201, imported.text
+    assert slow_app.get("/api/catalog", headers=cookie("s")).status_code == 200
+    assert slow_app.get("/api/catalog", headers=cookie("l")).status_code == 429

@@ -3,7 +3,8 @@
 Every request to `/api/` costs its client one unit, and one more per `UNIT_BYTES` it
 sent or was sent: what a request costs the event loop is mostly reading, rendering and
 encoding what it carries (a mark on a 40x60 Minesweeper board answers 0.5 MB of view, a
-hundred times a Tic-Tac-Toe move). A client's units drain at `rate` a second; past
+hundred times a Tic-Tac-Toe move); a route may `charge` for work its bytes do not
+show. A client's units drain at `rate` a second; past
 `burst` units its next request waits until they have drained back to it, and one that
 would wait more than `MAX_WAIT` seconds is answered 429 at once. A page's loading and a
 quick player stay well inside the burst; a script asking as fast as it can is slowed to
@@ -18,6 +19,7 @@ import json
 import os
 import time
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from starlette.requests import HTTPConnection
@@ -35,6 +37,17 @@ BURST = 100.0
 player, with room to spare."""
 MAX_WAIT = 5.0
 """The longest a request is held back; one that would wait longer is refused (429)."""
+
+_charged: ContextVar[list[float] | None] = ContextVar("charged", default=None)
+"""The units the request being served has been charged beyond its bytes (`charge`)."""
+
+
+def charge(units: float) -> None:
+    """Add `units` to what the request being served costs its client: for work its bytes
+    do not show (an imported file's moves are each replayed and written)."""
+    charged = _charged.get()
+    if charged is not None:
+        charged[0] += units
 
 
 @dataclass
@@ -103,7 +116,8 @@ class Pace:
             return
         if wait:
             await asyncio.sleep(wait)
-        carried = 0
+        carried, charged = 0, [0.0]
+        charging = _charged.set(charged)
 
         async def counted_receive() -> Message:
             nonlocal carried
@@ -119,7 +133,8 @@ class Pace:
         try:
             await self.app(scope, counted_receive, counted_send)
         finally:
-            pacer.spend(client, carried / UNIT_BYTES)
+            _charged.reset(charging)
+            pacer.spend(client, carried / UNIT_BYTES + charged[0])
 
 
 async def _too_many(send: Send, wait: float) -> None:

@@ -22,6 +22,7 @@ from starlette.exceptions import HTTPException
 from parlour.core import daily
 from parlour.core.game import BadParams, Hint
 from parlour.server import timing
+from parlour.server.api import pace
 from parlour.server.api.catalog import Catalog, describe_catalog
 from parlour.server.api.clients import ClientDep
 from parlour.server.api.deps import HubDep
@@ -84,6 +85,9 @@ OVER_SHARE: dict[int | str, dict[str, Any]] = {
     429: {"model": ErrorBody, "description": "O" + FAIR_SHARE[1:]}}
 PLAY_SHARED = {**PLAY, **OVER_SHARE}  # acting in a game, with long work (a hint...)
 IMPORT_PATH = "/api/games/import"  # its body is a saved file, pictures included
+IMPORTED_MOVES_PER_UNIT = 100
+"""An import costs its client's pacing a unit per this many moves (`pace.py`): each is
+replayed and written, which its bytes alone undercount tenfold."""
 
 
 def body_rule(path: str) -> BodyRule:
@@ -162,6 +166,7 @@ async def import_game(request: Request, client: ClientDep, hub: HubDep) -> Creat
 
     async def adopted() -> Created:
         live, token = await hub.adopt(data, client.key, client=client.key)
+        pace.charge(live.session.line_length / IMPORTED_MOVES_PER_UNIT)  # its replay and writes
         return await _created(hub, live, token)
 
     return await while_connected(request, adopted())
