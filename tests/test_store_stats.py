@@ -10,7 +10,7 @@ import sys
 import threading
 import time
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -592,27 +592,30 @@ def session_row(sid: str) -> SessionRow:
     )
 
 
-def test_a_full_sync_commit_returns_once_the_change_is_on_disk(tmp_path: Path) -> None:
-    path = tmp_path / "full.sqlite3"
-    store = Store(path, sync="full")
-    try:
-        run_async(store.commit(session_created(session_row("s1"), {"t": [0, 1]}, NOW)))
-        reader = Store(path)  # another connection: it sees only what was committed
-        assert reader.session_row("s1") is not None
-        reader.close()
-    finally:
-        store.close()
+@pytest.fixture
+def full_path(tmp_path: Path) -> Path:
+    return tmp_path / "full.sqlite3"
 
 
-def test_a_full_sync_commit_that_fails_is_never_acknowledged(tmp_path: Path) -> None:
-    store = Store(tmp_path / "full.sqlite3", sync="full")
-    try:
-        created = session_created(session_row("s1"), {"t": [0, 1]}, NOW)
-        run_async(store.commit(created))
-        with pytest.raises(sqlite3.IntegrityError):  # the same session twice
-            run_async(store.commit(created))
-    finally:
-        store.close()
+@pytest.fixture
+def full_store(full_path: Path) -> Iterator[Store]:
+    """A store whose commits wait for the disk (`--sync full`: the writer thread)."""
+    store = Store(full_path, sync="full")
+    yield store
+    store.close()
+
+
+def test_a_full_sync_commit_returns_once_the_change_is_on_disk(full_store: Store, full_path: Path
+                                                              ) -> None:
+    run_async(full_store.commit(session_created(session_row("s1"), {"t": [0, 1]}, NOW)))
+    assert kept_sessions_of(full_path) == ["s1"]
+
+
+def test_a_full_sync_commit_that_fails_is_never_acknowledged(full_store: Store) -> None:
+    created = session_created(session_row("s1"), {"t": [0, 1]}, NOW)
+    run_async(full_store.commit(created))
+    with pytest.raises(sqlite3.IntegrityError):  # the same session twice
+        run_async(full_store.commit(created))
 
 
 # the writer thread of a sync "full" store, kept busy so that changes wait for it together
@@ -654,57 +657,45 @@ def kept_sessions_of(path: Path) -> list[str]:
 
 
 def test_changes_that_waited_together_are_kept_and_one_that_fails_is_undone_alone(
-    tmp_path: Path,
+    full_store: Store, full_path: Path,
 ) -> None:
-    path = tmp_path / "full.sqlite3"
-    store = Store(path, sync="full")
-    try:
-        half_done = together(session_created(session_row("s2"), {"t2": [0, 1]}, NOW),
-                             session_created(session_row("s1"), {"t3": [0, 1]}, NOW))
-        outcomes = commit_while_the_disk_is_busy(
-            store, session_created(session_row("s1"), {"t1": [0, 1]}, NOW), half_done,
-            session_created(session_row("s3"), {"t4": [0, 1]}, NOW))
-        assert outcomes[0] is None and outcomes[2] is None
-        assert isinstance(outcomes[1], sqlite3.IntegrityError)  # s1 is kept already
-        assert kept_sessions_of(path) == ["s1", "s3"]  # nothing of the failed one, s2
-    finally:
-        store.close()
+    half_done = together(session_created(session_row("s2"), {"t2": [0, 1]}, NOW),
+                         session_created(session_row("s1"), {"t3": [0, 1]}, NOW))
+    outcomes = commit_while_the_disk_is_busy(
+        full_store, session_created(session_row("s1"), {"t1": [0, 1]}, NOW), half_done,
+        session_created(session_row("s3"), {"t4": [0, 1]}, NOW))
+    assert outcomes[0] is None and outcomes[2] is None
+    assert isinstance(outcomes[1], sqlite3.IntegrityError)  # s1 is kept already
+    assert kept_sessions_of(full_path) == ["s1", "s3"]  # nothing of the failed one, s2
 
 
 def test_a_batch_that_cannot_commit_fails_every_change_in_it_and_the_next_commit_works(
-    tmp_path: Path,
+    full_store: Store, full_path: Path,
 ) -> None:
     def move_of_no_game(db: sqlite3.Connection) -> None:
         """Refused only when the batch commits: the foreign keys checked at the end."""
         db.execute("PRAGMA defer_foreign_keys=ON")
         db.execute("INSERT INTO moves (sid, ply, move) VALUES ('nowhere', 0, '{}')")
 
-    path = tmp_path / "full.sqlite3"
-    store = Store(path, sync="full")
-    try:
-        outcomes = commit_while_the_disk_is_busy(
-            store, session_created(session_row("s1"), {"t1": [0, 1]}, NOW), move_of_no_game)
-        assert all(isinstance(outcome, sqlite3.IntegrityError) for outcome in outcomes)
-        assert kept_sessions_of(path) == []  # a failed commit acknowledges nothing
-        run_async(asyncio.wait_for(
-            store.commit(session_created(session_row("s1"), {"t1": [0, 1]}, NOW)), 10))
-        assert kept_sessions_of(path) == ["s1"]
-    finally:
-        store.close()
+    outcomes = commit_while_the_disk_is_busy(
+        full_store, session_created(session_row("s1"), {"t1": [0, 1]}, NOW), move_of_no_game)
+    assert all(isinstance(outcome, sqlite3.IntegrityError) for outcome in outcomes)
+    assert kept_sessions_of(full_path) == []  # a failed commit acknowledges nothing
+    run_async(asyncio.wait_for(
+        full_store.commit(session_created(session_row("s1"), {"t1": [0, 1]}, NOW)), 10))
+    assert kept_sessions_of(full_path) == ["s1"]
 
 
 def test_closing_a_full_sync_store_commits_what_waits_and_returns_at_once(
-    tmp_path: Path,
+    full_store: Store, full_path: Path,
 ) -> None:
-    path = tmp_path / "full.sqlite3"
-    store = Store(path, sync="full")
     started = time.monotonic()
     outcomes = commit_while_the_disk_is_busy(
-        store, session_created(session_row("s1"), {"t1": [0, 1]}, NOW),
+        full_store, session_created(session_row("s1"), {"t1": [0, 1]}, NOW),
         session_created(session_row("s2"), {"t2": [0, 1]}, NOW), closing=True)
     assert outcomes == [None, None]
     assert time.monotonic() - started < 10  # the writer thread ended, not waited out
-    assert kept_sessions_of(path) == ["s1", "s2"]
+    assert kept_sessions_of(full_path) == ["s1", "s2"]
 
 
 def test_a_full_sync_store_left_open_never_keeps_parlour_from_exiting(tmp_path: Path) -> None:
