@@ -151,7 +151,10 @@ LEFT_OUT = {left_out!r}
 
 
 class InProcess(compute.Compute):
-    async def run(self, budget: float, work: Any, *args: Any, progress: Any = None) -> Any:
+    async def run(self, budget: float, work: Any, *args: Any, progress: Any = None,
+                  started: Any = None) -> Any:
+        if started is not None:
+            started()
         return work(*args)
 
     def warm_up(self) -> None:
