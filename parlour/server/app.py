@@ -18,10 +18,9 @@ from fastapi_offline import FastAPIOffline
 
 from parlour.core.game import GameSpec
 from parlour.server import timing
-from parlour.server.api import backup, install, links, pages, rest, socket
+from parlour.server.api import backup, install, links, pace, pages, rest, socket
 from parlour.server.api.errors import handle_errors
 from parlour.server.api.guard import LOCAL_HOSTS, Guard
-from parlour.server.api.pace import Pace
 from parlour.server.compute import Compute
 from parlour.server.hub.backup import BACKUP_LIMIT
 from parlour.server.hub.core import Hub
@@ -58,14 +57,18 @@ def create_app(
             f"base64: at most {FILE_LIMIT // 2**20} MiB; a backup to restore: at most "
             f"{BACKUP_LIMIT // 2**20} MiB); WebSocket messages at most 16 KiB. "
             "Requests that change something must come from a page of this server (Origin) "
-            "or carry no Origin at all (scripts). Every error is `{\"error\": \"...\"}`."
+            "or carry no Origin at all (scripts). Each client's requests are paced: a unit "
+            f"each and one per {pace.UNIT_BYTES // 1024} KiB carried, {pace.BURST:g} in hand "
+            f"and by default {pace.RATE:g} back a second; past that a request waits, and one "
+            f"that would wait over {pace.MAX_WAIT:g} s is answered 429 with Retry-After. "
+            "Every error is `{\"error\": \"...\"}`."
         ),
         lifespan=lifespan,
     )
     app.state.hub = Hub(store, games, ai_delay_scale=ai_delay_scale, compute=compute,
                         clock=clock)
     app.state.send_timeout = send_timeout  # a viewer that stops reading is dropped after it
-    app.add_middleware(Pace)  # inside the guard: only requests it lets in are paced
+    app.add_middleware(pace.Pace)  # inside the guard: only requests it lets in are paced
     app.add_middleware(Guard, allowed_hosts=allowed_hosts, body_rule=rest.body_rule)
     handle_errors(app)
     app.include_router(rest.router)
