@@ -18,6 +18,7 @@ const state = {
   target: 0,          // the move last asked for (keys pressed quickly step on from it)
   asked: 0,           // the last position asked for: a later answer wins
   positions: new Map(),  // ply -> position, the most recently used last
+  fetching: null,     // the position request in flight, if any
   timer: 0,           // playing: the next step's timeout
   playing: false,
 };
@@ -42,7 +43,19 @@ async function show(ply) {
   state.target = ply;
   const asked = ++state.asked;
   let position;
-  try { position = await fetchPosition(ply); } catch (error) { stop(); state.target = state.at; toast(error.message); return; }
+  try {
+    // one request at a time, the latest asked next: a key held down asks no faster than
+    // the server answers (it paces each browser's requests: a big board's positions are big)
+    while (state.fetching && !state.positions.has(ply)) {
+      const inFlight = state.fetching;
+      await inFlight.catch(() => {});
+      if (state.fetching === inFlight) state.fetching = null;
+    }
+    if (asked !== state.asked) return;  // a later move was chosen while this one waited
+    const request = fetchPosition(ply);
+    state.fetching = request;
+    try { position = await request; } finally { if (state.fetching === request) state.fetching = null; }
+  } catch (error) { stop(); state.target = state.at; toast(error.message); return; }
   if (asked !== state.asked) return;  // another move was chosen meanwhile
   state.at = ply;
   $("board").innerHTML = position.html;

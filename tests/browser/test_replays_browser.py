@@ -85,6 +85,32 @@ def test_a_finished_game_is_watched_move_by_move_with_the_keyboard(
     assert page.url.endswith("#move=0")
 
 
+def test_keys_pressed_faster_than_positions_come_ask_one_at_a_time_and_end_on_the_last(
+    new_context: NewContext, stage: Stage, base_url: str,
+) -> None:
+    game = max(ENDED, key=lambda name: plies_of(base_url, stage.reach(ENDED[name]).session))
+    sid = stage.reach(ENDED[game]).session
+    plies = plies_of(base_url, sid)
+    presses = min(plies, 8)
+    page = open_replay(new_context, sid)
+    in_flight, most = 0, 0
+
+    def slowly(route: Any) -> None:  # a server pacing this browser: each position late
+        nonlocal in_flight, most
+        in_flight += 1
+        most = max(most, in_flight)
+        page.wait_for_timeout(150)
+        route.continue_()
+        in_flight -= 1
+
+    page.route("**/positions/*", slowly)
+    for _ in range(presses):
+        page.keyboard.press("ArrowRight")
+    expect(page.locator("#replay-count")).to_have_text(f"Move {presses} of {plies}")
+    board_is(page, position_html(base_url, sid, presses))
+    assert most == 1
+
+
 def test_play_runs_the_game_to_its_end_at_the_chosen_speed(
     new_context: NewContext, stage: Stage, base_url: str,
 ) -> None:
