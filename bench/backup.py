@@ -20,6 +20,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
+from bench.common import unpaced
 from parlour.games import GAMES
 from parlour.server.app import create_app
 from parlour.server.hub import backup
@@ -59,6 +60,7 @@ def timed(what: str, started: float) -> None:
 
 
 def main(copies: int) -> None:
+    unpaced()
     folder = Path(tempfile.mkdtemp())
     app = create_app(SqliteStore(folder / "source.sqlite3"), GAMES, ai_delay_scale=0,
                      allowed_hosts=TEST_HOSTS)

@@ -79,7 +79,7 @@ from PIL import Image
 from playwright.sync_api import Page, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from bench.common import auth, heading, report, share_under
+from bench.common import auth, heading, report, share_under, unpaced
 from bench.latency_parts import CATEGORIES, browser_parts, parts_table, server_parts
 from parlour.core.gameid import parse_game_id
 from parlour.core.session import Session
@@ -791,6 +791,7 @@ GAMES = {"tictactoe": tictactoe, "minesweeper": minesweeper, "ishido": ishido,
 
 
 def main() -> None:
+    unpaced()
     parser = argparse.ArgumentParser(description="Time click to updated board in Chromium.")
     parser.add_argument("--samples", type=int, default=400, help="moves to time (default 400)")
     parser.add_argument("--seed", type=int, default=1)

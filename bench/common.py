@@ -4,6 +4,7 @@ token's header and a free port. (What the tests use too is in tests/support.)"""
 from __future__ import annotations
 
 import math
+import os
 import socket
 import statistics
 from collections.abc import Sequence
@@ -75,3 +76,10 @@ def free_port() -> int:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
         return port
+
+
+def unpaced() -> None:
+    """Servers started from here on serve one client flat out: no pacing of its requests
+    (`parlour/server/api/pace.py`), which this benchmark's one client would meet and a
+    player's page never does. Benchmarks of fairness keep the host's default."""
+    os.environ["PARLOUR_REQUEST_RATE"] = "0"

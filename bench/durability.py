@@ -32,7 +32,7 @@ from typing import Any
 
 import httpx
 
-from bench.common import auth, free_port, heading, report
+from bench.common import auth, free_port, heading, report, unpaced
 from parlour.store.sqlite import SqliteStore
 from tests.support.markup import legal_moves
 from tests.support.servers import RunningServer, drain_output, start_server
@@ -247,6 +247,7 @@ async def run(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
+    unpaced()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kills", type=int, default=100)
     parser.add_argument("--clients", type=int, default=50)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import httpx
 
-from bench.common import heading, report
+from bench.common import heading, report, unpaced
 from tests.support.hostile import stalled_viewer
 from tests.support.servers import RunningServer, start_server
 
@@ -103,6 +103,7 @@ def huge_bodies(server: RunningServer, count: int) -> tuple[list[float], float, 
 
 
 def main() -> None:
+    unpaced()
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=40, help="openings and restarts")
     parser.add_argument("--boards", type=int, default=4, help="no-guess boards to lay")

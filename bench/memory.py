@@ -39,7 +39,7 @@ from typing import Any
 
 import httpx
 
-from bench.common import auth, heading
+from bench.common import auth, heading, unpaced
 from parlour.store import Progress
 from parlour.store.sqlite import SqliteStore
 from tests.support.servers import RunningServer, drain_output, start_server
@@ -283,6 +283,7 @@ async def run(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
+    unpaced()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--sessions", type=int, default=10_000, help="sessions (10 000)")
     parser.add_argument("--clients", type=int, default=8, help="requests at a time (8)")

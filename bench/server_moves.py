@@ -23,7 +23,7 @@ from typing import Any
 
 import httpx
 
-from bench.common import heading, report
+from bench.common import heading, report, unpaced
 from parlour.games import GAMES
 from parlour.server.hub.core import Hub
 from parlour.server.hub.live import Live
@@ -151,6 +151,7 @@ async def bench_hub(store: Store, moves: int, seed: int) -> dict[str, list[float
 
 
 def main() -> None:
+    unpaced()
     parser = argparse.ArgumentParser(description="Time move handling in the Parlour server.")
     parser.add_argument("--moves", type=int, default=2000,
                         help="moves to time over HTTP (default 2000)")

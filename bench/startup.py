@@ -22,7 +22,7 @@ from typing import Any
 
 from playwright.sync_api import sync_playwright
 
-from bench.common import heading, report
+from bench.common import heading, report, unpaced
 from tests.support.chromium import launch_chromium
 from tests.support.servers import wait_until_ready
 
@@ -66,6 +66,7 @@ def one_run(browser: Any, folder: Path, index: int) -> tuple[float, float]:
 
 
 def main() -> None:
+    unpaced()
     parser = argparse.ArgumentParser(description="Time Parlour from start command to usable page.")
     parser.add_argument("--runs", type=int, default=12, help="timed runs (default 12)")
     args = parser.parse_args()

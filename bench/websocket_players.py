@@ -24,7 +24,7 @@ from typing import Any
 import httpx
 import websockets
 
-from bench.common import heading, report
+from bench.common import heading, report, unpaced
 from tests.support.servers import start_server
 
 RECEIVE_TIMEOUT_S = 60.0  # a player that hears nothing for this long counts as failed
@@ -131,6 +131,7 @@ async def count_lost_moves(api: httpx.AsyncClient, pairs: list[tuple[Player, Pla
 
 
 def main() -> None:
+    unpaced()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=1000)
     args = parser.parse_args()
