@@ -62,10 +62,12 @@ STORE_MODULES = tuple(f"parlour/store/{name}.py" for name in (
     "changes", "quota"))
 STORE_TESTS = tuple(f"tests/{name}.py" for name in (
     "test_store_stats", "test_uploads", "test_resume", "test_series", "test_help_and_moves",
-    "test_seats", "test_daily", "test_backup"))
+    "test_seats", "test_daily", "test_backup", "test_import_limits", "test_honest_stats",
+    "test_replays"))
 """The store's tests: its own (writes, reads, the full-sync commit), the migrations from
-each old version (uploads, resume, series, help per seat), and those that save and read
-back seats, daily starts and backups through the server's code."""
+each old version (uploads, resume, series, help per seat, results filed apart, imports),
+and those that save and read back seats, daily starts, backups, imports' quotas, the
+statistics' groups and the past games through the server's code."""
 
 COVERING_TESTS: dict[str, tuple[str, ...]] = {
     "parlour/core/session.py": (PROPERTIES, "tests/test_clock.py", "tests/test_saved_games.py"),
