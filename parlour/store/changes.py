@@ -75,19 +75,14 @@ class UploadsExpired:
 class UploadSaved:
     """Keep `picture` for `owner` (the uploader: `Client.key`), first expiring old uploads,
     then making room under the owner's quota (parlour.store.quota; raises OverQuota and
-    changes nothing when the owner's saved games alone fill it). `upload_id`: the id to
-    keep it under, when a game already names it (an imported game's picture, re-encoded
-    here, keeps the id its game id holds); an upload already kept under that id stays as
-    it is, and only changes owner."""
+    changes nothing when the owner's saved games alone fill it). It is kept under the id
+    its bytes make: an imported game's picture comes as it was exported, under that id
+    (`check_brought_picture`). One kept under that id already stays as it is, and only
+    changes owner."""
 
     picture: Picture
     owner: str
     now: float
-    upload_id: str | None = None
-
-    @property
-    def kept_as(self) -> str:
-        return self.upload_id or self.picture.upload_id
 
 
 @dataclass(frozen=True)
@@ -181,10 +176,8 @@ def uploads_expired(now: float) -> Change:
     return UploadsExpired(now)
 
 
-def upload_saved(
-    picture: Picture, owner: str, now: float, upload_id: str | None = None
-) -> Change:
-    return UploadSaved(picture, owner, now, upload_id)
+def upload_saved(picture: Picture, owner: str, now: float) -> Change:
+    return UploadSaved(picture, owner, now)
 
 
 def series_saved(row: SeriesRow) -> Change:

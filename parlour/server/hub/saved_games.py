@@ -191,8 +191,8 @@ async def _checked(upload_id: str, saved: SavedPicture) -> Picture:
 
 
 def pictures_kept(pictures: Mapping[str, Picture], owner: str, now: float) -> Change:
-    """Keep each picture under the id its game names, as `owner`'s uploads (their quota
-    applies: OverQuota). Written after the session, so that they count as in use."""
+    """Keep each picture (under the id its game names: its bytes' own, `_checked`), as
+    `owner`'s uploads (their quota applies: OverQuota). Written after the session, so
+    that they count as in use."""
 
-    return together(*(upload_saved(picture, owner, now, upload_id)
-                       for upload_id, picture in pictures.items()))
+    return together(*(upload_saved(picture, owner, now) for picture in pictures.values()))

@@ -211,7 +211,8 @@ def _uploads_expired(db: sqlite3.Connection, now: float) -> None:
 
 
 def _upload_saved(db: sqlite3.Connection, change: UploadSaved) -> None:
-    picture, owner, now, kept_as = change.picture, change.owner, change.now, change.kept_as
+    picture, owner, now = change.picture, change.owner, change.now
+    kept_as = picture.upload_id
     _uploads_expired(db, now)
     db.execute(
         "INSERT INTO uploads (upload_id, media_type, width, height, data, created,"
