@@ -362,4 +362,6 @@ def test_the_guards_refusals_are_json_and_say_so(client: TestClient) -> None:
                               headers={"Content-Type": "application/json"})):
         assert reply.headers["content-type"] == "application/json"
         assert reply.headers["x-content-type-options"] == "nosniff"
+        # the length it declares is its body's: a client reads the whole reason, no more
+        assert int(reply.headers["content-length"]) == len(reply.content)
         error_of(reply, reply.status_code)

@@ -3,8 +3,11 @@ computer standing in, take-backs asked of the other players, and a result per pl
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
 import sqlite3
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -126,7 +129,7 @@ def test_leaving_is_refused_without_a_seat_or_another_player(client: TestClient)
     solo = new_game(client, seats=["human", "ai:medium"])
     message = error_of(client.post(f"/api/games/{solo['session']}/leave",
                                    headers=auth(solo["token"])), 409)
-    assert "only player" in message
+    assert message == "You are the only player here: start a new game instead"
     assert get_view(client, sid, cross)["can_leave"] is True
     assert solo["view"]["can_leave"] is False
 
@@ -392,3 +395,40 @@ def test_with_no_seat_open_a_player_keeps_their_token_and_a_stranger_only_watche
     assert (again["token"], again["seats"]) == (cross, [0])
     stranger = join(client, sid, token="made-up")
     assert (stranger["token"], stranger["seats"]) == (None, [])
+
+
+def test_a_take_back_among_three_waits_for_every_other_player_and_says_so(
+    client: TestClient,
+) -> None:
+    created = new_game(client, game="tribolo", seats=["human", "open", "open"])
+    sid = created["session"]
+    tokens = [created["token"], join(client, sid)["token"], join(client, sid)["token"]]
+    view = get_view(client, sid, tokens[0])
+    mover = tokens[view["to_move"]]
+    first, last = (token for token in tokens if token != mover)
+    assert isinstance(mover, str)
+    cells = re.findall(r'data-move="([^"]+)"', get_view(client, sid, mover)["html"])
+    played = next(reply for cell in cells if (reply := client.post(
+        f"/api/games/{sid}/moves", json={"move": json.loads(unescape(cell))},
+        headers=auth(mover))).status_code == 200)  # the first legal move
+    assert played.json()["moves"] == 1
+    with open_socket(client, sid, first) as first_asked, \
+            open_socket(client, sid, last) as last_asked:
+        post(client, sid, "undo", mover)
+        first_asked.send_json({"type": "takeback", "accept": True})
+        assert next_note(first_asked) == "Accepted: waiting for the other players"
+        assert get_view(client, sid, mover)["moves"] == 1  # not yet: one has not answered
+        last_asked.send_json({"type": "takeback", "accept": True})
+        assert next_note(last_asked) == "Take-back accepted"
+    assert get_view(client, sid, mover)["moves"] == 0
+
+
+def test_the_others_hear_a_player_leave(client: TestClient) -> None:
+    sid, cross, nought = two_browsers(client)
+    with open_socket(client, sid, cross) as staying:
+        staying.receive_json()  # the board as it is
+        leave(client, sid, nought)
+        while (message := staying.receive_json())["type"] != "view":
+            pass
+    assert message["view"]["sound"] == "leave"
+    assert message["view"]["seats"][1]["open"] is True
