@@ -28,7 +28,9 @@ from parlour.store import (
     Progress,
     Restored,
     Result,
+    SeriesRow,
     SessionRow,
+    series_saved,
     session_created,
     together,
 )
@@ -774,3 +776,18 @@ def test_a_store_in_memory_restores_and_reads_back_its_games_too() -> None:
         assert [kept.row.sid for kept in store.kept_sessions()] == ["new"]
     finally:
         store.close()
+
+
+def test_every_game_is_read_back_whole_with_its_place_in_a_series_and_none_held_too(
+    store: Store,
+) -> None:
+    store.create_session(fresh_row("first", seats=("human", "human")), {"a": [0], "b": [1]},
+                         NOW)
+    store.create_session(fresh_row("rematch", seats=("human", "human")), {"c": [0, 1]}, NOW)
+    store.create_session(fresh_row("computers", seats=("ai:perfect", "ai:perfect")), {}, NOW)
+    place = SeriesRow("rematch", "first", 1, [[1, 0, 0], [0, 0, 1]])
+    run_async(store.commit(series_saved(place)))
+    kept = {game.row.sid: game for game in store.kept_sessions()}
+    assert kept["rematch"].series == place
+    assert kept["first"].series is None and kept["first"].tokens == {"a": [0], "b": [1]}
+    assert (kept["computers"].tokens, kept["computers"].forgotten) == ({}, frozenset())
