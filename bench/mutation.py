@@ -275,13 +275,24 @@ def tally(module: str, equivalent: dict[str, dict[str, str]]) -> Tally:
     for name, code in sorted(codes.items(), key=lambda item: mutant_order(item[0])):
         status = status_by_exit_code[code]
         result.counts[status] += 1
-        if name in equivalent:
+        if name in equivalent and still_the_same(module, name, equivalent[name]["change"]):
             result.equivalent.append(name)
         elif status == "no tests":
             result.untested.append(name)
         elif status not in ("killed", "timeout", "not checked"):
             result.survivors.append(name)
     return result
+
+
+def still_the_same(module: str, name: str, listed_change: str) -> bool:
+    """Whether a mutant listed as equivalent still makes the change it was listed for: a
+    function edited since numbers its mutants anew, and a name may now be another one
+    (which then counts as what it is, and the report names it stale)."""
+    current = one_line_change(module, name).partition(": ")[2]
+    if current == listed_change:
+        return True
+    print(f"stale in {EQUIVALENT_FILE.name}: {name} is now {current!r}", file=sys.stderr)
+    return False
 
 
 def mutant_order(name: str) -> tuple[str, int]:
