@@ -51,6 +51,16 @@ def test_a_file_of_the_most_moves_a_real_game_makes_comes_back(client: TestClien
     assert reply.json()["view"]["line_length"] == MAX_MOVES
 
 
+def test_an_imported_game_is_kept_whole_and_served_again_after_a_restart(
+        tmp_path: Any) -> None:
+    saved = to_and_fro_file(300)
+    with server(Store(tmp_path / "kept.sqlite3")) as before:
+        imported = import_file(before, saved)
+    with server(Store(tmp_path / "kept.sqlite3")) as after:  # read back from the disk
+        again = export(after, imported["session"], imported["token"])
+    assert again["moves"] == saved["moves"] and again["cursor"] == saved["cursor"]
+
+
 # -- off the event loop ------------------------------------------------------------------
 def test_other_requests_are_answered_while_a_long_import_is_written(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
