@@ -26,6 +26,7 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from parlour.server.api.clients import client_of
+from parlour.server.hub.errors import sentence
 
 UNIT_BYTES = 64 * 1024
 """Bytes of a request and its answer that cost one more unit."""
@@ -138,8 +139,8 @@ class Pace:
 
 
 async def _too_many(send: Send, wait: float) -> None:
-    body = json.dumps({"error": f"too many requests from your browser: try again in "
-                                f"{wait:.0f} s"}).encode()
+    body = json.dumps({"error": sentence(f"too many requests from your browser: try again "
+                                         f"in {wait:.0f} s")}).encode()
     await send({"type": "http.response.start", "status": 429, "headers": [
         (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
         (b"retry-after", str(int(wait) + 1).encode())]})
