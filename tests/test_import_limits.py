@@ -202,3 +202,12 @@ def test_two_players_on_one_address_have_a_quota_each(
     # Bob's upload made no room out of Alice's: both are kept
     assert [client.get(f"/api/uploads/{upload_id}").status_code for upload_id in ids] == [
         200, 200]
+
+
+def test_imports_make_room_by_dropping_the_oldest_unopened_ones_just_enough() -> None:
+    most = quota.IMPORTED_MOVES_PER_OWNER
+    unopened = [("oldest", 10), ("older", 10), ("newer", 10)]
+    assert quota.imports_to_drop(most, unopened) == []  # exactly the quota fits
+    assert quota.imports_to_drop(most + 15, unopened) == ["oldest", "older"]
+    with pytest.raises(quota.OverImportQuota):
+        quota.imports_to_drop(most + 31, unopened)  # even all three are not enough

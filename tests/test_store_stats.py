@@ -791,3 +791,22 @@ def test_every_game_is_read_back_whole_with_its_place_in_a_series_and_none_held_
     assert kept["rematch"].series == place
     assert kept["first"].series is None and kept["first"].tokens == {"a": [0], "b": [1]}
     assert (kept["computers"].tokens, kept["computers"].forgotten) == ({}, frozenset())
+
+
+def test_a_games_help_switch_and_who_had_help_are_read_back_as_saved(store: Store) -> None:
+    helped = dataclasses.replace(fresh_row("helped", seats=("human", "human")), assist=True,
+                                 assisted_seats=frozenset({0}), assist_seats=frozenset({1}))
+    store.create_session(helped, {"t": [0, 1]}, NOW)
+    read = store.session_row("helped")
+    assert read is not None
+    assert (read.assist, read.assisted_seats, read.assist_seats) == (
+        True, frozenset({0}), frozenset({1}))
+
+
+def test_the_databases_folder_is_made_when_missing(tmp_path: Path) -> None:
+    store = Store(tmp_path / "new" / "deeper" / "parlour.sqlite3")
+    try:
+        store.create_session(fresh_row("s1"), {"t": [0, 1]}, NOW)
+        assert (tmp_path / "new" / "deeper" / "parlour.sqlite3").is_file()
+    finally:
+        store.close()
