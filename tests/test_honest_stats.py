@@ -88,19 +88,22 @@ def test_ishido_restart_before_placing_anything_is_no_help() -> None:
     assert not session.assisted_for({0})
 
 
-def test_minesweeper_restart_after_opening_cells_is_no_help_as_undo_is_none() -> None:
-    session = Session(MINESWEEPER, parse_game_id(
+def small_minefield() -> Session:
+    """A 6x6 Minesweeper game with 4 mines, one player."""
+    return Session(MINESWEEPER, parse_game_id(
         MINESWEEPER.game, "minesweeper:rows=6,cols=6,mines=4,first_click=safe#calm"),
         ("human",))
+
+
+def test_minesweeper_restart_after_opening_cells_is_no_help_as_undo_is_none() -> None:
+    session = small_minefield()
     play_where(session, lambda m: m[0] == "open")
     session.restart()
     assert not session.assisted_for({0})
 
 
 def test_minesweeper_restart_after_hitting_a_mine_counts_as_help() -> None:
-    session = Session(MINESWEEPER, parse_game_id(
-        MINESWEEPER.game, "minesweeper:rows=6,cols=6,mines=4,first_click=safe#calm"),
-        ("human",))
+    session = small_minefield()
     play_where(session, lambda m: m[0] == "open")
     mine = min(session.state.mined)
     session.play({"open": list(divmod(mine, 6))}, 0)

@@ -63,8 +63,7 @@ async def answer(scope: Scope, receive: Receive, send: Send) -> None:
 
 
 def paced(rate: float, burst: float) -> tuple[Pace, httpx.AsyncClient]:
-    middleware = Pace(answer, rate=rate)
-    middleware.pacer = Pacer(rate=rate, burst=burst)
+    middleware = Pace(answer, rate=rate, burst=burst)
     transport = httpx.ASGITransport(app=middleware)
     return middleware, httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1")
 

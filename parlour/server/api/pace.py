@@ -99,11 +99,12 @@ class Pacer:
 class Pace:
     """ASGI middleware: paces each client's `/api/` requests (see the module's doc)."""
 
-    def __init__(self, app: ASGIApp, rate: float | None = None) -> None:
+    def __init__(self, app: ASGIApp, rate: float | None = None, burst: float | None = None
+                 ) -> None:
         self.app = app
         if rate is None:
             rate = float(os.environ.get("PARLOUR_REQUEST_RATE", RATE))
-        self.pacer = Pacer(rate) if rate > 0 else None
+        self.pacer = Pacer(rate, burst) if rate > 0 else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if self.pacer is None or scope["type"] != "http" or not scope["path"].startswith("/api/"):
