@@ -117,7 +117,7 @@ class FairQueue(Generic[Item]):
         return item
 
     def started(self, client: str) -> None:
-        """`client`'s job went in (taken, or with no queue to wait in)."""
+        """`client`'s job went in (`take` calls this for the item it hands out)."""
         self._served_at[client] = next(self._serving)
         self._started[client] += 1
 
@@ -243,7 +243,8 @@ class Compute:
     async def _wait_turn(self, client: str) -> None:
         turn = _Turn(asyncio.get_running_loop(), client)
         with self._turns_lock:
-            self._asked_at[client] = time.monotonic()
+            if client != ANYONE:  # work for no one in particular keeps no worker free
+                self._asked_at[client] = time.monotonic()
             self._waiting.put(client, turn)
             self._fill()
         try:
