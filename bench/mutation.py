@@ -70,7 +70,8 @@ and those that save and read back seats, daily starts, backups, imports' quotas,
 statistics' groups and the past games through the server's code."""
 
 COVERING_TESTS: dict[str, tuple[str, ...]] = {
-    "parlour/core/session.py": (PROPERTIES, "tests/test_clock.py", "tests/test_saved_games.py"),
+    "parlour/core/session.py": (PROPERTIES, "tests/test_session.py", "tests/test_clock.py",
+                                "tests/test_saved_games.py", "tests/test_help_and_moves.py"),
     "parlour/core/gameid.py": (PROPERTIES, "tests/test_saved_games.py",
                                "tests/test_end_figures.py"),
     "parlour/core/positions.py": (PROPERTIES,),
@@ -79,7 +80,7 @@ COVERING_TESTS: dict[str, tuple[str, ...]] = {
                                                    "test_view.py"),
     "parlour/games/ishido/logic.py": game_tests("ishido", "test_rules.py"),
     "parlour/games/minesweeper/logic.py": game_tests("minesweeper", "test_rules.py",
-                                                     "test_api.py"),
+                                                     "test_first_click.py", "test_api.py"),
     "parlour/games/sliding/logic.py": game_tests("sliding", "test_rules.py", "test_api.py",
                                                  "test_view.py"),
     "parlour/games/tictactoe/logic.py": game_tests("tictactoe", "test_rules.py"),

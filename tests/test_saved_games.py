@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from parlour.core.game import BadParams
-from parlour.core.gameid import GameId, parse_game_id
+from parlour.core.gameid import GameId, board_words, parse_game_id
 from parlour.games import GAMES
 from parlour.server.app import create_app
 from parlour.store.sqlite import SqliteStore as Store
@@ -100,6 +100,14 @@ def test_an_id_without_a_version_is_dealt_as_the_first_version_always(
     assert game_id.version == 1
     assert game_id.deal(game) == dealt_by_one  # a saved game keeps its deal
     assert parse_game_id(game, "minesweeper@2:expert#abc").deal(game) == "dealt anew"
+
+
+def test_a_saved_games_board_is_read_from_its_id_in_the_games_own_words() -> None:
+    minesweeper = GAMES["minesweeper"].game
+    assert board_words(minesweeper, "minesweeper@2:expert#abc") == "Expert 16×30"
+    assert board_words(minesweeper, "minesweeper@2:rows=9,cols=12,mines=20,first_click=safe#x"
+                       ) == "Custom 9×12, 20 mines, safe first click"
+    assert board_words(minesweeper, "minesweeper@2:rows=9,cols=12,flavour=7#x") is None
 
 
 def test_an_id_from_a_newer_parlour_is_refused_clearly() -> None:

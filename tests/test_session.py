@@ -138,6 +138,33 @@ def test_a_switch_left_on_helps_a_restarted_game_from_the_start() -> None:
     assert not session.assisted
 
 
+def test_each_player_has_an_assist_switch_of_their_own() -> None:
+    session = session_of(GAMES["tribolo"], ("human", "human", "human"))
+    session.set_assist(True, {0})
+    session.set_assist(True, {2})
+    assert session.assist_seats == {0, 2} and session.assisted_seats == {0, 2}
+    session.set_assist(False, {2})  # one turns theirs off: the other's stays on
+    assert session.assist_seats == {0} and session.assisted_seats == {0, 2}
+    assert session.assisted_for({0}) and not session.assisted_for({1})
+    session.set_assist(True)  # a hot seat's one switch: every seat
+    assert session.assist_seats == {0, 1, 2}
+
+
+def test_help_counts_for_the_players_helped_and_adds_up() -> None:
+    session = session_of(GAMES["tribolo"], ("human", "human", "human"))
+    session.mark_assisted({1})
+    session.mark_assisted({2})
+    assert session.assisted_seats == {1, 2}
+    session.mark_assisted()
+    assert session.assisted_seats == {0, 1, 2}
+
+
+def test_the_computer_is_not_asked_for_a_human_players_move() -> None:
+    with pytest.raises(GameError) as refused:
+        two_humans().choose_ai_move()
+    assert str(refused.value) == "no AI is to move"
+
+
 def test_a_game_without_assist_refuses_the_switch() -> None:
     with pytest.raises(GameError) as refused:
         two_humans().set_assist(True)

@@ -151,7 +151,7 @@ class Minesweeper(Game[Minefield, Move]):
         preset = self.preset_of(params)
         size = f"{params['rows']}×{params['cols']}"
         words = [f"{self.preset_label(preset)} {size}" if preset else
-                 f"Custom {size}, {params['mines']} mines"]
+                 f"Custom {size}, {mine_count(int(params['mines']))}"]
         return ", ".join([*words, *self._rule_words(params)])
 
     def _rule_words(self, params: Params) -> list[str]:
@@ -319,7 +319,7 @@ class Minesweeper(Game[Minefield, Move]):
         """"Medium", "Expert, no guess", "10×12, 20 mines, safe first click"."""
         preset = observation["preset"]
         name = (self.preset_label(preset) if preset else
-                f"{observation['rows']}×{observation['cols']}, {observation['mines']} mines")
+                f"{observation['rows']}×{observation['cols']}, {mine_count(observation['mines'])}")
         return ", ".join([name, *self._rule_words({"first_click": observation["first_click"]})])
 
     def move_from_model(self, model: MoveModel) -> Move:
@@ -336,6 +336,10 @@ class Minesweeper(Game[Minefield, Move]):
 
 # Version 1 dealt as version 2 does: only the first click's default changed (`old_defaults`).
 Minesweeper.old_deals = {1: Minesweeper().deal}
+
+
+def mine_count(mines: int) -> str:
+    return f"{mines} mine{'s' * (mines != 1)}"
 
 
 def _symbol(state: Minefield, cell: Cell, over: bool, won: bool) -> str:

@@ -253,3 +253,101 @@ def test_a_winnable_deal_is_dealt_in_a_worker_never_on_the_event_loop() -> None:
     # on a busy 2-core machine); the server deals a slow deal in a worker process
     assert GAME.slow_deal(GAME.validate({"winnable": True}))
     assert not GAME.slow_deal(GAME.validate({"winnable": False}))  # a shuffle: at once
+
+
+# -- what the player is told -------------------------------------------------------------
+def test_the_headline_names_the_game_while_playing_and_counts_the_cards_left_at_a_loss() -> None:
+    assert GAME.headline(GAME.observe(layout(CHAIN, "Ac " + "5s " * 23), 0)) == "Escalator"
+    lost = GAME.apply(layout(CHAIN, " ".join(["5s"] * 24), turned=23), Draw())
+    assert GAME.headline(GAME.observe(lost, 0)) == "Game over: 28 cards left"
+    one_left = GAME.observe(lost, 0) | {"pyramid": [["2c"]] + [[None] * (r + 1)
+                                                            for r in range(1, 7)]}
+    assert GAME.headline(one_left) == "Game over: 1 card left"
+    two_left = one_left | {"pyramid": [["2c"], ["3c", None]] + [[None] * (r + 1)
+                                                               for r in range(2, 7)]}
+    assert GAME.headline(two_left) == "Game over: 2 cards left"
+
+
+def test_the_headline_of_a_cleared_pyramid_says_the_player_won() -> None:
+    won = GAME.apply(layout(CHAIN, "Ac " + "5s " * 23, removed=FULL ^ 1), Pick(0))
+    assert GAME.headline(GAME.observe(won, 0)) == "You win! Pyramid cleared"
+
+
+def test_turning_the_stock_sounds_a_flip_and_picking_a_card_sounds_a_card() -> None:
+    state = layout(CHAIN, "Ac " + "5s " * 23)
+    assert GAME.sound(state, Draw(), GAME.apply(state, Draw())) == "flip"
+    assert GAME.sound(state, Pick(21), GAME.apply(state, Pick(21))) == "card"
+
+
+def test_the_view_shows_the_last_card_turned_or_picked_for_the_page_to_move() -> None:
+    state = layout(CHAIN, "Ac 9s " + "5s " * 22)
+    assert GAME.observe(state, 0)["last"] is None
+    picked = GAME.apply(state, Pick(21))  # the king of hearts onto the ace
+    assert GAME.observe(picked, 0)["last"] == {"pick": [6, 0], "card": "Kh"}
+    turned = GAME.apply(picked, Draw())
+    assert GAME.observe(turned, 0)["last"] == {"draw": True, "card": "9s"}
+
+
+def test_a_card_picked_up_already_is_refused_as_such() -> None:
+    state = GAME.apply(layout(CHAIN, "Ac " + "5s " * 23), Pick(25))  # the two of spades
+    state = GAME.apply(state, Pick(23))  # then the ace of spades: a two would fit again
+    with pytest.raises(IllegalMove, match=r"^that card has already been picked up$"):
+        GAME.apply(state, Pick(25))
+
+
+def test_no_move_is_taken_once_the_game_is_over() -> None:
+    lost = GAME.apply(layout(CHAIN, " ".join(["5s"] * 24), turned=23), Draw())
+    for move in (Draw(), Pick(21)):
+        with pytest.raises(IllegalMove, match=r"^the game is over$"):
+            GAME.apply(lost, move)
+    spent = layout(CHAIN, "Ac " * 24, turned=24)
+    with pytest.raises(IllegalMove, match=r"^the stock is empty$"):
+        GAME.apply(spent, Draw())
+
+
+def test_at_the_end_the_view_shows_the_verdict_with_its_line_and_the_stock_left() -> None:
+    lost = GAME.apply(layout(CHAIN, " ".join(["5s"] * 24), turned=23), Draw())
+    seen = GAME.observe(lost, 0)
+    assert seen["verdict"] == {"winnable": False, "line": []}
+    assert seen["stock_order"] == []
+    state = standard_deck_layout()
+    while GAME.status(state) is Status.PLAYING:
+        moves = GAME.legal_moves(state)
+        state = GAME.apply(state, moves[0])
+    seen = GAME.observe(state, 0)
+    assert state.verdict is not None
+    assert seen["verdict"]["winnable"] == state.verdict.winnable
+    assert seen["verdict"]["line"] == [GAME.move_to_json(m) for m in state.verdict.line]
+    assert seen["stock_order"] == [code(c) for c in state.stock[state.turned:]]
+    assert GAME.observe(standard_deck_layout(), 0)["verdict"] is None
+
+
+def test_the_figures_count_the_cards_left_and_say_at_the_end_whether_it_was_winnable() -> None:
+    state = layout(CHAIN, "Ac " + "5s " * 23)
+    assert GAME.figures(state, 0, 0) == {"cards_left": 28.0}
+    picked = GAME.apply(GAME.apply(state, Pick(25)), Pick(23))
+    assert GAME.figures(picked, 0, 2) == {"cards_left": 26.0}
+    lost = GAME.apply(layout(CHAIN, " ".join(["5s"] * 24), turned=23), Draw())
+    assert GAME.figures(lost, 0, 1) == {"cards_left": 28.0, "winnable": 0.0}
+
+
+def test_only_a_move_that_ends_the_game_waits_for_the_solver() -> None:
+    last_turn = layout(CHAIN, " ".join(["5s"] * 24), turned=23)
+    assert GAME.slow_move(last_turn, Draw())  # the game ends: was the deal winnable?
+    state = layout(CHAIN, "Ac " + "5s " * 23)
+    assert not GAME.slow_move(state, Draw()) and not GAME.slow_move(state, Pick(21))
+    assert not GAME.slow_move(state, Pick(0))  # refused: covered, so nothing to work out
+
+
+def test_the_text_centres_the_pyramid_three_characters_a_card() -> None:
+    lines = GAME.text(GAME.observe(layout(CHAIN, "Ac " + "5s " * 23), 0)).split("\n")
+    assert lines[0] == " " * 9 + "2c"
+    assert lines[1] == " " * 7 + "3c 2d"
+    assert lines[5] == " " + "Th 9h Jh Ts Qh Js"
+    assert lines[6] == "Kh Qs As Ks 2s Ah 3s"
+
+
+def test_a_pick_off_the_pyramid_is_refused_with_its_shape() -> None:
+    with pytest.raises(IllegalMove, match=r"^there is no pyramid card at \[7, 0\]: row 0 has "
+                                          r"one card, row r has r \+ 1$"):
+        GAME.parse_move({"pick": [7, 0]})

@@ -12,6 +12,7 @@ from parlour.games.minesweeper.logic import (
     FLAG,
     HIDDEN,
     OPEN,
+    PRESETS,
     QUESTION,
     Minefield,
     Minesweeper,
@@ -392,3 +393,68 @@ def test_speed_is_3bv_per_second_of_play() -> None:
     state = field("..*.. ..*.. ..*..")
     state = GAME.apply(GAME.apply(state, ("open", 0, 0)), ("open", 0, 4))
     assert GAME.figures(state, elapsed_ms=2000, moves=2)["3BV/s"] == 1.0
+
+
+# -- what the player is told ---------------------------------------------------------------
+def test_a_question_mark_reads_as_one_until_the_cell_is_opened() -> None:
+    state = GAME.apply(GAME.apply(field("*.. ... ..."), ("mark", 2, 2)), ("mark", 2, 2))
+    assert text(state) == "###\n###\n##?"
+
+
+def test_a_finished_board_takes_no_move_and_says_so() -> None:
+    lost = GAME.apply(field("*.. ... ..."), ("open", 0, 0))
+    for move in (("open", 1, 1), ("mark", 1, 1), ("chord", 1, 1)):
+        with pytest.raises(IllegalMove, match=r"^the game is over$"):
+            GAME.apply(lost, move)
+
+
+def test_a_cell_one_past_the_last_row_or_column_is_off_the_board() -> None:
+    state = field("*... .... ....")
+    for row, col in ((0, 4), (3, 0), (-1, 0), (0, -1)):
+        with pytest.raises(IllegalMove, match=rf"^cell \[{row}, {col}\] is off the board "
+                                              r"\(3 rows, 4 columns\)$"):
+            GAME.apply(state, ("open", row, col))
+    GAME.apply(state, ("open", 2, 3))  # the last cell is on it
+
+
+def test_while_playing_the_headline_is_the_board_and_its_first_click_rule() -> None:
+    def headline(state: Minefield) -> str:
+        return GAME.headline(GAME.observe(state, 0))
+
+    assert headline(field("*.. ... ...")) == "3×3, 1 mine, safe first click"
+    assert headline(field("*.* ... ...", first_click="opening")) == "3×3, 2 mines"
+    expert = GAME.deal(GAME.validate({**PRESETS["expert"], "first_click": "no_guess"}),
+                       random.Random(1))
+    assert headline(expert) == "Expert, no guess"
+    assert GAME.summary(GAME.validate({"rows": 4, "cols": 4, "mines": 1})) == "Custom 4×4, 1 mine"
+
+
+def test_statistics_group_boards_by_preset_and_first_click_rule() -> None:
+    assert GAME.stat_group(GAME.validate(PRESETS["medium"])) == "medium"
+    assert GAME.stat_group(GAME.validate({"rows": 5, "cols": 6, "mines": 4,
+                                          "first_click": "safe"})) == "custom, safe first click"
+
+
+@pytest.mark.parametrize("first_click", ["opening", "safe", "no_guess"])
+def test_only_a_no_guess_board_is_laid_by_the_solver_at_its_first_click(first_click: str) -> None:
+    no_guess = first_click == "no_guess"
+    params = GAME.validate({**PRESETS["easy"], "first_click": first_click})
+    assert GAME.slow_deal(params) is no_guess
+    state = GAME.deal(params, random.Random(3))
+    assert GAME.slow_move(state, ("open", 3, 3)) is no_guess
+    assert not GAME.slow_move(state, ("mark", 3, 3))
+    started = GAME.apply(state, ("open", 3, 3))
+    if not started.over():
+        closed = next(divmod(c, 7) for c, mark in enumerate(started.marks) if mark != OPEN)
+        assert not GAME.slow_move(started, ("open", *closed))
+
+
+def test_marks_sound_a_flag_one_cell_a_click_and_more_cells_a_reveal() -> None:
+    state = field("*. ..")  # every free cell is a 1
+    flagged = GAME.apply(state, ("mark", 0, 0))
+    assert GAME.sound(state, ("mark", 0, 0), flagged) == "flag"
+    one = GAME.apply(flagged, ("open", 1, 1))
+    assert GAME.sound(flagged, ("open", 1, 1), one) == "move"
+    two = GAME.apply(one, ("chord", 1, 1))  # opens the other two cells
+    assert two.opened - one.opened == 2
+    assert GAME.sound(one, ("chord", 1, 1), two) == "reveal"
