@@ -20,11 +20,11 @@ the reason, in bench/mutation_equivalent.toml; they do not count towards the kil
 mutmut works in a folder of its own, bench/results/mutation/<--workspace>/ (git-ignored):
 the package, tests and a pyproject.toml with its settings are copied into mutants/ there.
 
-Run from the repository root, a workspace per set of modules (the README's testing
-section has the two: the store, guard and seats; core and the games). Each set takes
-one to three hours on 2 cores shared with other work, --quick minutes:
-    .venv/bin/python -m bench.mutation [--modules parlour/core/session.py ...] [--quick]
-                                       [--workspace NAME] [--report]
+Run from the repository root. The modules are mutated in four sets (`SETS`), each in its
+workspace: core and the games, the store, the guard, the seats. With no option it runs
+them all, one after the other:
+    .venv/bin/python -m bench.mutation [--set core-games store guard seats] [--quick]
+                                       [--report] [--modules PATH ... --workspace NAME]
 
 --quick keeps the last run's results and tries again only the mutants that survived it
 (and those of functions changed since), after tests were added.
@@ -47,8 +47,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "mutation"
-WORKSPACE = RESULTS / "all"
-"""mutmut's folder for this run (--workspace names it: runs of other modules keep theirs)."""
+WORKSPACE = RESULTS / "core-games"
+"""mutmut's folder for the run under way (each set has its own: runs keep their results)."""
 EQUIVALENT_FILE = ROOT / "bench" / "mutation_equivalent.toml"
 WORKERS = 2
 
@@ -88,8 +88,7 @@ COVERING_TESTS: dict[str, tuple[str, ...]] = {
                                                  "test_api.py", "test_view.py"),
     "parlour/games/tribolo/rules.py": game_tests("tribolo", "test_rules.py", "test_logic.py"),
     **dict.fromkeys(STORE_MODULES, STORE_TESTS),
-    "parlour/server/api/guard.py": ("tests/test_hostile.py", "tests/test_clients.py",
-                                    "tests/test_api.py"),
+    "parlour/server/api/guard.py": ("tests/test_hostile.py", "tests/test_clients.py"),
     "parlour/server/hub/seats.py": ("tests/test_seats.py", "tests/test_hub.py",
                                     "tests/test_api.py"),
 }
@@ -98,6 +97,17 @@ over the modules of a run, and mutmut runs a mutant against the tests of the poo
 called its function. The games' solver and AI tests are left out: they call the rules
 millions of times, so a surviving mutant would cost minutes; the rules tests must
 catch a rules bug."""
+
+SETS: dict[str, tuple[str, ...]] = {
+    "core-games": tuple(module for module in COVERING_TESTS
+                        if module.startswith(("parlour/core/", "parlour/games/"))),
+    "store": STORE_MODULES,
+    "guard": ("parlour/server/api/guard.py",),
+    "seats": ("parlour/server/hub/seats.py",),
+}
+"""The runs, each in a workspace of its own. The guard and the seats run apart from the
+store: every test that goes through the HTTP API calls the guard, so in one pool each
+surviving guard mutant would run every store test too, minutes a mutant."""
 
 LEFT_OUT: dict[str, tuple[str, ...]] = {
     PROPERTIES: ("escalator", "ishido", "minesweeper", "sliding", "tictactoe", "tribolo",
@@ -354,26 +364,36 @@ def report(modules: list[str], equivalent: dict[str, dict[str, str]], wall: floa
 
 
 def main() -> None:
-    global WORKSPACE
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--modules", nargs="+", choices=sorted(COVERING_TESTS),
-                        default=sorted(COVERING_TESTS), metavar="PATH",
-                        help="modules to mutate (default: all in COVERING_TESTS)")
+    parser.add_argument("--set", dest="sets", nargs="+", choices=sorted(SETS),
+                        default=list(SETS), help="the runs to make, in turn (default: all)")
+    parser.add_argument("--modules", nargs="+", choices=sorted(COVERING_TESTS), metavar="PATH",
+                        help="mutate these modules instead, in --workspace")
+    parser.add_argument("--workspace", default="modules",
+                        help="the folder under bench/results/mutation/ for --modules")
     parser.add_argument("--quick", action="store_true",
                         help="keep the last results; try again only the mutants not killed")
     parser.add_argument("--report", action="store_true",
                         help="only print the last run's results")
-    parser.add_argument("--workspace", default="all",
-                        help="the name of mutmut's folder under bench/results/mutation/")
     args = parser.parse_args()
-    modules: list[str] = args.modules
-    WORKSPACE = RESULTS / args.workspace
+    runs = ({args.workspace: tuple(args.modules)} if args.modules
+            else {name: SETS[name] for name in args.sets})
     equivalent = load_equivalent()
-    started = time.monotonic()
-    if not args.report:
-        run(modules, equivalent, args.quick)
-    if not report(modules, equivalent, time.monotonic() - started):
+    passed = True
+    for name, modules in runs.items():
+        use_workspace(name)
+        started = time.monotonic()
+        if not args.report:
+            run(list(modules), equivalent, args.quick)
+        print(f"\n== {name}")
+        passed &= report(list(modules), equivalent, time.monotonic() - started)
+    if not passed:
         sys.exit(1)
+
+
+def use_workspace(name: str) -> None:
+    global WORKSPACE
+    WORKSPACE = RESULTS / name
 
 
 def run(modules: list[str], equivalent: dict[str, dict[str, str]], quick: bool) -> None:
