@@ -700,7 +700,13 @@ def test_closing_a_full_sync_store_commits_what_waits_and_returns_at_once(
     assert kept_sessions_of(full_path) == ["s1", "s2"]
 
 
-def test_a_full_sync_store_left_open_never_keeps_parlour_from_exiting(tmp_path: Path) -> None:
+def test_a_full_sync_stores_writer_never_keeps_parlour_from_exiting(tmp_path: Path) -> None:
+    before = set(threading.enumerate())
+    store = Store(tmp_path / "here.sqlite3", sync="full")
+    run_async(store.commit(lambda db: None))  # the writer thread is started
+    started = set(threading.enumerate()) - before
+    assert started and all(thread.daemon for thread in started)  # exiting never waits for it
+    store.close()
     script = (
         "import asyncio, sys\n"
         "from parlour.store.sqlite import SqliteStore\n"

@@ -178,6 +178,14 @@ def test_the_easy_walk_is_the_seeds_ten_steps() -> None:
         assert sum(tile != home for tile, home in zip(tiles, goal(4, 4), strict=True)) <= 11
 
 
+def test_a_long_walk_can_leave_the_gap_in_any_cell_of_the_board() -> None:
+    """The walk's gap goes everywhere, the top row and the left column too (an even walk
+    to the cells an even number of slides from its corner, an odd one to the others)."""
+    ends = {walk(3, 4, steps, random.Random(seed)).index(0)
+            for seed in range(300) for steps in (30, 31)}
+    assert ends == set(range(12))
+
+
 def test_the_random_shuffle_is_uniform_over_solvable_3x3_positions() -> None:
     """Every solvable 3×3 position is about as likely (181 440 of them; chi-square)."""
     rng = random.Random(7)
