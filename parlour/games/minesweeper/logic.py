@@ -296,10 +296,8 @@ class Minesweeper(Game[Minefield, Move]):
             "status": self.status(state).value,
             "started": state.started,
             "first_click": state.first_click,
-            "preset": self.preset_of(
-                {"rows": state.rows, "cols": state.cols, "mines": state.mines,
-                 "first_click": state.first_click}
-            ),
+            "preset": self.preset_of({"rows": state.rows, "cols": state.cols,
+                                      "mines": state.mines}),
         }
 
     def text(self, observation: JSON) -> str:

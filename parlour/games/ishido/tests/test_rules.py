@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from parlour.core.game import IllegalMove, Status
+from parlour.core.game import IllegalMove, Status, UndoRule
 from parlour.games.ishido.logic import (
     COLS,
     END_BONUS,
@@ -336,3 +336,14 @@ def test_the_classic_view_shows_no_points_on_the_outer_ring() -> None:
     state = board({(0, 3): tile(0, 0)}, [tile(0, 1)], rules="classic")
     assert GAME.observe(state, 0)["valid"] == {
         str(at(0, 2)): 0, str(at(1, 3)): 1, str(at(0, 4)): 0}
+
+
+def test_taking_a_tile_back_is_help_while_the_pouch_showed_the_next_not_after_the_last() -> None:
+    state = GAME.deal(GAME.validate({}), random.Random(2))
+    move = GAME.legal_moves(state)[0]
+    after = GAME.apply(state, move)
+    assert after.pouch and GAME.undo_rule(state, move, after) is UndoRule.ASSISTED
+    last = Board(state.rules, state.cells, state.pouch[:1])  # one tile left to place
+    move = GAME.legal_moves(last)[0]
+    after = GAME.apply(last, move)
+    assert not after.pouch and GAME.undo_rule(last, move, after) is UndoRule.ALLOWED

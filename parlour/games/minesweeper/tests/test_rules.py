@@ -455,6 +455,15 @@ def test_marks_sound_a_flag_one_cell_a_click_and_more_cells_a_reveal() -> None:
     assert GAME.sound(state, ("mark", 0, 0), flagged) == "flag"
     one = GAME.apply(flagged, ("open", 1, 1))
     assert GAME.sound(flagged, ("open", 1, 1), one) == "move"
+    another = GAME.apply(one, ("open", 0, 1))
+    assert GAME.sound(one, ("open", 0, 1), another) == "move"
     two = GAME.apply(one, ("chord", 1, 1))  # opens the other two cells
     assert two.opened - one.opened == 2
     assert GAME.sound(one, ("chord", 1, 1), two) == "reveal"
+
+
+def test_a_script_can_tell_whether_the_first_click_is_still_to_come() -> None:
+    """Before it, the first click's rule may still move the mines."""
+    state = GAME.deal(GAME.validate(PRESETS["easy"]), random.Random(5))
+    assert GAME.observe(state, 0)["started"] is False
+    assert GAME.observe(GAME.apply(state, ("open", 3, 3)), 0)["started"] is True

@@ -186,6 +186,24 @@ def test_a_long_walk_can_leave_the_gap_in_any_cell_of_the_board() -> None:
     assert ends == set(range(12))
 
 
+def test_walks_of_other_lengths_are_compared_in_ranges_each_ending_at_its_own_top() -> None:
+    def group(steps: int) -> str:
+        return GAME.stat_group(GAME.validate({"steps": steps}))
+
+    assert group(1) == group(9) == "4×4 walk of 1–9"  # below easy's 10
+    assert group(11) == group(39) == "4×4 walk of 11–39"
+    assert group(161) == group(640) == "4×4 walk of 161–640"  # 640 is no preset: its range's
+    assert group(641) == "4×4 walk of 641–2560"
+    assert group(100_000) == "4×4 walk of 40961–100000"
+
+
+def test_the_figures_count_the_tiles_moved() -> None:
+    state = GAME.deal(GAME.validate({"rows": 3, "cols": 3, "steps": 10}), random.Random(4))
+    assert GAME.figures(state, 0, 0) == {"tiles_moved": 0}
+    move = GAME.legal_moves(state)[0]
+    assert GAME.figures(GAME.apply(state, move), 1000, 1)["tiles_moved"] >= 1
+
+
 def test_the_random_shuffle_is_uniform_over_solvable_3x3_positions() -> None:
     """Every solvable 3×3 position is about as likely (181 440 of them; chi-square)."""
     rng = random.Random(7)
