@@ -298,6 +298,32 @@ def test_a_huge_group_is_drawn_from_its_latest_games_and_counts_them_all(
     assert group["note"].startswith("Figures of the last 50 of 120 games.")
 
 
+def test_a_huge_group_of_one_seat_counts_all_its_games_too(
+    client: TestClient, store: Store, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Several people at one game each have a record of their seat."""
+    monkeypatch.setattr(stats, "RESULTS_PER_GROUP", 30)
+    rows = [(f"t{number}", 1, 0, "X", "tictactoe", "standard", "vs random", "won", None,
+             1_000, 5, 0, 1_700_000_000.0 + number, "{}") for number in range(70)]
+    store.db.executemany(f"INSERT INTO results ({RESULT_COLUMNS}) VALUES"
+                         " (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
+    (group,) = client.get("/api/stats").json()["groups"]
+    assert (group["played"], group["played_in_all"]) == (30, 70)
+
+
+def test_the_statistics_of_one_game_hold_only_its_groups(client: TestClient, store: Store
+                                                        ) -> None:
+    keep_results(store, groups=2, per_group=1)
+    rows = [("t1", 1, 0, "X", "tictactoe", "standard", "vs random", "won", None, 1_000, 5, 0,
+             1_700_000_000.0, "{}")]
+    store.db.executemany(f"INSERT INTO results ({RESULT_COLUMNS}) VALUES"
+                         " (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
+    assert {g["game"] for g in client.get("/api/stats").json()["groups"]} == {
+        "sliding", "tictactoe"}
+    assert {g["game"] for g in client.get("/api/stats?game=sliding").json()["groups"]} == {
+        "sliding"}
+
+
 def test_the_answer_is_kept_until_a_result_changes(
     client: TestClient, store: Store, monkeypatch: pytest.MonkeyPatch,
 ) -> None:

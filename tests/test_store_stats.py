@@ -728,6 +728,20 @@ def test_the_database_is_where_parlour_db_says_or_else_in_the_players_data_folde
     assert default_path() == tmp_path / "data" / "parlour" / "parlour.sqlite3"
 
 
+def test_on_windows_the_database_is_in_the_local_app_data_parlour_folder(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Not under a vendor's folder as well (platformdirs' default on Windows)."""
+    import platformdirs
+    import platformdirs.windows
+
+    local = r"C:\Users\player\AppData\Local"
+    monkeypatch.setenv("PARLOUR_DB", "")
+    monkeypatch.setattr(platformdirs, "PlatformDirs", platformdirs.windows.Windows)
+    monkeypatch.setattr(platformdirs.windows, "get_win_folder", lambda name: local)
+    assert default_path() == Path(local) / "parlour" / "parlour.sqlite3"
+
+
 def test_the_resume_list_holds_the_twenty_latest_unfinished_games(store: Store) -> None:
     for i in range(21):
         sid = f"s{i:02}"
