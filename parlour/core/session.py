@@ -312,9 +312,9 @@ class Session:
         the line showed of the deal's hidden part (`seen_hidden`)."""
         self._positions.truncate(0)
         self.cursor = 0
-        self.assisted_seats = set(self.assist_seats)  # a switch left on helps from the start
-        if self.seen_hidden:  # the second pass knows the stock, the pouch, the mines
-            self.assisted_seats |= set(range(len(self.seats)))
+        # the second pass knows the stock, the pouch, the mines; a switch left on helps
+        self.assisted_seats = (set(range(len(self.seats))) if self.seen_hidden
+                               else set(self.assist_seats))
         self.clock = Clock()
         self.hints.clear()
         self._plans.clear()
