@@ -13,6 +13,7 @@ no sequence of slides can solve it.
 
 from __future__ import annotations
 
+import bisect
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -208,13 +209,11 @@ class Sliding(Game[Puzzle, Slide]):
         steps = int(params["steps"])
         if steps in STEPS:
             return f"{size} {STEPS[steps]}"
-        low = 1
-        for high in WALK_RANGES:
-            if steps <= high:  # a preset's own length is its group, not the range's
-                top = high - 1 if high in STEPS else high
-                return f"{size} walk of {low}–{top}"
-            low = high + 1
-        raise AssertionError(f"steps beyond {STEPS_MOST}")  # refused by the parameter
+        at = bisect.bisect_left(WALK_RANGES, steps)  # steps beyond the last are refused
+        low = WALK_RANGES[at - 1] + 1 if at else 1
+        high = WALK_RANGES[at]
+        top = high - 1 if high in STEPS else high  # a preset's own length is its group
+        return f"{size} walk of {low}–{top}"
 
     # -- dealing --------------------------------------------------------------------
     def slow_deal(self, params: Params) -> bool:

@@ -244,8 +244,10 @@ def test_presets(preset: str, size: tuple[int, int, int]) -> None:
 @pytest.mark.parametrize(
     ("params", "reason"),
     [
-        ({"rows": 3, "cols": 3, "mines": 8, "first_click": "safe"}, "at most 7"),
-        ({"rows": 4, "cols": 4, "mines": 7}, "at most 6"),
+        ({"rows": 3, "cols": 3, "mines": 8, "first_click": "safe"},
+         "^8 mines do not fit a 3×3 board: at most 7$"),
+        ({"rows": 4, "cols": 4, "mines": 7},
+         r"^7 mines do not fit a 4×4 board \(the first click keeps nine cells clear\): at most 6$"),
         ({"rows": 3, "cols": 3, "mines": 1}, "choose a safe first click"),
         ({"rows": 1, "cols": 5, "mines": 1}, "at least 2"),
         ({"rows": 5, "cols": 5, "mines": 0}, "at least 1"),
