@@ -26,8 +26,10 @@ them all, one after the other:
     .venv/bin/python -m bench.mutation [--set core-games store guard seats] [--quick]
                                        [--report] [--modules PATH ... --workspace NAME]
 
---quick keeps the last run's results and tries again only the mutants that survived it
-(and those of functions changed since), after tests were added.
+--quick keeps what the last run killed and tries the rest again (the mutants that
+survived it, and those of functions changed since), after tests were added. Mutants
+listed as equivalent are never tried: each would run every test that calls its function,
+minutes for the store's SQL.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ import sys
 import time
 import tomllib
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -263,7 +266,7 @@ def mutant_exit_codes(module: str) -> dict[str, int | None]:
 def run_mutmut(names: list[str], log: Path) -> int:
     command = [str(Path(sys.executable).parent / "mutmut"), "run", "--max-children",
                str(WORKERS), *names]
-    with log.open("w") as output:
+    with log.open("a") as output:
         return subprocess.run(command, cwd=WORKSPACE, stdin=subprocess.DEVNULL, stdout=output,
                               stderr=subprocess.STDOUT, check=False).returncode
 
@@ -397,12 +400,49 @@ def use_workspace(name: str) -> None:
 
 
 def run(modules: list[str], equivalent: dict[str, dict[str, str]], quick: bool) -> None:
+    """A fresh run, or with `quick` one that keeps what the last run killed. Mutants listed
+    as equivalent are not tried: each would run every test that calls its function."""
+    quick = quick and bool(mutant_exit_codes(modules[0]))  # else there is nothing to keep
     prepare_workspace(modules, quick)
-    again = [name for module in modules for name, code in mutant_exit_codes(module).items()
-             if code not in (1, 3) and name not in equivalent] if quick else []
     log = WORKSPACE / "mutmut.log"
+    log.unlink(missing_ok=True)
     print(f"mutmut: {len(modules)} modules, {WORKERS} workers; its output goes to {log}")
-    code = run_mutmut(again, log)
+    if quick:
+        keep_results(modules, lambda code: code in KILLED)
+    else:  # mutmut makes every mutant and maps the tests while it tries the first few
+        mutmut_or_exit([FIRST_OF_EACH_FUNCTION], log)
+    keep_results(modules, lambda code: True, skip=equivalent)
+    mutmut_or_exit([], log)  # every mutant without a result
+
+
+KILLED = (1, 3, 24, -24, 36, 152, 255)
+"""mutmut's exit codes of a mutant killed: a test failed, pytest failed, or it timed out."""
+SKIPPED = 34
+FIRST_OF_EACH_FUNCTION = "*__mutmut_1"
+
+
+def keep_results(modules: list[str], kept: Callable[[int | None], bool],
+                 skip: dict[str, dict[str, str]] | None = None) -> None:
+    """Forget the results `kept` refuses, so mutmut tries those mutants again, and mark the
+    mutants of `skip` that still make the change listed as skipped."""
+    os.chdir(WORKSPACE)  # mutmut reads its mutated files from here
+    for module in modules:
+        meta = WORKSPACE / "mutants" / f"{module}.meta"
+        if not meta.exists():
+            continue
+        data = json.loads(meta.read_text())
+        codes: dict[str, int | None] = data["exit_code_by_key"]
+        for name, code in codes.items():
+            if skip is not None:
+                if name in skip and still_the_same(module, name, skip[name]["change"]):
+                    codes[name] = SKIPPED
+            elif not kept(code):
+                codes[name] = None
+        meta.write_text(json.dumps(data, indent=4))
+
+
+def mutmut_or_exit(names: list[str], log: Path) -> None:
+    code = run_mutmut(names, log)
     if code:
         sys.exit(f"mutmut failed (exit code {code}); see {log}")
 
