@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from parlour.core.game import GameError, GameSpec, Hint
+from parlour.core.game import GameError, GameSpec, Hint, UndoRule
 from parlour.core.gameid import parse_game_id
 from parlour.core.session import Session, seat_kind_error
 from parlour.games import GAMES
@@ -277,3 +277,18 @@ def test_a_game_helped_once_stays_helped_after_an_ordinary_undo() -> None:
     session.play(cell(1, 1), 0)
     session.undo({0})
     assert session.assisted
+
+
+def test_an_undo_that_is_help_adds_its_player_to_those_helped_before() -> None:
+    game = TICTACTOE.game
+
+    class HelpfulUndo(type(game)):  # type: ignore[misc]
+        def undo_rule(self, before: Any, move: Any, after: Any) -> UndoRule:
+            return UndoRule.ASSISTED  # as a game where a take-back shows what was hidden
+
+    session = two_humans(replace(TICTACTOE, game=HelpfulUndo()))
+    session.play(cell(0, 0), 0)
+    session.mark_assisted({0})
+    session.play(cell(1, 1), 1)
+    session.undo({1})
+    assert session.assisted_seats == {0, 1}

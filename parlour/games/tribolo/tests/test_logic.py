@@ -7,6 +7,7 @@ Boards are written as in the contract: rows of B, R, G (players), # (wall), . (e
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -239,3 +240,10 @@ def test_each_players_moves_are_counted_and_every_move_flips() -> None:
 def test_nobody_is_named_a_winner_while_the_game_goes_on() -> None:
     state = Position(board("BRR.", "....G", "....R.B"), BLUE)
     assert GAME.observe(state, None)["winners"] == []
+
+
+def test_the_view_shows_each_players_last_cell_even_in_the_corner_and_none_before() -> None:
+    state = GAME.deal(GAME.validate({}), random.Random(1))
+    assert GAME.observe(state, 0)["lasts"] == [None, None, None]
+    corner = replace(state, lasts=(0, -1, WIDTH + 1))
+    assert GAME.observe(corner, 0)["lasts"] == [[0, 0], None, [1, 1]]
