@@ -235,7 +235,14 @@ def mutmut_settings(modules: list[str]) -> dict[str, object]:
         "pytest_add_cli_args_test_selection": tests,
         "pytest_add_cli_args": list(PYTEST_ARGUMENTS),
         "use_git_change_detection": False,
+        "timeout_multiplier": TIMEOUT_MULTIPLIER,
     }
+
+
+TIMEOUT_MULTIPLIER = 3.0
+"""A mutant times out (and counts as killed) after 6 times the CPU time of the tests it
+runs, plus 6 s: mutmut's default, 30 times, let one endless loop under a rule every test
+calls (Tribolo's) hold a worker for half an hour."""
 
 
 def prepare_workspace(modules: list[str], quick: bool) -> None:
