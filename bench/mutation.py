@@ -17,14 +17,15 @@ are slow, and a server process would not see the mutant). Mutants judged equival
 (no player or host could tell them apart from the code) are listed, one line each with
 the reason, in bench/mutation_equivalent.toml; they do not count towards the kill rate.
 
-mutmut works in a folder of its own, bench/results/mutation/<--workspace>/ (git-ignored):
-the package, tests and a pyproject.toml with its settings are copied into mutants/ there.
+mutmut works in a folder of its own per module, bench/results/mutation/<module>/
+(git-ignored): the package, tests and a pyproject.toml with its settings are copied into
+mutants/ there.
 
-Run from the repository root. The modules are mutated in four sets (`SETS`), each in its
-workspace: core and the games, the store, the guard, the seats. With no option it runs
-them all, one after the other:
-    .venv/bin/python -m bench.mutation [--set core-games store guard seats] [--quick]
-                                       [--report] [--modules PATH ... --workspace NAME]
+Run from the repository root. Each module is mutated in a workspace of its own
+(`workspace_name`), so its mutants meet only its covering tests; `--set` picks modules by
+group (core-games, store, server), and with no option every module is mutated in turn:
+    .venv/bin/python -m bench.mutation [--set core-games store server] [--quick] [--report]
+                                       [--modules PATH ...]
 
 --quick keeps what the last run killed and tries the rest again (the mutants that
 survived it, and those of functions changed since), after tests were added. Mutants
@@ -50,8 +51,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "mutation"
-WORKSPACE = RESULTS / "core-games"
-"""mutmut's folder for the run under way (each set has its own: runs keep their results)."""
+WORKSPACE = RESULTS / "core.session"
+"""mutmut's folder for the module being mutated (`workspace_name`)."""
 EQUIVALENT_FILE = ROOT / "bench" / "mutation_equivalent.toml"
 WORKERS = 2
 
@@ -105,12 +106,9 @@ SETS: dict[str, tuple[str, ...]] = {
     "core-games": tuple(module for module in COVERING_TESTS
                         if module.startswith(("parlour/core/", "parlour/games/"))),
     "store": STORE_MODULES,
-    "guard": ("parlour/server/api/guard.py",),
-    "seats": ("parlour/server/hub/seats.py",),
+    "server": ("parlour/server/api/guard.py", "parlour/server/hub/seats.py"),
 }
-"""The runs, each in a workspace of its own. The guard and the seats run apart from the
-store: every test that goes through the HTTP API calls the guard, so in one pool each
-surviving guard mutant would run every store test too, minutes a mutant."""
+"""Names for groups of modules on the command line (each module still runs on its own)."""
 
 LEFT_OUT: dict[str, tuple[str, ...]] = {
     PROPERTIES: ("escalator", "ishido", "minesweeper", "sliding", "tictactoe", "tribolo",
@@ -348,8 +346,10 @@ def source_line(module: str, name: str, removed: str) -> int | str:
 
 def report(modules: list[str], equivalent: dict[str, dict[str, str]], wall: float) -> bool:
     """Print the table and the survivors; whether every module reached 90 %."""
-    os.chdir(WORKSPACE)  # mutmut reads its mutated files from here
-    tallies = {module: tally(module, equivalent) for module in modules}
+    tallies = {}
+    for module in modules:
+        enter_workspace(module)
+        tallies[module] = tally(module, equivalent)
     print(f"\n{'module':<40} {'mutants':>7} {'killed':>6} {'surv.':>5} {'t/out':>5} "
           f"{'none':>4} {'equiv':>5} {'rate':>6}")
     for module, counts in tallies.items():
@@ -358,6 +358,7 @@ def report(modules: list[str], equivalent: dict[str, dict[str, str]], wall: floa
               f"{c['survived']:>5} {c['timeout']:>5} {c['no tests']:>4} "
               f"{len(counts.equivalent):>5} {counts.kill_rate:>6.1%}")
     for module, counts in tallies.items():
+        enter_workspace(module)
         stale = [name for name in counts.equivalent
                  if equivalent[name]["change"] != one_line_change(module, name).split(": ", 1)[1]]
         if not (counts.survivors or counts.untested or stale):
@@ -376,29 +377,37 @@ def report(modules: list[str], equivalent: dict[str, dict[str, str]], wall: floa
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--set", dest="sets", nargs="+", choices=sorted(SETS),
-                        default=list(SETS), help="the runs to make, in turn (default: all)")
+                        default=list(SETS), help="the sets of modules to mutate (default: all)")
     parser.add_argument("--modules", nargs="+", choices=sorted(COVERING_TESTS), metavar="PATH",
-                        help="mutate these modules instead, in --workspace")
-    parser.add_argument("--workspace", default="modules",
-                        help="the folder under bench/results/mutation/ for --modules")
+                        help="mutate these modules instead")
     parser.add_argument("--quick", action="store_true",
                         help="keep the last results; try again only the mutants not killed")
     parser.add_argument("--report", action="store_true",
                         help="only print the last run's results")
     args = parser.parse_args()
-    runs = ({args.workspace: tuple(args.modules)} if args.modules
-            else {name: SETS[name] for name in args.sets})
+    modules = args.modules or [module for name in args.sets for module in SETS[name]]
     equivalent = load_equivalent()
-    passed = True
-    for name, modules in runs.items():
-        use_workspace(name)
-        started = time.monotonic()
-        if not args.report:
-            run(list(modules), equivalent, args.quick)
-        print(f"\n== {name}")
-        passed &= report(list(modules), equivalent, time.monotonic() - started)
-    if not passed:
+    started = time.monotonic()
+    if not args.report:
+        for module in modules:
+            use_workspace(workspace_name(module))
+            began = time.monotonic()
+            run([module], equivalent, args.quick)
+            print(f"{module}: {(time.monotonic() - began) / 60:.1f} min")
+    if not report(modules, equivalent, time.monotonic() - started):
         sys.exit(1)
+
+
+def workspace_name(module: str) -> str:
+    """Each module is mutated in a workspace of its own, so that its mutants meet only its
+    own covering tests (in one run, mutmut would run each against every test of the run
+    that calls its function: a session's mutants against every game's API tests)."""
+    return module.removeprefix("parlour/").removesuffix(".py").replace("/", ".")
+
+
+def enter_workspace(module: str) -> None:
+    use_workspace(workspace_name(module))
+    os.chdir(WORKSPACE)  # mutmut reads its mutated files from here
 
 
 def use_workspace(name: str) -> None:
