@@ -13,7 +13,14 @@ import pytest
 from fastapi.testclient import TestClient
 
 from parlour.core.game import BadParams
-from parlour.core.gameid import GameId, board_words, parse_game_id
+from parlour.core.gameid import (
+    CUSTOM_POSITION,
+    IMPORTED,
+    GameId,
+    board_words,
+    parse_game_id,
+    stat_group,
+)
 from parlour.games import GAMES
 from parlour.server.app import create_app
 from parlour.store.sqlite import SqliteStore as Store
@@ -108,6 +115,26 @@ def test_a_saved_games_board_is_read_from_its_id_in_the_games_own_words() -> Non
     assert board_words(minesweeper, "minesweeper@2:rows=9,cols=12,mines=20,first_click=safe#x"
                        ) == "Custom 9×12, 20 mines, safe first click"
     assert board_words(minesweeper, "minesweeper@2:rows=9,cols=12,flavour=7#x") is None
+
+
+def test_a_game_dealt_here_is_filed_under_its_board_and_others_apart() -> None:
+    sliding = GAMES["sliding"].game
+    dealt = parse_game_id(sliding, "sliding:easy#abc")
+    assert stat_group(sliding, dealt) == sliding.stat_group(dealt.params) == "4×4 easy"
+    assert stat_group(sliding, dealt, imported=True) == IMPORTED
+    given = parse_game_id(sliding, "sliding:rows=3,cols=3:1,2,3,4,5,6,7,0,8")
+    assert stat_group(sliding, given) == CUSTOM_POSITION
+
+
+def test_a_start_position_in_an_id_is_refused_with_what_it_may_hold() -> None:
+    tictactoe = GAMES["tictactoe"].game
+    with pytest.raises(BadParams) as refused:
+        parse_game_id(tictactoe, "tictactoe:standard")
+    assert str(refused.value) == ("a game id ends with '#' and a seed, or ':' and a start "
+                                  "position (which Tic Tac Toe does not take)")
+    with pytest.raises(BadParams) as refused:
+        parse_game_id(GAMES["sliding"].game, "sliding:rows=3,cols=3:1,2,3,4,5,6,7,0,8!")
+    assert str(refused.value) == "a start position is letters, digits and . , / * - _"
 
 
 def test_an_id_from_a_newer_parlour_is_refused_clearly() -> None:

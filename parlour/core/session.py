@@ -247,7 +247,7 @@ class Session:
         self.hints.clear()
         played = self.game.move_to_json(parsed)
         plan = self._plans.pop(seat, ())
-        if len(plan) > 1 and plan[0].move == played:  # followed: the next hint is ready
+        if plan and plan[0].move == played:  # followed: the next hint is ready, if any
             self._plans[seat] = plan[1:]
         return played
 

@@ -182,6 +182,18 @@ def test_legal_moves_are_the_cells_with_a_capture_of_ones_own() -> None:
     assert legal_moves(position, GREEN) == 0
 
 
+def test_a_run_of_several_cells_is_closed_in_each_of_the_eight_directions() -> None:
+    position = board("................",
+                     "................",
+                     "..R.R.R.........",
+                     "...RRR..........",
+                     "..RRBRR.........",
+                     "...RRR..........",
+                     "..R.R.R.........")
+    assert legal_moves(position, BLUE) == at((1, 1), (4, 1), (7, 1), (1, 4), (7, 4),
+                                             (1, 7), (4, 7), (7, 7))
+
+
 def test_playing_keeps_every_cell_with_exactly_one_owner() -> None:
     position, player = deal(random.Random(7))
     move = next(cells(legal_moves(position, player)))
