@@ -294,7 +294,8 @@ def tally(module: str, equivalent: dict[str, dict[str, str]]) -> Tally:
     for name, code in sorted(codes.items(), key=lambda item: mutant_order(item[0])):
         status = status_by_exit_code[code]
         result.counts[status] += 1
-        if name in equivalent and still_the_same(module, name, equivalent[name]["change"]):
+        if (name in equivalent and status not in ("killed", "timeout")
+                and still_the_same(module, name, equivalent[name]["change"])):
             result.equivalent.append(name)
         elif status == "no tests":
             result.untested.append(name)

@@ -728,6 +728,22 @@ def test_the_database_is_where_parlour_db_says_or_else_in_the_players_data_folde
     assert default_path() == tmp_path / "data" / "parlour" / "parlour.sqlite3"
 
 
+def test_a_normal_sync_store_writes_each_commit_at_once_with_no_writer_thread(
+    tmp_path: Path,
+) -> None:
+    """A move's commit is a tenth of a millisecond there: no hop to a thread and back."""
+    before = set(threading.enumerate())
+    store = Store(tmp_path / "normal.sqlite3", sync="normal")
+    try:
+        run_async(store.commit(session_created(session_row("s1"), {"t": [0, 1]}, NOW)))
+        started = set(threading.enumerate()) - before
+        assert [thread.name for thread in started] == ["parlour-store-checkpointer"]
+        assert all(thread.daemon for thread in started)  # exiting never waits for it
+    finally:
+        store.close()
+    assert kept_sessions_of(tmp_path / "normal.sqlite3") == ["s1"]
+
+
 def test_on_windows_the_database_is_in_the_local_app_data_parlour_folder(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
