@@ -186,7 +186,7 @@ def _counted(receive: Receive, rule: BodyRule) -> Receive:
         if message["type"] == "http.request":
             received += len(message.get("body", b""))
             if received > rule.limit:
-                raise HTTPException(413, _too_large(rule))
+                raise HTTPException(413, sentence(_too_large(rule)))
         return message
 
     return counting
