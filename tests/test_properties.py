@@ -728,6 +728,19 @@ def test_stepping_back_replays_from_the_nearest_position_kept() -> None:
     assert game.applied == 19 + 3
 
 
+def test_positions_need_a_snapshot_interval_and_a_recent_count_of_one_or_more() -> None:
+    start = PICK.deal(PICK.validate({}), random.Random(1))
+    for interval, recent in ((0, 4), (4, 0)):
+        with pytest.raises(ValueError) as refused:
+            Positions(PICK, start, interval=interval, recent=recent)
+        assert str(refused.value) == ("the snapshot interval and the recent positions must "
+                                      "be 1 or more")
+    positions = Positions(PICK, start, interval=1, recent=1)
+    with pytest.raises(IndexError) as missing:
+        positions.state(1)
+    assert str(missing.value) == "no position 1 on a line of 0 moves"
+
+
 @pytest.mark.parametrize("spec", [pytest.param(spec, id=name) for name, spec in GAMES.items()])
 def test_sessions_pickle_and_take_a_dealt_start(spec: GameSpec) -> None:
     """A worker process may deal a game, or build a session, and hand it back pickled."""
