@@ -376,3 +376,62 @@ def test_the_guards_refusals_are_json_and_say_so(client: TestClient) -> None:
         # the length it declares is its body's: a client reads the whole reason, no more
         assert int(reply.headers["content-length"]) == len(reply.content)
         error_of(reply, reply.status_code)
+
+
+def test_each_refusal_says_why_in_a_sentence(client: TestClient) -> None:
+    created = new_game(client, seats=["human", "open"])
+    sid = created["session"]
+    long_host = "evil.example" + "x" * 200
+    assert error_of(client.get("/api/sessions", headers={"Host": long_host}), 400) == (
+        f"This server does not answer to the host {long_host[:100]!r}")
+    assert error_of(client.post(f"/api/games/{sid}/join",
+                                headers={"Origin": "http://evil.example"}), 403) == (
+        "Requests from other sites are refused")
+    assert error_of(client.post(f"/api/games/{sid}/join",
+                                headers={"Sec-Fetch-Site": "cross-site"}), 403) == (
+        "Requests from other sites are refused")
+    for heavy in ({"Sec-Fetch-Site": "same-site"}, {"Origin": "http://evil.example"}):
+        assert error_of(client.get("/api/stats", headers=heavy), 403) == (
+            "This read is answered only to this server's own pages")
+
+
+def test_a_websocket_from_another_site_is_closed_as_a_policy_refusal(client: TestClient
+                                                                    ) -> None:
+    created = new_game(client)
+    with (
+        pytest.raises(WebSocketDisconnect) as closed,
+        client.websocket_connect(f"/ws/{created['session']}",
+                                 headers={"Origin": "http://evil.example"}) as socket,
+    ):
+        socket.receive_json()
+    assert closed.value.code == 1008
+    assert closed.value.reason == "Requests from other sites are refused"
+
+
+def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
+    created = new_game(client)
+    for reply in (client.get("/api/sessions"), client.get("/"),
+                  client.post(f"/api/games/{created['session']}/moves",
+                              json={"move": {"cell": [0, 0]}}, headers=auth(created["token"]))):
+        assert reply.status_code == 200, reply.text
+        assert reply.headers["x-content-type-options"] == "nosniff"
+        assert reply.headers["referrer-policy"] == "same-origin"
+        assert reply.headers["x-frame-options"] == "SAMEORIGIN"
+
+
+def test_a_host_list_may_name_ipv6_in_brackets(store: Store) -> None:
+    from parlour.games import GAMES
+    from parlour.server.app import create_app
+
+    app = create_app(store, GAMES, allowed_hosts=["[::1]"])
+    with TestClient(app, base_url="http://[::1]:8765") as local:
+        assert local.get("/api/sessions").status_code == 200
+
+
+def test_a_server_started_for_any_host_answers_every_host(store: Store) -> None:
+    from parlour.games import GAMES
+    from parlour.server.app import create_app
+
+    with TestClient(create_app(store, GAMES, allowed_hosts=["*"])) as anywhere:
+        assert anywhere.get("/api/sessions", headers={"Host": "parlour.example"}
+                            ).status_code == 200
