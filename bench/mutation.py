@@ -96,9 +96,9 @@ COVERING_TESTS: dict[str, tuple[str, ...]] = {
     "parlour/server/hub/seats.py": ("tests/test_seats.py", "tests/test_hub.py",
                                     "tests/test_api.py"),
 }
-"""Each mutated module and the test files run against its mutants: the pool is the union
-over the modules of a run, and mutmut runs a mutant against the tests of the pool that
-called its function. The games' solver and AI tests are left out: they call the rules
+"""Each mutated module and the test files run against its mutants (each module runs
+alone, and mutmut runs a mutant against those of its tests that called its function).
+The games' solver and AI tests are left out: they call the rules
 millions of times, so a surviving mutant would cost minutes; the rules tests must
 catch a rules bug."""
 
