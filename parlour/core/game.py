@@ -53,6 +53,11 @@ def readable(value: str) -> str:
     return words[:1].upper() + words[1:]
 
 
+def counted(number: int, noun: str) -> str:
+    """A count as players read it: "1 mine", "2 mines" (nouns made plural by an s)."""
+    return f"{number} {noun}{'s' * (number != 1)}"
+
+
 class GameError(Exception):
     """A request the game refuses; the message is shown to the player as it is."""
 

@@ -30,6 +30,7 @@ from parlour.core.game import (
     Params,
     Status,
     UndoRule,
+    counted,
 )
 from parlour.games.escalator import search
 
@@ -341,7 +342,7 @@ class Escalator(Game[Layout, Move]):
             return "You win! Pyramid cleared"
         left = sum(card is not None for row in observation["pyramid"] for card in row)
         if status == "lost":
-            return f"Game over: {left} card{'s' * (left != 1)} left"
+            return f"Game over: {counted(left, 'card')} left"
         return "Escalator"  # the board shows what is left; a phone has room for one line
 
     # -- moves as JSON -----------------------------------------------------------------

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from parlour.core.game import JSON, RenderContext
+from parlour.core.game import JSON, RenderContext, counted
 from parlour.core.markup import attr, classes, lines, move_attr
 from parlour.games.escalator.logic import RANKS, ROWS, SUIT_NAMES, SUITS
 
@@ -398,7 +398,7 @@ def _celebration(observation: JSON) -> list[str]:
     order = observation.get("stock_order") or []
     left = len(order)
     words = ("with the whole stock spent" if left == 0 else
-             f"with {left} card{'s' * (left != 1)} left in the stock")
+             f"with {counted(left, 'card')} left in the stock")
     banner = (
         f'<g id="esc-banner" class="esc-banner" role="status" aria-label="Cleared! {words}">'
         f'<rect class="esc-banner-plate" x="{WIDTH // 2 - 240}" y="{BANNER_Y}" width="480" '

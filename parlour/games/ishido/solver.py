@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from parlour.core.game import Hint
+from parlour.core.game import Hint, counted
 from parlour.games.ishido.logic import (
     COLS,
     FOUR_WAY_BONUS,
@@ -543,7 +543,7 @@ def _note(board: Board, move: tuple[int, int]) -> str:
 
 
 def _worth(points: int) -> str:
-    return f"{points} point{'s' * (points != 1)}"
+    return counted(points, "point")
 
 
 @dataclass(frozen=True)

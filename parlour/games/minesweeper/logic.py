@@ -26,6 +26,7 @@ from parlour.core.game import (
     Params,
     Status,
     UndoRule,
+    counted,
 )
 from parlour.games.minesweeper.grid import Cell, counts_of, neighbours
 from parlour.games.minesweeper.noguess import no_guess_layout
@@ -151,7 +152,7 @@ class Minesweeper(Game[Minefield, Move]):
         preset = self.preset_of(params)
         size = f"{params['rows']}×{params['cols']}"
         words = [f"{self.preset_label(preset)} {size}" if preset else
-                 f"Custom {size}, {mine_count(int(params['mines']))}"]
+                 f"Custom {size}, {counted(int(params['mines']), 'mine')}"]
         return ", ".join([*words, *self._rule_words(params)])
 
     def _rule_words(self, params: Params) -> list[str]:
@@ -316,8 +317,9 @@ class Minesweeper(Game[Minefield, Move]):
     def board_name(self, observation: JSON) -> str:
         """"Medium", "Expert, no guess", "10×12, 20 mines, safe first click"."""
         preset = observation["preset"]
+        size = f"{observation['rows']}×{observation['cols']}"
         name = (self.preset_label(preset) if preset else
-                f"{observation['rows']}×{observation['cols']}, {mine_count(observation['mines'])}")
+                f"{size}, {counted(observation['mines'], 'mine')}")
         return ", ".join([name, *self._rule_words({"first_click": observation["first_click"]})])
 
     def move_from_model(self, model: MoveModel) -> Move:
@@ -334,10 +336,6 @@ class Minesweeper(Game[Minefield, Move]):
 
 # Version 1 dealt as version 2 does: only the first click's default changed (`old_defaults`).
 Minesweeper.old_deals = {1: Minesweeper().deal}
-
-
-def mine_count(mines: int) -> str:
-    return f"{mines} mine{'s' * (mines != 1)}"
 
 
 def _symbol(state: Minefield, cell: Cell, over: bool, won: bool) -> str:

@@ -29,6 +29,7 @@ from parlour.core.game import (
     Param,
     Params,
     Status,
+    counted,
 )
 from parlour.games.sliding.pictures import BUILT_IN
 
@@ -300,9 +301,9 @@ class Sliding(Game[Puzzle, Slide]):
     def headline(self, observation: JSON) -> str:
         moves = observation["moves"]
         if observation["status"] == "won":
-            return f"You win! {moves} move{'s' * (moves != 1)}"
+            return f"You win! {counted(moves, 'move')}"
         size = f"{observation['rows']}×{observation['cols']}"
-        return f"{size} · {moves} move{'s' * (moves != 1)}"
+        return f"{size} · {counted(moves, 'move')}"
 
     # -- moves as JSON ----------------------------------------------------------------
     def move_from_model(self, model: Any) -> Slide:

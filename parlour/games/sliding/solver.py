@@ -47,7 +47,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from parlour.core import progress
-from parlour.core.game import Hint, Playback
+from parlour.core.game import Hint, Playback, counted
 from parlour.games.sliding import kernel, patterns
 from parlour.games.sliding import logic as rules
 from parlour.games.sliding.kernel import Bytes, Ints
@@ -280,7 +280,7 @@ def _hints(state: Puzzle, moves: tuple[int, ...], optimal: bool) -> list[Hint]:
         tile = tiles[cell]
         row, col = divmod(cell, state.cols)
         note = (f"slide tile {tile} {_direction(state.cols, cell, gap)}: "
-                f"{left} move{'s' * (left != 1)} to go ({proof})")
+                f"{counted(left, 'move')} to go ({proof})")
         hints.append(Hint(move={"cell": [row, col]}, note=note[0].upper() + note[1:]))
         tiles[gap], tiles[cell] = tiles[cell], 0
         gap = cell
