@@ -424,11 +424,11 @@ def run(modules: list[str], equivalent: dict[str, dict[str, str]], quick: bool) 
     log = WORKSPACE / "mutmut.log"
     log.unlink(missing_ok=True)
     print(f"mutmut: {len(modules)} modules, {WORKERS} workers; its output goes to {log}")
-    if quick:
-        keep_results(modules, lambda code: code in KILLED)
-    else:  # mutmut makes every mutant and maps the tests while it tries the first few
+    if not quick:  # mutmut makes every mutant and maps the tests while it tries the first few
         mutmut_or_exit([FIRST_OF_EACH_FUNCTION], log)
-    keep_results(modules, lambda code: True, skip=equivalent)
+    for module in modules:
+        set_results(module, equivalent, kept=(lambda code: code in KILLED) if quick
+                    else (lambda code: True))
     mutmut_or_exit([], log)  # every mutant without a result
 
 
@@ -438,24 +438,20 @@ SKIPPED = 34
 FIRST_OF_EACH_FUNCTION = "*__mutmut_1"
 
 
-def keep_results(modules: list[str], kept: Callable[[int | None], bool],
-                 skip: dict[str, dict[str, str]] | None = None) -> None:
-    """Forget the results `kept` refuses, so mutmut tries those mutants again, and mark the
-    mutants of `skip` that still make the change listed as skipped."""
+def set_results(module: str, equivalent: dict[str, dict[str, str]],
+                kept: Callable[[int | None], bool]) -> None:
+    """Mark the mutants listed as equivalent (while they make the change listed) skipped,
+    and forget the results `kept` refuses, so that mutmut tries those mutants again."""
     os.chdir(WORKSPACE)  # mutmut reads its mutated files from here
-    for module in modules:
-        meta = WORKSPACE / "mutants" / f"{module}.meta"
-        if not meta.exists():
-            continue
-        data = json.loads(meta.read_text())
-        codes: dict[str, int | None] = data["exit_code_by_key"]
-        for name, code in codes.items():
-            if skip is not None:
-                if name in skip and still_the_same(module, name, skip[name]["change"]):
-                    codes[name] = SKIPPED
-            elif not kept(code):
-                codes[name] = None
-        meta.write_text(json.dumps(data, indent=4))
+    meta = WORKSPACE / "mutants" / f"{module}.meta"
+    data = json.loads(meta.read_text())
+    codes: dict[str, int | None] = data["exit_code_by_key"]
+    for name, code in codes.items():
+        if name in equivalent and still_the_same(module, name, equivalent[name]["change"]):
+            codes[name] = SKIPPED
+        elif not kept(code):
+            codes[name] = None
+    meta.write_text(json.dumps(data, indent=4))
 
 
 def mutmut_or_exit(names: list[str], log: Path) -> None:
