@@ -11,8 +11,12 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.exceptions import HTTPException
 from starlette.websockets import WebSocketDisconnect
 
+from parlour.games import GAMES
+from parlour.server.api.guard import Guard
+from parlour.server.app import create_app
 from parlour.server.hub import core as hub_module
 from parlour.server.hub.core import Hub
 from parlour.server.hub.viewers import Viewer
@@ -78,10 +82,6 @@ def test_a_huge_body_sent_in_chunks_is_refused_too(client: TestClient) -> None:
 
 def test_small_chunks_are_added_up_against_the_limit() -> None:
     """Driven at the ASGI level: the test client would join the chunks into one."""
-    from starlette.exceptions import HTTPException
-
-    from parlour.server.api.guard import Guard
-
     async def app(scope: Any, receive: Any, send: Any) -> None:
         while (await receive()).get("more_body"):
             pass
@@ -135,9 +135,6 @@ def test_a_host_the_server_does_not_serve_is_refused(client: TestClient, host: s
 
 
 def test_local_hosts_are_served(store: Store) -> None:
-    from parlour.games import GAMES
-    from parlour.server.app import create_app
-
     with TestClient(create_app(store, GAMES), base_url="http://127.0.0.1:8765") as local:
         assert local.get("/api/sessions").status_code == 200
         assert local.get("/api/sessions", headers={"Host": "localhost:8765"}).status_code == 200
@@ -375,9 +372,6 @@ def test_a_session_with_a_viewer_stays_in_memory(
 
 @pytest.mark.parametrize("served", ["http://testserver", "https://testserver"])
 def test_a_websocket_from_a_page_of_this_server_is_served(store: Store, served: str) -> None:
-    from parlour.games import GAMES
-    from parlour.server.app import create_app
-
     app = create_app(store, GAMES, ai_delay_scale=0, allowed_hosts=("testserver",))
     socket_url = served.replace("http", "ws", 1)  # the page's sockets: ws:// or wss://
     with TestClient(app, base_url=served) as client:
@@ -441,18 +435,12 @@ def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
 
 
 def test_a_host_list_may_name_ipv6_in_brackets(store: Store) -> None:
-    from parlour.games import GAMES
-    from parlour.server.app import create_app
-
     app = create_app(store, GAMES, allowed_hosts=["[::1]"])
     with TestClient(app, base_url="http://[::1]:8765") as local:
         assert local.get("/api/sessions").status_code == 200
 
 
 def test_a_server_started_for_any_host_answers_every_host(store: Store) -> None:
-    from parlour.games import GAMES
-    from parlour.server.app import create_app
-
     with TestClient(create_app(store, GAMES, allowed_hosts=["*"])) as anywhere:
         assert anywhere.get("/api/sessions", headers={"Host": "parlour.example"}
                             ).status_code == 200
