@@ -1,5 +1,6 @@
 """Fixtures for every test folder (tests/ and each game's tests/): an in-process API
-client, a real server process, Chromium, and a folder of solver tables of the run's own."""
+client, a real server process, Chromium, a PostgreSQL server, and a folder of solver
+tables of the run's own."""
 
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ from fastapi.testclient import TestClient
 from parlour.core.tables import FOLDER_VARIABLE
 from parlour.games import GAMES
 from parlour.server.app import create_app
+from parlour.store import Store as AnyStore
 from parlour.store.sqlite import SqliteStore as Store
 from tests.support.chromium import chromium_available, launch_chromium
+from tests.support.postgres import PostgresServer, postgres_fixture
 from tests.support.servers import TEST_HOSTS, RunningServer, start_server
 
 
@@ -38,6 +41,39 @@ def store(tmp_path: Path) -> Iterator[Store]:
     opened = Store(tmp_path / "parlour.sqlite3")
     yield opened
     opened.close()  # its checkpointer thread too (the app's shutdown may have closed it)
+
+
+postgres = pytest.fixture(scope="session")(postgres_fixture)
+"""A throwaway PostgreSQL server for the run (tests/support/postgres.py)."""
+
+
+@pytest.fixture
+def postgres_url(postgres: PostgresServer) -> str:
+    """A new, empty PostgreSQL database of the test's own (a schema of its own)."""
+    return postgres.new_schema()
+
+
+@pytest.fixture
+def postgres_store(postgres_url: str) -> Iterator[AnyStore]:
+    from parlour.store.postgres import PostgresStore
+
+    opened = PostgresStore(postgres_url)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def either_store(request: pytest.FixtureRequest) -> AnyStore:
+    """The store of a test that runs on each backend: SQLite's, then PostgreSQL's (a
+    module whose `store` fixture returns it runs its tests on both)."""
+    return request.getfixturevalue(f"{request.param}_store")
+
+
+@pytest.fixture
+def sqlite_store(tmp_path: Path) -> Iterator[Store]:
+    opened = Store(tmp_path / "either.sqlite3")
+    yield opened
+    opened.close()
 
 
 @pytest.fixture

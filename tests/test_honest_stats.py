@@ -17,8 +17,8 @@ from parlour.core.session import Session
 from parlour.games import GAMES
 from parlour.stats import statistics as stats
 from parlour.stats.past_games import SCANNED
+from parlour.store.assembly import RESULT_COLUMNS
 from parlour.store.sqlite import SqliteStore as Store
-from parlour.store.sqlite.schema import RESULT_COLUMNS
 
 ESCALATOR, ISHIDO, MINESWEEPER = GAMES["escalator"], GAMES["ishido"], GAMES["minesweeper"]
 

@@ -1,4 +1,5 @@
-"""Statistics from hand-made results, and the SQLite store's round trips."""
+"""Statistics from hand-made results, and the stores' round trips: those through the
+Store's interface run on SQLite's and on PostgreSQL's alike (the `store` fixture)."""
 
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ from parlour.store import (
 from parlour.store.sqlite import SqliteStore as Store
 from parlour.store.sqlite.store import default_path
 from tests.support.loops import run_async
+from tests.support.postgres import integrity_errors
 
 NOW = 1_700_000_000.0
 
@@ -435,6 +437,12 @@ def progress(sid: str = "sid1", **changes: Any) -> Progress:
     return Progress(**(fields | changes))
 
 
+@pytest.fixture
+def store(either_store: Store) -> Store:
+    """This module's store tests run on each backend."""
+    return either_store
+
+
 MOVES = [{"cell": [1, 1]}, {"cell": [0, 0]}, {"cell": [2, 2]}, {"cell": [0, 2]}]
 
 
@@ -450,7 +458,7 @@ def test_create_and_load_a_session(store: Store) -> None:
 
 def test_a_session_id_is_unique(store: Store) -> None:
     store.create_session(fresh_row(), {"tok": [0]}, NOW)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(integrity_errors()):
         store.create_session(fresh_row(), {"other": [1]}, NOW)
     assert store.tokens("sid1") == {"tok": [0]}  # nothing of the refused one was kept
 
@@ -522,7 +530,7 @@ def test_a_failed_save_changes_nothing(store: Store) -> None:
         mode="vs AI (perfect)", outcome="won", score=1, elapsed_ms=1, moves=2,
         assisted=False, finished=NOW,
     )
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(integrity_errors()):
         store.save(progress(cursor=2, status="won", new_moves_from=1, new_moves=[MOVES[1]]),
                    broken)
     assert store.load_session("sid1") == before
@@ -800,7 +808,7 @@ def restore_of(sid: str, token: str) -> Restored:
 
 def test_a_restore_whose_token_is_another_games_fails_whole_and_says_why(store: Store) -> None:
     store.create_session(fresh_row("kept"), {"kept-token": [0]}, NOW)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(integrity_errors()):
         run_async(store.commit_apart(restore_of("new", "kept-token")))
     assert [kept.row.sid for kept in store.kept_sessions()] == ["kept"]
 

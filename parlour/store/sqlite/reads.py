@@ -8,18 +8,18 @@ from collections.abc import Sequence
 from typing import Any
 
 from parlour.core.game import JSON
+from parlour.store import assembly
+from parlour.store.assembly import RESULT_COLUMNS, SERIES_COLUMNS, SESSION_COLUMNS
 from parlour.store.pictures import Picture
 from parlour.store.rows import (
     DailyStart,
     Identities,
     KeptSession,
     Result,
-    ResultGroup,
     SeriesRow,
     SessionRow,
     StatReading,
 )
-from parlour.store.sqlite.schema import RESULT_COLUMNS
 
 
 def load_session(db: sqlite3.Connection, sid: str) -> tuple[SessionRow, list[JSON]] | None:
@@ -33,27 +33,17 @@ def load_session(db: sqlite3.Connection, sid: str) -> tuple[SessionRow, list[JSO
     return row, moves
 
 
-_SESSION_COLUMNS = (
-    "sid, game, game_id, seats, mode, preset, cursor, round, assisted, elapsed_ms,"
-    " clock_last_at, status, headline, updated, assist, stand_ins, assisted_seats,"
-    " assist_seats"
-)
-
-
 def session_row(db: sqlite3.Connection, sid: str) -> SessionRow | None:
-    found = db.execute(f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE sid=?",
+    found = db.execute(f"SELECT {SESSION_COLUMNS} FROM sessions WHERE sid=?",
                        (sid,)).fetchone()
     return None if found is None else _session(found)
 
 
 def _session(found: Sequence[Any]) -> SessionRow:
     values = list(found)
-    values[3] = json.loads(values[3])
-    values[8] = bool(values[8])
-    values[14] = bool(values[14])
-    values[15] = {int(seat): level for seat, level in json.loads(values[15]).items()}
-    values[16], values[17] = frozenset(json.loads(values[16])), frozenset(json.loads(values[17]))
-    return SessionRow(*values)
+    for json_column in (3, 15, 16, 17):  # seats, stand_ins, assisted_seats, assist_seats
+        values[json_column] = json.loads(values[json_column])
+    return assembly.session_from(values)
 
 
 def unfinished(db: sqlite3.Connection, limit: int) -> list[SessionRow]:
@@ -84,13 +74,14 @@ def held_unfinished(db: sqlite3.Connection, tokens: Sequence[str]) -> list[tuple
 
 
 def series(db: sqlite3.Connection, sid: str) -> SeriesRow | None:
-    found = db.execute(
-        "SELECT sid, series, number, tally, next_sid, handover FROM series WHERE sid=?", (sid,)
-    ).fetchone()
-    if found is None:
-        return None
+    found = db.execute(f"SELECT {SERIES_COLUMNS} FROM series WHERE sid=?", (sid,)).fetchone()
+    return None if found is None else _series(found)
+
+
+def _series(found: Sequence[Any]) -> SeriesRow:
     sid, series_sid, number, tally, next_sid, handover = found
-    return SeriesRow(sid, series_sid, number, json.loads(tally), next_sid, json.loads(handover))
+    return assembly.series_from(
+        (sid, series_sid, number, json.loads(tally), next_sid, json.loads(handover)))
 
 
 def tokens(db: sqlite3.Connection, sid: str) -> dict[str, list[int]]:
@@ -121,12 +112,7 @@ def results(db: sqlite3.Connection, game: str | None) -> list[Result]:
 
 
 def _result(row: Sequence[Any]) -> Result:
-    return Result(
-        sid=row[0], round=row[1], seat=row[2], seat_name=row[3], game=row[4],
-        preset=row[5], mode=row[6], outcome=row[7], score=row[8],
-        elapsed_ms=row[9], moves=row[10], assisted=bool(row[11]),
-        finished=row[12], figures=json.loads(row[13]),
-    )
+    return assembly.result_from((*row[:13], json.loads(row[13])))
 
 
 def results_version(db: sqlite3.Connection) -> tuple[float, ...]:
@@ -152,19 +138,17 @@ def stat_reading(db: sqlite3.Connection, game: str | None, groups_per_game: int,
                  per_group: int) -> StatReading:
     """One pass of SQLite over the groups, then an indexed read of each group kept."""
     version = results_version(db)
-    groups: list[ResultGroup] = []
-    left_off: dict[str, int] = {}
-    for name, preset, mode, seat_name, played, place in db.execute(_GROUPS, (game,)):
-        if place > groups_per_game:
-            left_off[name] = left_off.get(name, 0) + 1
-            continue
+
+    def latest(name: str, preset: str, mode: str, seat_name: str) -> list[Result]:
         rows = db.execute(
             f"SELECT {RESULT_COLUMNS} FROM results"
             " WHERE game=? AND preset=? AND mode=? AND seat_name=?"
             " ORDER BY finished DESC, seat DESC LIMIT ?",
             (name, preset, mode, seat_name, per_group)).fetchall()
-        latest = [_result(row) for row in reversed(rows)]
-        groups.append(ResultGroup(name, preset, mode, seat_name, played, latest))
+        return [_result(row) for row in reversed(rows)]
+
+    groups, left_off = assembly.stat_groups(db.execute(_GROUPS, (game,)), groups_per_game,
+                                            latest)
     return StatReading(version, groups, left_off)
 
 
@@ -184,14 +168,8 @@ def latest_results(db: sqlite3.Connection, game: str | None, limit: int
     rows = db.execute(
         f"SELECT {RESULT_COLUMNS} FROM results WHERE ?1 IS NULL OR game = ?1"
         " ORDER BY finished DESC, seat DESC LIMIT ?2", (game, limit)).fetchall()
-    sessions: dict[str, SessionRow | None] = {}
-    latest = []
-    for row in rows:
-        result = _result(row)
-        if result.sid not in sessions:
-            sessions[result.sid] = session_row(db, result.sid)
-        latest.append((result, sessions[result.sid]))
-    return latest
+    return assembly.with_sessions((_result(row) for row in rows),
+                                  lambda sid: session_row(db, sid))
 
 
 def daily_starts(db: sqlite3.Connection) -> list[DailyStart]:
@@ -208,27 +186,16 @@ def kept_sessions(db: sqlite3.Connection) -> list[KeptSession]:
     moves: dict[str, list[JSON]] = {}
     for sid, move in db.execute("SELECT sid, move FROM moves ORDER BY sid, ply"):
         moves.setdefault(sid, []).append(json.loads(move))
-    holders: dict[str, list[tuple[str, str, int]]] = {}
+    holders: dict[str, list[tuple[str, list[int], bool]]] = {}
     for sid, token, seats, forgotten in db.execute(
         "SELECT sid, token, seats, forgotten FROM tokens ORDER BY rowid"
     ):
-        holders.setdefault(sid, []).append((token, seats, forgotten))
-    places = {
-        sid: SeriesRow(sid, series_sid, number, json.loads(tally), next_sid, json.loads(handover))
-        for sid, series_sid, number, tally, next_sid, handover in db.execute(
-            "SELECT sid, series, number, tally, next_sid, handover FROM series")
-    }
-    kept = []
-    for found in db.execute(f"SELECT {_SESSION_COLUMNS}, created FROM sessions"
-                            " ORDER BY created, sid"):
-        row, held = _session(found[:-1]), holders.get(found[0], [])
-        kept.append(KeptSession(
-            row, found[-1], moves.get(row.sid, []),
-            {token: json.loads(seats) for token, seats, _ in held},
-            frozenset(token for token, _, forgotten in held if forgotten),
-            places.get(row.sid),
-        ))
-    return kept
+        holders.setdefault(sid, []).append((token, json.loads(seats), bool(forgotten)))
+    places = {found[0]: _series(found)
+              for found in db.execute(f"SELECT {SERIES_COLUMNS} FROM series")}
+    sessions = ((_session(found[:-1]), found[-1]) for found in db.execute(
+        f"SELECT {SESSION_COLUMNS}, created FROM sessions ORDER BY created, sid"))
+    return assembly.kept_sessions(sessions, moves, holders, places)
 
 
 _CHUNK = 500  # SQLite's host parameters per statement are limited

@@ -246,7 +246,3 @@ def migrate(db: sqlite3.Connection) -> None:
         migration(db)
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
-
-RESULT_COLUMNS = ("sid, round, seat, seat_name, game, preset, mode, outcome, score,"
-                  " elapsed_ms, moves, assisted, finished, figures")
-"""The results table's columns, in the order a Result's fields are written and read."""

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Sequence
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 from parlour.core.game import JSON
+from parlour.store.assembly import RESULT_COLUMNS, result_values
 from parlour.store.changes import (
     Change,
     ForgottenSet,
@@ -30,8 +31,7 @@ from parlour.store.quota import (
     over_quota,
     unopened_imports_expire_before,
 )
-from parlour.store.rows import SeriesRow
-from parlour.store.sqlite.schema import RESULT_COLUMNS
+from parlour.store.rows import Result, SeriesRow
 
 SqlWrite: TypeAlias = Callable[[sqlite3.Connection], None]
 """A write in SQLite's own terms (a migration, a test's): also accepted by this store."""
@@ -124,9 +124,7 @@ def _restored(db: sqlite3.Connection, change: Restored) -> None:
     db.executemany(
         f"INSERT INTO results ({RESULT_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
         " ON CONFLICT (sid, round, seat) DO NOTHING",
-        [(r.sid, r.round, r.seat, r.seat_name, r.game, r.preset, r.mode, r.outcome,
-          r.score, r.elapsed_ms, r.moves, int(r.assisted), r.finished,
-          json.dumps(r.figures)) for r in change.results],
+        [_result_row(result) for result in change.results],
     )
     db.executemany(
         "INSERT INTO uploads (upload_id, media_type, width, height, data, created,"
@@ -136,6 +134,11 @@ def _restored(db: sqlite3.Connection, change: Restored) -> None:
           change.now, len(picture.data), change.now)
          for upload_id, picture in change.pictures],
     )
+
+
+def _result_row(result: Result) -> tuple[Any, ...]:
+    values = result_values(result)
+    return (*values[:11], int(result.assisted), result.finished, json.dumps(result.figures))
 
 
 def _seat_list(seats: frozenset[int]) -> str:
@@ -172,9 +175,7 @@ def _progress_saved(db: sqlite3.Connection, change: ProgressSaved) -> None:
     )
     db.executemany(
         f"INSERT INTO results ({RESULT_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-        [(r.sid, r.round, r.seat, r.seat_name, r.game, r.preset, r.mode, r.outcome,
-          r.score, r.elapsed_ms, r.moves, int(r.assisted), r.finished,
-          json.dumps(r.figures)) for r in change.results],
+        [_result_row(result) for result in change.results],
     )
 
 

@@ -1,0 +1,159 @@
+"""The PostgreSQL store's schema and its migrations.
+
+The schema is versioned apart from SQLite's: `parlour_migrations` holds a row for each
+version applied (and when), and each entry of MIGRATIONS takes the schema one version
+on. Opening a store (or `parlour db migrate`) applies the missing ones in one
+transaction, under an advisory lock, so that several processes started together
+upgrade it once; a database written by a newer Parlour is refused (NewerStore).
+
+The tables hold what SQLite's do, in PostgreSQL's own types (json, arrays, booleans,
+bytea for pictures), plus what hosting on many processes will need: `sessions.revision`
+counts the writes of a game's progress, so that a later fenced commit can check it is
+still the writer it thinks it is (an UPDATE ... WHERE revision = expected), and `made`
+columns keep the order rows were added in, which SQLite's rowid gives for free.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import psycopg
+
+from parlour.store.interface import NewerStore
+
+Connection = psycopg.Connection[tuple[Any, ...]]
+
+SCHEMA_LOCK = 0x7061726C6F7572  # "parlour": the advisory lock migrations hold
+
+_VERSION_TABLE = """
+CREATE TABLE IF NOT EXISTS parlour_migrations (
+    version integer PRIMARY KEY,
+    applied timestamptz NOT NULL DEFAULT now()
+)"""
+
+_FIRST_SCHEMA = """
+CREATE TABLE sessions (
+    sid text PRIMARY KEY,
+    game text NOT NULL,
+    game_id text NOT NULL,
+    seats json NOT NULL,                -- "human" or "ai:<level>" per seat
+    mode text NOT NULL,                 -- "solo", "vs AI (perfect)", "two players", ...
+    preset text NOT NULL,               -- preset name, "custom" or "custom position"
+    cursor integer NOT NULL DEFAULT 0,
+    round integer NOT NULL DEFAULT 1,
+    assisted boolean NOT NULL DEFAULT false,
+    elapsed_ms bigint NOT NULL DEFAULT 0,
+    clock_last_at double precision,
+    status text NOT NULL DEFAULT 'playing',
+    headline text NOT NULL DEFAULT '',
+    created double precision NOT NULL,
+    updated double precision NOT NULL,
+    assist boolean NOT NULL DEFAULT false,
+    stand_ins json NOT NULL DEFAULT '{}',   -- seat -> the computer's level, for who left
+    assisted_seats integer[] NOT NULL DEFAULT '{}',
+    assist_seats integer[] NOT NULL DEFAULT '{}',
+    revision bigint NOT NULL DEFAULT 0,     -- its progress's writes: what fencing checks
+    made bigint GENERATED ALWAYS AS IDENTITY
+);
+CREATE INDEX sessions_by_status ON sessions (status, updated);
+CREATE TABLE moves (
+    sid text NOT NULL REFERENCES sessions (sid) ON DELETE CASCADE,
+    ply integer NOT NULL,
+    move json NOT NULL,                 -- json, not jsonb: kept as written, keys in order
+    PRIMARY KEY (sid, ply)
+);
+CREATE TABLE tokens (
+    token text PRIMARY KEY,
+    sid text NOT NULL REFERENCES sessions (sid) ON DELETE CASCADE,
+    seats integer[] NOT NULL,           -- the seats this token moves for
+    forgotten boolean NOT NULL DEFAULT false,
+    made bigint GENERATED ALWAYS AS IDENTITY
+);
+CREATE INDEX tokens_by_session ON tokens (sid, made);
+CREATE TABLE results (
+    sid text NOT NULL,
+    round integer NOT NULL,
+    seat integer NOT NULL,
+    seat_name text NOT NULL,            -- '' when its player held every seat
+    game text NOT NULL,
+    preset text NOT NULL,
+    mode text NOT NULL,
+    outcome text NOT NULL,              -- won, lost or draw, for that seat's player
+    score integer,
+    elapsed_ms bigint NOT NULL,
+    moves integer NOT NULL,
+    assisted boolean NOT NULL,
+    finished double precision NOT NULL,
+    figures json NOT NULL DEFAULT '{}', -- the game's own figures, e.g. 3BV/s
+    made bigint GENERATED ALWAYS AS IDENTITY,
+    PRIMARY KEY (sid, round, seat)
+);
+CREATE INDEX results_by_group ON results (game, preset, mode, seat_name, finished);
+CREATE INDEX results_by_time ON results (finished);
+CREATE TABLE uploads (
+    upload_id text PRIMARY KEY,         -- the start of the SHA-256 of the data
+    media_type text NOT NULL,
+    width integer NOT NULL,
+    height integer NOT NULL,
+    data bytea NOT NULL,
+    created double precision NOT NULL,
+    owner text NOT NULL DEFAULT '',     -- Client.key of who uploaded it last; '' no one's
+    size integer NOT NULL,
+    last_uploaded double precision NOT NULL
+);
+CREATE INDEX uploads_by_owner ON uploads (owner, last_uploaded);
+CREATE INDEX uploads_by_last_upload ON uploads (last_uploaded);
+CREATE TABLE series (
+    sid text PRIMARY KEY REFERENCES sessions (sid) ON DELETE CASCADE,
+    series text NOT NULL,               -- the sid of the series' first game
+    number integer NOT NULL,            -- 0 for the first game
+    tally json NOT NULL,                -- per player, [won, drawn, lost] before it
+    next_sid text NOT NULL DEFAULT '',  -- the rematch that followed it
+    handover json NOT NULL DEFAULT '{}' -- each token here -> its rematch's
+);
+CREATE TABLE imports (
+    sid text PRIMARY KEY REFERENCES sessions (sid) ON DELETE CASCADE,
+    importer text NOT NULL,             -- Client.key: a player's cookie, or an address
+    moves integer NOT NULL,             -- the file's moves, the redo line included
+    imported double precision NOT NULL,
+    opened boolean NOT NULL DEFAULT false
+);
+CREATE INDEX imports_by_importer ON imports (importer, opened, imported);
+CREATE INDEX imports_unopened ON imports (opened, imported);
+"""
+
+
+def _first_schema(db: Connection) -> None:
+    """Everything SQLite's schema version 8 keeps (parlour.store.sqlite.schema)."""
+    db.execute(_FIRST_SCHEMA)  # (a script of many statements: no parameters)
+
+
+MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
+    _first_schema,  # 0 -> 1
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def schema_version(db: Connection) -> int:
+    """The version of the schema in `db`: 0 for an empty database."""
+    db.execute(_VERSION_TABLE)
+    row = db.execute("SELECT coalesce(max(version), 0) FROM parlour_migrations").fetchone()
+    return int(row[0]) if row else 0
+
+
+def migrate(db: Connection) -> int:
+    """Bring `db`, inside the caller's transaction, to SCHEMA_VERSION; the version it
+    had. Processes that open the store together wait for each other's upgrade."""
+    db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+    version = schema_version(db)
+    if version > SCHEMA_VERSION:
+        raise NewerStore(
+            f"this database has schema version {version}, written by a newer Parlour"
+            f" (this one reads up to {SCHEMA_VERSION}): upgrade Parlour, or use another"
+            " --database"
+        )
+    for number, migration in enumerate(MIGRATIONS[version:], start=version + 1):
+        migration(db)
+        db.execute("INSERT INTO parlour_migrations (version) VALUES (%s)", (number,))
+    return version

@@ -1,0 +1,188 @@
+"""The PostgreSQL store, for hosting Parlour (`parlour --database postgresql://...`).
+
+Every read and write takes a connection from one pool (psycopg_pool's ConnectionPool,
+thread-safe): the Store's reads are synchronous, some called on the event loop and some
+in threads (the statistics, backups), and a pool of synchronous connections serves them
+all. `commit`, the write a move waits for, runs `write` in a thread of the store's own,
+one per pooled connection: the event loop goes on while PostgreSQL commits, and commits
+from many games at once go on their own connections, whose flushes PostgreSQL's group
+commit shares. An asynchronous pool would spare that thread hop (tens of microseconds,
+next to a commit's flush) but would be a second pool beside the one the synchronous
+reads need, each with its own connections to the server.
+
+A change is durable when `write` returns: PostgreSQL has committed it (with the
+server's own synchronous_commit, on by default, it is flushed to its disk).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+
+import psycopg
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from parlour.core.game import JSON
+from parlour.store.changes import Change
+from parlour.store.interface import Store
+from parlour.store.pictures import Picture
+from parlour.store.postgres import reads
+from parlour.store.postgres.schema import SCHEMA_VERSION, Connection, migrate
+from parlour.store.postgres.writes import PgWrite, apply
+from parlour.store.rows import (
+    DailyStart,
+    Identities,
+    KeptSession,
+    Result,
+    SeriesRow,
+    SessionRow,
+    StatReading,
+)
+
+POOL_SIZE = 8
+"""Connections one process keeps at most: commits of that many games at once, the rest
+wait for one (a PostgreSQL server takes some 100 by default, shared by every process)."""
+CONNECT_SECONDS = 10.0
+
+
+class Unreachable(RuntimeError):
+    """The PostgreSQL server cannot be reached: the URL's host, or the server, is wrong."""
+
+
+def is_database_url(value: str) -> bool:
+    """Whether `value` names a PostgreSQL database rather than a SQLite file."""
+    return value.startswith(("postgresql://", "postgres://"))
+
+
+class PostgresStore(Store):
+    """A Store kept by a PostgreSQL server; `url` is a libpq URL, e.g.
+    postgresql://parlour@db.example/parlour. Opening it creates or upgrades its schema."""
+
+    def __init__(self, url: str, pool_size: int = POOL_SIZE) -> None:
+        self.url = url
+        self._pool: ConnectionPool[Connection] = ConnectionPool(
+            url, min_size=1, max_size=pool_size, open=False, name="parlour-store")
+        try:
+            self._pool.open(wait=True, timeout=CONNECT_SECONDS)
+        except PoolTimeout:
+            self._pool.close()
+            raise Unreachable(f"cannot connect to {_shown(url)} within"
+                              f" {CONNECT_SECONDS:.0f} seconds") from None
+        self._committers = ThreadPoolExecutor(pool_size, thread_name_prefix="parlour-commit")
+        try:
+            with self._pool.connection() as db, db.transaction():
+                migrate(db)
+            self.expire_uploads(time.time())  # as on each upload: also after a long pause
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        self._committers.shutdown(wait=True)  # the commits under way finish first
+        self._pool.close()
+
+    def write(self, change: Change | PgWrite) -> None:
+        """Make `change` durable now, in its own transaction."""
+        with self._pool.connection() as db, db.transaction():
+            apply(db, change)
+
+    async def commit(self, change: Change | PgWrite) -> None:
+        """Make `change` durable; returns once PostgreSQL has committed it, the event loop
+        going on meanwhile. Raises what it raised (nothing of it is then kept)."""
+        await asyncio.get_running_loop().run_in_executor(self._committers, self.write, change)
+
+    @contextmanager
+    def _reading(self) -> Iterator[Connection]:
+        """A connection in a read-only transaction that sees one moment of the store,
+        whatever is written meanwhile (as a read of SQLite's does)."""
+        with self._pool.connection() as db, db.transaction():
+            db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            yield db
+
+    def load_session(self, sid: str) -> tuple[SessionRow, list[JSON]] | None:
+        with self._reading() as db:
+            return reads.load_session(db, sid)
+
+    def session_row(self, sid: str) -> SessionRow | None:
+        with self._reading() as db:
+            return reads.session_row(db, sid)
+
+    def unfinished(self, limit: int = 20) -> list[SessionRow]:
+        with self._reading() as db:
+            return reads.unfinished(db, limit)
+
+    def held_unfinished(self, tokens: Sequence[str]) -> list[tuple[str, list[int]]]:
+        with self._reading() as db:
+            return reads.held_unfinished(db, tokens)
+
+    def series(self, sid: str) -> SeriesRow | None:
+        with self._reading() as db:
+            return reads.series(db, sid)
+
+    def tokens(self, sid: str) -> dict[str, list[int]]:
+        with self._reading() as db:
+            return reads.tokens(db, sid)
+
+    def load_upload(self, upload_id: str) -> Picture | None:
+        with self._reading() as db:
+            return reads.load_upload(db, upload_id)
+
+    def results(self, game: str | None = None) -> list[Result]:
+        with self._reading() as db:
+            return reads.results(db, game)
+
+    def result_game_ids(self) -> dict[str, str]:
+        with self._reading() as db:
+            return reads.result_game_ids(db)
+
+    def results_version(self) -> tuple[float, ...]:
+        with self._reading() as db:
+            return reads.results_version(db)
+
+    def stat_reading(self, game: str | None, groups_per_game: int, per_group: int
+                     ) -> StatReading:
+        with self._reading() as db:
+            return reads.stat_reading(db, game, groups_per_game, per_group)
+
+    def daily_starts(self) -> list[DailyStart]:
+        with self._reading() as db:
+            return reads.daily_starts(db)
+
+    def daily_results(self) -> list[Result]:
+        with self._reading() as db:
+            return reads.daily_results(db)
+
+    def latest_results(self, game: str | None, limit: int
+                       ) -> list[tuple[Result, SessionRow | None]]:
+        with self._reading() as db:
+            return reads.latest_results(db, game, limit)
+
+    def kept_sessions(self) -> list[KeptSession]:
+        with self._reading() as db:
+            return reads.kept_sessions(db)
+
+    def identities(self, sids: Sequence[str], tokens: Sequence[str],
+                   uploads: Sequence[str]) -> Identities:
+        with self._reading() as db:
+            return reads.identities(db, sids, tokens, uploads)
+
+
+def _shown(url: str) -> str:
+    """`url` without its password, to be printed."""
+    try:
+        info = psycopg.conninfo.conninfo_to_dict(url)
+    except psycopg.ProgrammingError:
+        return "the database"
+    info.pop("password", None)
+    return psycopg.conninfo.make_conninfo(**{k: str(v) for k, v in info.items()})
+
+
+def migrate_database(url: str) -> tuple[int, int]:
+    """Create or upgrade the schema of the database at `url` (`parlour db migrate`):
+    the schema version it had, and the one it has now."""
+    with psycopg.connect(url, connect_timeout=int(CONNECT_SECONDS)) as db, db.transaction():
+        before = migrate(db)
+    return before, SCHEMA_VERSION
