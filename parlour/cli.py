@@ -12,7 +12,7 @@ import socket
 import sys
 import time
 import webbrowser
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import uvicorn
@@ -27,6 +27,7 @@ from parlour.store import NewerStore, Store
 from parlour.store.sqlite import SYNC_MODES, SqliteStore, default_path
 
 DEFAULT_PORT = 8765
+DATABASE_VARIABLE = "PARLOUR_DATABASE"
 WARM_UP_DELAY = 2.0
 """Seconds after start-up before the worker processes start (hints, AI moves, long
 deals); the first page loads meanwhile."""
@@ -37,8 +38,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument("--port", type=int, default=None,
                         help=f"port (default {DEFAULT_PORT}, or the next free one)")
-    parser.add_argument("--db", type=Path, default=None,
-                        help="SQLite file (default: $PARLOUR_DB or the user data directory)")
+    kept = parser.add_mutually_exclusive_group()
+    kept.add_argument("--db", type=Path, default=None,
+                      help="SQLite file (default: $PARLOUR_DB or the user data directory)")
+    kept.add_argument("--database", metavar="URL", default=None,
+                      help="keep the games in PostgreSQL instead, e.g. postgresql://parlour@"
+                      "localhost/parlour (default: $PARLOUR_DATABASE; needs the hosted "
+                      "extra, pip install 'parlour[hosted]'; --sync is then PostgreSQL's)")
     parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                         help="also answer requests for this host name (repeatable)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
@@ -109,11 +115,49 @@ def freeze_startup_heap() -> None:
     gc.freeze()
 
 
-def open_store(db: Path, sync: str = SYNC_MODES[0]) -> Store:
+def where_kept(args: argparse.Namespace) -> Path | str:
+    """Where the games are kept: a PostgreSQL database's URL (--database, or
+    $PARLOUR_DATABASE unless --db is given), or else a SQLite file."""
+    if args.database:
+        return str(args.database)
+    if not args.db and os.environ.get(DATABASE_VARIABLE):
+        return os.environ[DATABASE_VARIABLE]
+    return args.db or default_path()
+
+
+def open_store(where: Path | str, sync: str = SYNC_MODES[0]) -> Store:
+    """The store kept `where`: a SQLite file, or a PostgreSQL database's URL."""
     try:
-        return SqliteStore(db, sync)
+        if isinstance(where, str):
+            with hosted_extra():
+                from parlour.store.postgres import PostgresStore, Unreachable
+            try:
+                return PostgresStore(where)
+            except Unreachable as error:
+                raise SystemExit(f"parlour: {error}") from None
+        return SqliteStore(where, sync)
     except NewerStore as error:
-        raise SystemExit(f"parlour: {db}: {error}") from None
+        raise SystemExit(f"parlour: {shown(where)}: {error}") from None
+
+
+def shown(where: Path | str) -> str:
+    """Where the games are kept, as printed: a URL without its password."""
+    if isinstance(where, Path):
+        return str(where)
+    with hosted_extra():
+        from parlour.store.postgres import shown as shown_url
+    return shown_url(where)
+
+
+@contextlib.contextmanager
+def hosted_extra() -> Iterator[None]:
+    """Around an import of parlour.store.postgres (imported only when a PostgreSQL
+    database is asked for): without the hosted extra, a SystemExit that says so."""
+    try:
+        yield
+    except ImportError as error:
+        raise SystemExit(f"parlour: a PostgreSQL database needs the hosted extra ({error}):"
+                         " pip install 'parlour[hosted]'") from None
 
 
 def backup_to(store: Store, target: Path) -> str:
@@ -151,9 +195,41 @@ def _count(number: int, word: str) -> str:
     return f"{number} {word}{'' if number == 1 else 's'}"
 
 
+def db_command(argv: list[str]) -> None:
+    """`parlour db migrate`: create or upgrade a PostgreSQL database's schema."""
+    parser = argparse.ArgumentParser(
+        prog="parlour db", description="Look after a PostgreSQL database of Parlour's.")
+    parser.add_argument("action", choices=["migrate"],
+                        help="migrate: create the schema, or upgrade it to this Parlour's")
+    parser.add_argument("--database", metavar="URL", default=os.environ.get(DATABASE_VARIABLE),
+                        help="the database, e.g. postgresql://parlour@localhost/parlour"
+                        " (default: $PARLOUR_DATABASE)")
+    args = parser.parse_args(argv)
+    if not args.database:
+        parser.error("which database? give --database URL or set $PARLOUR_DATABASE")
+    with hosted_extra():
+        from parlour.store.postgres import Unreachable, migrate_database
+    try:
+        before, now = migrate_database(args.database)
+    except NewerStore as error:
+        raise SystemExit(f"parlour: {shown(args.database)}: {error}") from None
+    except Unreachable as error:
+        raise SystemExit(f"parlour: {error}") from None
+    if before == now:
+        print(f"The schema is at version {now} already: nothing to do.")
+    elif before == 0:
+        print(f"Schema version {now} created.")
+    else:
+        print(f"Schema upgraded from version {before} to {now}.")
+
+
 def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["db"]:
+        db_command(argv[1:])
+        return
     args = parse_args(argv)
-    db = args.db or default_path()
+    db = where_kept(args)
     if args.backup or args.restore:
         store = open_store(db, args.sync)
         try:
@@ -161,7 +237,7 @@ def main(argv: list[str] | None = None) -> None:
                 store, args.restore)
         finally:
             store.close()
-        print(f"{done} ({db}).", file=sys.stderr if str(args.backup) == "-" else sys.stdout)
+        print(f"{done} ({shown(db)}).", file=sys.stderr if str(args.backup) == "-" else sys.stdout)
         return
     sock = bind(args.host, args.port)
     port = sock.getsockname()[1]
@@ -184,7 +260,7 @@ def main(argv: list[str] | None = None) -> None:
             await asyncio.sleep(0.01)
         if server.started:
             freeze_startup_heap()
-            print(f"Parlour is ready at {address}  (games saved in {db}; Ctrl+C stops)",
+            print(f"Parlour is ready at {address}  (games saved in {shown(db)}; Ctrl+C stops)",
                   flush=True)
             if not args.no_browser:
                 webbrowser.open(address)

@@ -9,7 +9,8 @@ from parlour.store.postgres.store import (
     Unreachable,
     is_database_url,
     migrate_database,
+    shown,
 )
 
 __all__ = ["SCHEMA_VERSION", "PostgresStore", "Unreachable", "is_database_url",
-           "migrate_database"]
+           "migrate_database", "shown"]

@@ -69,7 +69,7 @@ class PostgresStore(Store):
             self._pool.open(wait=True, timeout=CONNECT_SECONDS)
         except PoolTimeout:
             self._pool.close()
-            raise Unreachable(f"cannot connect to {_shown(url)} within"
+            raise Unreachable(f"cannot connect to {shown(url)} within"
                               f" {CONNECT_SECONDS:.0f} seconds") from None
         self._committers = ThreadPoolExecutor(pool_size, thread_name_prefix="parlour-commit")
         try:
@@ -170,7 +170,7 @@ class PostgresStore(Store):
             return reads.identities(db, sids, tokens, uploads)
 
 
-def _shown(url: str) -> str:
+def shown(url: str) -> str:
     """`url` without its password, to be printed."""
     try:
         info = psycopg.conninfo.conninfo_to_dict(url)
@@ -183,6 +183,10 @@ def _shown(url: str) -> str:
 def migrate_database(url: str) -> tuple[int, int]:
     """Create or upgrade the schema of the database at `url` (`parlour db migrate`):
     the schema version it had, and the one it has now."""
-    with psycopg.connect(url, connect_timeout=int(CONNECT_SECONDS)) as db, db.transaction():
+    try:
+        db = psycopg.connect(url, connect_timeout=int(CONNECT_SECONDS))
+    except psycopg.OperationalError as error:
+        raise Unreachable(f"cannot connect to {shown(url)}: {error}") from None
+    with db, db.transaction():
         before = migrate(db)
     return before, SCHEMA_VERSION

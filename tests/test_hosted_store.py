@@ -1,0 +1,203 @@
+"""The PostgreSQL store in use: a game played through the API to its end, a picture
+kept in the database, a commit that leaves the event loop free, the schema's versions,
+`parlour db migrate` and `parlour --database`. Against a real PostgreSQL server that the
+tests start (tests/support/postgres.py); the Store's own round trips run on both stores
+in tests/test_store_stats.py."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+from fastapi.testclient import TestClient
+
+from parlour import cli
+from parlour.games import GAMES
+from parlour.server.app import create_app
+from parlour.store import NewerStore, Store, session_created
+from parlour.store.postgres import SCHEMA_VERSION, PostgresStore
+from parlour.store.postgres.writes import apply
+from tests.support.loops import run_async
+from tests.support.servers import TEST_HOSTS, wait_until_ready
+from tests.test_api import CROSS_WINS, auth, get_view, play_out, two_humans
+from tests.test_store_stats import NOW, progress, session_row
+from tests.test_uploads import png, post_picture
+
+
+@pytest.fixture
+def store(postgres_store: Store) -> Store:
+    """This module's `client` plays on the PostgreSQL store."""
+    return postgres_store
+
+
+def test_a_game_is_played_through_to_its_end_and_counted_on_postgresql(
+    client: TestClient, store: PostgresStore,
+) -> None:
+    sid, token = two_humans(client)
+    view = play_out(client, sid, token, CROSS_WINS)
+    assert (view["status"], view["winners"], view["text"]) == ("won", [0], "XXX\nOO.\n...")
+    (result,) = store.results()
+    assert (result.sid, result.outcome, result.moves) == (sid, "won", 5)
+    (group,) = client.get("/api/stats").json()["groups"]
+    assert (group["played"], group["won"]) == (1, 1)
+
+    again = PostgresStore(store.url)  # another process, or this one restarted
+    try:
+        with TestClient(create_app(again, GAMES, ai_delay_scale=0,
+                                   allowed_hosts=TEST_HOSTS)) as restarted:
+            assert get_view(restarted, sid, token)["text"] == "XXX\nOO.\n..."
+            assert restarted.get("/api/sessions", headers=auth(token)).json() == []  # over
+    finally:
+        again.close()
+
+
+def test_an_uploaded_picture_is_kept_in_the_database_not_on_a_disk(
+    client: TestClient, store: PostgresStore,
+) -> None:
+    upload = post_picture(client, png(6, 4)).json()["upload"]
+    served = client.get(f"/api/uploads/{upload}")
+    assert served.status_code == 200
+    with psycopg.connect(store.url) as db:
+        (kept,) = db.execute("SELECT data FROM uploads WHERE upload_id = %s",
+                             (upload,)).fetchone() or pytest.fail("not kept")
+    assert kept == served.content
+
+
+def test_each_write_of_a_games_progress_counts_in_its_revision(store: PostgresStore) -> None:
+    """What a fenced commit of a later step will check: the writes a game has had."""
+    store.create_session(session_row("s1"), {"t": [0, 1]}, NOW)
+    for cursor in (1, 2, 1):
+        store.save(progress("s1", cursor=cursor))
+    with psycopg.connect(store.url) as db:
+        assert db.execute("SELECT revision FROM sessions").fetchall() == [(3,)]
+
+
+def test_a_commit_leaves_the_event_loop_free_and_returns_once_committed(
+    store: PostgresStore,
+) -> None:
+    def slow_change(db: psycopg.Connection) -> None:
+        db.execute("SELECT pg_sleep(0.3)")  # a commit that takes its time
+        apply(db, session_created(session_row("s1"), {"t": [0, 1]}, NOW))
+
+    async def ticks_while_committing() -> int:
+        ticks = 0
+        commit = asyncio.create_task(store.commit(slow_change))
+        while not commit.done():
+            await asyncio.sleep(0.01)
+            ticks += 1
+        await commit
+        return ticks
+
+    assert run_async(ticks_while_committing()) >= 10  # the loop ran during the 0.3 s
+    assert [kept.row.sid for kept in store.kept_sessions()] == ["s1"]
+
+
+def test_a_database_of_a_newer_parlour_is_refused(store: PostgresStore) -> None:
+    with psycopg.connect(store.url) as db:
+        db.execute("INSERT INTO parlour_migrations (version) VALUES (%s)",
+                   (SCHEMA_VERSION + 1,))
+    with pytest.raises(NewerStore, match=f"schema version {SCHEMA_VERSION + 1}"):
+        PostgresStore(store.url)
+
+
+# -- the command line ----------------------------------------------------------------------
+def tables_of(url: str) -> set[str]:
+    with psycopg.connect(url) as db:
+        return {name for (name,) in db.execute(
+            "SELECT table_name FROM information_schema.tables"
+            " WHERE table_schema = current_schema()")}
+
+
+def test_db_migrate_creates_the_schema_and_again_does_nothing(
+    postgres_url: str, capsys: pytest.CaptureFixture[str],
+) -> None:
+    cli.main(["db", "migrate", "--database", postgres_url])
+    assert capsys.readouterr().out == f"Schema version {SCHEMA_VERSION} created.\n"
+    assert {"sessions", "moves", "tokens", "results", "uploads", "series", "imports",
+            "parlour_migrations"} <= tables_of(postgres_url)
+    cli.main(["db", "migrate", "--database", postgres_url])
+    assert capsys.readouterr().out == (
+        f"The schema is at version {SCHEMA_VERSION} already: nothing to do.\n")
+    with psycopg.connect(postgres_url) as db:
+        assert db.execute("SELECT version FROM parlour_migrations").fetchall() == [
+            (number,) for number in range(1, SCHEMA_VERSION + 1)]
+
+
+def test_db_migrate_says_which_database_it_cannot_reach(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match=r"parlour: cannot connect to .*nobody"):
+        cli.main(["db", "migrate", "--database",
+                  f"postgresql://nobody@/parlour?host={tmp_path}"])
+
+
+def test_db_migrate_takes_the_database_from_the_environment_or_asks_for_it(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.delenv(cli.DATABASE_VARIABLE, raising=False)
+    with pytest.raises(SystemExit):
+        cli.main(["db", "migrate"])
+    assert "give --database URL or set $PARLOUR_DATABASE" in capsys.readouterr().err
+    monkeypatch.setenv(cli.DATABASE_VARIABLE, postgres_url)
+    cli.main(["db", "migrate"])
+    assert "created" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("argv", "variable", "kept"), [
+    ([], None, Path("default.sqlite3")),
+    (["--db", "mine.sqlite3"], None, Path("mine.sqlite3")),
+    (["--database", "postgresql://h/p"], None, "postgresql://h/p"),
+    ([], "postgresql://h/env", "postgresql://h/env"),
+    (["--db", "mine.sqlite3"], "postgresql://h/env", Path("mine.sqlite3")),  # the flag wins
+    (["--database", "postgresql://h/p"], "postgresql://h/env", "postgresql://h/p"),
+])
+def test_the_games_are_kept_in_postgresql_when_a_database_is_named(
+    argv: list[str], variable: str | None, kept: Path | str, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("PARLOUR_DB", "default.sqlite3")
+    if variable is None:
+        monkeypatch.delenv(cli.DATABASE_VARIABLE, raising=False)
+    else:
+        monkeypatch.setenv(cli.DATABASE_VARIABLE, variable)
+    assert cli.where_kept(cli.parse_args(argv)) == kept
+
+
+def test_a_sqlite_file_and_a_database_at_once_are_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        cli.parse_args(["--db", "a.sqlite3", "--database", "postgresql://h/p"])
+    assert "not allowed with argument" in capsys.readouterr().err
+
+
+@pytest.fixture
+def hosted_server(postgres_url: str) -> Iterator[str]:
+    """A real `parlour --database ...` process: its address."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "parlour", "--no-browser", "--port", "0",
+         "--database", postgres_url],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        yield wait_until_ready(process, timeout=60)
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def test_a_server_started_with_database_keeps_its_games_in_postgresql(
+    hosted_server: str, postgres_url: str,
+) -> None:
+    request = urllib.request.Request(
+        f"{hosted_server}/api/games", data=b'{"game": "tictactoe"}', method="POST",
+        headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        sid = json.load(response)["session"]
+    with psycopg.connect(postgres_url) as db:
+        assert db.execute("SELECT sid FROM sessions").fetchall() == [(sid,)]
