@@ -70,7 +70,7 @@ def test_other_requests_are_answered_while_a_long_import_is_written(
     runs beside the event loop, not on it."""
     writing, answered = threading.Event(), threading.Event()
     answered_while_writing: list[bool] = []
-    original: Callable[..., None] = writes._session_created
+    original: Callable[..., None] = writes.WRITES.session_created
 
     def held_write(db: Any, change: Any) -> None:
         if len(change.moves_text) == MAX_MOVES:
@@ -78,7 +78,7 @@ def test_other_requests_are_answered_while_a_long_import_is_written(
             answered_while_writing.append(answered.wait(20))
         original(db, change)
 
-    monkeypatch.setattr(writes, "_session_created", held_write)
+    monkeypatch.setattr(writes.WRITES, "session_created", held_write)
     outcome: list[int] = []
     importing = threading.Thread(
         target=lambda: outcome.append(post_file(client, to_and_fro_file(MAX_MOVES)).status_code))

@@ -1,13 +1,13 @@
 """Writes to a store, as data: each change says what happened, and each store applies it
 in one transaction its own way (SQLite's in parlour.store.sqlite.writes), so the hub
 describes a write once for every backend. The builders (`session_created`, ...) are the
-names the server writes with."""
+names the server writes with; `Writes` is how a backend says how it writes each kind."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import Generic, TypeAlias, TypeVar
 
 from parlour.core.game import JSON
 from parlour.store.pictures import Picture
@@ -141,6 +141,58 @@ Change: TypeAlias = (
     | ImportOpened
 )
 """A write to a store, applied inside one transaction."""
+
+Db = TypeVar("Db")
+
+
+@dataclass
+class Writes(Generic[Db]):
+    """How a backend writes each kind of Change with its connection (`Db`), inside the
+    caller's transaction: one function a kind, so that a kind added here is one that
+    every backend must write (mypy and the constructor say which is missing). `apply`
+    picks the function, and writes the parts of a Together in order."""
+
+    session_created: Callable[[Db, SessionCreated], object]
+    progress_saved: Callable[[Db, ProgressSaved], object]
+    token_added: Callable[[Db, TokenAdded], object]
+    forgotten_set: Callable[[Db, ForgottenSet], object]
+    seating_changed: Callable[[Db, SeatingChanged], object]
+    uploads_expired: Callable[[Db, UploadsExpired], object]
+    upload_saved: Callable[[Db, UploadSaved], object]
+    series_saved: Callable[[Db, SeriesSaved], object]
+    restored: Callable[[Db, Restored], object]
+    import_kept: Callable[[Db, ImportKept], object]
+    import_opened: Callable[[Db, ImportOpened], object]
+
+    def apply(self, db: Db, change: Change) -> None:
+        match change:
+            case SessionCreated():
+                self.session_created(db, change)
+            case ProgressSaved():
+                self.progress_saved(db, change)
+            case TokenAdded():
+                self.token_added(db, change)
+            case ForgottenSet():
+                self.forgotten_set(db, change)
+            case SeatingChanged():
+                self.seating_changed(db, change)
+            case UploadsExpired():
+                self.uploads_expired(db, change)
+            case UploadSaved():
+                self.upload_saved(db, change)
+            case SeriesSaved():
+                self.series_saved(db, change)
+            case Restored():
+                self.restored(db, change)
+            case ImportKept():
+                self.import_kept(db, change)
+            case ImportOpened():
+                self.import_opened(db, change)
+            case Together(changes):
+                for part in changes:
+                    self.apply(db, part)
+            case _:  # not a Change: refused before anything is written
+                raise TypeError(f"a store cannot apply {type(change).__name__}")
 
 
 def session_created(

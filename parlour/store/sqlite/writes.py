@@ -11,18 +11,13 @@ from parlour.core.game import JSON
 from parlour.store.assembly import RESULT_COLUMNS, result_values
 from parlour.store.changes import (
     Change,
-    ForgottenSet,
     ImportKept,
-    ImportOpened,
     ProgressSaved,
     Restored,
     SeatingChanged,
-    SeriesSaved,
     SessionCreated,
-    Together,
-    TokenAdded,
     UploadSaved,
-    UploadsExpired,
+    Writes,
 )
 from parlour.store.quota import (
     expired_before,
@@ -39,40 +34,10 @@ SqlWrite: TypeAlias = Callable[[sqlite3.Connection], None]
 
 def apply(db: sqlite3.Connection, change: Change | SqlWrite) -> None:
     """Write `change` with `db`, inside the caller's transaction."""
-    match change:
-        case SessionCreated():
-            _session_created(db, change)
-        case ProgressSaved():
-            _progress_saved(db, change)
-        case TokenAdded(sid, token, seats):
-            db.execute(
-                "INSERT INTO tokens (token, sid, seats) VALUES (?,?,?)",
-                (token, sid, json.dumps(seats)),
-            )
-        case ForgottenSet(sid, token, forgotten):
-            db.execute("UPDATE tokens SET forgotten=? WHERE sid=? AND token=?",
-                       (int(forgotten), sid, token))
-        case SeatingChanged():
-            _seating_changed(db, change)
-        case UploadsExpired(now):
-            _uploads_expired(db, now)
-        case UploadSaved():
-            _upload_saved(db, change)
-        case SeriesSaved(row):
-            _series_saved(db, row)
-        case Restored():
-            _restored(db, change)
-        case ImportKept():
-            _import_kept(db, change)
-        case ImportOpened(sid):
-            db.execute("UPDATE imports SET opened=1 WHERE sid=?", (sid,))
-        case Together(changes):
-            for part in changes:
-                apply(db, part)
-        case _ if callable(change):
-            change(db)
-        case _:  # a Change added without its SQL here: refused before anything is written
-            raise TypeError(f"the SQLite store cannot apply {type(change).__name__}")
+    if callable(change):
+        change(db)
+    else:
+        WRITES.apply(db, change)
 
 
 def _session_created(db: sqlite3.Connection, change: SessionCreated) -> None:
@@ -257,3 +222,24 @@ def _import_kept(db: sqlite3.Connection, change: ImportKept) -> None:
         " ORDER BY imported", (change.importer, change.sid)).fetchall()
     for sid in imports_to_drop(moves, unopened_oldest_first):
         db.execute("DELETE FROM sessions WHERE sid=?", (sid,))
+
+
+WRITES: Writes[sqlite3.Connection] = Writes(
+    session_created=_session_created,
+    progress_saved=_progress_saved,
+    token_added=lambda db, change: db.execute(
+        "INSERT INTO tokens (token, sid, seats) VALUES (?,?,?)",
+        (change.token, change.sid, json.dumps(change.seats))),
+    forgotten_set=lambda db, change: db.execute(
+        "UPDATE tokens SET forgotten=? WHERE sid=? AND token=?",
+        (int(change.forgotten), change.sid, change.token)),
+    seating_changed=_seating_changed,
+    uploads_expired=lambda db, change: _uploads_expired(db, change.now),
+    upload_saved=_upload_saved,
+    series_saved=lambda db, change: _series_saved(db, change.row),
+    restored=_restored,
+    import_kept=_import_kept,
+    import_opened=lambda db, change: db.execute(
+        "UPDATE imports SET opened=1 WHERE sid=?", (change.sid,)),
+)
+"""Each Change in SQLite's SQL."""
