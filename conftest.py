@@ -36,13 +36,6 @@ def tables_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         yield folder
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    opened = Store(tmp_path / "parlour.sqlite3")
-    yield opened
-    opened.close()  # its checkpointer thread too (the app's shutdown may have closed it)
-
-
 postgres = pytest.fixture(scope="session")(postgres_fixture)
 """A throwaway PostgreSQL server for the run (tests/support/postgres.py)."""
 
@@ -62,18 +55,16 @@ def postgres_store(postgres_url: str) -> Iterator[AnyStore]:
     opened.close()
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def either_store(request: pytest.FixtureRequest) -> AnyStore:
-    """The store of a test that runs on each backend: SQLite's, then PostgreSQL's (a
-    module whose `store` fixture returns it runs its tests on both)."""
-    return request.getfixturevalue(f"{request.param}_store")
-
-
 @pytest.fixture
-def sqlite_store(tmp_path: Path) -> Iterator[Store]:
-    opened = Store(tmp_path / "either.sqlite3")
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[AnyStore]:
+    """The test's store, and its app's: a SQLite file, or in a test marked
+    `@on_both_stores` (tests/support/stores.py) SQLite's and then PostgreSQL's."""
+    if getattr(request, "param", "sqlite") == "postgres":
+        yield request.getfixturevalue("postgres_store")
+        return
+    opened = Store(tmp_path / "parlour.sqlite3")
     yield opened
-    opened.close()
+    opened.close()  # its checkpointer thread too (the app's shutdown may have closed it)
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from parlour.store import forgotten_set
 from parlour.store.sqlite import SqliteStore as Store
 from parlour.store.sqlite.schema import BASELINE_SCHEMA, MIGRATIONS, SCHEMA_VERSION, _run_script
+from tests.support.stores import on_both_stores, run_sql
 
 
 def auth(token: str | None) -> dict[str, str]:
@@ -58,6 +59,7 @@ def error_of(reply: Any, status: int) -> str:
     return message
 
 
+@on_both_stores
 def test_only_games_the_tokens_hold_a_seat_in_are_listed(client: TestClient) -> None:
     my_sid, my_token = started(client, seats=["human", "ai:random"])
     play_ttt(client, my_sid, my_token, [1, 1])
@@ -93,12 +95,13 @@ def test_an_entry_says_which_board_and_who_plays_but_not_the_deal(client: TestCl
     assert game_id.partition("#")[2] not in str(listed)  # the seed stays with the owner
 
 
+@on_both_stores
 def test_the_list_is_most_recent_first_and_limited(client: TestClient, store: Store) -> None:
     games = [started(client, seats=["human", "ai:random"]) for _ in range(7)]
     for sid, token in games:
         play_ttt(client, sid, token, [1, 1])
     for order, (sid, _) in enumerate(games):  # one second apart, the last played last
-        store.db.execute("UPDATE sessions SET updated=? WHERE sid=?", (1000.0 + order, sid))
+        run_sql(store, "UPDATE sessions SET updated=? WHERE sid=?", 1000.0 + order, sid)
     tokens = [token for _, token in games]
     newest_first = [sid for sid, _ in reversed(games)]
 
@@ -123,6 +126,7 @@ def test_finished_and_left_games_are_not_listed(client: TestClient) -> None:
     assert sessions(mine(client, [host])) == [shared]
 
 
+@on_both_stores
 def test_forget_takes_a_game_off_its_players_list_alone_and_can_be_undone(
     client: TestClient,
 ) -> None:
@@ -141,6 +145,7 @@ def test_forget_takes_a_game_off_its_players_list_alone_and_can_be_undone(
     assert sessions(mine(client, [host])) == [shared]
 
 
+@on_both_stores
 def test_only_a_player_of_the_game_may_forget_it(client: TestClient, store: Store) -> None:
     sid, token = started(client, seats=["human", "ai:random"])
     play_ttt(client, sid, token, [1, 1])

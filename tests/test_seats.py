@@ -18,6 +18,7 @@ from parlour.server.app import create_app
 from parlour.stats.statistics import statistics
 from parlour.store.sqlite import SqliteStore as Store
 from tests.support.servers import TEST_HOSTS
+from tests.support.stores import on_both_stores, reopened
 from tests.test_api import (
     CROSS_WINS,
     View,
@@ -134,11 +135,12 @@ def test_leaving_is_refused_without_a_seat_or_another_player(client: TestClient)
     assert solo["view"]["can_leave"] is False
 
 
+@on_both_stores
 def test_seats_and_stand_ins_survive_a_restart(client: TestClient, store: Store) -> None:
     sid, cross, nought = two_browsers(client)
     move(client, sid, cross, (1, 1))
     leave(client, sid, nought)
-    with TestClient(create_app(Store(store.path), GAMES, ai_delay_scale=0,
+    with TestClient(create_app(reopened(store), GAMES, ai_delay_scale=0,
                                allowed_hosts=TEST_HOSTS)) as again:
         view = get_view(again, sid, cross)
         assert view["seats"][1]["stand_in"] is True and view["you"] == [0]
@@ -147,7 +149,7 @@ def test_seats_and_stand_ins_survive_a_restart(client: TestClient, store: Store)
             if view["text"][cell[1] * 4 + cell[0]] == "."))
         assert played["moves"] == 4  # the computer still plays Circle
         assert join(again, sid, seat=1, token=nought)["seats"] == [1]
-    with TestClient(create_app(Store(store.path), GAMES, ai_delay_scale=0,
+    with TestClient(create_app(reopened(store), GAMES, ai_delay_scale=0,
                                allowed_hosts=TEST_HOSTS)) as third:
         view = get_view(third, sid, nought)
         assert view["you"] == [1] and view["seats"][1]["stand_in"] is False
@@ -177,6 +179,7 @@ def position(client: TestClient, store: Store, sid: str) -> tuple[object, ...]:
     return view["moves"], view["text"], row.cursor, line  # type: ignore[union-attr]
 
 
+@on_both_stores
 def test_a_take_back_refused_or_withdrawn_changes_nothing(
     client: TestClient, store: Store
 ) -> None:
@@ -251,6 +254,7 @@ def test_leave_over_the_websocket(client: TestClient) -> None:
 
 
 # -- results ------------------------------------------------------------------------------------
+@on_both_stores
 def test_every_player_gets_a_result(client: TestClient, store: Store) -> None:
     sid, cross, nought = two_browsers(client)
     for number, cell in enumerate(CROSS_WINS):
@@ -265,6 +269,7 @@ def test_every_player_gets_a_result(client: TestClient, store: Store) -> None:
     assert groups["two players, as Cross"]["players"] == "Online with a friend, as Cross"
 
 
+@on_both_stores
 def test_a_player_who_left_gets_no_result(client: TestClient, store: Store) -> None:
     sid, cross, nought = two_browsers(client)
     leave(client, sid, nought)

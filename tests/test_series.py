@@ -21,6 +21,7 @@ from parlour.server.hub.series import (
 from parlour.store.sqlite import SqliteStore as Store
 from parlour.store.sqlite.schema import BASELINE_SCHEMA, MIGRATIONS, _run_script
 from tests.support.servers import TEST_HOSTS
+from tests.support.stores import on_both_stores, reopened
 from tests.test_api import CROSS_WINS, View, auth, error_of, get_view, move, new_game
 from tests.test_seats import leave, two_browsers
 
@@ -176,6 +177,7 @@ def test_a_player_leaving_ends_the_offer(client: TestClient) -> None:
     assert get_view(client, sid, cross)["rematch"]["offer"] is None
 
 
+@on_both_stores
 def test_a_seat_whose_player_left_keeps_its_computer_in_the_rematch(
     client: TestClient, store: Store,
 ) -> None:
@@ -188,7 +190,7 @@ def test_a_seat_whose_player_left_keeps_its_computer_in_the_rematch(
                     if c == ".")
         view = move(client, sid, cross, cell)
     after = answered(client, sid, cross)["rematch"]["next"]  # nobody else to ask
-    with TestClient(create_app(Store(store.path), GAMES, ai_delay_scale=0,
+    with TestClient(create_app(reopened(store), GAMES, ai_delay_scale=0,
                                allowed_hosts=TEST_HOSTS)) as again:
         rematched = wait_for_moves(again, after["session"], after["token"], 1)
         assert rematched["seats"][0]["stand_in"] is True and rematched["you"] == [1]
@@ -201,6 +203,7 @@ def test_a_solitaire_has_no_rematch(client: TestClient) -> None:
 
 
 # -- the series' score, kept ------------------------------------------------------------------
+@on_both_stores
 def test_the_series_score_adds_up_over_games_and_survives_a_restart(
     client: TestClient, store: Store,
 ) -> None:
@@ -220,7 +223,7 @@ def test_the_series_score_adds_up_over_games_and_survives_a_restart(
     # the creator sat in seats 0, 1, 0: won, lost, won
     assert last["series"]["number"] == 3 and last["you"] == [0]
     assert score(last) == [(2, 0, 1), (1, 0, 2)]
-    with TestClient(create_app(Store(store.path), GAMES, ai_delay_scale=0,
+    with TestClient(create_app(reopened(store), GAMES, ai_delay_scale=0,
                                allowed_hosts=TEST_HOSTS)) as again:
         reloaded = get_view(again, sids[-1], players["friend"])
         assert reloaded["you"] == [1] and score(reloaded) == [(2, 0, 1), (1, 0, 2)]

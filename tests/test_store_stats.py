@@ -1,5 +1,5 @@
 """Statistics from hand-made results, and the stores' round trips: those through the
-Store's interface run on SQLite's and on PostgreSQL's alike (the `store` fixture)."""
+Store's interface run on SQLite's and on PostgreSQL's alike (`on_both_stores`)."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ from parlour.store import (
 from parlour.store.sqlite import SqliteStore as Store
 from parlour.store.sqlite.store import default_path
 from tests.support.loops import run_async
-from tests.support.postgres import integrity_errors
+from tests.support.stores import integrity_errors, on_both_stores, reopened
 
 NOW = 1_700_000_000.0
 
@@ -437,15 +437,10 @@ def progress(sid: str = "sid1", **changes: Any) -> Progress:
     return Progress(**(fields | changes))
 
 
-@pytest.fixture
-def store(either_store: Store) -> Store:
-    """This module's store tests run on each backend."""
-    return either_store
-
-
 MOVES = [{"cell": [1, 1]}, {"cell": [0, 0]}, {"cell": [2, 2]}, {"cell": [0, 2]}]
 
 
+@on_both_stores
 def test_create_and_load_a_session(store: Store) -> None:
     row = fresh_row()
     store.create_session(row, {"tok": [0]}, NOW)
@@ -456,6 +451,7 @@ def test_create_and_load_a_session(store: Store) -> None:
     assert store.tokens("nope") == {}
 
 
+@on_both_stores
 def test_a_session_id_is_unique(store: Store) -> None:
     store.create_session(fresh_row(), {"tok": [0]}, NOW)
     with pytest.raises(integrity_errors()):
@@ -463,6 +459,7 @@ def test_a_session_id_is_unique(store: Store) -> None:
     assert store.tokens("sid1") == {"tok": [0]}  # nothing of the refused one was kept
 
 
+@on_both_stores
 def test_save_moves_cursor_and_redo_line(store: Store) -> None:
     store.create_session(fresh_row(), {"tok": [0]}, NOW)
     store.save(progress(cursor=3, elapsed_ms=1234, clock_last_at=NOW + 5, now=NOW + 5,
@@ -491,15 +488,14 @@ def test_save_moves_cursor_and_redo_line(store: Store) -> None:
     assert (row.cursor, row.round, moves) == (0, 2, [])
 
 
-def test_a_saved_session_survives_reopening(tmp_path: Path) -> None:
-    path = tmp_path / "parlour.sqlite3"
-    first = Store(path)
-    first.create_session(fresh_row(), {"tok": [0]}, NOW)
-    first.add_token("sid1", "joined", [1])
-    first.save(progress(cursor=2, status="playing", headline="Tic Tac Toe", now=NOW + 1,
+@on_both_stores
+def test_a_saved_session_survives_reopening(store: Store) -> None:
+    store.create_session(fresh_row(), {"tok": [0]}, NOW)
+    store.add_token("sid1", "joined", [1])
+    store.save(progress(cursor=2, status="playing", headline="Tic Tac Toe", now=NOW + 1,
                         new_moves_from=0, new_moves=MOVES[:3]))
-    first.close()
-    again = Store(path)
+    store.close()
+    again = reopened(store)
     row, moves = again.load_session("sid1") or pytest.fail("lost")
     assert row.cursor == 2
     assert row.seats == ["human", "ai:perfect"]
@@ -509,6 +505,7 @@ def test_a_saved_session_survives_reopening(tmp_path: Path) -> None:
     again.close()
 
 
+@on_both_stores
 def test_unfinished_sessions(store: Store) -> None:
     for i, (cursor, status) in enumerate(
         [(0, "playing"), (2, "playing"), (3, "won"), (1, "playing"), (9, "draw")]
@@ -521,6 +518,7 @@ def test_unfinished_sessions(store: Store) -> None:
     assert [row.sid for row in store.unfinished(limit=1)] == ["s3"]
 
 
+@on_both_stores
 def test_a_failed_save_changes_nothing(store: Store) -> None:
     store.create_session(fresh_row(), {"tok": [0]}, NOW)
     store.save(progress(cursor=1, new_moves_from=0, new_moves=MOVES[:1]))
@@ -538,6 +536,7 @@ def test_a_failed_save_changes_nothing(store: Store) -> None:
 
 
 # -- the store: results ------------------------------------------------------------------
+@on_both_stores
 def test_results_round_trip(store: Store) -> None:
     store.create_session(fresh_row(), {"tok": [0]}, NOW)
     saved = result("won", 4321, assisted=True, score=1, sid="sid1", figures={"speed": 1.5})
@@ -546,6 +545,7 @@ def test_results_round_trip(store: Store) -> None:
     assert store.results()[0].assisted is True
 
 
+@on_both_stores
 def test_results_are_one_per_session_and_round(store: Store) -> None:
     store.create_session(fresh_row(), {"tok": [0]}, NOW)
     store.create_session(fresh_row("sid2"), {"tok2": [0]}, NOW)
@@ -565,6 +565,7 @@ def test_results_are_one_per_session_and_round(store: Store) -> None:
     assert store.results("nosuchgame") == []
 
 
+@on_both_stores
 def test_results_come_oldest_first(store: Store) -> None:
     store.create_session(fresh_row(), {"tok": [0]}, NOW)
     for round, finished in [(1, NOW + 30), (2, NOW + 10), (3, NOW + 20)]:
@@ -766,6 +767,7 @@ def test_on_windows_the_database_is_in_the_local_app_data_parlour_folder(
     assert default_path() == Path(local) / "parlour" / "parlour.sqlite3"
 
 
+@on_both_stores
 def test_the_resume_list_holds_the_twenty_latest_unfinished_games(store: Store) -> None:
     for i in range(21):
         sid = f"s{i:02}"
@@ -774,6 +776,7 @@ def test_the_resume_list_holds_the_twenty_latest_unfinished_games(store: Store) 
     assert [row.sid for row in store.unfinished()] == [f"s{i:02}" for i in range(20, 0, -1)]
 
 
+@on_both_stores
 def test_a_big_backup_s_games_kept_already_are_all_recognised(store: Store) -> None:
     store.create_session(fresh_row("kept"), {"kept-token": [0]}, NOW)
     others = [f"other{i}" for i in range(1200)]  # more than one query's parameters
@@ -782,6 +785,7 @@ def test_a_big_backup_s_games_kept_already_are_all_recognised(store: Store) -> N
     assert found.tokens == {"kept-token": "kept"}
 
 
+@on_both_stores
 def test_a_restore_adds_each_game_not_kept_whole_with_who_left_and_who_forgot_it(
     store: Store,
 ) -> None:
@@ -806,6 +810,7 @@ def restore_of(sid: str, token: str) -> Restored:
                     results=(), pictures=(), now=NOW)
 
 
+@on_both_stores
 def test_a_restore_whose_token_is_another_games_fails_whole_and_says_why(store: Store) -> None:
     store.create_session(fresh_row("kept"), {"kept-token": [0]}, NOW)
     with pytest.raises(integrity_errors()):
@@ -822,6 +827,7 @@ def test_a_store_in_memory_restores_and_reads_back_its_games_too() -> None:
         store.close()
 
 
+@on_both_stores
 def test_every_game_is_read_back_whole_with_its_place_in_a_series_and_none_held_too(
     store: Store,
 ) -> None:
@@ -837,6 +843,7 @@ def test_every_game_is_read_back_whole_with_its_place_in_a_series_and_none_held_
     assert (kept["computers"].tokens, kept["computers"].forgotten) == ({}, frozenset())
 
 
+@on_both_stores
 def test_a_games_help_switch_and_who_had_help_are_read_back_as_saved(store: Store) -> None:
     helped = dataclasses.replace(fresh_row("helped", seats=("human", "human")), assist=True,
                                  assisted_seats=frozenset({0}), assist_seats=frozenset({1}))

@@ -24,6 +24,7 @@ from parlour.store.pictures import KEPT_SIDE, MAX_BYTES, BadUpload, Picture, che
 from parlour.store.quota import UPLOADS_PER_OWNER, make_room
 from parlour.store.sqlite import SqliteStore as Store
 from parlour.store.sqlite.schema import SCHEMA_VERSION
+from tests.support.stores import on_both_stores, reopened, run_sql
 
 DAY = 24 * 3600.0
 NOW = 1_700_000_000.0
@@ -180,6 +181,7 @@ def test_refused_pictures_say_why(data: bytes, reason: str) -> None:
 # -- the API ------------------------------------------------------------------------
 
 
+@on_both_stores
 def test_upload_round_trip_through_the_api(client: TestClient) -> None:
     reply = post_picture(client, png(3, 3))
     assert reply.status_code == 201
@@ -218,6 +220,7 @@ def test_bad_upload_is_a_clear_error(client: TestClient) -> None:
     assert client.get("/api/uploads/0123456789abcdef").status_code == 404
 
 
+@on_both_stores
 def test_an_upload_over_quota_is_refused_when_every_picture_is_in_a_game(
     client: TestClient, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -235,19 +238,21 @@ def test_an_upload_over_quota_is_refused_when_every_picture_is_in_a_game(
 # -- quota and expiry -----------------------------------------------------------------
 
 
+@on_both_stores
 def test_same_picture_is_stored_once(store: Store) -> None:
     picture = check_picture(png(2, 2))
     store.save_upload(picture, "alice", 1.0)
     store.save_upload(picture, "alice", 2.0)
     assert store.load_upload(picture.upload_id) == picture
-    assert store.db.execute("SELECT count(*) FROM uploads").fetchone() == (1,)
+    assert run_sql(store, "SELECT count(*) FROM uploads") == [(1,)]
 
 
 def upload_ids_of(store: Store, owner: str) -> set[str]:
-    rows = store.db.execute("SELECT upload_id FROM uploads WHERE owner=?", (owner,))
+    rows = run_sql(store, "SELECT upload_id FROM uploads WHERE owner=?", owner)
     return {upload_id for (upload_id,) in rows}
 
 
+@on_both_stores
 def test_a_new_upload_makes_room_by_dropping_the_owners_oldest_unused_picture(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -267,6 +272,7 @@ def test_a_new_upload_makes_room_by_dropping_the_owners_oldest_unused_picture(
     assert upload_ids_of(store, "bob") == {others.upload_id}  # another player's stay
 
 
+@on_both_stores
 def test_the_size_quota_drops_unused_pictures_and_refuses_when_games_use_them_all(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -286,6 +292,7 @@ def test_the_size_quota_drops_unused_pictures_and_refuses_when_games_use_them_al
     assert upload_ids_of(store, "alice") == {second.upload_id, third.upload_id}
 
 
+@on_both_stores
 def test_an_unused_upload_expires_after_a_day_and_one_in_a_game_stays(store: Store) -> None:
     unused, in_a_game, recent = distinct_pictures(3)
     store.save_upload(unused, "alice", NOW)
@@ -301,10 +308,10 @@ def test_an_unused_upload_expires_after_a_day_and_one_in_a_game_stays(store: Sto
     assert store.load_upload(recent.upload_id) == recent
 
 
-def test_uploads_expire_on_each_upload_and_when_the_store_opens(tmp_path: Path) -> None:
-    path = tmp_path / "parlour.sqlite3"
+@on_both_stores
+def test_uploads_expire_on_each_upload_and_when_the_store_opens(store: Store) -> None:
     unused, in_a_game, later, last = distinct_pictures(4)
-    first = Store(path)
+    first = store
     first.save_upload(unused, "alice", NOW)
     first.save_upload(later, "bob", NOW)
     first.save_upload(in_a_game, "alice", NOW)
@@ -315,7 +322,7 @@ def test_uploads_expire_on_each_upload_and_when_the_store_opens(tmp_path: Path) 
     first.save_upload(later, "bob", NOW + DAY + 2)
     first.close()
 
-    again = Store(path)  # opened long after NOW: the unused uploads are gone
+    again = reopened(first)  # opened long after NOW: the unused uploads are gone
     assert again.load_upload(later.upload_id) is None
     assert again.load_upload(last.upload_id) is None
     assert again.load_upload(in_a_game.upload_id) == in_a_game

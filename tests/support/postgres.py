@@ -130,13 +130,3 @@ def postgres_fixture() -> Iterator[PostgresServer]:
     yield server
     server.stop()
 
-
-def integrity_errors() -> tuple[type[Exception], ...]:
-    """What either store raises when a write breaks a key or a constraint."""
-    import sqlite3
-
-    try:
-        import psycopg
-    except ImportError:
-        return (sqlite3.IntegrityError,)
-    return (sqlite3.IntegrityError, psycopg.IntegrityError)
