@@ -25,9 +25,11 @@ from parlour.server.app import create_app
 from parlour.store import NewerStore, Store, session_created
 from parlour.store.postgres import SCHEMA_VERSION, PostgresStore
 from parlour.store.postgres.writes import apply
+from parlour.store.sqlite import SqliteStore
 from tests.support.loops import run_async
 from tests.support.servers import TEST_HOSTS, wait_until_ready
 from tests.test_api import CROSS_WINS, auth, get_view, play_out, two_humans
+from tests.test_backup import backup_of, parlour_on, restore, some_games
 from tests.test_store_stats import NOW, progress, session_row
 from tests.test_uploads import png, post_picture
 
@@ -201,3 +203,24 @@ def test_a_server_started_with_database_keeps_its_games_in_postgresql(
         sid = json.load(response)["session"]
     with psycopg.connect(postgres_url) as db:
         assert db.execute("SELECT sid FROM sessions").fetchall() == [(sid,)]
+
+
+def test_a_home_backup_restored_on_postgresql_reads_back_the_same(
+    tmp_path: Path, store: PostgresStore,
+) -> None:
+    """Every read the backup, the views and the statistics make gives on PostgreSQL what
+    it gave on SQLite: the games' backup made there again is the same file."""
+    with parlour_on(SqliteStore(tmp_path / "home.sqlite3")) as home:
+        games = some_games(home)
+        data = backup_of(home)
+        views = {g["session"]: home.get(f"/api/games/{g['session']}",
+                                        headers=auth(g["token"])).json() for g in games}
+        stats = home.get("/api/stats").json()
+    with parlour_on(store) as hosted:
+        assert restore(hosted, data).status_code == 200
+        assert {sid: hosted.get(f"/api/games/{sid}", headers=auth(g["token"])).json()
+                for g in games for sid in [g["session"]]} == views
+        assert hosted.get("/api/stats").json() == stats
+        again = backup_of(hosted)
+    made_again = json.loads(again) | {"made": None}
+    assert made_again == json.loads(data) | {"made": None}  # all but when it was made
