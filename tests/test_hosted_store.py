@@ -7,6 +7,7 @@ in tests/test_store_stats.py."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
 import subprocess
@@ -22,7 +23,7 @@ from fastapi.testclient import TestClient
 from parlour import cli
 from parlour.games import GAMES
 from parlour.server.app import create_app
-from parlour.store import NewerStore, Store, session_created
+from parlour.store import NewerStore, Result, SeriesRow, Store, series_saved, session_created
 from parlour.store.postgres import SCHEMA_VERSION, PostgresStore
 from parlour.store.postgres.writes import apply
 from parlour.store.sqlite import SqliteStore
@@ -224,3 +225,51 @@ def test_a_home_backup_restored_on_postgresql_reads_back_the_same(
         again = backup_of(hosted)
     made_again = json.loads(again) | {"made": None}
     assert made_again == json.loads(data) | {"made": None}  # all but when it was made
+
+
+def same_writes(store: Store) -> None:
+    """Games whose times tie (updated, finished, created), with results, tokens, a series
+    and a daily deal: where an order rests on ties, each store must break them alike."""
+    for i in range(6):
+        sid = f"s{i}"
+        daily = f"tictactoe:standard#daily-2026-11-0{i % 2 + 1}"
+        row = dataclasses.replace(session_row(sid), game_id=daily)
+        store.create_session(row, {f"t{i}": [0], f"u{i}": [1]}, NOW)
+        store.save(progress(sid, cursor=1 + i % 2, status="playing" if i % 3 else "won",
+                            now=NOW + i // 3, new_moves_from=0, new_moves=[{"cell": [i, 0]}]),
+                   *([] if i % 3 else [result_of(sid, seat, NOW + i // 4) for seat in (1, 0)]))
+    run_async(store.commit(series_saved(SeriesRow("s1", "s0", 1, [[1, 0, 0], [0, 0, 1]]))))
+
+
+def result_of(sid: str, seat: int, finished: float) -> Result:
+    return Result(sid=sid, round=1, game="tictactoe", preset="standard", mode="two players",
+                  outcome="won" if seat == 0 else "lost", score=None, elapsed_ms=5,
+                  moves=5, assisted=False, finished=finished, seat=seat)
+
+
+def every_read(store: Store) -> dict[str, object]:
+    tokens = [f"{kind}{i}" for kind in "tu" for i in range(6)]
+    return {
+        "unfinished": store.unfinished(), "held": store.held_unfinished(tokens),
+        "results": store.results(), "of a game": store.results("tictactoe"),
+        "game ids": store.result_game_ids(), "latest": store.latest_results(None, 3),
+        "statistics": dataclasses.replace(store.stat_reading(None, 5, 2), version=()),
+        "daily starts": store.daily_starts(), "daily results": store.daily_results(),
+        "kept": store.kept_sessions(), "tokens": store.tokens("s1"), "series": store.series("s1"),
+        "identities": store.identities(["s0", "nope"], ["t1", "nope"], ["nope"]),
+        "session": store.load_session("s2"),
+    }
+
+
+def test_the_same_writes_read_back_the_same_on_both_stores_ties_and_all(
+    tmp_path: Path, store: PostgresStore,
+) -> None:
+    home = SqliteStore(tmp_path / "home.sqlite3")
+    try:
+        for each in (home, store):
+            same_writes(each)
+        read = every_read(home)  # s1 and s2 tie, and s4 and s5: the newest first
+        assert [row.sid for row in read["unfinished"]] == ["s5", "s4", "s2", "s1"]
+        assert every_read(store) == read
+    finally:
+        home.close()
