@@ -2,10 +2,12 @@
 
 The hub, the routes and the statistics use `Store` and write with `Change`s, plain data
 that each backend applies its own way. The modules: `interface` (the Store), `rows` (what
-is kept), `changes` (the writes), `quota` (the upload quota, a policy every backend
-applies), `pictures` (what an uploaded picture becomes before it is kept), and one
-subpackage per backend: `sqlite` (the embedded default). Only the program's entry point
-and the tests name a backend.
+is kept), `changes` (the writes, and `Writes`: how a backend writes each kind), `quota`
+(the upload quota, a policy every backend applies), `pictures` (what an uploaded picture
+becomes before it is kept), `assembly` (what every backend builds alike of the rows it
+reads), and one subpackage per backend: `sqlite` (the embedded default) and `postgres`
+(for hosting; it needs the `hosted` extra, so nothing imports it unless asked to). Only
+the program's entry point and the tests name a backend.
 """
 
 from parlour.store.changes import (

@@ -1,6 +1,7 @@
 """What every store does, whatever keeps its data: the Store the hub, the routes and the
-statistics use. Each backend (SQLite's in parlour.store.sqlite) implements the writes and
-reads; the writes made of a single change are the same for all."""
+statistics use. Each backend (SQLite's in parlour.store.sqlite, PostgreSQL's in
+parlour.store.postgres) implements the writes and reads; the writes made of a single
+change are the same for all."""
 
 from __future__ import annotations
 
