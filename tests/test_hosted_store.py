@@ -16,7 +16,7 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
-import psycopg
+import psycopg  # the hosted extra, which the dev extra installs
 import pytest
 from fastapi.testclient import TestClient
 
@@ -27,6 +27,7 @@ from parlour.store import NewerStore, Result, SeriesRow, Store, series_saved, se
 from parlour.store.postgres import SCHEMA_VERSION, PostgresStore
 from parlour.store.postgres.writes import apply
 from parlour.store.sqlite import SqliteStore
+from tests.support import postgres as support_postgres
 from tests.support.loops import run_async
 from tests.support.servers import TEST_HOSTS, wait_until_ready
 from tests.test_api import CROSS_WINS, auth, get_view, play_out, two_humans
@@ -273,3 +274,14 @@ def test_the_same_writes_read_back_the_same_on_both_stores_ties_and_all(
         assert every_read(store) == read
     finally:
         home.close()
+
+
+@pytest.mark.parametrize(("ci", "outcome"), [("", pytest.skip.Exception),
+                                             ("true", pytest.fail.Exception)])
+def test_without_postgresql_its_tests_skip_and_say_why_but_fail_in_ci(
+    ci: str, outcome: type[BaseException], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("CI", ci)
+    monkeypatch.setattr(support_postgres.glob, "glob", lambda pattern: [])  # not installed
+    with pytest.raises(outcome, match="apt-get install postgresql"):
+        next(support_postgres.postgres_fixture())

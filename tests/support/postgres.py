@@ -19,6 +19,7 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -115,18 +116,30 @@ def start_postgres() -> PostgresServer:
     return PostgresServer(folder, bin_folder)
 
 
+def unavailable(message: str) -> NoReturn:
+    """What tests that need PostgreSQL do without it: fail in CI, skip elsewhere."""
+    if os.environ.get("CI"):
+        pytest.fail(message, pytrace=False)
+    pytest.skip(message)
+
+
+def require_hosted_extra() -> None:
+    """Without the `hosted` extra (which the dev extra installs), the tests that need
+    PostgreSQL are skipped, or in CI fail, saying what to install."""
+    try:
+        import psycopg  # noqa: F401
+    except ImportError as error:
+        unavailable(f"the hosted extra is not installed ({error}): pip install -e '.[dev]'")
+
+
 def postgres_fixture() -> Iterator[PostgresServer]:
     """The session's PostgreSQL server (the `postgres` fixture): started by the first test
     that needs it. When it cannot start, its tests fail in CI and are skipped elsewhere."""
+    require_hosted_extra()
     try:
-        import psycopg  # noqa: F401  (the `hosted` extra)
-
         server = start_postgres()
-    except (ImportError, NoPostgres) as error:
-        message = f"no PostgreSQL server for the tests: {error}"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+    except NoPostgres as error:
+        unavailable(f"no PostgreSQL server for the tests: {error}")
     yield server
     server.stop()
 

@@ -7,10 +7,8 @@ from parlour.store.postgres.schema import SCHEMA_VERSION
 from parlour.store.postgres.store import (
     PostgresStore,
     Unreachable,
-    is_database_url,
     migrate_database,
     shown,
 )
 
-__all__ = ["SCHEMA_VERSION", "PostgresStore", "Unreachable", "is_database_url",
-           "migrate_database", "shown"]
+__all__ = ["SCHEMA_VERSION", "PostgresStore", "Unreachable", "migrate_database", "shown"]

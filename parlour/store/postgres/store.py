@@ -6,9 +6,9 @@ in threads (the statistics, backups), and a pool of synchronous connections serv
 all. `commit`, the write a move waits for, runs `write` in a thread of the store's own,
 one per pooled connection: the event loop goes on while PostgreSQL commits, and commits
 from many games at once go on their own connections, whose flushes PostgreSQL's group
-commit shares. An asynchronous pool would spare that thread hop (tens of microseconds,
-next to a commit's flush) but would be a second pool beside the one the synchronous
-reads need, each with its own connections to the server.
+commit shares. An asynchronous pool (psycopg's AsyncConnectionPool) would spare that
+hop to a thread, small next to a commit's round trip and flush, but would be a second
+pool beside the one the synchronous reads need, each holding connections to the server.
 
 A change is durable when `write` returns: PostgreSQL has committed it (with the
 server's own synchronous_commit, on by default, it is flushed to its disk).
@@ -50,11 +50,6 @@ CONNECT_SECONDS = 10.0
 
 class Unreachable(RuntimeError):
     """The PostgreSQL server cannot be reached: the URL's host, or the server, is wrong."""
-
-
-def is_database_url(value: str) -> bool:
-    """Whether `value` names a PostgreSQL database rather than a SQLite file."""
-    return value.startswith(("postgresql://", "postgres://"))
 
 
 class PostgresStore(Store):

@@ -5,7 +5,7 @@ write of a game's progress counted in `sessions.revision`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeAlias
 
 from psycopg.types.json import Json
@@ -71,8 +71,8 @@ def _session_created(db: Connection, change: SessionCreated) -> None:
         [(row.sid, ply, text) for ply, text in enumerate(change.moves_text)])
 
 
-def _insert_tokens(db: Connection, sid: str, held: Any, forgotten: frozenset[str] = frozenset()
-                   ) -> None:
+def _insert_tokens(db: Connection, sid: str, held: Iterable[tuple[str, list[int]]],
+                   forgotten: frozenset[str] = frozenset()) -> None:
     db.cursor().executemany(
         "INSERT INTO tokens (token, sid, seats, forgotten) VALUES (%s, %s, %s, %s)",
         [(token, sid, seats, token in forgotten) for token, seats in held])
