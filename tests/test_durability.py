@@ -1,9 +1,10 @@
 """Durability: a move the server acknowledged survives a hard kill of the server.
 
-Each test runs a real `parlour` process on a temporary database, plays over the REST
-API, kills the process with SIGKILL straight after the last acknowledgement (no clean
-shutdown, as in a crash or power cut), starts a new process on the same file and checks
-that every acknowledged change is there and that play goes on.
+Each test runs a real `parlour` process on a temporary database (the first test on
+SQLite's and on PostgreSQL's), plays over the REST API, kills the process with SIGKILL
+straight after the last acknowledgement (no clean shutdown, as in a crash or power cut),
+starts a new process on the same database and checks that every acknowledged change is
+there and that play goes on.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from tests.support.servers import RunningServer, start_server
+from tests.support.stores import STORES
 
 Cell = tuple[int, int]
 
@@ -28,7 +30,7 @@ Cell = tuple[int, int]
 class Parlour:
     """One database, served by one process at a time; `crash` swaps the process."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path | str) -> None:
         self.db = db
         self.server: RunningServer = start_server(db)
         self.http = httpx.Client(base_url=self.server.url, timeout=10)
@@ -116,8 +118,11 @@ OPENING: list[Cell] = [(1, 1), (0, 0), (2, 0), (0, 2), (0, 1), (2, 1), (1, 0)]
 
 
 @pytest.fixture
-def parlour(tmp_path: Path) -> Iterator[Parlour]:
-    running = Parlour(tmp_path / "parlour.sqlite3")
+def parlour(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Parlour]:
+    """A Parlour on a SQLite file, or (a test marked `@on_both_stores`) on each store."""
+    on_postgres = getattr(request, "param", "sqlite") == "postgres"
+    running = Parlour(request.getfixturevalue("postgres_url") if on_postgres
+                      else tmp_path / "parlour.sqlite3")
     try:
         yield running
     finally:
@@ -128,6 +133,7 @@ def test_board_helper_matches_the_server_text() -> None:
     assert board(OPENING[:3]) == "O.X\n.X.\n..."
 
 
+@pytest.mark.parametrize("parlour", STORES, indirect=True)
 def test_acknowledged_moves_survive_a_kill(parlour: Parlour) -> None:
     sid, token = parlour.create()
     played = OPENING[:5]

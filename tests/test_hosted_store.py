@@ -9,9 +9,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
-import os
-import subprocess
-import sys
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,7 +26,7 @@ from parlour.store.postgres.writes import apply
 from parlour.store.sqlite import SqliteStore
 from tests.support import postgres as support_postgres
 from tests.support.loops import run_async
-from tests.support.servers import TEST_HOSTS, wait_until_ready
+from tests.support.servers import TEST_HOSTS, start_server
 from tests.test_api import CROSS_WINS, auth, get_view, play_out, two_humans
 from tests.test_backup import backup_of, parlour_on, restore, some_games
 from tests.test_store_stats import NOW, progress, session_row
@@ -183,16 +180,9 @@ def test_a_sqlite_file_and_a_database_at_once_are_refused(
 @pytest.fixture
 def hosted_server(postgres_url: str) -> Iterator[str]:
     """A real `parlour --database ...` process: its address."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "parlour", "--no-browser", "--port", "0",
-         "--database", postgres_url],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    try:
-        yield wait_until_ready(process, timeout=60)
-    finally:
-        process.terminate()
-        process.wait(10)
+    running = start_server(postgres_url, timeout=60)
+    yield running.url
+    running.stop()
 
 
 def test_a_server_started_with_database_keeps_its_games_in_postgresql(

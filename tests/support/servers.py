@@ -24,7 +24,7 @@ READY = re.compile(r"ready at (http://\S+?)/?\s")
 class RunningServer:
     process: subprocess.Popen[str]
     url: str
-    db: Path
+    db: Path | str  # its SQLite file; or, for a server on PostgreSQL, its database's URL
 
     def kill(self) -> None:
         """Kill hard, as a crash or a power cut would: no clean shutdown."""
@@ -40,11 +40,13 @@ class RunningServer:
                 self.kill()
 
 
-def start_server(db: Path, port: int = 0, timeout: float = 20.0) -> RunningServer:
-    """Start `python -m parlour` on 127.0.0.1 and wait until it prints its address."""
+def start_server(db: Path | str, port: int = 0, timeout: float = 20.0) -> RunningServer:
+    """Start `python -m parlour` on 127.0.0.1 and wait until it prints its address; its
+    games kept in the SQLite file `db`, or in the PostgreSQL database whose URL `db` is."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    kept = ["--db", str(db)] if isinstance(db, Path) else ["--database", db]
     process = subprocess.Popen(
-        [sys.executable, "-m", "parlour", "--no-browser", "--port", str(port), "--db", str(db)],
+        [sys.executable, "-m", "parlour", "--no-browser", "--port", str(port), *kept],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
