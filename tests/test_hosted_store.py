@@ -11,6 +11,7 @@ import dataclasses
 import json
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import psycopg  # the hosted extra, which the dev extra installs
@@ -20,7 +21,15 @@ from fastapi.testclient import TestClient
 from parlour import cli
 from parlour.games import GAMES
 from parlour.server.app import create_app
-from parlour.store import NewerStore, Result, SeriesRow, Store, series_saved, session_created
+from parlour.store import (
+    NewerStore,
+    Result,
+    SeriesRow,
+    Store,
+    progress_saved,
+    series_saved,
+    session_created,
+)
 from parlour.store.postgres import SCHEMA_VERSION, PostgresStore
 from parlour.store.postgres.writes import apply
 from parlour.store.sqlite import SqliteStore
@@ -107,6 +116,35 @@ def test_a_database_of_a_newer_parlour_is_refused(store: PostgresStore) -> None:
                    (SCHEMA_VERSION + 1,))
     with pytest.raises(NewerStore, match=f"schema version {SCHEMA_VERSION + 1}"):
         PostgresStore(store.url)
+
+
+def test_processes_opening_a_new_database_together_create_its_schema_once(
+    postgres_url: str,
+) -> None:
+    with ThreadPoolExecutor(4) as openers:
+        stores = list(openers.map(lambda _: PostgresStore(postgres_url, pool_size=1), range(4)))
+    for opened in stores:
+        opened.close()
+    with psycopg.connect(postgres_url) as db:
+        assert db.execute("SELECT version FROM parlour_migrations").fetchall() == [
+            (number,) for number in range(1, SCHEMA_VERSION + 1)]
+
+
+def test_many_games_commit_at_once_each_on_a_connection_of_the_pool(
+    store: PostgresStore,
+) -> None:
+    sids = [f"s{i}" for i in range(30)]
+    for sid in sids:
+        store.create_session(session_row(sid), {f"t-{sid}": [0, 1]}, NOW)
+
+    async def moves_everywhere() -> None:
+        await asyncio.gather(*(store.commit(progress_saved(progress(
+            sid, cursor=1, now=NOW + 1, new_moves_from=0, new_moves=[{"cell": [1, 1]}])))
+            for sid in sids))
+
+    run_async(moves_everywhere())
+    assert all(store.load_session(sid) == (store.session_row(sid), [{"cell": [1, 1]}])
+               for sid in sids)
 
 
 # -- the command line ----------------------------------------------------------------------
