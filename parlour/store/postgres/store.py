@@ -18,29 +18,18 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 
 import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from parlour.core.game import JSON
 from parlour.store.changes import Change
-from parlour.store.interface import Store
-from parlour.store.pictures import Picture
-from parlour.store.postgres import reads
+from parlour.store.postgres import reads as postgres_reads
 from parlour.store.postgres.schema import SCHEMA_VERSION, Connection, migrate
 from parlour.store.postgres.writes import PgWrite, apply
-from parlour.store.rows import (
-    DailyStart,
-    Identities,
-    KeptSession,
-    Result,
-    SeriesRow,
-    SessionRow,
-    StatReading,
-)
+from parlour.store.sql import SqlStore
 
 POOL_SIZE = 8
 """Connections one process keeps at most: commits of that many games at once, the rest
@@ -52,9 +41,11 @@ class Unreachable(RuntimeError):
     """The PostgreSQL server cannot be reached: the URL's host, or the server, is wrong."""
 
 
-class PostgresStore(Store):
+class PostgresStore(SqlStore[Connection]):
     """A Store kept by a PostgreSQL server; `url` is a libpq URL, e.g.
     postgresql://parlour@db.example/parlour. Opening it creates or upgrades its schema."""
+
+    reads = postgres_reads
 
     def __init__(self, url: str, pool_size: int = POOL_SIZE) -> None:
         self.url = url
@@ -90,79 +81,15 @@ class PostgresStore(Store):
         await asyncio.get_running_loop().run_in_executor(self._committers, self.write, change)
 
     @contextmanager
-    def _reading(self) -> Iterator[Connection]:
+    def _apart(self) -> Iterator[Connection]:
         """A connection in a read-only transaction that sees one moment of the store,
         whatever is written meanwhile (as a read of SQLite's does)."""
         with self._pool.connection() as db, db.transaction():
             db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             yield db
 
-    def load_session(self, sid: str) -> tuple[SessionRow, list[JSON]] | None:
-        with self._reading() as db:
-            return reads.load_session(db, sid)
-
-    def session_row(self, sid: str) -> SessionRow | None:
-        with self._reading() as db:
-            return reads.session_row(db, sid)
-
-    def unfinished(self, limit: int = 20) -> list[SessionRow]:
-        with self._reading() as db:
-            return reads.unfinished(db, limit)
-
-    def held_unfinished(self, tokens: Sequence[str]) -> list[tuple[str, list[int]]]:
-        with self._reading() as db:
-            return reads.held_unfinished(db, tokens)
-
-    def series(self, sid: str) -> SeriesRow | None:
-        with self._reading() as db:
-            return reads.series(db, sid)
-
-    def tokens(self, sid: str) -> dict[str, list[int]]:
-        with self._reading() as db:
-            return reads.tokens(db, sid)
-
-    def load_upload(self, upload_id: str) -> Picture | None:
-        with self._reading() as db:
-            return reads.load_upload(db, upload_id)
-
-    def results(self, game: str | None = None) -> list[Result]:
-        with self._reading() as db:
-            return reads.results(db, game)
-
-    def result_game_ids(self) -> dict[str, str]:
-        with self._reading() as db:
-            return reads.result_game_ids(db)
-
-    def results_version(self) -> tuple[float, ...]:
-        with self._reading() as db:
-            return reads.results_version(db)
-
-    def stat_reading(self, game: str | None, groups_per_game: int, per_group: int
-                     ) -> StatReading:
-        with self._reading() as db:
-            return reads.stat_reading(db, game, groups_per_game, per_group)
-
-    def daily_starts(self) -> list[DailyStart]:
-        with self._reading() as db:
-            return reads.daily_starts(db)
-
-    def daily_results(self) -> list[Result]:
-        with self._reading() as db:
-            return reads.daily_results(db)
-
-    def latest_results(self, game: str | None, limit: int
-                       ) -> list[tuple[Result, SessionRow | None]]:
-        with self._reading() as db:
-            return reads.latest_results(db, game, limit)
-
-    def kept_sessions(self) -> list[KeptSession]:
-        with self._reading() as db:
-            return reads.kept_sessions(db)
-
-    def identities(self, sids: Sequence[str], tokens: Sequence[str],
-                   uploads: Sequence[str]) -> Identities:
-        with self._reading() as db:
-            return reads.identities(db, sids, tokens, uploads)
+    def _at_once(self) -> AbstractContextManager[Connection]:
+        return self._apart()  # every read is made alike: the pool serves any thread
 
 
 def shown(url: str) -> str:

@@ -115,6 +115,11 @@ def _result(row: Sequence[Any]) -> Result:
     return assembly.result_from((*row[:13], json.loads(row[13])))
 
 
+def result_game_ids(db: sqlite3.Connection) -> dict[str, str]:
+    return dict(db.execute(
+        "SELECT sid, game_id FROM sessions WHERE sid IN (SELECT sid FROM results)"))
+
+
 def results_version(db: sqlite3.Connection) -> tuple[float, ...]:
     """The results' count, last row and last finish: a result added, or taken back by an
     undo and finished again, changes one. (count(*) walks an index: fast, though linear.)"""

@@ -7,27 +7,16 @@ import asyncio
 import os
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 
 import platformdirs
 
-from parlour.core.game import JSON
 from parlour.store.changes import Change
-from parlour.store.interface import Store
-from parlour.store.pictures import Picture
-from parlour.store.rows import (
-    DailyStart,
-    Identities,
-    KeptSession,
-    Result,
-    SeriesRow,
-    SessionRow,
-    StatReading,
-)
-from parlour.store.sqlite import reads
+from parlour.store.sql import SqlStore
+from parlour.store.sqlite import reads as sqlite_reads
 from parlour.store.sqlite.durability import SYNC_MODES, Checkpointer, GroupCommitter, connect
 from parlour.store.sqlite.schema import migrate
 from parlour.store.sqlite.writes import SqlWrite, apply
@@ -40,12 +29,15 @@ def default_path() -> Path:
     return Path(platformdirs.user_data_dir("parlour", appauthor=False)) / "parlour.sqlite3"
 
 
-class SqliteStore(Store):
+class SqliteStore(SqlStore[sqlite3.Connection]):
     """Reads and writes on the caller's thread, except a sync "full" store's `commit`:
     a writer thread commits every change waiting in one transaction, so that many players'
     moves share one disk flush and the event loop never waits on the disk (a sync
     "normal" store's flushes are the Checkpointer's). Besides Changes, it writes
-    SqlWrites, SQLite's own (its migrations, a test's)."""
+    SqlWrites, SQLite's own (its migrations, a test's). The reads the event loop makes use
+    its connection; those that may run in a thread, one of their own (`_apart`)."""
+
+    reads = sqlite_reads
 
     def __init__(self, path: Path | str, sync: str = SYNC_MODES[0]) -> None:
         self.path = Path(path)
@@ -95,66 +87,12 @@ class SqliteStore(Store):
             raise
         self.db.execute("COMMIT")
 
-    def load_session(self, sid: str) -> tuple[SessionRow, list[JSON]] | None:
-        return reads.load_session(self.db, sid)
-
-    def session_row(self, sid: str) -> SessionRow | None:
-        return reads.session_row(self.db, sid)
-
-    def unfinished(self, limit: int = 20) -> list[SessionRow]:
-        return reads.unfinished(self.db, limit)
-
-    def held_unfinished(self, tokens: Sequence[str]) -> list[tuple[str, list[int]]]:
-        return reads.held_unfinished(self.db, tokens)
-
-    def series(self, sid: str) -> SeriesRow | None:
-        return reads.series(self.db, sid)
-
-    def tokens(self, sid: str) -> dict[str, list[int]]:
-        return reads.tokens(self.db, sid)
-
-    def load_upload(self, upload_id: str) -> Picture | None:
-        return reads.load_upload(self.db, upload_id)
-
-    def results(self, game: str | None = None) -> list[Result]:
-        with self._reader() as db:
-            return reads.results(db, game)
-
-    def result_game_ids(self) -> dict[str, str]:
-        with self._reader() as db:
-            return dict(db.execute(
-                "SELECT sid, game_id FROM sessions WHERE sid IN (SELECT sid FROM results)"))
-
-    def daily_starts(self) -> list[DailyStart]:
-        with self._reader() as db:
-            return reads.daily_starts(db)
-
-    def daily_results(self) -> list[Result]:
-        with self._reader() as db:
-            return reads.daily_results(db)
-
-    def latest_results(self, game: str | None, limit: int
-                       ) -> list[tuple[Result, SessionRow | None]]:
-        with self._reader() as db:
-            return reads.latest_results(db, game, limit)
-
-    def kept_sessions(self) -> list[KeptSession]:
-        """Read in one transaction of a connection of its own (a file's store), so that
-        it may run in a thread while the event loop goes on with the store's own."""
-        with self._reader() as db:
-            return reads.kept_sessions(db)
-
-    def results_version(self) -> tuple[float, ...]:
-        with self._reader() as db:
-            return reads.results_version(db)
-
-    def stat_reading(self, game: str | None, groups_per_game: int, per_group: int
-                     ) -> StatReading:
-        with self._reader() as db:
-            return reads.stat_reading(db, game, groups_per_game, per_group)
+    @contextmanager
+    def _at_once(self) -> Iterator[sqlite3.Connection]:
+        yield self.db
 
     @contextmanager
-    def _reader(self) -> Iterator[sqlite3.Connection]:
+    def _apart(self) -> Iterator[sqlite3.Connection]:
         """A connection of its own in one read transaction (a file's store), for reads
         made in a thread while the event loop goes on with the store's own."""
         if self.in_memory:
@@ -187,7 +125,3 @@ class SqliteStore(Store):
             db.execute("COMMIT")
         finally:
             db.close()
-
-    def identities(self, sids: Sequence[str], tokens: Sequence[str],
-                   uploads: Sequence[str]) -> Identities:
-        return reads.identities(self.db, sids, tokens, uploads)
