@@ -96,6 +96,12 @@ def backup_of(client: TestClient) -> bytes:
     return response.content
 
 
+def views_of(client: TestClient, games: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each game's view, as its player sees it, by session."""
+    return {game["session"]: client.get(f"/api/games/{game['session']}",
+                                        headers=auth(game["token"])).json() for game in games}
+
+
 def restore(client: TestClient, data: bytes) -> Any:
     return client.post("/api/backup", content=data, headers=JSON_BODY)
 
@@ -125,8 +131,7 @@ def test_a_backup_restored_on_another_machine_brings_back_games_results_and_pict
     with parlour_on(Store(tmp_path / "here.sqlite3")) as here:
         games = some_games(here)
         data = backup_of(here)
-        views = {g["session"]: here.get(f"/api/games/{g['session']}",
-                                        headers=auth(g["token"])).json() for g in games}
+        views = views_of(here, games)
         stats = here.get("/api/stats").json()
         picture = games[-1]["view"]["params"]["picture"]
         kept_picture = here.get(f"/api/uploads/{picture}").content

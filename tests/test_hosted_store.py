@@ -37,7 +37,7 @@ from tests.support import postgres as support_postgres
 from tests.support.loops import run_async
 from tests.support.servers import TEST_HOSTS, start_server
 from tests.test_api import CROSS_WINS, auth, get_view, play_out, two_humans
-from tests.test_backup import backup_of, parlour_on, restore, some_games
+from tests.test_backup import backup_of, parlour_on, restore, some_games, views_of
 from tests.test_store_stats import NOW, progress, session_row
 from tests.test_uploads import png, post_picture
 
@@ -243,13 +243,10 @@ def test_a_home_backup_restored_on_postgresql_reads_back_the_same(
     with parlour_on(SqliteStore(tmp_path / "home.sqlite3")) as home:
         games = some_games(home)
         data = backup_of(home)
-        views = {g["session"]: home.get(f"/api/games/{g['session']}",
-                                        headers=auth(g["token"])).json() for g in games}
-        stats = home.get("/api/stats").json()
+        views, stats = views_of(home, games), home.get("/api/stats").json()
     with parlour_on(store) as hosted:
         assert restore(hosted, data).status_code == 200
-        assert {sid: hosted.get(f"/api/games/{sid}", headers=auth(g["token"])).json()
-                for g in games for sid in [g["session"]]} == views
+        assert views_of(hosted, games) == views
         assert hosted.get("/api/stats").json() == stats
         again = backup_of(hosted)
     made_again = json.loads(again) | {"made": None}
