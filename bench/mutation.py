@@ -67,11 +67,12 @@ STORE_MODULES = tuple(f"parlour/store/{name}.py" for name in (
 STORE_TESTS = tuple(f"tests/{name}.py" for name in (
     "test_store_stats", "test_uploads", "test_resume", "test_series", "test_help_and_moves",
     "test_seats", "test_daily", "test_backup", "test_import_limits", "test_honest_stats",
-    "test_replays"))
+    "test_replays", "test_timing"))
 """The store's tests: its own (writes, reads, the full-sync commit), the migrations from
 each old version (uploads, resume, series, help per seat, results filed apart, imports),
 and those that save and read back seats, daily starts, backups, imports' quotas, the
-statistics' groups and the past games through the server's code."""
+statistics' groups and the past games through the server's code, and the sync modes'
+(the checkpointer's flush, the full-sync commit)."""
 
 COVERING_TESTS: dict[str, tuple[str, ...]] = {
     "parlour/core/session.py": (PROPERTIES, "tests/test_session.py", "tests/test_clock.py",
@@ -124,6 +125,10 @@ LEFT_OUT: dict[str, tuple[str, ...]] = {
     ),
     "parlour/games/tribolo/tests/test_api.py": (
         "test_blue_plays_against_two_computers_by_default_to_the_end",
+    ),
+    "tests/test_timing.py": (
+        "test_with_sync_normal_an_acknowledged_move_survives_a_kill",
+        "test_the_server_leaves_its_startup_heap_out_of_garbage_collection",
     ),
     "tests/test_backup.py": (
         "test_a_backup_restored_on_another_machine_brings_back_games_results_and_pictures",

@@ -80,32 +80,56 @@ def test_a_huge_body_sent_in_chunks_is_refused_too(client: TestClient) -> None:
     error_of(reply, 413)
 
 
-def test_small_chunks_are_added_up_against_the_limit() -> None:
-    """Driven at the ASGI level: the test client would join the chunks into one."""
+async def asgi_request(headers: list[tuple[bytes, bytes]], chunks: int = 0
+                       ) -> tuple[int, dict[str, Any]]:
+    """A POST to /api/games through the guard alone, at the ASGI level (the test client
+    adds a Host and joins chunks into one): its body `chunks` of 1 KiB, sent one by one.
+    The status and JSON body answered, or the guard's HTTPException raised. The app
+    behind answers 201 with no headers (ASGI lets it leave them out): the guard's
+    security headers must be added all the same."""
     async def app(scope: Any, receive: Any, send: Any) -> None:
         while (await receive()).get("more_body"):
             pass
+        await send({"type": "http.response.start", "status": 201})
+        await send({"type": "http.response.body", "body": b"{}"})
 
-    async def post(chunks: int) -> None:
-        messages = [{"type": "http.request", "body": b"x" * 1024, "more_body": True}] * chunks
-        messages.append({"type": "http.request", "body": b"", "more_body": False})
+    messages = [{"type": "http.request", "body": b"x" * 1024, "more_body": True}] * chunks
+    messages.append({"type": "http.request", "body": b"", "more_body": False})
+    answered: list[Any] = []
 
-        async def receive() -> Any:
-            return messages.pop(0)
+    async def receive() -> Any:
+        return messages.pop(0)
 
-        async def send(message: Any) -> None:
-            pass
+    async def send(message: Any) -> None:
+        answered.append(message)
 
-        scope = {"type": "http", "method": "POST", "path": "/api/games", "scheme": "http",
-                 "headers": [(b"host", b"testserver"), (b"content-type", b"application/json"),
-                             (b"transfer-encoding", b"chunked")]}
-        await Guard(app, ["testserver"])(scope, receive, send)
+    scope = {"type": "http", "method": "POST", "path": "/api/games", "scheme": "http",
+             "headers": headers}
+    await Guard(app, ["testserver"])(scope, receive, send)
+    assert (b"x-content-type-options", b"nosniff") in answered[0]["headers"]
+    return answered[0]["status"], json.loads(answered[1]["body"])
 
-    run_async(post(16))  # each far under the 16 KiB, and together at it
+
+def test_small_chunks_are_added_up_against_the_limit() -> None:
+    streamed = [(b"host", b"testserver"), (b"content-type", b"application/json"),
+                (b"transfer-encoding", b"chunked")]
+    assert run_async(asgi_request(streamed, chunks=16))[0] == 201  # together at the 16 KiB
     with pytest.raises(HTTPException) as refused:
-        run_async(post(17))  # together over it
+        run_async(asgi_request(streamed, chunks=17))  # together over it
     assert (refused.value.status_code, refused.value.detail) == (
         413, "The request body may be at most 16 KiB")
+
+
+def test_a_streamed_body_of_no_type_is_refused_as_untyped() -> None:
+    streamed = [(b"host", b"testserver"), (b"transfer-encoding", b"chunked")]
+    assert run_async(asgi_request(streamed, chunks=1)) == (
+        415, {"error": "The body must be application/json, not untyped"})
+
+
+def test_a_request_that_names_no_host_is_refused() -> None:
+    """Only HTTP/1.0 may leave the Host out: this server answers to named hosts only."""
+    answer = run_async(asgi_request([(b"content-type", b"application/json")]))
+    assert answer == (400, {"error": "This server does not answer to the host ''"})
 
 
 def test_a_huge_upload_is_refused(client: TestClient) -> None:
@@ -191,6 +215,20 @@ def test_a_plain_text_post_is_refused(client: TestClient, path: str) -> None:
                         headers={"Content-Type": "text/plain"})
     assert "text/plain" in error_of(reply, 415)
     assert client.get("/api/sessions").json() == []
+
+
+def test_a_body_of_no_type_is_refused_as_untyped(client: TestClient) -> None:
+    reply = client.post("/api/games", content=b'{"game": "tictactoe"}')
+    assert error_of(reply, 415) == "The body must be application/json, not untyped"
+    reply = client.post("/api/uploads", content=b"\x89PNG")
+    assert error_of(reply, 415) == (
+        "The body must be image/png or image/jpeg or image/webp, not untyped")
+
+
+def test_a_json_body_may_name_its_character_set(client: TestClient) -> None:
+    reply = client.post("/api/games", content=b'{"game": "tictactoe"}',
+                        headers={"Content-Type": "application/json; charset=utf-8"})
+    assert reply.status_code == 201, reply.text
 
 
 # -- 6. hidden information --------------------------------------------------------------

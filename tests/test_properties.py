@@ -930,6 +930,22 @@ def test_bad_ids_say_what_is_wrong(text: str, message: str) -> None:
     assert message in str(raised.value)
 
 
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("pick:standard#a b", "a game id ends with '#' and a seed of letters and digits"),
+        ("pick:" + "x" * 50 + "#abc", f"unknown preset {'x' * 40!r} for pick"),
+        ("pick:count=2=2#x", "count must be a whole number"),
+        ("pick:standard:a:b", "a start position is letters, digits and . , / * - _"),
+    ],
+)
+def test_a_bad_id_is_refused_in_a_sentence_about_the_part_at_fault(text: str, message: str
+                                                                     ) -> None:
+    with pytest.raises(BadParams) as raised:
+        parse_game_id(PICK, text)
+    assert str(raised.value) == message
+
+
 def test_bad_tictactoe_ids() -> None:
     game = GAMES["tictactoe"].game
     with pytest.raises(BadParams, match="unknown parameter 'rows' for tictactoe"):

@@ -21,8 +21,12 @@ def cell(x: int, y: int) -> dict[str, list[int]]:
     return {"cell": [x, y]}
 
 
-def session_of(spec: GameSpec, seats: tuple[str, ...]) -> Session:
-    return Session(spec, parse_game_id(spec.game, f"{spec.name}:#seed"), seats)
+def session_of(spec: GameSpec, seats: tuple[str, ...], seed: str = "seed") -> Session:
+    return Session(spec, parse_game_id(spec.game, f"{spec.name}:#{seed}"), seats)
+
+
+CROSS_WINS = [cell(0, 0), cell(1, 0), cell(0, 1), cell(1, 1), cell(0, 2)]
+"""X takes the first column while O plays beside it."""
 
 
 def two_humans(spec: GameSpec = TICTACTOE) -> Session:
@@ -52,6 +56,20 @@ def test_the_computer_plays_a_player_who_left_at_the_stand_in_level() -> None:
     assert session.ai_level(0) == "random"
     player, _ = session.ai_player()
     assert player is TICTACTOE.ai_levels["random"]
+
+
+def test_the_computer_plays_the_same_game_again_from_the_same_deal() -> None:
+    """Its choices come from the game's id and the ply, so that a game replayed from its
+    id and moves meets the same replies (and another deal, other ones)."""
+    def computer_game(seed: str) -> list[Any]:
+        session = session_of(TICTACTOE, ("ai:random", "ai:random"), seed)
+        while session.to_move is not None:
+            session.play(session.choose_ai_move(), session.to_move)
+        return session.moves
+
+    games = {seed: computer_game(seed) for seed in ("one", "two", "three", "four")}
+    assert all(computer_game(seed) == moves for seed, moves in games.items())
+    assert len({str(moves) for moves in games.values()}) > 1
 
 
 def test_the_computer_does_not_move_for_a_player_at_the_board() -> None:
@@ -85,7 +103,7 @@ def test_a_hint_suggests_a_move_to_the_seat_that_asked_and_counts_as_help() -> N
     assert hint == Hint(cell(1, 1), "the centre")
     assert finder.asked == [(session.state, 0)]
     assert session.hints == {0: hint}
-    assert session.assisted
+    assert session.assisted_for({0}) and not session.assisted_for({1})
 
 
 def test_following_a_hints_line_gives_the_next_hints_without_searching_again() -> None:
@@ -269,6 +287,32 @@ def test_the_rules_are_asked_once_per_position_however_many_look() -> None:
     for _ in range(3):
         session.facts()
     assert len(asked) == 1
+
+
+def test_undo_goes_back_to_the_players_own_last_move_and_redo_forward_to_the_next() -> None:
+    session = two_humans()
+    for seat, move in enumerate((cell(1, 1), cell(0, 0), cell(2, 2))):
+        session.play(move, seat % 2)
+    session.undo({1})  # past X's last move, to O's
+    assert session.cursor == 1
+    session.undo({0})
+    assert session.cursor == 0
+    session.redo({1})  # to where O is to move next, past X's move
+    assert session.cursor == 1
+    session.redo({1})  # O never moves again on this line: to its end
+    assert session.cursor == 3
+
+
+def test_redo_stops_where_the_game_ends() -> None:
+    session = two_humans()
+    for seat, move in enumerate(CROSS_WINS):
+        session.play(move, seat % 2)
+    session.undo({0})
+    session.undo({0})
+    session.redo({1})
+    assert session.cursor == 3  # O to move
+    session.redo({1})  # past X's move, which ends the game
+    assert (session.cursor, session.status.value) == (len(CROSS_WINS), "won")
 
 
 def test_a_game_helped_once_stays_helped_after_an_ordinary_undo() -> None:

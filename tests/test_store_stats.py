@@ -489,6 +489,23 @@ def test_save_moves_cursor_and_redo_line(store: Store) -> None:
 
 
 @on_both_stores
+def test_a_game_created_with_its_line_goes_on_after_its_last_move(store: Store) -> None:
+    """An imported game starts with its moves: a take-back and a new move keep those
+    before it, as in a game played here."""
+    store.write(session_created(fresh_row(), {"tok": [0]}, NOW, moves=MOVES[:3]))
+    assert (store.load_session("sid1") or pytest.fail("not saved"))[1] == MOVES[:3]
+    store.save(progress(cursor=2, now=NOW + 1, new_moves_from=1, new_moves=[MOVES[3]]))
+    assert (store.load_session("sid1") or pytest.fail("lost"))[1] == [MOVES[0], MOVES[3]]
+
+
+@on_both_stores
+def test_a_change_the_store_cannot_write_is_refused_with_nothing_written(store: Store) -> None:
+    with pytest.raises(TypeError, match=r"^a store cannot apply object$"):
+        store.write(together(session_created(fresh_row(), {"tok": [0]}, NOW), object()))
+    assert store.session_row("sid1") is None
+
+
+@on_both_stores
 def test_a_saved_session_survives_reopening(store: Store) -> None:
     store.create_session(fresh_row(), {"tok": [0]}, NOW)
     store.add_token("sid1", "joined", [1])
@@ -751,6 +768,29 @@ def test_a_normal_sync_store_writes_each_commit_at_once_with_no_writer_thread(
     finally:
         store.close()
     assert kept_sessions_of(tmp_path / "normal.sqlite3") == ["s1"]
+
+
+def test_only_a_normal_sync_file_store_has_a_checkpointer(tmp_path: Path) -> None:
+    """A full-sync store's writer flushes each commit, and a store in memory has no disk."""
+    for path, sync in ((tmp_path / "full.sqlite3", "full"), (":memory:", "normal")):
+        before = set(threading.enumerate())
+        store = Store(path, sync=sync)
+        started = {thread.name for thread in set(threading.enumerate()) - before}
+        store.close()
+        assert "parlour-store-checkpointer" not in started
+
+
+def test_closing_a_normal_sync_store_leaves_every_commit_in_the_database_file(
+    tmp_path: Path,
+) -> None:
+    """Nothing is left in the write-ahead log for the next start to replay."""
+    path = tmp_path / "normal.sqlite3"
+    store = Store(path, sync="normal")
+    run_async(store.commit(session_created(session_row("marker-of-the-last-commit"),
+                                           {"t": [0]}, NOW)))
+    store.close()
+    assert not path.with_name("normal.sqlite3-wal").exists()
+    assert b"marker-of-the-last-commit" in path.read_bytes()
 
 
 def test_on_windows_the_database_is_in_the_local_app_data_parlour_folder(

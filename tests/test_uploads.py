@@ -414,13 +414,25 @@ def test_a_database_from_before_versions_migrates_and_keeps_everything(
     assert list(sqlite3.connect(path).iterdump()) == dump
 
 
-def test_pictures_kept_before_decoding_are_rechecked(tmp_path: Path) -> None:
+def test_pictures_kept_before_decoding_are_rechecked_every_one(tmp_path: Path) -> None:
+    """Each damaged picture is dropped, and each sound one kept, whatever came before it."""
     path = tmp_path / "parlour.sqlite3"
-    bomb = jpeg_whose_markers_lie()
-    database_before_versions(path, [(png(8, 8), 8, 8), (bomb, 10, 10)])
+    bomb, cut = jpeg_whose_markers_lie(), PNG_SIGNATURE + b"no picture follows"
+    pictures = [png(8, 8), bomb, cut, png(9, 9)]
+    database_before_versions(path, [(picture, 8, 8) for picture in pictures])
+    db = sqlite3.connect(path)  # each in a game, so that none expires unused
+    db.executemany(
+        "INSERT INTO sessions (sid, game, game_id, seats, mode, preset, created, updated)"
+        " VALUES (?,?,?,?,?,?,?,?)",
+        [(f"sid{i + 3}", "sliding", f"sliding:image={legacy_upload_id(picture)}#seed",
+          '["human"]', "solo", "custom", NOW, NOW) for i, picture in enumerate(pictures)])
+    db.commit()
+    db.close()
     store = Store(path)
     assert store.load_upload(legacy_upload_id(bomb)) is None
+    assert store.load_upload(legacy_upload_id(cut)) is None
     assert store.load_upload(legacy_upload_id(png(8, 8))) is not None
+    assert store.load_upload(legacy_upload_id(png(9, 9))) is not None
     store.close()
 
 

@@ -144,7 +144,7 @@ def parse_game_id(game: Game[Any, Any], text: str) -> GameId:
         if not _SEED.match(seed):
             raise BadParams("a game id ends with '#' and a seed of letters and digits")
         return GameId(game.name, parse_params(game, params, version), seed, version)
-    params, colon, position = rest.rpartition(":")
+    params, colon, position = rest.partition(":")  # a colon after it is the position's fault
     if not colon:
         raise BadParams(
             "a game id ends with '#' and a seed, or ':' and a start position "

@@ -134,7 +134,8 @@ class Minesweeper(Game[Minefield, Move]):
         if mines > most:
             kept = "" if first_area == 1 else " (the first click keeps nine cells clear)"
             room = f"at most {most}" if most > 0 else "choose a safe first click or a larger board"
-            raise BadParams(f"{mines} mines do not fit a {rows}×{cols} board{kept}: {room}")
+            fit = "does not fit" if mines == 1 else "do not fit"
+            raise BadParams(f"{counted(mines, 'mine')} {fit} a {rows}×{cols} board{kept}: {room}")
 
     def preset_of(self, params: Params) -> str | None:
         """The board's name: a preset is a board, whatever the first click's rule (a

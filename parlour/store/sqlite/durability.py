@@ -44,7 +44,9 @@ class Checkpointer:
     """A thread with its own connection that flushes a sync "normal" store to the disk
     every CHECKPOINT_SECONDS: a passive checkpoint, which never blocks a writer, moves
     the commits since the last one from the write-ahead log into the database and flushes
-    both (the work a commit would otherwise do on the event loop now and then)."""
+    both (the work a commit would otherwise do on the event loop now and then). What came
+    after the last one is flushed when the store closes: SQLite checkpoints the log as the
+    last connection to the database closes."""
 
     def __init__(self, path: Path, every: float = CHECKPOINT_SECONDS) -> None:
         self._stopping = threading.Event()
@@ -62,7 +64,6 @@ class Checkpointer:
         try:
             while not self._stopping.wait(every):
                 db.execute("PRAGMA wal_checkpoint(PASSIVE)")
-            db.execute("PRAGMA wal_checkpoint(PASSIVE)")  # what came before the stop
         finally:
             db.close()
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 
 import pytest
 
 from parlour.core.game import BadParams, IllegalMove, Status, UndoRule
+from parlour.core.gameid import parse_game_id
 from parlour.games.minesweeper.grid import counts_of
 from parlour.games.minesweeper.logic import (
     FLAG,
@@ -248,7 +250,12 @@ def test_presets(preset: str, size: tuple[int, int, int]) -> None:
          "^8 mines do not fit a 3×3 board: at most 7$"),
         ({"rows": 4, "cols": 4, "mines": 7},
          r"^7 mines do not fit a 4×4 board \(the first click keeps nine cells clear\): at most 6$"),
-        ({"rows": 3, "cols": 3, "mines": 1}, "choose a safe first click"),
+        ({"rows": 3, "cols": 3, "mines": 1},
+         r"^1 mine does not fit a 3×3 board \(the first click keeps nine cells clear\): "
+         "choose a safe first click or a larger board$"),
+        ({"rows": 2, "cols": 5, "mines": 1},  # the opening fills all but one cell
+         r"^1 mine does not fit a 2×5 board \(the first click keeps nine cells clear\): "
+         "choose a safe first click or a larger board$"),
         ({"rows": 1, "cols": 5, "mines": 1}, "at least 2"),
         ({"rows": 5, "cols": 5, "mines": 0}, "at least 1"),
         ({"rows": "many", "cols": 5, "mines": 1}, "whole number"),
@@ -469,3 +476,22 @@ def test_a_script_can_tell_whether_the_first_click_is_still_to_come() -> None:
     state = GAME.deal(GAME.validate(PRESETS["easy"]), random.Random(5))
     assert GAME.observe(state, 0)["started"] is False
     assert GAME.observe(GAME.apply(state, ("open", 3, 3)), 0)["started"] is True
+
+
+@pytest.mark.parametrize(
+    ("game_id", "dealt", "after_first_click"),
+    [
+        ("minesweeper:expert#dealsstay", "10d9b0ceecc7f8b7", "10d9b0ceecc7f8b7"),
+        ("minesweeper@2:expert#dealsstay", "7794e90620803dd5", "39f258694c39552f"),
+    ],
+)
+def test_an_id_deals_the_same_mines_in_every_release(game_id: str, dealt: str,
+                                                     after_first_click: str) -> None:
+    """A saved game is its id and its moves: the mines it deals, and where the first click
+    moves them, are written here as they were first dealt (digests of the mined cells)."""
+    def digest(mined: frozenset[int]) -> str:
+        return hashlib.sha256(",".join(map(str, sorted(mined))).encode()).hexdigest()[:16]
+
+    state = parse_game_id(GAME, game_id).deal(GAME)
+    assert digest(state.mined) == dealt
+    assert digest(GAME.apply(state, ("open", 8, 15)).mined) == after_first_click
