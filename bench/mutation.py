@@ -63,7 +63,7 @@ def game_tests(game: str, *files: str) -> tuple[str, ...]:
 PROPERTIES = "tests/test_properties.py"
 STORE_MODULES = tuple(f"parlour/store/{name}.py" for name in (
     "sqlite/schema", "sqlite/writes", "sqlite/reads", "sqlite/durability", "sqlite/store",
-    "changes", "quota"))
+    "changes", "quota", "sql", "assembly"))
 STORE_TESTS = tuple(f"tests/{name}.py" for name in (
     "test_store_stats", "test_uploads", "test_resume", "test_series", "test_help_and_moves",
     "test_seats", "test_daily", "test_backup", "test_import_limits", "test_honest_stats",
@@ -144,9 +144,11 @@ seats), and the exhaustive cross-checks of Sliding's shuffles and Tribolo's move
 generator go: the rules tests must catch a rules bug on their own."""
 
 PYTEST_ARGUMENTS = ("-p", "no:cacheprovider", "-p", "mutation_plugin", "-m", "not browser",
-                    "--hypothesis-seed=0")
-"""For every pytest run mutmut makes: no browser tests, the same examples each run, and
-the plugin below."""
+                    "-k", "not postgres", "--hypothesis-seed=0")
+"""For every pytest run mutmut makes: no browser tests, none on PostgreSQL (each pytest run
+would start a server of its own, seconds per mutant; the mutated modules are the
+embedded store's and those both stores share), the same examples each run, and the
+plugin below."""
 
 PLUGIN = '''"""bench.mutation's plugin for the pytest runs of mutmut.
 
