@@ -658,6 +658,19 @@ def ghost_gone(page: Page) -> None:
     page.wait_for_function("() => !document.querySelector('.drag-ghost')")
 
 
+def settled_box(page: Page, ghost: Locator) -> FloatRect:
+    """The ghost's box once the last move has reached it: Chromium hands touch moves to
+    the page with the next frame, so the box read at once may be the one before."""
+    boxes: list[FloatRect | None] = [None]
+    for _ in range(20):
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => "
+                      "requestAnimationFrame(done)))")
+        boxes.append(ghost.bounding_box())
+        if boxes[-1] is not None and boxes[-1] == boxes[-2]:
+            return boxes[-1]
+    raise AssertionError(f"the dragged tile never came to rest: {boxes[-3:]}")
+
+
 def assert_ghost_looks_like_rest(page: Page, at_rest: list[Any], rest_pixel: tuple[int, ...],
                                  what: str) -> None:
     ghost = page.locator(".drag-ghost")
@@ -666,9 +679,7 @@ def assert_ghost_looks_like_rest(page: Page, at_rest: list[Any], rest_pixel: tup
     face = held[1]  # (the svg, then its face)
     assert face[2] != BLACK, f"the dragged tile is black ({what})"
     assert held[1:] == at_rest[1:], f"the dragged tile does not look as it does at rest ({what})"
-    box = ghost.bounding_box()
-    assert box is not None
-    pixel = face_pixel(page, box)
+    pixel = face_pixel(page, settled_box(page, ghost))
     assert all(abs(a - b) <= 6 for a, b in zip(pixel, rest_pixel, strict=True)), (
         f"the dragged tile's face is {pixel} on screen, {rest_pixel} at rest ({what})")
 
