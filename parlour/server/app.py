@@ -18,7 +18,7 @@ from fastapi_offline import FastAPIOffline
 
 from parlour.core.game import GameSpec
 from parlour.server import timing
-from parlour.server.api import backup, install, links, pace, pages, rest, socket
+from parlour.server.api import backup, health, install, links, pace, pages, rest, socket
 from parlour.server.api.errors import handle_errors
 from parlour.server.api.guard import LOCAL_HOSTS, Guard
 from parlour.server.compute import Compute
@@ -74,6 +74,7 @@ def create_app(
     app.include_router(rest.router)
     app.include_router(backup.router)
     app.include_router(links.router)  # what a deal or seat link will do, before it does
+    app.include_router(health.router)  # /healthz and /readyz, for a load balancer
     if timing.ENABLED:  # only on a server started with PARLOUR_TIMING=1, for the benchmark
         app.include_router(rest.timing_router)
     app.include_router(socket.router)
