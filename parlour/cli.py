@@ -17,6 +17,7 @@ from pathlib import Path
 
 import uvicorn
 
+from parlour.core.game import counted
 from parlour.games import GAMES
 from parlour.server.api.guard import LOCAL_HOSTS, WS_MESSAGE_LIMIT
 from parlour.server.app import create_app
@@ -185,14 +186,11 @@ def restore_from(store: Store, source: Path) -> str:
     except ApiError as error:
         raise SystemExit(f"parlour: {source}: {error.message.rstrip('.')}."
                          " Nothing was changed.") from None
-    return (f"Restored {_count(report.games_added, 'game')}, "
-            f"{_count(report.results_added, 'result')} and "
-            f"{_count(report.pictures_added, 'picture')}; "
-            f"{_count(report.games_already_here, 'game')} already here")
+    return (f"Restored {counted(report.games_added, 'game')}, "
+            f"{counted(report.results_added, 'result')} and "
+            f"{counted(report.pictures_added, 'picture')}; "
+            f"{counted(report.games_already_here, 'game')} already here")
 
-
-def _count(number: int, word: str) -> str:
-    return f"{number} {word}{'' if number == 1 else 's'}"
 
 
 def db_command(argv: list[str]) -> None:

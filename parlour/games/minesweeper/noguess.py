@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from parlour.core.game import IllegalMove
+from parlour.core.game import IllegalMove, counted
 from parlour.games.minesweeper.analysis import _bits, _geometry, _Knowledge
 
 # -- boards that need no guess ----------------------------------------------------------
@@ -201,7 +201,7 @@ def no_guess_layout(
                     break
             mined = run.mined()
     raise NoGuessBoardNotFound(
-        f"no no-guess {rows}x{cols} board with {mines} mine{'' if mines == 1 else 's'} was "
+        f"no no-guess {rows}x{cols} board with {counted(mines, 'mine')} was "
         "found for this first click: choose another first click, fewer or more mines, or "
         "another board size"
     )

@@ -18,7 +18,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from parlour.core.game import JSON, MoveNote, RenderContext
+from parlour.core.game import JSON, MoveNote, RenderContext, counted
 from parlour.core.markup import attr, classes, grid_rows, lines, move_attr
 from parlour.games.tribolo import rules
 from parlour.games.tribolo.logic import EMPTY, MARKS, SEAT_NAMES, WALL, Position
@@ -129,10 +129,9 @@ def _note(observation: JSON, parity: int) -> str:
     last = observation["last"]
     if last is not None:
         count = len(last["turned"])
-        plural = "" if count == 1 else "s"
         where = cell_name(*last["cell"])
         who = SEAT_NAMES[last["player"]]
-        parts.append(f"{who} played {where} and turned {count} cell{plural}.")
+        parts.append(f"{who} played {where} and turned {counted(count, 'cell')}.")
     passed = [SEAT_NAMES[seat] for seat in observation["passed"]]
     if passed and not observation["over"]:
         who = " and ".join(passed)

@@ -21,7 +21,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from parlour.core.game import RenderContext, Status
+from parlour.core.game import RenderContext, Status, counted
 from parlour.core.gameid import params_text
 from parlour.core.session import Session
 from parlour.server.hub.errors import ApiError
@@ -113,8 +113,8 @@ async def position(live: Live, token: str | None, ply: int) -> dict[str, Any]:
     viewer = audience(live, token)
     session = live.session
     if not 0 <= ply <= session.cursor:
-        raise ApiError(404, f"There is no move {ply}: this game has {session.cursor} "
-                       f"move{'' if session.cursor == 1 else 's'}")
+        raise ApiError(404, f"There is no move {ply}: this game has "
+                       f"{counted(session.cursor, 'move')}")
     state = session.position(ply)  # at most a snapshot's interval replayed (module doc)
     seen = await asyncio.to_thread(_seen, session, state, viewer)
     return {"ply": ply, "plies": session.cursor, "game": session.game.name,
