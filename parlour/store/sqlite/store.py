@@ -62,8 +62,8 @@ class SqliteStore(SqlStore[sqlite3.Connection]):
 
     def write(self, change: Change | SqlWrite) -> None:
         """Make `change` durable now, in its own transaction."""
-        with self._transaction() as db:
-            apply(db, change)
+        with transaction(self.db):
+            apply(self.db, change)
 
     async def commit(self, change: Change | SqlWrite) -> None:
         """Make `change` durable; returns once it is on disk (with sync "normal", once the
@@ -76,16 +76,6 @@ class SqliteStore(SqlStore[sqlite3.Connection]):
         if self._writer is None:
             self._writer = GroupCommitter(self.path)
         await asyncio.wrap_future(self._writer.submit(partial(apply, change=change)))
-
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            yield self.db
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
 
     @contextmanager
     def _at_once(self) -> Iterator[sqlite3.Connection]:
@@ -116,12 +106,20 @@ class SqliteStore(SqlStore[sqlite3.Connection]):
     def _write_apart(self, change: Change) -> None:
         db = connect(self.path, self.sync)
         try:
-            db.execute("BEGIN IMMEDIATE")
-            try:
+            with transaction(db):
                 apply(db, change)
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
         finally:
             db.close()
+
+
+@contextmanager
+def transaction(db: sqlite3.Connection) -> Iterator[None]:
+    """A write transaction on `db`, taking SQLite's write lock at once: committed when the
+    block ends, rolled back if it raises."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
