@@ -19,6 +19,7 @@ from parlour.store import Store as AnyStore
 from parlour.store.sqlite import SqliteStore as Store
 from tests.support.chromium import chromium_available, launch_chromium
 from tests.support.postgres import PostgresServer, postgres_fixture
+from tests.support.redis import redis_fixture
 from tests.support.servers import TEST_HOSTS, RunningServer, start_server
 
 
@@ -38,6 +39,11 @@ def tables_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 postgres = pytest.fixture(scope="session")(postgres_fixture)
 """A throwaway PostgreSQL server for the run (tests/support/postgres.py)."""
+
+
+redis = pytest.fixture(redis_fixture)
+"""A throwaway Redis server of the test's own (tests/support/redis.py): a test may stop
+and restart it."""
 
 
 @pytest.fixture
