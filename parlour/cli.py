@@ -14,6 +14,7 @@ import time
 import webbrowser
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import uvicorn
 
@@ -27,8 +28,12 @@ from parlour.server.hub.errors import ApiError
 from parlour.store import NewerStore, Store
 from parlour.store.sqlite import SYNC_MODES, SqliteStore, default_path
 
+if TYPE_CHECKING:
+    from parlour.server.hosted import Hosting
+
 DEFAULT_PORT = 8765
 DATABASE_VARIABLE = "PARLOUR_DATABASE"
+BUS_VARIABLE = "PARLOUR_BUS"
 WARM_UP_DELAY = 2.0
 """Seconds after start-up before the worker processes start (hints, AI moves, long
 deals); the first page loads meanwhile."""
@@ -46,6 +51,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                       help="keep the games in PostgreSQL instead, e.g. postgresql://parlour@"
                       "localhost/parlour (default: $PARLOUR_DATABASE; needs the hosted "
                       "extra, pip install 'parlour[hosted]'; --sync is then PostgreSQL's)")
+    parser.add_argument("--bus", metavar="URL", default=os.environ.get(BUS_VARIABLE),
+                        help="with --database: one of many processes on that database, "
+                        "which find each other through this Redis server, e.g. "
+                        "redis://localhost:6379/0 (default: $PARLOUR_BUS)")
     parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                         help="also answer requests for this host name (repeatable)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
@@ -139,6 +148,20 @@ def open_store(where: Path | str, sync: str = SYNC_MODES[0]) -> Store:
         return SqliteStore(where, sync)
     except NewerStore as error:
         raise SystemExit(f"parlour: {shown(where)}: {error}") from None
+
+
+def hosting(store: Store, bus: str | None) -> Hosting | None:
+    """With --bus, this process's part in a hosted Parlour of many processes."""
+    if not bus:
+        return None
+    if isinstance(store, SqliteStore):
+        raise SystemExit("parlour: --bus needs --database postgresql://...: the processes"
+                         " must share their games")
+    with hosted_extra():
+        from parlour.server.hosted import Hosting
+        from parlour.store.postgres import PostgresStore
+    assert isinstance(store, PostgresStore)
+    return Hosting(store, bus)
 
 
 def shown(where: Path | str) -> str:
@@ -245,7 +268,9 @@ def main(argv: list[str] | None = None) -> None:
     if args.host not in LOCAL_HOSTS:
         print(exposed_warning(args.host, hosts), file=sys.stderr, flush=True)
     compute = Compute()
-    app = create_app(open_store(db, args.sync), GAMES, allowed_hosts=hosts, compute=compute)
+    store = open_store(db, args.sync)
+    app = create_app(store, GAMES, allowed_hosts=hosts, compute=compute,
+                     hosting=hosting(store, args.bus))
     server = uvicorn.Server(uvicorn.Config(
         app, log_level="warning", ws_ping_interval=20, ws_ping_timeout=20,
         ws_max_size=WS_MESSAGE_LIMIT * 4,  # UTF-8: up to 4 bytes a character

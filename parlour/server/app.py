@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import AsyncIterator, Callable, Collection, Mapping
+from typing import TYPE_CHECKING
 
 from fastapi import FastAPI
 from fastapi_offline import FastAPIOffline
@@ -28,6 +29,9 @@ from parlour.server.hub.saved_games import FILE_LIMIT
 from parlour.server.hub.viewers import SEND_TIMEOUT
 from parlour.store import MAX_BYTES, Store
 
+if TYPE_CHECKING:
+    from parlour.server.hosted import Hosting
+
 
 def create_app(
     store: Store,
@@ -37,14 +41,20 @@ def create_app(
     compute: Compute | None = None,
     send_timeout: float = SEND_TIMEOUT,
     clock: Callable[[], float] = time.monotonic,
+    hosting: Hosting | None = None,
 ) -> FastAPI:
     """The app. `allowed_hosts`: the names it answers to ("*" for any); `clock`: the
-    game clocks' time (a test's own, to move by hand)."""
+    game clocks' time (a test's own, to move by hand); `hosting`: this process's part
+    in a hosted Parlour of many (parlour.server.hosted), None for the one process."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if hosting is not None:
+            await hosting.start()
         yield
         await app.state.hub.close()  # every game clock stopped and saved
+        if hosting is not None:
+            await hosting.stop()
         store.close()
 
     # /docs and /redoc serve Swagger UI and ReDoc from the installed package: no CDN
@@ -68,6 +78,8 @@ def create_app(
     app.state.hub = Hub(store, games, ai_delay_scale=ai_delay_scale, compute=compute,
                         clock=clock)
     app.state.send_timeout = send_timeout  # a viewer that stops reading is dropped after it
+    if hosting is not None:  # inside the pacing: the process a client reached paces it
+        hosting.serve(app, app.state.hub)
     app.add_middleware(pace.Pace)  # inside the guard: only requests it lets in are paced
     app.add_middleware(Guard, allowed_hosts=allowed_hosts, body_rule=rest.body_rule)
     handle_errors(app)

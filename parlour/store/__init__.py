@@ -36,7 +36,7 @@ from parlour.store.changes import (
     upload_saved,
     uploads_expired,
 )
-from parlour.store.interface import NewerStore, Store
+from parlour.store.interface import Fenced, NewerStore, Store
 from parlour.store.pictures import (
     MAX_BYTES,
     BadUpload,
@@ -52,6 +52,7 @@ __all__ = [
     "MAX_BYTES",
     "BadUpload",
     "Change",
+    "Fenced",
     "ForgottenSet",
     "Identities",
     "ImportKept",

@@ -34,6 +34,11 @@ class NewerStore(RuntimeError):
     """The database was written by a newer Parlour, whose schema this one cannot read."""
 
 
+class Fenced(RuntimeError):
+    """A write of a game's play refused: another process plays the game now (its lease,
+    parlour.store.postgres.leases, is no longer the writer's)."""
+
+
 class Store(ABC):
     """Sessions with their moves, seat tokens, finished-game results and uploaded
     pictures, kept durably. Every write is a Change, applied whole or not at all; a read
@@ -47,6 +52,11 @@ class Store(ABC):
     async def commit(self, change: Change) -> None:
         """Make `change` durable without holding up the event loop; returns only once it
         is durable (a move is acknowledged after this). Raises what applying it raised."""
+
+    def unavailable(self, error: Exception) -> bool:
+        """Whether `error`, raised by a write, means the database cannot be reached just
+        now (try again soon), rather than that the write itself was wrong."""
+        return False
 
     @abstractmethod
     def close(self) -> None:

@@ -40,13 +40,15 @@ class RunningServer:
                 self.kill()
 
 
-def start_server(db: Path | str, port: int = 0, timeout: float = 20.0) -> RunningServer:
+def start_server(db: Path | str, port: int = 0, timeout: float = 20.0,
+                 options: tuple[str, ...] = ()) -> RunningServer:
     """Start `python -m parlour` on 127.0.0.1 and wait until it prints its address; its
-    games kept in the SQLite file `db`, or in the PostgreSQL database whose URL `db` is."""
+    games kept in the SQLite file `db`, or in the PostgreSQL database whose URL `db` is;
+    `options`: more of its command line (`--bus URL`...)."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     kept = ["--db", str(db)] if isinstance(db, Path) else ["--database", db]
     process = subprocess.Popen(
-        [sys.executable, "-m", "parlour", "--no-browser", "--port", str(port), *kept],
+        [sys.executable, "-m", "parlour", "--no-browser", "--port", str(port), *kept, *options],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

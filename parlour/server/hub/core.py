@@ -29,7 +29,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from parlour.core import work
 from parlour.core.game import GameError, GameSpec
@@ -65,7 +65,10 @@ from parlour.server.hub.shares import Shares
 from parlour.server.hub.turns import ComputerTurns
 from parlour.server.hub.viewers import Viewer
 from parlour.server.hub.workers import Workers
-from parlour.store import Store, import_opened
+
+if TYPE_CHECKING:
+    from parlour.server.hosted.ownership import Ownership
+from parlour.store import Fenced, Store, import_opened
 
 log = logging.getLogger("parlour")
 IDLE_SECONDS = 300.0
@@ -108,6 +111,9 @@ class Hub:
         self.now = now
         self.clock = clock
         self.live: dict[str, Live] = {}
+        self.ownership: Ownership | None = None
+        """With many processes on one database: which games this one plays (the hosted
+        mode sets it, parlour.server.hosted)."""
         self.left_grace = LEFT_GRACE_SECONDS
         self._loading: dict[str, asyncio.Task[Live]] = {}
         self.shares = Shares(self.live)
@@ -181,6 +187,8 @@ class Hub:
             done.exception()  # retrieved here, so an error nobody awaited is not logged
 
     async def _load(self, sid: str) -> Live:
+        if self.ownership is not None:
+            await self.ownership.hold(sid)  # 503 if another process plays it
         loaded = self.store.load_session(sid) if len(sid) <= 64 else None
         if loaded is None:
             raise ApiError(404, f"no game session {sid[:64]!r}")
@@ -214,10 +222,28 @@ class Hub:
         self.live[live.sid] = live
         now = time.monotonic()
         crowded = len(self.live) > MAX_LIVE
+        gone = []
         for sid, other in list(self.live.items()):
             idle = now - other.last_used
             if (idle > IDLE_SECONDS or (crowded and idle > GRACE_SECONDS)) and not other.busy():
                 del self.live[sid]
+                gone.append(sid)
+        if gone and self.ownership is not None:
+            self.ownership.let_go(gone)
+
+    def lose(self, sid: str) -> None:
+        """Another process plays game `sid` now: forget it, and end its pages' sockets
+        (their browsers reconnect, and reach the new owner)."""
+        live = self.live.pop(sid, None)
+        if live is None:
+            return
+        self.turns.stop(live)
+        for viewer in list(live.viewers):
+            viewer.close()
+
+    def in_memory(self) -> set[str]:
+        """The games this process holds, or is loading."""
+        return set(self.live) | set(self._loading)
 
     # -- seats ------------------------------------------------------------------------
     async def join(
@@ -326,8 +352,15 @@ class Hub:
         try:
             await self.store.commit(
                 records.progress(live, self.now(), self.clock(), appended_from))
+        except Fenced:
+            self.lose(live.sid)
+            raise ApiError(503, "this game is played on another server now: nothing was"
+                           " saved here, try again") from None
         except Exception as error:
             self.live.pop(live.sid, None)  # the next request reloads what is on disk
+            if self.store.unavailable(error):
+                raise ApiError(503, "the games' database cannot be reached just now:"
+                               " nothing was saved, try again in a moment") from None
             raise ApiError(500, f"the game could not be saved ({error}): try again") from None
 
     # -- the computer's turns ---------------------------------------------------------

@@ -7,10 +7,11 @@ transaction, under an advisory lock, so that several processes started together
 upgrade it once; a database written by a newer Parlour is refused (NewerStore).
 
 The tables hold what SQLite's do, in PostgreSQL's own types (json, arrays, booleans,
-bytea for pictures), plus what hosting on many processes will need: `sessions.revision`
-counts the writes of a game's progress, so that a later fenced commit can check it is
-still the writer it thinks it is (an UPDATE ... WHERE revision = expected), and `made`
-columns keep the order rows were added in, which SQLite's rowid gives for free.
+bytea for pictures), plus what hosting on many processes needs: `leases` names the one
+process that plays each live game and the epoch of its hold, which every write of the
+game's progress checks in its own transaction (parlour.store.postgres.leases);
+`sessions.revision` counts those writes; `made` columns keep the order rows were added
+in, which SQLite's rowid gives for free.
 """
 
 from __future__ import annotations
@@ -129,8 +130,26 @@ def _first_schema(db: Connection) -> None:
     db.execute(_FIRST_SCHEMA)  # (a script of many statements: no parameters)
 
 
+_LEASES = """
+CREATE SEQUENCE lease_epochs;
+CREATE TABLE leases (
+    sid text PRIMARY KEY REFERENCES sessions (sid) ON DELETE CASCADE,
+    owner text NOT NULL,       -- the process playing the game
+    epoch bigint NOT NULL,     -- from lease_epochs: new at each takeover, never reused
+    expires timestamptz NOT NULL
+);
+CREATE INDEX leases_by_owner ON leases (owner);
+"""
+
+
+def _leases(db: Connection) -> None:
+    """Which process plays each live game, for many processes on one database."""
+    db.execute(_LEASES)
+
+
 MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
     _first_schema,  # 0 -> 1
+    _leases,  # 1 -> 2
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -27,6 +27,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from parlour.store.changes import Change
 from parlour.store.postgres import reads as postgres_reads
+from parlour.store.postgres.leases import LEASE_SECONDS, Leases
 from parlour.store.postgres.schema import SCHEMA_VERSION, Connection, migrate
 from parlour.store.postgres.writes import PgWrite, apply
 from parlour.store.sql import SqlStore
@@ -49,6 +50,7 @@ class PostgresStore(SqlStore[Connection]):
 
     def __init__(self, url: str, pool_size: int = POOL_SIZE) -> None:
         self.url = url
+        self.leases: Leases | None = None  # set by `hold_leases` (many processes)
         self._pool: ConnectionPool[Connection] = ConnectionPool(
             url, min_size=1, max_size=pool_size, open=False, name="parlour-store")
         try:
@@ -72,8 +74,28 @@ class PostgresStore(SqlStore[Connection]):
 
     def write(self, change: Change | PgWrite) -> None:
         """Make `change` durable now, in its own transaction."""
+        claimed: dict[str, int] = {}
         with self._pool.connection() as db, db.transaction():
             apply(db, change)
+            if self.leases is not None and not callable(change):
+                claimed = self.leases.fence(db, change)
+        if self.leases is not None:
+            self.leases.held.update(claimed)  # committed: the new games are this process's
+
+    def unavailable(self, error: Exception) -> bool:
+        return isinstance(error, (psycopg.OperationalError, PoolTimeout))
+
+    def hold_leases(self, owner: str, ttl: float = LEASE_SECONDS) -> Leases:
+        """From now on, play only the games this process holds the lease of, as `owner`
+        (one of many processes on this database): writes of any other game's play are
+        refused (leases.Fenced), and games it creates are its own."""
+        self.leases = Leases(self._transaction, owner, ttl)
+        return self.leases
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Connection]:
+        with self._pool.connection() as db, db.transaction():
+            yield db
 
     async def commit(self, change: Change | PgWrite) -> None:
         """Make `change` durable; returns once PostgreSQL has committed it, the event loop

@@ -1,0 +1,140 @@
+"""The bus: what travels between the processes of a hosted Parlour, over Redis.
+
+Each process has a channel of its own (`parlour:process:<id>`) that it listens to, and
+says every second that it is alive (a key that expires: `alive`). Messages are JSON
+objects, delivered in order from one sender while the connection lasts. Redis keeps
+nothing that cannot be lost: a message sent while a process's connection is down is
+gone, so each reconnection starts a new `generation`, and whoever relied on the old one
+(the relay's forwarded sockets) starts again from PostgreSQL, through the owner.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
+
+import redis.asyncio as redis
+from redis.exceptions import RedisError
+
+log = logging.getLogger("parlour")
+
+ALIVE_SECONDS = 4
+"""A process that has not said it is alive for this long is taken to be gone."""
+BEAT_SECONDS = 1.0
+TIMEOUT_SECONDS = 2.0
+"""A Redis command that takes longer than this fails: nothing waits on a lost server."""
+RETRY_SECONDS = 0.5
+
+Message = dict[str, Any]
+Receiver = Callable[[Message], Awaitable[None] | None]
+
+
+class BusDown(RuntimeError):
+    """Redis cannot be reached: nothing could be sent."""
+
+
+def channel(process: str) -> str:
+    return f"parlour:process:{process}"
+
+
+def alive_key(process: str) -> str:
+    return f"parlour:alive:{process}"
+
+
+class Bus:
+    """This process's end of the bus: `send` to another process, `receive` is called with
+    each message for this one (on the event loop, in order), `on_new_generation` after
+    each (re)connection."""
+
+    def __init__(self, url: str, process: str, receive: Receiver,
+                 on_new_generation: Callable[[], None] = lambda: None) -> None:
+        self.url = url
+        self.process = process
+        self.receive = receive
+        self.on_new_generation = on_new_generation
+        self.generation = 0
+        self.connected = asyncio.Event()
+        self._redis: redis.Redis = redis.Redis.from_url(
+            url, socket_timeout=TIMEOUT_SECONDS, socket_connect_timeout=TIMEOUT_SECONDS)
+        self._tasks: list[asyncio.Task[None]] = []
+
+    async def start(self) -> None:
+        """Listen and beat from now on; returns once connected (or after a few seconds
+        without Redis: the bus keeps trying meanwhile)."""
+        self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._beat())]
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.connected.wait(), 3 * TIMEOUT_SECONDS)
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        with contextlib.suppress(RedisError, OSError):
+            await self._redis.delete(alive_key(self.process))
+        await self._redis.aclose()
+
+    async def send(self, process: str, message: Message) -> None:
+        """Publish `message` to `process`; BusDown if Redis cannot be reached."""
+        try:
+            await self._redis.publish(channel(process), json.dumps(message))
+        except (RedisError, OSError) as error:
+            raise BusDown(f"the bus cannot be reached ({error})") from None
+
+    async def alive(self, processes: Iterable[str]) -> set[str]:
+        """Which of `processes` have said they are alive lately (all of them if Redis
+        cannot be reached: nobody is given up for dead on the bus's account)."""
+        asked = sorted(set(processes))
+        if not asked:
+            return set()
+        try:
+            said = await self._redis.mget([alive_key(p) for p in asked])
+        except (RedisError, OSError):
+            return set(asked)
+        return {process for process, beat in zip(asked, said, strict=True) if beat}
+
+    async def _beat(self) -> None:
+        while True:
+            with contextlib.suppress(RedisError, OSError):
+                await self._redis.set(alive_key(self.process), 1, ex=ALIVE_SECONDS)
+            await asyncio.sleep(BEAT_SECONDS)
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                await self._subscribed()
+            except (RedisError, OSError) as error:
+                if self.connected.is_set():
+                    log.warning("the bus's connection was lost (%s): reconnecting", error)
+                self.connected.clear()
+            await asyncio.sleep(RETRY_SECONDS)
+
+    async def _subscribed(self) -> None:
+        async with self._redis.pubsub() as pubsub:
+            await pubsub.subscribe(channel(self.process))
+            self.generation += 1
+            self.connected.set()
+            self.on_new_generation()
+            while True:
+                found = await pubsub.get_message(ignore_subscribe_messages=True,
+                                                 timeout=TIMEOUT_SECONDS)
+                if found is None:
+                    await pubsub.ping()  # a dead server is found out within seconds
+                elif found["type"] == "message":
+                    await self._deliver(found["data"])
+
+    async def _deliver(self, data: bytes) -> None:
+        try:
+            message = json.loads(data)
+        except ValueError:
+            log.warning("a message on the bus that is not JSON was ignored")
+            return
+        try:
+            done = self.receive(message)
+            if done is not None:
+                await done
+        except Exception:  # one bad message must not stop the bus
+            log.exception("a message on the bus could not be handled")

@@ -1,0 +1,372 @@
+"""The relay: a request or a WebSocket for a game another process plays is carried to
+that process over the bus, and its answer back, so any process may take any request.
+
+It is ASGI middleware, inside the guard and the pacing (the process a client reached
+checks and paces it) and outside the routes. For a path that names a game (`game_of`)
+it asks the ownership who plays it: this process (it may take the game over on the
+spot), or another, to which the request goes as its ASGI events: an HTTP request whole
+(its body is small: the guard bounds it), its answer whole; a WebSocket event by event,
+each way, numbered. The owner runs the request through its own routes as if a client
+had sent it there, so every capability works the same in each process.
+
+Each forwarded socket carries one viewer's own messages, so a viewer on another process
+is sent exactly what it would be sent on the owner (nothing of a seat it does not hold),
+and the owner's bounded outbox still drops a viewer that cannot keep up (the relay
+queues a bounded number of messages for its client, and drops one that falls behind).
+A gap in the numbers, a bus that reconnected or a process gone silent ends a forwarded
+socket: the browser reconnects, and reads the game afresh from whoever plays it then.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import logging
+import re
+import secrets
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from parlour.server.hosted.bus import Bus, BusDown, Message
+
+log = logging.getLogger("parlour")
+
+Scope = MutableMapping[str, Any]
+Event = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Event]]
+Send = Callable[[Event], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+ANSWER_SECONDS = 10.0
+"""A forwarded request not answered by then is answered 503 (try again)."""
+QUEUED = 256
+"""Events a forwarded socket holds for its far end before it is dropped as too slow."""
+WATCH_SECONDS = 1.0
+
+_GAME_PATH = re.compile(r"^/(?:ws|api/games|api/links/session)/([A-Za-z0-9_-]{1,64})(?:/|$)")
+NOT_GAMES = frozenset({"import"})  # /api/games/import makes a game, it names none
+_SCOPE_KEYS = ("type", "http_version", "method", "scheme", "path", "query_string",
+               "root_path", "client", "server", "subprotocols")
+
+
+def game_of(path: str) -> str | None:
+    """The game a request's path names (a session id), if it names one."""
+    found = _GAME_PATH.match(path)
+    if found is None or found.group(1) in NOT_GAMES:
+        return None
+    return found.group(1)
+
+
+Route = Callable[[str], Awaitable[str | None]]
+"""Who plays game `sid`: None for this process, or another process's id."""
+
+
+@dataclass
+class _Socket:
+    """A forwarded WebSocket's events from its far end, in order (`seq` expected next)."""
+
+    peer: str
+    events: asyncio.Queue[Event] = field(default_factory=lambda: asyncio.Queue(QUEUED))
+    seq: int = 0
+
+    def put(self, event: Event) -> None:
+        """Queue `event`; a far end too far ahead ends the socket (it reconnects)."""
+        try:
+            self.events.put_nowait(event)
+        except asyncio.QueueFull:
+            self.end(1013, "too many messages waiting")
+
+    def end(self, code: int, reason: str) -> None:
+        """End the socket: what is still queued is dropped, and its reader told."""
+        while not self.events.empty():
+            self.events.get_nowait()
+        self.events.put_nowait({"type": "parlour.end", "code": code, "reason": reason})
+
+
+class Relay:
+    """The middleware. `route` decides, `bus` carries; `app` (set by Starlette) is the
+    routes, which also serve what other processes forward here."""
+
+    def __init__(self, app: App, route: Route, bus: Bus, outer: Any) -> None:
+        self.app = app
+        self.route = route
+        self.bus = bus
+        self.outer = outer  # the FastAPI app: forwarded scopes name it, as Starlette does
+        self.me = bus.process
+        self._answers: dict[str, asyncio.Future[Message]] = {}
+        self._sockets: dict[str, _Socket] = {}  # forwarded sockets, at either end
+        self._serving: set[asyncio.Task[None]] = set()
+        bus.receive = self.receive
+        bus.on_new_generation = self.end_all
+        self._watch = asyncio.get_running_loop().create_task(self._watch_peers())
+
+    # -- a request that came to this process ------------------------------------------
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        sid = game_of(scope["path"]) if scope["type"] in ("http", "websocket") else None
+        owner = await self.route(sid) if sid else None
+        if owner is None or owner == self.me:
+            await self.app(scope, receive, send)
+        elif scope["type"] == "http":
+            await self._forward_request(owner, scope, receive, send)
+        else:
+            await self._forward_socket(owner, scope, receive, send)
+
+    async def _forward_request(self, owner: str, scope: Scope, receive: Receive,
+                               send: Send) -> None:
+        body = await _whole_body(receive)
+        ask = secrets.token_hex(8)
+        answer = asyncio.get_running_loop().create_future()
+        self._answers[ask] = answer
+        try:
+            await self.bus.send(owner, {"kind": "request", "id": ask, "from": self.me,
+                                        "scope": _scope_out(scope), "body": _b64(body)})
+            reply = await asyncio.wait_for(answer, ANSWER_SECONDS)
+        except (BusDown, TimeoutError):
+            await _unavailable(send)
+            return
+        finally:
+            self._answers.pop(ask, None)
+        await send({"type": "http.response.start", "status": reply["status"],
+                    "headers": _headers_in(reply["headers"])})
+        await send({"type": "http.response.body", "body": _bytes(reply["body"])})
+
+    async def _forward_socket(self, owner: str, scope: Scope, receive: Receive,
+                              send: Send) -> None:
+        conn = secrets.token_hex(8)
+        socket = self._sockets[conn] = _Socket(owner)
+        try:
+            await receive()  # websocket.connect: the owner's routes are told it anew
+            await self.bus.send(owner, {"kind": "socket", "conn": conn, "from": self.me,
+                                        "scope": _scope_out(scope)})
+            reading = asyncio.create_task(self._client_to_owner(conn, owner, receive))
+            try:
+                await self._owner_to_client(socket, send)
+            finally:
+                reading.cancel()
+            await self.bus.send(owner, {"kind": "event", "conn": conn, "seq": -1,
+                                        "event": {"type": "websocket.disconnect", "code": 1001}})
+        except BusDown:
+            with contextlib.suppress(Exception):
+                await send({"type": "websocket.close", "code": 1011})
+        finally:
+            del self._sockets[conn]
+
+    async def _client_to_owner(self, conn: str, owner: str, receive: Receive) -> None:
+        seq = 0
+        while True:
+            event = await receive()
+            await self.bus.send(owner, {"kind": "event", "conn": conn, "seq": seq,
+                                        "event": _event_out(event)})
+            seq += 1
+            if event["type"] == "websocket.disconnect":
+                self._sockets[conn].end(1000, "gone")  # its reader stops too
+                return
+
+    async def _owner_to_client(self, socket: _Socket, send: Send) -> None:
+        accepted = False
+        while True:
+            try:
+                event = await asyncio.wait_for(socket.events.get(),
+                                               None if accepted else ANSWER_SECONDS)
+            except TimeoutError:
+                event = {"type": "parlour.end", "code": 1011, "reason": "no answer"}
+            if event["type"] == "parlour.end":
+                with contextlib.suppress(Exception):
+                    await send({"type": "websocket.close", "code": event["code"],
+                                "reason": event["reason"]})
+                return
+            accepted = accepted or event["type"] == "websocket.accept"
+            await send(event)
+            if event["type"] == "websocket.close":
+                return
+
+    # -- what comes over the bus ------------------------------------------------------
+    def receive(self, message: Message) -> None:
+        kind = message.get("kind")
+        if kind == "answer":
+            answer = self._answers.get(message["id"])
+            if answer is not None and not answer.done():
+                answer.set_result(message)
+        elif kind == "event":
+            self._event(message)
+        elif kind in ("request", "socket"):
+            serving = asyncio.create_task(self._serve(message))
+            self._serving.add(serving)
+            serving.add_done_callback(self._serving.discard)
+
+    def _event(self, message: Message) -> None:
+        socket = self._sockets.get(message["conn"])
+        if socket is None:
+            return
+        seq = message["seq"]
+        if seq >= 0 and seq != socket.seq:
+            socket.end(1012, "a message was lost: reconnect")
+            return
+        socket.seq += 1
+        socket.put(_event_in(message["event"]))
+
+    async def _serve(self, message: Message) -> None:
+        """Carry out what another process forwarded, through this process's routes."""
+        scope = _scope_in(message["scope"], self.outer)
+        try:
+            if message["kind"] == "request":
+                await self._serve_request(message, scope)
+            else:
+                await self._serve_socket(message, scope)
+        except BusDown:
+            log.warning("the answer to a forwarded request was lost: the bus is down")
+
+    async def _serve_request(self, message: Message, scope: Scope) -> None:
+        body = _bytes(message["body"])
+        answer: Message = {"kind": "answer", "id": message["id"], "status": 500,
+                           "headers": [], "body": ""}
+        parts: list[bytes] = []
+        sent = asyncio.Event()
+        first = True
+
+        async def receive() -> Event:
+            nonlocal first
+            if first:
+                first = False
+                return {"type": "http.request", "body": body, "more_body": False}
+            await sent.wait()  # (the client never leaves early: it is another process)
+            return {"type": "http.disconnect"}
+
+        async def send(event: Event) -> None:
+            if event["type"] == "http.response.start":
+                answer["status"] = event["status"]
+                answer["headers"] = _headers_out(event.get("headers", []))
+            elif event["type"] == "http.response.body":
+                parts.append(bytes(event.get("body", b"")))
+                if not event.get("more_body"):
+                    sent.set()
+
+        await self.app(scope, receive, send)
+        answer["body"] = _b64(b"".join(parts))
+        await self.bus.send(message["from"], answer)
+
+    async def _serve_socket(self, message: Message, scope: Scope) -> None:
+        conn, peer = message["conn"], message["from"]
+        socket = self._sockets[conn] = _Socket(peer)
+        socket.put({"type": "websocket.connect"})
+        seq = 0
+
+        async def receive() -> Event:
+            event = await socket.events.get()
+            if event["type"] == "parlour.end":
+                return {"type": "websocket.disconnect", "code": event["code"]}
+            return event
+
+        async def send(event: Event) -> None:
+            nonlocal seq
+            await self.bus.send(peer, {"kind": "event", "conn": conn, "seq": seq,
+                                       "event": _event_out(event)})
+            seq += 1
+
+        try:
+            await self.app(scope, receive, send)
+        except BusDown:
+            pass  # its far end hears nothing more, and ends it (a gap, or silence)
+        finally:
+            self._sockets.pop(conn, None)
+
+    # -- endings ----------------------------------------------------------------------
+    def end_all(self) -> None:
+        """The bus reconnected: what it carried meanwhile is lost, so every forwarded
+        socket ends (their browsers reconnect and read the game afresh)."""
+        for socket in self._sockets.values():
+            socket.end(1012, "the servers lost touch: reconnect")
+
+    async def _watch_peers(self) -> None:
+        """End the forwarded sockets whose far end has gone silent (a process that died
+        says nothing)."""
+        while True:
+            await asyncio.sleep(WATCH_SECONDS)
+            try:
+                alive = await self.bus.alive(s.peer for s in self._sockets.values())
+                for socket in list(self._sockets.values()):
+                    if socket.peer not in alive:
+                        socket.end(1012, "the server playing this game is gone: reconnect")
+            except Exception:
+                log.exception("the relay's watch failed")
+
+    async def close(self) -> None:
+        self._watch.cancel()
+        self.end_all()
+        for serving in list(self._serving):
+            serving.cancel()
+        await asyncio.gather(self._watch, *self._serving, return_exceptions=True)
+
+
+# -- ASGI events as JSON --------------------------------------------------------------
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def _bytes(text: str) -> bytes:
+    return base64.b64decode(text)
+
+
+def _headers_out(headers: Any) -> list[list[str]]:
+    return [[bytes(k).decode("latin-1"), bytes(v).decode("latin-1")] for k, v in headers]
+
+
+def _headers_in(headers: list[list[str]]) -> list[tuple[bytes, bytes]]:
+    return [(k.encode("latin-1"), v.encode("latin-1")) for k, v in headers]
+
+
+def _scope_out(scope: Scope) -> Message:
+    sent = {key: scope[key] for key in _SCOPE_KEYS if key in scope}
+    sent["query_string"] = bytes(scope.get("query_string", b"")).decode("latin-1")
+    sent["headers"] = _headers_out(scope.get("headers", []))
+    return sent
+
+
+def _scope_in(sent: Message, app: Any) -> Scope:
+    scope: Scope = dict(sent)
+    scope["query_string"] = sent["query_string"].encode("latin-1")
+    scope["raw_path"] = sent["path"].encode()
+    scope["headers"] = _headers_in(sent["headers"])
+    scope["client"] = tuple(sent["client"]) if sent.get("client") else None
+    scope["server"] = tuple(sent["server"]) if sent.get("server") else None
+    scope["asgi"] = {"version": "3.0", "spec_version": "2.3"}
+    scope["app"] = app
+    scope["state"] = {}
+    scope["extensions"] = {}
+    return scope
+
+
+def _event_out(event: Event) -> Message:
+    sent = dict(event)
+    if sent.get("bytes") is not None:
+        sent["bytes"] = _b64(sent["bytes"])
+    if "headers" in sent:
+        sent["headers"] = _headers_out(sent["headers"])
+    return sent
+
+
+def _event_in(sent: Message) -> Event:
+    event = dict(sent)
+    if event.get("bytes") is not None:
+        event["bytes"] = _bytes(event["bytes"])
+    if "headers" in event:
+        event["headers"] = _headers_in(event["headers"])
+    return event
+
+
+async def _whole_body(receive: Receive) -> bytes:
+    parts = []
+    while True:
+        event = await receive()
+        parts.append(bytes(event.get("body", b"")))
+        if not event.get("more_body"):
+            return b"".join(parts)
+
+
+async def _unavailable(send: Send) -> None:
+    await send({"type": "http.response.start", "status": 503, "headers": [
+        (b"content-type", b"application/json"), (b"retry-after", b"1")]})
+    await send({"type": "http.response.body",
+                "body": b'{"error":"The server playing this game did not answer: try again"}'})
