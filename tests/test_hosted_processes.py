@@ -6,7 +6,9 @@ its lease, Redis restarted and PostgreSQL stopped, and no acknowledged move is l
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -46,8 +48,9 @@ def new_game(url: str, game: str) -> tuple[str, str]:
 
 
 def moves_made(url: str, sid: str, token: str) -> int:
+    """The plies in game `sid`'s line (a sliding puzzle's move count is of tiles)."""
     return int(httpx.get(f"{url}/api/games/{sid}", headers=bearer(token), timeout=30)
-               .json()["moves"])
+               .json()["line_length"])
 
 
 def play_a_move(url: str, sid: str, token: str, wait: float = 20.0) -> dict[str, Any]:
@@ -134,3 +137,134 @@ def test_every_game_plays_through_nginx_seen_by_viewers_on_every_process(
     for watcher in watchers:  # the owner's viewers, and those on the two other processes
         assert made in watcher.seen, (watcher.url, watcher.seen)
     assert stored_moves(hosted, sid) == moves_made(hosted.url, sid, token)
+
+
+class Player:
+    """A player of one game who moves as fast as the answers come, through nginx,
+    keeping count of the moves acknowledged and when each came."""
+
+    def __init__(self, url: str, sid: str, token: str) -> None:
+        self.url, self.sid, self.token = url, sid, token
+        self.acknowledged = 0
+        self.times: list[float] = []
+        self.refused = 0
+
+    def play_until(self, stop: float) -> None:
+        with httpx.Client(base_url=self.url, headers=bearer(self.token), timeout=30) as client:
+            while time.monotonic() < stop:
+                try:
+                    view = client.get(f"/api/games/{self.sid}")
+                    offered = legal_moves(str(view.json().get("html") or ""))
+                except (httpx.HTTPError, ValueError):
+                    self.refused += 1
+                    time.sleep(0.05)
+                    continue
+                self._play_one(client, offered)
+
+    def _play_one(self, client: httpx.Client, offered: list[Any]) -> None:
+        for move in offered:
+            try:
+                played = client.post(f"/api/games/{self.sid}/moves", json={"move": move})
+            except httpx.HTTPError:  # the process died under the request: not acknowledged
+                self.refused += 1
+                return
+            if played.status_code == 200:
+                self.acknowledged = int(played.json()["line_length"])  # its plies
+                self.times.append(time.monotonic())
+                return
+            if played.status_code >= 500:
+                self.refused += 1
+                time.sleep(0.05)
+                return
+
+
+def play_all(players: list[Player], seconds: float) -> None:
+    """Every player plays, each in a thread of its own, for `seconds`."""
+    stop = time.monotonic() + seconds
+    threads = [threading.Thread(target=p.play_until, args=(stop,)) for p in players]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+def sliding_games(hosted: Hosted, count: int) -> list[Player]:
+    return [Player(hosted.url, *new_game(hosted.url, "sliding")) for _ in range(count)]
+
+
+def test_a_killed_owner_loses_no_acknowledged_move_and_its_games_go_on(
+        hosted: Hosted) -> None:
+    players = sliding_games(hosted, 9)  # nginx spreads them over the three processes
+    victim = index_of(hosted, owner_pid(hosted, players[0].sid))
+    orphans = [p for p in players if owner_pid(hosted, p.sid) == hosted.processes[victim]
+               .process.pid]
+    killed_at: list[float] = []
+
+    def kill_soon() -> None:
+        time.sleep(2)
+        killed_at.append(time.monotonic())
+        hosted.processes[victim].kill()
+
+    async def scene() -> None:
+        await asyncio.gather(asyncio.to_thread(play_all, players, 14),
+                             asyncio.to_thread(kill_soon))
+
+    asyncio.run(scene())
+    for player in players:  # every acknowledged move is in the database
+        assert stored_moves(hosted, player.sid) >= player.acknowledged > 0, player.sid
+    takeovers = []
+    for player in orphans:  # taken over by another process, and played on
+        after = [killed_at[0], *(t for t in player.times if t > killed_at[0])]
+        assert len(after) > 1, f"{player.sid} was never played again after its owner died"
+        takeovers.append(max(b - a for a, b in itertools.pairwise(after)))  # its pause
+        assert owner_pid(hosted, player.sid) != hosted.processes[victim].process.pid
+    print(f"takeover after a SIGKILL: the longest pause {max(takeovers):.2f} s"
+          f" over {len(takeovers)} games")
+    assert max(takeovers) < 8.0
+
+
+def test_an_owner_paused_past_its_lease_can_never_write_again(hosted: Hosted) -> None:
+    sid, token = new_game(hosted.url, "sliding")
+    play_a_move(hosted.url, sid, token)
+    old = index_of(hosted, owner_pid(hosted, sid))
+    other = hosted.processes[(old + 1) % 3].url
+    old_url = hosted.processes[old].url
+    hosted.pause(old)
+    try:
+        # a move sent straight to the paused owner waits in its socket's queue
+        late = ThreadedRequest(old_url, sid, token)
+        time.sleep(4.5)  # past its lease (3 s)
+        made = [int(play_a_move(other, sid, token)["line_length"]) for _ in range(3)]
+    finally:
+        hosted.resume(old)
+    status = late.result()
+    assert status in (409, 503), status  # refused: never acknowledged
+    time.sleep(1.5)  # its leases' next renewal finds the game lost
+    assert stored_moves(hosted, sid) == made[-1] == moves_made(other, sid, token)
+    assert index_of(hosted, owner_pid(hosted, sid)) != old
+    assert moves_made(old_url, sid, token) == made[-1]  # it forwards to the new owner now
+
+
+class ThreadedRequest:
+    """A move posted in a thread of its own; `result()`: its status."""
+
+    def __init__(self, url: str, sid: str, token: str) -> None:
+        import concurrent.futures
+
+        view = httpx.get(f"{url.replace(url, url)}/api/games/{sid}", headers=bearer(token),
+                         timeout=2).json() if False else None
+        del view
+        self._pool = concurrent.futures.ThreadPoolExecutor(1)
+        self._future = self._pool.submit(self._post, url, sid, token)
+
+    @staticmethod
+    def _post(url: str, sid: str, token: str) -> int:
+        any_slide = {"cell": [0, 0]}
+        with httpx.Client(base_url=url, headers=bearer(token), timeout=60) as client:
+            return client.post(f"/api/games/{sid}/moves", json={"move": any_slide}).status_code
+
+    def result(self) -> int:
+        try:
+            return self._future.result(60)
+        finally:
+            self._pool.shutdown()

@@ -1,7 +1,8 @@
 """The bus: what travels between the processes of a hosted Parlour, over Redis.
 
-Each process has a channel of its own (`parlour:process:<id>`) that it listens to, and
-says every second that it is alive (a key that expires: `alive`). Messages are JSON
+Each process has a channel of its own (`parlour:process:<id>`) that it listens to; a
+process is on the bus while it listens (`alive`: a process that dies stops listening at
+once, as its connection closes). Messages are JSON
 objects, delivered in order from one sender while the connection lasts. Redis keeps
 nothing that cannot be lost: a message sent while a process's connection is down is
 gone, so each reconnection starts a new `generation`, and whoever relied on the old one
@@ -22,9 +23,6 @@ from redis.exceptions import RedisError
 
 log = logging.getLogger("parlour")
 
-ALIVE_SECONDS = 4
-"""A process that has not said it is alive for this long is taken to be gone."""
-BEAT_SECONDS = 1.0
 TIMEOUT_SECONDS = 2.0
 """A Redis command that takes longer than this fails: nothing waits on a lost server."""
 RETRY_SECONDS = 0.5
@@ -40,9 +38,6 @@ class BusDown(RuntimeError):
 def channel(process: str) -> str:
     return f"parlour:process:{process}"
 
-
-def alive_key(process: str) -> str:
-    return f"parlour:alive:{process}"
 
 
 class Bus:
@@ -65,7 +60,7 @@ class Bus:
     async def start(self) -> None:
         """Listen and beat from now on; returns once connected (or after a few seconds
         without Redis: the bus keeps trying meanwhile)."""
-        self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._beat())]
+        self._tasks = [asyncio.create_task(self._listen())]
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.connected.wait(), 3 * TIMEOUT_SECONDS)
 
@@ -73,34 +68,30 @@ class Bus:
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
-        with contextlib.suppress(RedisError, OSError):
-            await self._redis.delete(alive_key(self.process))
         await self._redis.aclose()
 
-    async def send(self, process: str, message: Message) -> None:
-        """Publish `message` to `process`; BusDown if Redis cannot be reached."""
+    async def send(self, process: str, message: Message) -> bool:
+        """Publish `message` to `process`: whether it was listening (a process that died
+        is not); BusDown if Redis cannot be reached."""
         try:
-            await self._redis.publish(channel(process), json.dumps(message))
+            return bool(await self._redis.publish(channel(process), json.dumps(message)))
         except (RedisError, OSError) as error:
             raise BusDown(f"the bus cannot be reached ({error})") from None
 
     async def alive(self, processes: Iterable[str]) -> set[str]:
-        """Which of `processes` have said they are alive lately (all of them if Redis
-        cannot be reached: nobody is given up for dead on the bus's account)."""
+        """Which of `processes` are listening on the bus: a process that died is not (its
+        connection closed with it), one that hangs still is (its lease decides). All of
+        them if Redis cannot be reached: nobody is given up for dead on its account."""
         asked = sorted(set(processes))
         if not asked:
             return set()
         try:
-            said = await self._redis.mget([alive_key(p) for p in asked])
+            counts = await self._redis.pubsub_numsub(*(channel(p) for p in asked))
         except (RedisError, OSError):
             return set(asked)
-        return {process for process, beat in zip(asked, said, strict=True) if beat}
-
-    async def _beat(self) -> None:
-        while True:
-            with contextlib.suppress(RedisError, OSError):
-                await self._redis.set(alive_key(self.process), 1, ex=ALIVE_SECONDS)
-            await asyncio.sleep(BEAT_SECONDS)
+        listening = {name.decode() if isinstance(name, bytes) else name
+                     for name, count in counts if count}
+        return {process for process in asked if channel(process) in listening}
 
     async def _listen(self) -> None:
         while True:

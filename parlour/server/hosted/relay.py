@@ -43,7 +43,8 @@ ANSWER_SECONDS = 10.0
 """A forwarded request not answered by then is answered 503 (try again)."""
 QUEUED = 256
 """Events a forwarded socket holds for its far end before it is dropped as too slow."""
-WATCH_SECONDS = 1.0
+WATCH_SECONDS = 0.5
+REROUTE_SECONDS = 0.25
 
 _GAME_PATH = re.compile(r"^/(?:ws|api/games|api/links/session)/([A-Za-z0-9_-]{1,64})(?:/|$)")
 NOT_GAMES = frozenset({"import"})  # /api/games/import makes a game, it names none
@@ -106,40 +107,87 @@ class Relay:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         sid = game_of(scope["path"]) if scope["type"] in ("http", "websocket") else None
         owner = await self.route(sid) if sid else None
-        if owner is None or owner == self.me:
+        if sid is None or owner is None:
             await self.app(scope, receive, send)
-        elif scope["type"] == "http":
-            await self._forward_request(owner, scope, receive, send)
+            return
+        if scope["type"] == "http":  # read once: it may be served here after all
+            receive = _Replaying({"type": "http.request", "more_body": False,
+                                  "body": await _whole_body(receive)}, receive)
         else:
-            await self._forward_socket(owner, scope, receive, send)
+            receive = _Replaying(await receive(), receive)  # websocket.connect
+        await self._forward(sid, owner, scope, receive, send)
 
-    async def _forward_request(self, owner: str, scope: Scope, receive: Receive,
-                               send: Send) -> None:
-        body = await _whole_body(receive)
+    async def _forward(self, sid: str, owner: str, scope: Scope, receive: _Replaying,
+                       send: Send) -> None:
+        """Forward to `owner`. An owner no longer on the bus (a process that died) is
+        sent nothing: its lease is asked for again until it expires, when this process
+        takes the game over and serves the request itself."""
+        deadline = asyncio.get_running_loop().time() + ANSWER_SECONDS
+        while True:
+            try:
+                if scope["type"] == "http":
+                    delivered = await self._forward_request(owner, scope, receive.first, send)
+                else:
+                    delivered = await self._forward_socket(owner, scope, receive, send)
+            except BusDown:
+                delivered = False
+            if delivered:
+                return
+            if asyncio.get_running_loop().time() > deadline:
+                await _unavailable(scope, send)
+                return
+            await asyncio.sleep(REROUTE_SECONDS)
+            rerouted = await self.route(sid)
+            if rerouted is None:
+                await self.app(scope, receive.again(), send)
+                return
+            owner = rerouted
+
+    async def _forward_request(self, owner: str, scope: Scope, request: Event, send: Send
+                               ) -> bool:
+        """Whether `owner` was reached (then the client has its answer, or a 503)."""
         ask = secrets.token_hex(8)
         answer = asyncio.get_running_loop().create_future()
         self._answers[ask] = answer
         try:
-            await self.bus.send(owner, {"kind": "request", "id": ask, "from": self.me,
-                                        "scope": _scope_out(scope), "body": _b64(body)})
-            reply = await asyncio.wait_for(answer, ANSWER_SECONDS)
+            reached = await self.bus.send(owner, {
+                "kind": "request", "id": ask, "from": self.me, "scope": _scope_out(scope),
+                "body": _b64(request["body"])})
+            if not reached:
+                return False
+            reply = await self._answer(owner, answer)
         except (BusDown, TimeoutError):
-            await _unavailable(send)
-            return
+            await _unavailable(scope, send)
+            return True
         finally:
             self._answers.pop(ask, None)
         await send({"type": "http.response.start", "status": reply["status"],
                     "headers": _headers_in(reply["headers"])})
         await send({"type": "http.response.body", "body": _bytes(reply["body"])})
+        return True
+
+    async def _answer(self, owner: str, answer: asyncio.Future[Message]) -> Message:
+        """`owner`'s answer; TimeoutError if none comes, or once the owner has died (what
+        it was asked may have been done: it is not asked again elsewhere)."""
+        deadline = asyncio.get_running_loop().time() + ANSWER_SECONDS
+        while True:
+            try:
+                return await asyncio.wait_for(asyncio.shield(answer), WATCH_SECONDS)
+            except TimeoutError:
+                if (asyncio.get_running_loop().time() > deadline
+                        or owner not in await self.bus.alive([owner])):
+                    raise
 
     async def _forward_socket(self, owner: str, scope: Scope, receive: Receive,
-                              send: Send) -> None:
+                              send: Send) -> bool:
+        """Whether `owner` was reached (then the socket has been served, to its end)."""
         conn = secrets.token_hex(8)
         socket = self._sockets[conn] = _Socket(owner)
         try:
-            await receive()  # websocket.connect: the owner's routes are told it anew
-            await self.bus.send(owner, {"kind": "socket", "conn": conn, "from": self.me,
-                                        "scope": _scope_out(scope)})
+            reached = await self.bus.send(owner, {"kind": "socket", "conn": conn,
+                                                  "from": self.me, "scope": _scope_out(scope)})
+            if not reached:
+                return False
             reading = asyncio.create_task(self._client_to_owner(conn, owner, receive))
             try:
                 await self._owner_to_client(socket, send)
@@ -152,11 +200,14 @@ class Relay:
                 await send({"type": "websocket.close", "code": 1011})
         finally:
             del self._sockets[conn]
+        return True
 
     async def _client_to_owner(self, conn: str, owner: str, receive: Receive) -> None:
         seq = 0
         while True:
             event = await receive()
+            if event["type"] == "websocket.connect":
+                continue  # the owner's routes are told of it by the "socket" message
             await self.bus.send(owner, {"kind": "event", "conn": conn, "seq": seq,
                                         "event": _event_out(event)})
             seq += 1
@@ -365,8 +416,30 @@ async def _whole_body(receive: Receive) -> bytes:
             return b"".join(parts)
 
 
-async def _unavailable(send: Send) -> None:
+async def _unavailable(scope: Scope, send: Send) -> None:
+    if scope["type"] == "websocket":  # closed before it is accepted: the browser retries
+        await send({"type": "websocket.close", "code": 1011})
+        return
     await send({"type": "http.response.start", "status": 503, "headers": [
         (b"content-type", b"application/json"), (b"retry-after", b"1")]})
     await send({"type": "http.response.body",
                 "body": b'{"error":"The server playing this game did not answer: try again"}'})
+
+
+class _Replaying:
+    """A receive that gives `first` (already read) before what is still to come, and
+    again from the start (`again`), for a request served here after all."""
+
+    def __init__(self, first: Event, receive: Receive) -> None:
+        self.first = first
+        self._receive = receive
+        self._given = False
+
+    async def __call__(self) -> Event:
+        if not self._given:
+            self._given = True
+            return self.first
+        return await self._receive()
+
+    def again(self) -> _Replaying:
+        return _Replaying(self.first, self._receive)
