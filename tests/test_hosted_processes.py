@@ -93,7 +93,7 @@ class Watcher:
     def __init__(self, url: str, sid: str) -> None:
         self.url = url.replace("http://", "ws://") + f"/ws/{sid}"
         self.seen: list[int] = []
-        self.socket: Any = None
+        self.closed: int | None = None  # the code it was closed with by the server
 
     async def watch(self, stop: asyncio.Event) -> None:
         async with websockets.connect(self.url) as socket:
@@ -103,6 +103,9 @@ class Watcher:
                     text = await asyncio.wait_for(socket.recv(), 0.2)
                 except TimeoutError:
                     continue
+                except websockets.ConnectionClosed as closed:
+                    self.closed = closed.rcvd.code if closed.rcvd else None
+                    return
                 message = json.loads(text)
                 view = message.get("view")
                 if isinstance(view, dict) and "moves" in view:
@@ -268,3 +271,79 @@ class ThreadedRequest:
             return self._future.result(60)
         finally:
             self._pool.shutdown()
+
+
+def test_a_restart_of_redis_loses_no_move_and_views_resume(hosted: Hosted) -> None:
+    sid, token = new_game(hosted.url, "sliding")
+    owner = index_of(hosted, owner_pid(hosted, sid))
+    owner_url = hosted.processes[owner].url
+    elsewhere = hosted.processes[(owner + 1) % 3].url
+    watcher = Watcher(elsewhere, sid)  # its view travels over Redis
+
+    async def scene() -> list[int]:
+        stop = asyncio.Event()
+        watching = asyncio.create_task(watcher.watch(stop))
+        await asyncio.sleep(0.5)
+        acknowledged = [await asyncio.to_thread(lambda: int(
+            play_a_move(owner_url, sid, token)["line_length"]))]
+        hosted.redis.stop()
+        started = time.monotonic()
+        # the owner plays on without Redis: its own players need no bus
+        acknowledged.append(await asyncio.to_thread(lambda: int(
+            play_a_move(owner_url, sid, token)["line_length"])))
+        # a request through another process is answered at once: 503, nothing hangs
+        through = await asyncio.to_thread(
+            lambda: httpx.get(f"{elsewhere}/api/games/{sid}", timeout=30).status_code)
+        assert through == 503 and time.monotonic() - started < 5
+        await asyncio.wait_for(watching, 10)  # the forwarded view was ended: it reconnects
+        assert watcher.closed == 1012
+        hosted.redis.start()
+        await asyncio.sleep(2)  # the processes are back on the bus
+        stop.clear()
+        watching = asyncio.create_task(watcher.watch(stop))
+        await asyncio.sleep(0.5)
+        acknowledged.append(await asyncio.to_thread(lambda: int(
+            play_a_move(elsewhere, sid, token)["line_length"])))
+        await asyncio.sleep(0.5)
+        stop.set()
+        await watching
+        return acknowledged
+
+    acknowledged = asyncio.run(scene())
+    assert acknowledged == [1, 2, 3]
+    assert watcher.seen[-1] == moves_made(hosted.url, sid, token) or 3 in watcher.seen
+    assert stored_moves(hosted, sid) == 3
+
+
+def test_postgresql_stopped_answers_503_never_a_false_acknowledgement(
+        hosted: Hosted) -> None:
+    sid, token = new_game(hosted.url, "sliding")
+    play_a_move(hosted.url, sid, token)
+    owner_url = hosted.processes[index_of(hosted, owner_pid(hosted, sid))].url
+    view = httpx.get(f"{owner_url}/api/games/{sid}", headers=bearer(token), timeout=30).json()
+    offered = legal_moves(str(view["html"]))
+    hosted.postgres.halt()
+    try:
+        answers = []
+        with httpx.Client(base_url=owner_url, headers=bearer(token), timeout=30) as client:
+            for move in offered:
+                started = time.monotonic()
+                answer = client.post(f"/api/games/{sid}/moves", json={"move": move})
+                answers.append((answer.status_code, time.monotonic() - started))
+                if answer.status_code != 409:  # (409: a slide the rules refuse)
+                    break
+        status, took = answers[-1]
+        assert status == 503 and took < 15, answers
+        assert "database" in answer.json()["error"]
+    finally:
+        hosted.postgres.start()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:  # play resumes once PostgreSQL is back
+        try:
+            made = int(play_a_move(hosted.url, sid, token, wait=3)["line_length"])
+            break
+        except AssertionError:
+            continue
+    else:
+        raise AssertionError("play did not resume once PostgreSQL was back")
+    assert made == 2 and stored_moves(hosted, sid) == 2

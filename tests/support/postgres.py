@@ -56,6 +56,21 @@ class PostgresServer:
             admin.execute(f'CREATE SCHEMA "{name}"')
         return f"{self.url()}&options=-csearch_path%3D{name}"
 
+    def start(self) -> None:
+        """Start the server (again, after `halt`)."""
+        # a throwaway server: fsync off keeps CREATE DATABASE and each commit fast on a
+        # busy machine (what a commit waits for is still PostgreSQL's commit)
+        settings = (f"-c listen_addresses='' -c unix_socket_directories='{self.folder}'"
+                    " -c fsync=off -c full_page_writes=off")
+        _run([str(self.bin_folder / "pg_ctl"), "--pgdata", str(self.folder), "--wait",
+              "--timeout", str(START_SECONDS), "--log", str(self.folder / "server.log"),
+              "--options", settings, "start"])
+
+    def halt(self) -> None:
+        """Stop the server, keeping its data (as an outage does): `start` brings it back."""
+        _run([str(self.bin_folder / "pg_ctl"), "--pgdata", str(self.folder), "--wait",
+              "--mode", "fast", "stop"])
+
     def stop(self) -> None:
         """Stop the server at once (nothing in it is kept) and remove its folder."""
         try:
@@ -103,17 +118,12 @@ def start_postgres() -> PostgresServer:
             shutil.chown(folder, "postgres", "postgres")
         _run([str(bin_folder / "initdb"), "--pgdata", str(folder), "--username", SUPERUSER,
               "--auth", "trust", "--encoding", "UTF8", "--no-sync", "--no-instructions"])
-        # a throwaway server: fsync off keeps CREATE DATABASE and each commit fast on a
-        # busy machine (what a commit waits for is still PostgreSQL's commit)
-        settings = (f"-c listen_addresses='' -c unix_socket_directories='{folder}'"
-                    " -c fsync=off -c full_page_writes=off")
-        _run([str(bin_folder / "pg_ctl"), "--pgdata", str(folder), "--wait",
-              "--timeout", str(START_SECONDS), "--log", str(folder / "server.log"),
-              "--options", settings, "start"])
+        server = PostgresServer(folder, bin_folder)
+        server.start()
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
         raise
-    return PostgresServer(folder, bin_folder)
+    return server
 
 
 def unavailable(message: str) -> NoReturn:

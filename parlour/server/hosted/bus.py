@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 import redis.asyncio as redis
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
 log = logging.getLogger("parlour")
@@ -42,19 +43,22 @@ def channel(process: str) -> str:
 
 class Bus:
     """This process's end of the bus: `send` to another process, `receive` is called with
-    each message for this one (on the event loop, in order), `on_new_generation` after
-    each (re)connection."""
+    each message for this one (on the event loop, in order), `on_gap` whenever messages
+    may have been lost: the connection was lost, or made again."""
 
     def __init__(self, url: str, process: str, receive: Receiver,
-                 on_new_generation: Callable[[], None] = lambda: None) -> None:
+                 on_gap: Callable[[], None] = lambda: None) -> None:
         self.url = url
         self.process = process
         self.receive = receive
-        self.on_new_generation = on_new_generation
+        self.on_gap = on_gap
         self.generation = 0
         self.connected = asyncio.Event()
+        # a connection idle for a second is checked before use (and made anew if Redis
+        # restarted meanwhile): a command is never sent twice, nor lost on a stale one
         self._redis: redis.Redis = redis.Redis.from_url(
-            url, socket_timeout=TIMEOUT_SECONDS, socket_connect_timeout=TIMEOUT_SECONDS)
+            url, socket_timeout=TIMEOUT_SECONDS, socket_connect_timeout=TIMEOUT_SECONDS,
+            health_check_interval=1)
         self._tasks: list[asyncio.Task[None]] = []
 
     async def start(self) -> None:
@@ -73,10 +77,18 @@ class Bus:
     async def send(self, process: str, message: Message) -> bool:
         """Publish `message` to `process`: whether it was listening (a process that died
         is not); BusDown if Redis cannot be reached."""
-        try:
-            return bool(await self._redis.publish(channel(process), json.dumps(message)))
-        except (RedisError, OSError) as error:
-            raise BusDown(f"the bus cannot be reached ({error})") from None
+        text = json.dumps(message)
+        for _attempt in range(2):
+            try:
+                return bool(await self._redis.publish(channel(process), text))
+            except RedisConnectionError as error:
+                # once more, on a new connection: a connection that Redis's restart broke
+                # fails when it is written to, so the message did not go
+                failed: Exception = error
+            except (RedisError, OSError) as error:
+                failed = error
+                break
+        raise BusDown(f"the bus cannot be reached ({failed})")
 
     async def alive(self, processes: Iterable[str]) -> set[str]:
         """Which of `processes` are listening on the bus: a process that died is not (its
@@ -100,6 +112,7 @@ class Bus:
             except (RedisError, OSError) as error:
                 if self.connected.is_set():
                     log.warning("the bus's connection was lost (%s): reconnecting", error)
+                    self.on_gap()
                 self.connected.clear()
             await asyncio.sleep(RETRY_SECONDS)
 
@@ -108,7 +121,7 @@ class Bus:
             await pubsub.subscribe(channel(self.process))
             self.generation += 1
             self.connected.set()
-            self.on_new_generation()
+            self.on_gap()
             while True:
                 found = await pubsub.get_message(ignore_subscribe_messages=True,
                                                  timeout=TIMEOUT_SECONDS)

@@ -100,7 +100,7 @@ class Relay:
         self._sockets: dict[str, _Socket] = {}  # forwarded sockets, at either end
         self._serving: set[asyncio.Task[None]] = set()
         bus.receive = self.receive
-        bus.on_new_generation = self.end_all
+        bus.on_gap = self.end_all
         self._watch = asyncio.get_running_loop().create_task(self._watch_peers())
 
     # -- a request that came to this process ------------------------------------------
@@ -121,7 +121,7 @@ class Relay:
                        send: Send) -> None:
         """Forward to `owner`. An owner no longer on the bus (a process that died) is
         sent nothing: its lease is asked for again until it expires, when this process
-        takes the game over and serves the request itself."""
+        takes the game over and serves the request itself. Without the bus, 503 at once."""
         deadline = asyncio.get_running_loop().time() + ANSWER_SECONDS
         while True:
             try:
@@ -133,7 +133,7 @@ class Relay:
                 delivered = False
             if delivered:
                 return
-            if asyncio.get_running_loop().time() > deadline:
+            if not self.bus.connected.is_set() or asyncio.get_running_loop().time() > deadline:
                 await _unavailable(scope, send)
                 return
             await asyncio.sleep(REROUTE_SECONDS)
@@ -153,6 +153,9 @@ class Relay:
             reached = await self.bus.send(owner, {
                 "kind": "request", "id": ask, "from": self.me, "scope": _scope_out(scope),
                 "body": _b64(request["body"])})
+        except BusDown:
+            reached = False
+        try:
             if not reached:
                 return False
             reply = await self._answer(owner, answer)
@@ -184,8 +187,10 @@ class Relay:
         conn = secrets.token_hex(8)
         socket = self._sockets[conn] = _Socket(owner)
         try:
-            reached = await self.bus.send(owner, {"kind": "socket", "conn": conn,
-                                                  "from": self.me, "scope": _scope_out(scope)})
+            with contextlib.suppress(BusDown):  # (then it is not reached: it is retried)
+                reached = False
+                reached = await self.bus.send(owner, {
+                    "kind": "socket", "conn": conn, "from": self.me, "scope": _scope_out(scope)})
             if not reached:
                 return False
             reading = asyncio.create_task(self._client_to_owner(conn, owner, receive))
@@ -325,8 +330,9 @@ class Relay:
 
     # -- endings ----------------------------------------------------------------------
     def end_all(self) -> None:
-        """The bus reconnected: what it carried meanwhile is lost, so every forwarded
-        socket ends (their browsers reconnect and read the game afresh)."""
+        """The bus lost its connection, or made it again: what it carried meanwhile is
+        lost, so every forwarded socket ends (their browsers reconnect and read the game
+        afresh)."""
         for socket in self._sockets.values():
             socket.end(1012, "the servers lost touch: reconnect")
 
