@@ -27,6 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from parlour.server.api.clients import client_of
 from parlour.server.hub.errors import sentence
+from parlour.server.metrics import Metrics
 
 UNIT_BYTES = 64 * 1024
 """Bytes of a request and its answer that cost one more unit."""
@@ -99,9 +100,10 @@ class Pacer:
 class Pace:
     """ASGI middleware: paces each client's `/api/` requests (see the module's doc)."""
 
-    def __init__(self, app: ASGIApp, rate: float | None = None, burst: float | None = None
-                 ) -> None:
+    def __init__(self, app: ASGIApp, rate: float | None = None, burst: float | None = None,
+                 metrics: Metrics | None = None) -> None:
         self.app = app
+        self.metrics = Metrics() if metrics is None else metrics
         if rate is None:
             rate = float(os.environ.get("PARLOUR_REQUEST_RATE", RATE))
         self.pacer = Pacer(rate, burst) if rate > 0 else None
@@ -114,6 +116,7 @@ class Pace:
         wait = pacer.spend(client, 1.0)
         if wait > MAX_WAIT:  # (looked up here: a test may lower it)
             pacer.refund(client, 1.0)
+            self.metrics.refused("requests")
             await _too_many(send, wait)
             return
         if wait:
