@@ -318,7 +318,8 @@ class Hub:
         wait = await self.limits.take(client, kind, amount)
         if wait is not None:
             self.metrics.refused(kind)
-            raise LimitReached(self.limits.rules[kind].described(), wait)
+            rule = self.limits.rules[kind]
+            raise LimitReached(rule.what, rule.bound(), wait)
 
     async def _act(self, live: Live, token: str | None, seats: frozenset[int],
                    message: Action, arrived: float) -> Answer:

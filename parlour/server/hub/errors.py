@@ -27,8 +27,8 @@ class LimitReached(ApiError):
     the limit and says when to come back (`retry_after`, whole seconds; REST: the
     Retry-After header, WebSocket: the error's field)."""
 
-    def __init__(self, limit: str, retry_after: float) -> None:
+    def __init__(self, what: str, bound: str, retry_after: float) -> None:
         self.retry_after = max(1, math.ceil(retry_after))
         wait = (f"{self.retry_after} s" if self.retry_after < 120
                 else f"{math.ceil(self.retry_after / 60)} min")
-        super().__init__(429, f"too many {limit} from you: try again in {wait}")
+        super().__init__(429, f"too many {what} from you ({bound}): try again in {wait}")

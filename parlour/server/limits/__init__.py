@@ -45,12 +45,11 @@ class Rule:
     def on(self) -> bool:
         return self.allowance > 0
 
-    def described(self) -> str:
-        """As a refusal names it: "new games (at most 1200 an hour)"."""
+    def bound(self) -> str:
+        """As a refusal says it: "at most 1200 an hour"."""
         amount = (f"{self.allowance / 2**20:g} MiB" if self.unit == "MiB"
                   else f"{self.allowance}")
-        period = _PERIODS.get(self.period, f"per {self.period:g} s")
-        return f"{self.what} (at most {amount} {period})"
+        return f"at most {amount} {_PERIODS.get(self.period, f'per {self.period:g} s')}"
 
 
 _PERIODS = {60.0: "a minute", 3600.0: "an hour"}
