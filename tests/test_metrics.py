@@ -91,11 +91,12 @@ def test_only_this_machine_and_the_hosts_named_addresses_may_read_them(store: St
                                                                        ) -> None:
     app = create_app(store, GAMES, ai_delay_scale=0, allowed_hosts=TEST_HOSTS,
                      trusted_proxies=["127.0.0.1"], metrics_from=["10.1.0.0/16"])
-    for peer, status in (("127.0.0.1", 200), ("::1", 200), ("10.1.2.3", 200),
-                         ("10.2.0.1", 403), ("203.0.113.5", 403), ("testclient", 403)):
-        with TestClient(app, client=(peer, 40000)) as client:
+    with TestClient(app, client=LOCAL) as through_nginx:
+        for peer, status in (("127.0.0.1", 200), ("::1", 200), ("10.1.2.3", 200),
+                             ("10.2.0.1", 403), ("203.0.113.5", 403), ("testclient", 403)):
+            client = TestClient(app, client=(peer, 40000))  # the same app, another peer
             assert client.get("/metrics").status_code == status, peer
-    with TestClient(app, client=LOCAL) as through_nginx:  # judged by the client behind it
+        # judged by the client behind the proxy, not by the proxy's loopback address
         refused = through_nginx.get("/metrics", headers={"X-Forwarded-For": "203.0.113.5"})
         assert "only to this machine" in error_of(refused, 403)
 

@@ -77,10 +77,10 @@ def test_a_trusted_proxys_scheme_is_the_browsers(store: Store) -> None:
     headers = {"Origin": "https://testserver", "X-Forwarded-Proto": "https"}
     app = create_app(store, GAMES, ai_delay_scale=0, allowed_hosts=TEST_HOSTS,
                      trusted_proxies=[PROXY])
-    with TestClient(app, client=(PROXY, 40000)) as client:
-        assert client.post("/api/games", json=body, headers=headers).status_code == 201
-    with TestClient(app, client=("198.51.100.9", 40000)) as client:
-        assert client.post("/api/games", json=body, headers=headers).status_code == 403
+    with TestClient(app, client=(PROXY, 40000)) as proxied:
+        stranger = TestClient(app, client=("198.51.100.9", 40000))  # the same app's
+        assert proxied.post("/api/games", json=body, headers=headers).status_code == 201
+        assert stranger.post("/api/games", json=body, headers=headers).status_code == 403
 
 
 def test_a_client_relayed_by_a_local_proxy_is_not_on_this_machine(store: Store) -> None:

@@ -1,7 +1,9 @@
-"""The ASGI app, wired: the hub, the front door (`api/guard.py`), the error handlers
-and the routers — REST for scripts and bots (`api/rest.py`), a WebSocket per open game
-(`api/socket.py`), the pages and their files (`api/pages.py`), Parlour as an installed
-app (`api/install.py`).
+"""The ASGI app, wired: the hub (with the clients' rate limits, `limits/`, and the
+metrics, `metrics.py`), the client behind a trusted proxy (`api/proxies.py`), the front
+door (`api/guard.py`), the error handlers and the routers — REST for scripts and bots
+(`api/rest.py`), a WebSocket per open game (`api/socket.py`), the pages and their files
+(`api/pages.py`), Parlour as an installed app (`api/install.py`), /metrics
+(`api/monitoring.py`).
 
 Every error, from a route, the front door or the framework, is `{"error": "..."}` with
 its status; /docs lists the statuses each route answers.

@@ -9,7 +9,8 @@ show. A client's units drain at `rate` a second; past
 would wait more than `MAX_WAIT` seconds is answered 429 at once. A page's loading and a
 quick player stay well inside the burst; a script asking as fast as it can is slowed to
 the rate, and the others' requests are served in between. Players move over their
-WebSocket, which is not paced here; the sockets per client are capped (`hub/caps.py`).
+WebSocket, which is not paced here; the sockets per client are capped (`hub/caps.py`),
+and their moves a minute limited (`server/limits/`).
 """
 
 from __future__ import annotations

@@ -165,7 +165,7 @@ async def import_game(request: Request, client: ClientDep, hub: HubDep) -> Creat
     422 says what is wrong with the file: a field, a picture, or the first move that
     cannot be played (`move <n> cannot be played: <why>`, counting from 1). 404: a
     game this server does not have. 429 also: over your fair share of games (see POST
-    /api/games)."""
+    /api/games), or over your limit of new games or of uploads an hour (Retry-After)."""
     data = await request.body()  # at most FILE_LIMIT: the front door (`body_rule`) saw to it
     await _within_upload_limits(hub, client.key, len(data))
 
