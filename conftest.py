@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from parlour.core.tables import FOLDER_VARIABLE
 from parlour.games import GAMES
+from parlour.server import limits
 from parlour.server.app import create_app
 from parlour.store import Store as AnyStore
 from parlour.store.sqlite import SqliteStore as Store
@@ -34,6 +35,8 @@ def tables_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         # games for them (benchmarks start servers with the host's defaults)
         patch.setenv("PARLOUR_GAMES_PER_CLIENT", "100000")
         patch.setenv("PARLOUR_REQUEST_RATE", "0")  # nor pacing (api/pace.py)
+        for variable in limits.VARIABLES.values():  # nor rate limits (server/limits/)
+            patch.setenv(variable, "0")
         yield folder
 
 

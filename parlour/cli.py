@@ -20,7 +20,9 @@ import uvicorn
 
 from parlour.core.game import counted
 from parlour.games import GAMES
+from parlour.server import limits
 from parlour.server.api.guard import LOCAL_HOSTS, WS_MESSAGE_LIMIT
+from parlour.server.api.proxies import parse_networks
 from parlour.server.app import create_app
 from parlour.server.compute import Compute
 from parlour.server.hub import backup
@@ -58,6 +60,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                         help="also answer requests for this host name (repeatable)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    add_hosting_options(parser)
     parser.add_argument(
         "--sync", choices=SYNC_MODES, default=os.environ.get("PARLOUR_SYNC", SYNC_MODES[0]),
         help="normal (default; $PARLOUR_SYNC): each move is written to the system before it "
@@ -74,6 +77,59 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                        help="merge the backup FILE into the games kept (nothing kept is "
                        "changed; a game already here is skipped) and exit, without serving")
     return parser.parse_args(argv)
+
+
+LIMIT_OPTIONS = {
+    limits.Kind.MOVES: ("--moves-per-minute", "moves and other actions in games a minute"),
+    limits.Kind.NEW_GAMES: ("--new-games-per-hour", "new games an hour"),
+    limits.Kind.UPLOADS: ("--uploads-per-hour", "pictures uploaded and games imported an hour"),
+    limits.Kind.UPLOAD_BYTES: ("--upload-mib-per-hour", "MiB of those an hour"),
+}
+
+
+def add_hosting_options(parser: argparse.ArgumentParser) -> None:
+    """What a public host sets: its proxies, each client's rate limits, who reads /metrics."""
+    hosting = parser.add_argument_group("hosting")
+    hosting.add_argument(
+        "--trusted-proxy", metavar="ADDR[,ADDR...]", type=networks,
+        default=os.environ.get("PARLOUR_TRUSTED_PROXY", ""),
+        help="the reverse proxies (addresses or networks, e.g. 127.0.0.1 or 10.0.0.0/8) "
+        "whose X-Forwarded-For and X-Forwarded-Proto are believed; from any other peer "
+        "they are ignored (default: none; $PARLOUR_TRUSTED_PROXY)")
+    hosting.add_argument(
+        "--metrics-from", metavar="ADDR[,ADDR...]", type=networks,
+        default=os.environ.get("PARLOUR_METRICS_FROM", ""),
+        help="addresses or networks, beside this machine, that may read /metrics "
+        "(default: none; $PARLOUR_METRICS_FROM)")
+    for kind, (option, what) in LIMIT_OPTIONS.items():
+        hosting.add_argument(
+            option, metavar="N", type=int, default=limits.configured(kind),
+            help=f"each client's limit of {what} (default {limits.DEFAULTS[kind]}; "
+            f"${limits.VARIABLES[kind]}; 0: no limit)")
+
+
+def networks(text: str) -> str:
+    """An option's `ADDR[,ADDR...]`, checked (argparse shows the ValueError's message)."""
+    try:
+        parse_networks(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
+def limit_rules(args: argparse.Namespace) -> limits.Rules:
+    return limits.limit_rules(args.moves_per_minute, args.new_games_per_hour,
+                              args.uploads_per_hour, args.upload_mib_per_hour)
+
+
+def shared_limits(args: argparse.Namespace) -> limits.Limits:
+    """The clients' rate limits: this process's own, or with --bus every process's,
+    counted together in Redis."""
+    if not args.bus:
+        return limits.MemoryLimits(limit_rules(args))
+    with hosted_extra():
+        from parlour.server.limits.on_redis import RedisLimits
+    return RedisLimits.from_url(args.bus, rules=limit_rules(args))
 
 
 def bind(host: str, port: int | None) -> socket.socket:
@@ -269,10 +325,13 @@ def main(argv: list[str] | None = None) -> None:
         print(exposed_warning(args.host, hosts), file=sys.stderr, flush=True)
     compute = Compute()
     store = open_store(db, args.sync)
+    hosted = hosting(store, args.bus)
     app = create_app(store, GAMES, allowed_hosts=hosts, compute=compute,
-                     hosting=hosting(store, args.bus))
+                     trusted_proxies=[args.trusted_proxy], metrics_from=[args.metrics_from],
+                     limits=shared_limits(args), hosting=hosted)
     server = uvicorn.Server(uvicorn.Config(
         app, log_level="warning", ws_ping_interval=20, ws_ping_timeout=20,
+        proxy_headers=False,  # the app reads them, from --trusted-proxy only (api/proxies.py)
         ws_max_size=WS_MESSAGE_LIMIT * 4,  # UTF-8: up to 4 bytes a character
         ws_per_message_deflate=False,  # on loopback, compressing costs more than it saves
     ))

@@ -6,7 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from parlour.cli import allowed_hosts
+import pytest
+
+from parlour.cli import allowed_hosts, limit_rules, parse_args
+from parlour.server.limits import Kind
 
 
 def test_a_local_server_answers_to_local_names_only() -> None:
@@ -34,3 +37,21 @@ def test_listening_on_every_interface_prints_a_warning(tmp_path: Path) -> None:
     finally:
         process.terminate()
         process.wait(10)
+
+
+def test_a_host_sets_its_proxies_and_limits_by_option_or_environment(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PARLOUR_TRUSTED_PROXY", "10.0.0.0/8")
+    monkeypatch.setenv("PARLOUR_NEW_GAMES_PER_HOUR", "30")
+    args = parse_args(["--moves-per-minute", "600", "--metrics-from", "192.0.2.9"])
+    assert (args.trusted_proxy, args.metrics_from) == ("10.0.0.0/8", "192.0.2.9")
+    rules = limit_rules(args)
+    assert (rules[Kind.MOVES].allowance, rules[Kind.NEW_GAMES].allowance) == (600, 30)
+    assert rules[Kind.UPLOADS].allowance == 0  # the tests' environment: off
+
+
+def test_a_trusted_proxy_that_is_not_an_address_is_refused(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        parse_args(["--trusted-proxy", "127.0.0.1,nginx"])
+    assert "'nginx' is not an IP address or network" in capsys.readouterr().err

@@ -130,11 +130,15 @@ MAY_IMPORT: dict[str, set[str]] = {
     "parlour.server.patch": set(),
     "parlour.server.memory": set(),
     "parlour.server.compute": {"parlour.core", "parlour.games", "parlour.server.memory"},
+    "parlour.server.limits": set(),
+    "parlour.server.metrics": set(),
     "parlour.server.hub": {"parlour.core", "parlour.store", "parlour.server.compute",
-                           "parlour.server.timing", "parlour.server.patch"},
+                           "parlour.server.timing", "parlour.server.patch",
+                           "parlour.server.limits", "parlour.server.metrics"},
     "parlour.server.api": {"parlour.core", "parlour.stats", "parlour.store",
                            "parlour.server.hub", "parlour.server.timing",
-                           "parlour.server.memory"},
+                           "parlour.server.memory", "parlour.server.limits",
+                           "parlour.server.metrics"},
 }
 """Each layer and the layers it may import besides itself; layers not named here
 (`app.py`, `cli.py`) wire the others and may import any of them. A game's tests may

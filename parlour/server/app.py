@@ -1,7 +1,9 @@
-"""The ASGI app, wired: the hub, the front door (`api/guard.py`), the error handlers
-and the routers — REST for scripts and bots (`api/rest.py`), a WebSocket per open game
-(`api/socket.py`), the pages and their files (`api/pages.py`), Parlour as an installed
-app (`api/install.py`).
+"""The ASGI app, wired: the hub (with the clients' rate limits, `limits/`, and the
+metrics, `metrics.py`), the client behind a trusted proxy (`api/proxies.py`), the front
+door (`api/guard.py`), the error handlers and the routers — REST for scripts and bots
+(`api/rest.py`), a WebSocket per open game (`api/socket.py`), the pages and their files
+(`api/pages.py`), Parlour as an installed app (`api/install.py`), /metrics
+(`api/monitoring.py`).
 
 Every error, from a route, the front door or the framework, is `{"error": "..."}` with
 its status; /docs lists the statuses each route answers.
@@ -18,15 +20,27 @@ from fastapi import FastAPI
 from fastapi_offline import FastAPIOffline
 
 from parlour.core.game import GameSpec
-from parlour.server import timing
-from parlour.server.api import backup, health, install, links, pace, pages, rest, socket
+from parlour.server import metrics, timing
+from parlour.server.api import (
+    backup,
+    health,
+    install,
+    links,
+    monitoring,
+    pace,
+    pages,
+    rest,
+    socket,
+)
 from parlour.server.api.errors import handle_errors
 from parlour.server.api.guard import LOCAL_HOSTS, Guard
+from parlour.server.api.proxies import ForwardedFor, TrustedProxies, parse_networks
 from parlour.server.compute import Compute
 from parlour.server.hub.backup import BACKUP_LIMIT
 from parlour.server.hub.core import Hub
 from parlour.server.hub.saved_games import FILE_LIMIT
 from parlour.server.hub.viewers import SEND_TIMEOUT
+from parlour.server.limits import Limits, MemoryLimits
 from parlour.store import MAX_BYTES, Store
 
 if TYPE_CHECKING:
@@ -41,11 +55,21 @@ def create_app(
     compute: Compute | None = None,
     send_timeout: float = SEND_TIMEOUT,
     clock: Callable[[], float] = time.monotonic,
+    trusted_proxies: Collection[str] = (),
+    limits: Limits | None = None,
+    metrics_from: Collection[str] = (),
     hosting: Hosting | None = None,
 ) -> FastAPI:
     """The app. `allowed_hosts`: the names it answers to ("*" for any); `clock`: the
-    game clocks' time (a test's own, to move by hand); `hosting`: this process's part
-    in a hosted Parlour of many (parlour.server.hosted), None for the one process."""
+    game clocks' time (a test's own, to move by hand); `trusted_proxies`: the addresses
+    or networks of the proxies whose X-Forwarded-For names the client (`api/proxies.py`);
+    `limits`: the clients' rate limits (default: this process's own, `MemoryLimits`, as
+    the environment sets them; hosted: `limits.on_redis.RedisLimits.from_url`, shared by
+    every process), closed when the app stops; `metrics_from`: addresses or networks
+    beside loopback that may read /metrics (`api/monitoring.py`); `hosting`: this
+    process's part in a hosted Parlour of many (parlour.server.hosted), None for the one
+    process."""
+    limits = MemoryLimits() if limits is None else limits
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -56,6 +80,7 @@ def create_app(
         if hosting is not None:
             await hosting.stop()
         store.close()
+        await limits.close()
 
     # /docs and /redoc serve Swagger UI and ReDoc from the installed package: no CDN
     app = FastAPIOffline(
@@ -71,22 +96,32 @@ def create_app(
             f"each and one per {pace.UNIT_BYTES // 1024} KiB carried, {pace.BURST:g} in hand "
             f"and by default {pace.RATE:g} back a second; past that a request waits, and one "
             f"that would wait over {pace.MAX_WAIT:g} s is answered 429 with Retry-After. "
+            "A host may also limit each client's moves a minute and new games and uploads "
+            "an hour: over one, 429 with Retry-After. "
             "Every error is `{\"error\": \"...\"}`."
         ),
         lifespan=lifespan,
     )
-    app.state.hub = Hub(store, games, ai_delay_scale=ai_delay_scale, compute=compute,
-                        clock=clock)
+    counted = metrics.create()  # this app's own registry
+    hub = Hub(store, games, ai_delay_scale=ai_delay_scale, compute=compute, clock=clock,
+              limits=limits, metrics=counted)
+    counted.watch(live_games=lambda: len(hub.live), viewers=hub.caps.open_sockets)
+    app.state.hub = hub
     app.state.send_timeout = send_timeout  # a viewer that stops reading is dropped after it
+    app.state.metrics_readers = parse_networks(",".join(metrics_from))
     if hosting is not None:  # inside the pacing: the process a client reached paces it
         hosting.serve(app, app.state.hub)
-    app.add_middleware(pace.Pace)  # inside the guard: only requests it lets in are paced
+    app.add_middleware(pace.Pace, metrics=counted)  # inside the guard: only what it lets in
     app.add_middleware(Guard, allowed_hosts=allowed_hosts, body_rule=rest.body_rule)
+    # outermost: every part after it sees the client behind a trusted proxy
+    app.add_middleware(ForwardedFor,
+                       trusted=TrustedProxies(parse_networks(",".join(trusted_proxies))))
     handle_errors(app)
     app.include_router(rest.router)
     app.include_router(backup.router)
     app.include_router(links.router)  # what a deal or seat link will do, before it does
     app.include_router(health.router)  # /healthz and /readyz, for a load balancer
+    app.include_router(monitoring.router)  # /metrics, for the host's Prometheus
     if timing.ENABLED:  # only on a server started with PARLOUR_TIMING=1, for the benchmark
         app.include_router(rest.timing_router)
     app.include_router(socket.router)

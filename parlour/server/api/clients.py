@@ -4,7 +4,9 @@ Each of Parlour's pages gives the browser a player cookie the first time it is s
 (random, HttpOnly, SameSite=Strict). The browser then sends it with every request and
 socket of the page, with no code in the client, and never with a request made by a page
 of another site. A client without one (a script, another site's page) is known by its
-address alone, so all such clients of one address share one allowance.
+address alone, so all such clients of one address share one allowance. Behind a reverse
+proxy the address is the one the trusted proxy names, not the proxy's (`api/proxies.py`
+has set it before anything here reads it).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 
-from parlour.server.hub.errors import ApiError
+from parlour.server.hub.errors import ApiError, LimitReached
 
 log = logging.getLogger("parlour")
 
@@ -37,7 +37,10 @@ def handle_errors(app: FastAPI) -> None:
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, error: ApiError) -> JSONResponse:
-        return JSONResponse({"error": error.message}, status_code=error.status)
+        headers = ({"Retry-After": str(error.retry_after)}
+                   if isinstance(error, LimitReached) else None)
+        return JSONResponse({"error": error.message}, status_code=error.status,
+                            headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, error: RequestValidationError) -> JSONResponse:

@@ -9,7 +9,8 @@ show. A client's units drain at `rate` a second; past
 would wait more than `MAX_WAIT` seconds is answered 429 at once. A page's loading and a
 quick player stay well inside the burst; a script asking as fast as it can is slowed to
 the rate, and the others' requests are served in between. Players move over their
-WebSocket, which is not paced here; the sockets per client are capped (`hub/caps.py`).
+WebSocket, which is not paced here; the sockets per client are capped (`hub/caps.py`),
+and their moves a minute limited (`server/limits/`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from parlour.server.api.clients import client_of
 from parlour.server.hub.errors import sentence
+from parlour.server.metrics import Metrics
 
 UNIT_BYTES = 64 * 1024
 """Bytes of a request and its answer that cost one more unit."""
@@ -99,9 +101,10 @@ class Pacer:
 class Pace:
     """ASGI middleware: paces each client's `/api/` requests (see the module's doc)."""
 
-    def __init__(self, app: ASGIApp, rate: float | None = None, burst: float | None = None
-                 ) -> None:
+    def __init__(self, app: ASGIApp, rate: float | None = None, burst: float | None = None,
+                 metrics: Metrics | None = None) -> None:
         self.app = app
+        self.metrics = Metrics() if metrics is None else metrics
         if rate is None:
             rate = float(os.environ.get("PARLOUR_REQUEST_RATE", RATE))
         self.pacer = Pacer(rate, burst) if rate > 0 else None
@@ -114,6 +117,7 @@ class Pace:
         wait = pacer.spend(client, 1.0)
         if wait > MAX_WAIT:  # (looked up here: a test may lower it)
             pacer.refund(client, 1.0)
+            self.metrics.refused("requests")
             await _too_many(send, wait)
             return
         if wait:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import gc
+import time
 from collections.abc import Awaitable
 from typing import Annotated, Any, TypeVar
 
@@ -67,6 +68,7 @@ from parlour.server.hub.shares import (
     LONG_WORK_PER_CLIENT,
 )
 from parlour.server.hub.views import View
+from parlour.server.limits import Kind
 from parlour.stats.daily import daily_report
 from parlour.stats.past_games import MAX_LISTED, PastGame, past_games
 from parlour.stats.statistics import store_statistics
@@ -79,7 +81,9 @@ FAIR_SHARE = (
     f"use, {COMPUTER_GAMES_PER_CLIENT} games of computers only running, {HINTS_PER_CLIENT} "
     f"hints and {LONG_WORK_PER_CLIENT} pieces of long work waited for at once; "
     f"{COMPUTER_GAMES_RUNNING} games of computers only on the server); the error names "
-    "the limit. Work you stop waiting for (you hang up) is dropped."
+    "the limit. Work you stop waiting for (you hang up) is dropped. Or over a rate limit "
+    "of the host's (moves a minute, new games and uploads an hour): the error names it, "
+    "and Retry-After says when to come back."
 )
 OVER_SHARE: dict[int | str, dict[str, Any]] = {
     429: {"model": ErrorBody, "description": "O" + FAIR_SHARE[1:]}}
@@ -161,8 +165,9 @@ async def import_game(request: Request, client: ClientDep, hub: HubDep) -> Creat
     422 says what is wrong with the file: a field, a picture, or the first move that
     cannot be played (`move <n> cannot be played: <why>`, counting from 1). 404: a
     game this server does not have. 429 also: over your fair share of games (see POST
-    /api/games)."""
+    /api/games), or over your limit of new games or of uploads an hour (Retry-After)."""
     data = await request.body()  # at most FILE_LIMIT: the front door (`body_rule`) saw to it
+    await _within_upload_limits(hub, client.key, len(data))
 
     async def adopted() -> Created:
         live, token = await hub.adopt(data, client.key, client=client.key)
@@ -272,7 +277,8 @@ async def move(
     authorization: Authorization = None,
 ) -> dict[str, Any]:
     """Play a move for the seat to move. Answers once the AI, if any, has replied.
-    429: a slow move over your fair share of long work (see POST /api/games)."""
+    429: over your limit of moves a minute (with Retry-After), or a slow move over your
+    fair share of long work (see POST /api/games)."""
     return await _act(hub, sid, authorization, PlayMove(move=body.move), request, client.key)
 
 
@@ -291,10 +297,11 @@ async def hint(sid: str, request: Request, hub: HubDep, client: ClientDep,
 
 @router.post("/api/games/{sid}/assist", response_model=View, responses=PLAY, tags=["play"])
 async def assist(
-    sid: str, body: AssistRequest, hub: HubDep, authorization: Authorization = None
+    sid: str, body: AssistRequest, hub: HubDep, client: ClientDep,
+    authorization: Authorization = None,
 ) -> dict[str, Any]:
     """Turn the game's assist switch on or off (on counts as help in the statistics)."""
-    return await _act(hub, sid, authorization, SetAssist(on=body.on))
+    return await _act(hub, sid, authorization, SetAssist(on=body.on), client=client.key)
 
 
 @router.post("/api/games/{sid}/join", response_model=Joined,
@@ -327,12 +334,14 @@ async def leave(sid: str, hub: HubDep, authorization: Authorization = None) -> d
 
 @router.post("/api/games/{sid}/takeback", response_model=View, responses=PLAY, tags=["seats"])
 async def takeback(
-    sid: str, body: TakebackAnswer, hub: HubDep, authorization: Authorization = None
+    sid: str, body: TakebackAnswer, hub: HubDep, client: ClientDep,
+    authorization: Authorization = None,
 ) -> dict[str, Any]:
     """Answer the take-back another player asked for with Undo (the view's
     `takeback`): once every other player accepts, their moves are taken back to
     their previous turn; one refusal ends it."""
-    return await _act(hub, sid, authorization, AnswerTakeback(accept=body.accept))
+    return await _act(hub, sid, authorization, AnswerTakeback(accept=body.accept),
+                      client=client.key)
 
 
 @router.post("/api/games/{sid}/rematch", response_model=View, responses=PLAY_SHARED,
@@ -356,8 +365,11 @@ async def rematch(
 async def upload(request: Request, client: ClientDep, hub: HubDep) -> Uploaded:
     """Upload a PNG, JPEG or WebP picture (the body is the image) for a game's picture
     option. It is kept scaled down and re-encoded without its metadata; each player
-    keeps a limited number, and one that no game uses expires after a day."""
+    keeps a limited number, and one that no game uses expires after a day. 429: over
+    your quota of pictures, or your limit of uploads or of their bytes an hour (with
+    Retry-After)."""
     data = await request.body()  # at most MAX_BYTES: the front door (`body_rule`) saw to it
+    await _within_upload_limits(hub, client.key, len(data))
     picture = await pictures.kept_upload(hub.store, data, client.key, hub.now())
     return Uploaded(upload=picture.upload_id, width=picture.width, height=picture.height)
 
@@ -456,13 +468,20 @@ async def past(hub: HubDep, game: str | None = None,
     return await asyncio.to_thread(past_games, hub.store, hub.games, game, limit)
 
 
+async def _within_upload_limits(hub: Hub, client: str, size: int) -> None:
+    """Count an upload (a picture, an imported file) against its client's limits."""
+    await hub.within_limit(client, Kind.UPLOADS)
+    await hub.within_limit(client, Kind.UPLOAD_BYTES, size)
+
+
 async def _act(hub: Hub, sid: str, authorization: str | None, message: Action,
                request: Request | None = None, client: str | None = None) -> dict[str, Any]:
+    arrived = time.perf_counter()
     live = await hub.get(sid)
     token = bearer(authorization)
 
     async def acted() -> None:
-        await hub.act(live, token, message, client)
+        await hub.act(live, token, message, client, arrived)
         await hub.settle(live)
 
     if request is None:

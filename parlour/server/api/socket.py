@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import Any, Literal
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -25,7 +26,7 @@ from parlour.server.api.clients import client_of
 from parlour.server.api.deps import HubDep
 from parlour.server.api.guard import WS_MESSAGE_LIMIT
 from parlour.server.hub.core import Hub
-from parlour.server.hub.errors import ApiError, sentence
+from parlour.server.hub.errors import ApiError, LimitReached, sentence
 from parlour.server.hub.live import Live
 from parlour.server.hub.messages import (
     KINDS,
@@ -43,6 +44,8 @@ HELLO_TIMEOUT = 10.0
 MESSAGES_WAITING = 16
 """A browser's messages waiting to be carried out, at most: more are refused."""
 log = logging.getLogger("parlour")
+Arrived = tuple[Action | Leave, float]
+"""A message waiting to be carried out, with when it was read (`time.perf_counter()`)."""
 
 router = APIRouter()
 
@@ -128,7 +131,7 @@ async def _serve(hub: Hub, socket: WebSocket, live: Live, viewer: Viewer, client
                  ) -> None:
     """Read the browser's messages while they are carried out one by one, so that a
     "cancel" reaches the long work it is meant for at once."""
-    waiting: asyncio.Queue[Action | Leave] = asyncio.Queue(MESSAGES_WAITING)
+    waiting: asyncio.Queue[Arrived] = asyncio.Queue(MESSAGES_WAITING)
     carrying_out = asyncio.create_task(_carry_out(hub, live, viewer, waiting, client))
     try:
         while True:
@@ -140,6 +143,7 @@ async def _serve(hub: Hub, socket: WebSocket, live: Live, viewer: Viewer, client
             except Exception:  # disconnected, or the connection broke
                 return
             timing.received()
+            arrived = time.perf_counter()
             try:
                 with timing.part("parse"):
                     message = WireMessage.model_validate_json(text).message()
@@ -159,25 +163,26 @@ async def _serve(hub: Hub, socket: WebSocket, live: Live, viewer: Viewer, client
                 viewer.tell({"type": "error", "error": "Too many messages at once: "
                              "wait for the answers"})
             else:
-                waiting.put_nowait(message)
+                waiting.put_nowait((message, arrived))
     finally:
         carrying_out.cancel()
 
 
 async def _carry_out(
-    hub: Hub, live: Live, viewer: Viewer, waiting: asyncio.Queue[Action | Leave], client: str
+    hub: Hub, live: Live, viewer: Viewer, waiting: asyncio.Queue[Arrived], client: str
 ) -> None:
     while True:
-        await _serve_message(hub, live, viewer, await waiting.get(), client)
+        message, arrived = await waiting.get()
+        await _serve_message(hub, live, viewer, message, client, arrived)
 
 
 async def _serve_message(hub: Hub, live: Live, viewer: Viewer, message: Action | Leave,
-                         client: str) -> None:
+                         client: str, arrived: float) -> None:
     try:
         if isinstance(message, Leave):
             await hub.leave(live, viewer.token)
             return
-        found = await hub.act(live, viewer.token, message, client)
+        found = await hub.act(live, viewer.token, message, client, arrived)
         if isinstance(found, Hint):
             viewer.tell({"type": "hint", "move": found.move, "note": found.note})
         elif isinstance(found, Opened):
@@ -185,6 +190,9 @@ async def _serve_message(hub: Hub, live: Live, viewer: Viewer, message: Action |
                          "note": found.note})
         elif found is not None:
             viewer.tell({"type": "note", "note": found})
+    except LimitReached as error:  # the player plays on once it has passed
+        viewer.tell({"type": "error", "error": error.message,
+                     "retry_after": error.retry_after})
     except ApiError as error:
         viewer.tell({"type": "error", "error": error.message})
     except Exception:  # a bug must not end the connection without a word

@@ -41,7 +41,7 @@ class Hosting:
     def serve(self, app: Any, hub: Hub) -> None:
         """Wire `app` (before it starts): its hub plays only the games this process
         holds, and its requests for others go to their owners."""
-        self.ownership = Ownership(self.leases, hub.lose, hub.in_memory)
+        self.ownership = Ownership(self.leases, hub.lose, hub.in_memory, hub.metrics.takeover)
         hub.ownership = self.ownership
         app.add_middleware(_relay_middleware, hosting=self, outer=app)
 

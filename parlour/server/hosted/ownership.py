@@ -30,14 +30,16 @@ after this long."""
 
 class Ownership:
     def __init__(self, leases: Leases, lose: Callable[[str], None],
-                 in_memory: Callable[[], Collection[str]]) -> None:
+                 in_memory: Callable[[], Collection[str]],
+                 took_over: Callable[[], None] = lambda: None) -> None:
         """`lose(sid)`: the hub lets a game go that another process now plays;
-        `in_memory()`: the games the hub holds (or is loading) now."""
+        `in_memory()`: the games the hub holds (or is loading) now; `took_over()`: a game
+        was taken from a holder whose lease had expired (counted in the metrics)."""
         self.leases = leases
         self.lose = lose
         self.in_memory = in_memory
+        self.took_over = took_over
         self.me = leases.owner
-        self.takeovers = 0
         self._taken_at: dict[str, float] = {}
         self._renewing: asyncio.Task[None] | None = None
 
@@ -51,6 +53,8 @@ class Ownership:
             return taken.owner
         if taken is not None:
             self._taken_at[sid] = time.monotonic()
+            if taken.taken_over:
+                self.took_over()
         return None
 
     async def hold(self, sid: str) -> None:

@@ -19,7 +19,10 @@ reads and writes of the store: resume.py, saved_games.py, pictures.py.
 Fair shares (shares.py): the API names the client of each new game and action; its work
 is queued as theirs (`compute.working_for`), a new game over their share is refused, and
 a game's computers stop once every page and request has left it (`Live.left`), until
-someone returns.
+someone returns. Rate limits (`parlour/server/limits/`): each action and new game of a
+named client also takes from its buckets (`within_limit`; 429 once one is empty).
+Metrics (`parlour/server/metrics.py`): moves carried out and how long a player's took to
+be acknowledged.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ from parlour.server.hub import records
 from parlour.server.hub.advice import Advice
 from parlour.server.hub.broadcast import Broadcast, sound_after
 from parlour.server.hub.caps import ViewerCaps
-from parlour.server.hub.errors import ApiError
+from parlour.server.hub.errors import ApiError, LimitReached
 from parlour.server.hub.live import Live
 from parlour.server.hub.messages import (
     Action,
@@ -65,10 +68,12 @@ from parlour.server.hub.shares import Shares
 from parlour.server.hub.turns import ComputerTurns
 from parlour.server.hub.viewers import Viewer
 from parlour.server.hub.workers import Workers
+from parlour.server.limits import Kind, Limits, MemoryLimits
+from parlour.server.metrics import Metrics
+from parlour.store import Fenced, Store, import_opened
 
 if TYPE_CHECKING:
     from parlour.server.hosted.ownership import Ownership
-from parlour.store import Fenced, Store, import_opened
 
 log = logging.getLogger("parlour")
 IDLE_SECONDS = 300.0
@@ -102,11 +107,16 @@ class Hub:
         ai_delay_scale: float = 1.0,
         compute: Compute | None = None,
         clock: Callable[[], float] = time.monotonic,
+        limits: Limits | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         """`now`: the wall time, for what the store keeps; `clock`: the game clocks' time,
         monotonic, so that setting the machine's time (or, on Linux and macOS, a machine
-        asleep) puts no time on a player's clock."""
+        asleep) puts no time on a player's clock. `limits`: the clients' rate limits (by
+        default this process's own, as the environment sets them)."""
         self.store = store
+        self.limits: Limits = MemoryLimits() if limits is None else limits
+        self.metrics = Metrics() if metrics is None else metrics
         self.games = games
         self.now = now
         self.clock = clock
@@ -154,9 +164,11 @@ class Hub:
         seats: list[str] | None = None,
         client: str | None = None,
     ) -> tuple[Live, str]:
-        """A new game for `client` (429 over their share, `shares.py`)."""
+        """A new game for `client` (429 over their share, `shares.py`, or their limit of
+        new games)."""
         with acting_for(client) as key:
             self.shares.check_new_game(key, seats or list(self.spec(game).default_seats))
+            await self.within_limit(client, Kind.NEW_GAMES)
             return await self.opening.create(game, id_text, params, seats)
 
     async def adopt(self, data: bytes, owner: str, client: str | None = None
@@ -165,6 +177,7 @@ class Hub:
         counts as a game of theirs, its seats known once the file is read."""
         with acting_for(client) as key:
             self.shares.check_new_game(key, [HUMAN])
+            await self.within_limit(client, Kind.NEW_GAMES)
             return await self.opening.adopt(data, owner)
 
     async def get(self, sid: str) -> Live:
@@ -308,19 +321,34 @@ class Hub:
 
     # -- acting -----------------------------------------------------------------------
     async def act(self, live: Live, token: str | None, message: Action,
-                  client: str | None = None) -> Answer:
+                  client: str | None = None, arrived: float | None = None) -> Answer:
         """Carry out a player's action; raise ApiError (nothing changed) if refused. A hint,
         or a game's command, answers with a hint to show or a note for the player.
-        `client`: whose share its long work counts in (429 over it)."""
+        `client`: whose share its long work counts in and whose limit of moves it takes
+        from (429 over either); `arrived`: when it arrived (`time.perf_counter()`), for
+        the metrics."""
+        arrived = time.perf_counter() if arrived is None else arrived
         seats = live.seats_of(token)
         if not seats:
             raise ApiError(403, "you hold no seat in this game: you can only watch")
+        await self.within_limit(client, Kind.MOVES)
         live.client = live.client or client
         with acting_for(client or live.client):
-            return await self._act(live, token, seats, message)
+            return await self._act(live, token, seats, message, arrived)
+
+    async def within_limit(self, client: str | None, kind: Kind, amount: int = 1) -> None:
+        """Take `amount` from `client`'s bucket of `kind` (`limits/`): LimitReached (429,
+        when to retry) if it does not hold that much. Nothing for no client named."""
+        if client is None:
+            return
+        wait = await self.limits.take(client, kind, amount)
+        if wait is not None:
+            self.metrics.refused(kind)
+            rule = self.limits.rules[kind]
+            raise LimitReached(rule.what, rule.bound(), wait)
 
     async def _act(self, live: Live, token: str | None, seats: frozenset[int],
-                   message: Action) -> Answer:
+                   message: Action, arrived: float) -> Answer:
         live.left = False  # a player is here
         self.advice.play_on(live, token)
         async with live.lock:
@@ -335,6 +363,10 @@ class Hub:
             with timing.part("commit"):
                 await self.save(live, before if message.appends_moves else None)
             await self.broadcast.answer(live, sound_after(message.type, live.session), token)
+        if isinstance(message, PlayMove):
+            game = live.session.game.name
+            self.metrics.move(game, "player")
+            self.metrics.acknowledged(game, time.perf_counter() - arrived)
         self.turns.kick(live)
         self.advice.work_out_assist(live)
         return answer
@@ -375,6 +407,7 @@ class Hub:
             before = session.cursor
             session.play(move, seat)
             await self.save(live, appended_from=before)
+            self.metrics.move(session.game.name, "computer")
         self.broadcast.show_all(live, sound_after("move", session))
         self.advice.work_out_assist(live)
         return True

@@ -3,6 +3,8 @@ for the player (the API answers it as `{"error": ...}`, the WebSocket as an erro
 
 from __future__ import annotations
 
+import math
+
 
 class ApiError(Exception):
     """A refused request: its HTTP status and a message for the player, which reads as a
@@ -18,3 +20,15 @@ class ApiError(Exception):
 def sentence(text: str) -> str:
     """`text` as a sentence for the player: its first letter a capital."""
     return text[:1].upper() + text[1:]
+
+
+class LimitReached(ApiError):
+    """A client over one of its rate limits (`parlour/server/limits/`): a 429 that names
+    the limit and says when to come back (`retry_after`, whole seconds; REST: the
+    Retry-After header, WebSocket: the error's field)."""
+
+    def __init__(self, what: str, bound: str, retry_after: float) -> None:
+        self.retry_after = max(1, math.ceil(retry_after))
+        wait = (f"{self.retry_after} s" if self.retry_after < 120
+                else f"{math.ceil(self.retry_after / 60)} min")
+        super().__init__(429, f"too many {what} from you ({bound}): try again in {wait}")

@@ -32,6 +32,18 @@ from parlour.store.interface import Fenced
 from parlour.store.postgres.schema import Connection
 
 
+class Epoch(int):
+    """A lease's epoch, as taken: `taken_over` if the game had a holder before, whose
+    lease had expired (a row updated, where PostgreSQL's xmax is set)."""
+
+    taken_over: bool
+
+    def __new__(cls, value: int, taken_over: bool = False) -> Epoch:
+        epoch = super().__new__(cls, value)
+        epoch.taken_over = taken_over
+        return epoch
+
+
 @dataclass(frozen=True)
 class Holder:
     """Who holds a game's lease, and whether it is still running (not yet expired)."""
@@ -47,16 +59,16 @@ WHERE EXISTS (SELECT 1 FROM sessions WHERE sid = %(sid)s)
 ON CONFLICT (sid) DO UPDATE
     SET owner = EXCLUDED.owner, epoch = EXCLUDED.epoch, expires = EXCLUDED.expires
     WHERE leases.expires < now() OR leases.owner = EXCLUDED.owner
-RETURNING epoch
+RETURNING epoch, xmax <> '0'
 """
 
 
-def take(db: Connection, sid: str, owner: str, ttl: float) -> int | Holder | None:
+def take(db: Connection, sid: str, owner: str, ttl: float) -> Epoch | Holder | None:
     """Take game `sid`'s lease for `owner` if it is free, expired or already `owner`'s: its
     new epoch. Otherwise who holds it; None if there is no such game."""
     taken = db.execute(_TAKE, {"sid": sid, "owner": owner, "ttl": ttl}).fetchone()
     if taken is not None:
-        return int(taken[0])
+        return Epoch(taken[0], taken_over=bool(taken[1]))
     held = db.execute("SELECT owner, expires > now() FROM leases WHERE sid = %s",
                       (sid,)).fetchone()
     return Holder(held[0], bool(held[1])) if held else None
@@ -112,10 +124,10 @@ class Leases:
         self.ttl = ttl
         self.held: dict[str, int] = {}
 
-    def take(self, sid: str) -> int | Holder | None:
+    def take(self, sid: str) -> Epoch | Holder | None:
         """Hold game `sid` (see `take`): its epoch, who holds it, or None: no such game."""
         if sid in self.held:
-            return self.held[sid]
+            return Epoch(self.held[sid])
         with self.connect() as db:
             taken = take(db, sid, self.owner, self.ttl)
         if isinstance(taken, int):
@@ -150,17 +162,17 @@ class Leases:
         holds every game whose play it writes; the leases of the games it creates (kept
         in `held` by the caller once the transaction has committed)."""
         created, written = touched(change)
-        claimed = {}
+        claimed: dict[str, int] = {}
         for sid in created:
-            epoch = take(db, sid, self.owner, self.ttl)
-            if not isinstance(epoch, int):  # a session id is new: nobody can hold it yet
+            taken = take(db, sid, self.owner, self.ttl)
+            if not isinstance(taken, int):  # a session id is new: nobody can hold it yet
                 raise Fenced(f"game {sid} was taken while it was being created")
-            claimed[sid] = epoch
+            claimed[sid] = taken
         for sid in written - created:
-            epoch = self.held.get(sid)
-            if epoch is None:
+            held = self.held.get(sid)
+            if held is None:
                 raise Fenced(f"game {sid} is not played by this process")
-            check(db, sid, self.owner, epoch)
+            check(db, sid, self.owner, held)
         return claimed
 
 
