@@ -220,13 +220,17 @@ def _imports_kept_apart(db: sqlite3.Connection) -> None:
 
 def _tokens_hashed(db: sqlite3.Connection) -> None:
     """Seat tokens are kept as their digests, a rematch's handover sealed with the token
-    it hands over from (parlour.store.seat_tokens): a copy of the file seats no one."""
+    it hands over from (parlour.store.seat_tokens): a copy of the file seats no one.
+    secure_delete: the pages the tokens leave are zeroed, not left in the file."""
+    (secure_delete,) = db.execute("PRAGMA secure_delete").fetchone()
+    db.execute("PRAGMA secure_delete = ON")
     kept = db.execute("SELECT rowid, token FROM tokens").fetchall()
     db.executemany("UPDATE tokens SET token=? WHERE rowid=?",
                    [(token_digest(token), rowid) for rowid, token in kept])
     for sid, handover in db.execute("SELECT sid, handover FROM series").fetchall():
         db.execute("UPDATE series SET handover=? WHERE sid=?",
                    (json.dumps(hashed_handover(json.loads(handover))), sid))
+    db.execute(f"PRAGMA secure_delete = {int(secure_delete)}")
 
 
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
