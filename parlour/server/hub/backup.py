@@ -224,7 +224,7 @@ async def backup_file(store: Store, games: Mapping[str, GameSpec], now: float) -
     kept = {session.row.sid for session in sessions}
     # a game started since holds results too, and is in the next backup with them
     results = [result for result in store.results() if result.sid in kept]
-    named = await asyncio.to_thread(_pictures_named, sessions, games)
+    named = await asyncio.to_thread(pictures_named, sessions, games)
     pictures = {upload_id: picture for upload_id in sorted(named)
                 if (picture := store.load_upload(upload_id)) is not None}
     data = await asyncio.to_thread(_document, sessions, results, pictures, now)
@@ -234,7 +234,7 @@ async def backup_file(store: Store, games: Mapping[str, GameSpec], now: float) -
     return data
 
 
-def _pictures_named(sessions: Sequence[KeptSession], games: Mapping[str, GameSpec]
+def pictures_named(sessions: Sequence[KeptSession], games: Mapping[str, GameSpec]
                     ) -> set[str]:
     named: set[str] = set()
     for kept in sessions:
