@@ -273,15 +273,28 @@ def restore_from(store: Store, source: Path) -> str:
 
 
 def db_command(argv: list[str]) -> None:
-    """`parlour db migrate`: create or upgrade a PostgreSQL database's schema."""
+    """`parlour db migrate`: create or upgrade a PostgreSQL database's schema; `parlour
+    db copy`: merge one store's games into another."""
     parser = argparse.ArgumentParser(
         prog="parlour db", description="Look after a PostgreSQL database of Parlour's.")
-    parser.add_argument("action", choices=["migrate"],
-                        help="migrate: create the schema, or upgrade it to this Parlour's")
+    parser.add_argument("action", choices=["migrate", "copy"],
+                        help="migrate: create the schema, or upgrade it to this Parlour's;"
+                        " copy: add the games, results and pictures kept --from one store"
+                        " to those kept --to another (nothing there is changed; a game"
+                        " there already is skipped; a clash copies nothing)")
     parser.add_argument("--database", metavar="URL", default=os.environ.get(DATABASE_VARIABLE),
                         help="the database, e.g. postgresql://parlour@localhost/parlour"
                         " (default: $PARLOUR_DATABASE)")
+    parser.add_argument("--from", dest="source", metavar="FILE_OR_URL",
+                        help="copy: a SQLite file or a postgresql:// URL to copy from")
+    parser.add_argument("--to", dest="target", metavar="FILE_OR_URL",
+                        help="copy: a SQLite file or a postgresql:// URL to copy to")
     args = parser.parse_args(argv)
+    if args.action == "copy":
+        if not args.source or not args.target:
+            parser.error("copy from where to where? give --from and --to")
+        print(copy_command(store_place(args.source), store_place(args.target)))
+        return
     if not args.database:
         parser.error("which database? give --database URL or set $PARLOUR_DATABASE")
     with hosted_extra():
@@ -298,6 +311,38 @@ def db_command(argv: list[str]) -> None:
         print(f"Schema version {now} created.")
     else:
         print(f"Schema upgraded from version {before} to {now}.")
+
+
+def store_place(text: str) -> Path | str:
+    """A PostgreSQL database's URL as it is, anything else a SQLite file."""
+    return text if text.startswith(("postgresql://", "postgres://")) else Path(text)
+
+
+def copy_command(source: Path | str, target: Path | str) -> str:
+    """`parlour db copy`: what it copied, or SystemExit saying why nothing was."""
+    if isinstance(source, Path) and not source.is_file():
+        raise SystemExit(f"parlour: {source}: no such SQLite file to copy from")
+    if shown(source) == shown(target):
+        raise SystemExit("parlour: --from and --to are the same store")
+    from parlour.server.hub.copying import copy_store
+
+    opened = open_store(source)
+    try:
+        into = open_store(target)
+        try:
+            report = copy_store(opened, into, GAMES, time.time())
+        except ApiError as error:
+            why = error.message.removeprefix("This backup cannot be restored: ").rstrip(".")
+            raise SystemExit(f"parlour: cannot copy into {shown(target)}: {why}."
+                             " Nothing was copied.") from None
+        finally:
+            into.close()
+    finally:
+        opened.close()
+    return (f"Copied {counted(report.games_added, 'game')}, "
+            f"{counted(report.results_added, 'result')} and "
+            f"{counted(report.pictures_added, 'picture')} from {shown(source)} to "
+            f"{shown(target)}; {counted(report.games_already_here, 'game')} there already.")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -31,6 +31,7 @@ from parlour.server.hub import backup
 from parlour.server.hub.backup import BACKUP_LIMIT, MAX_PICTURE_TEXT
 from parlour.stats.spreadsheet import COLUMNS, results_csv
 from parlour.store import Result
+from parlour.store.seat_tokens import token_digest
 from parlour.store.sqlite import SqliteStore as Store
 from tests.support.loops import run_async
 from tests.support.servers import TEST_HOSTS
@@ -140,9 +141,9 @@ def test_a_backup_restored_on_another_machine_brings_back_games_results_and_pict
         report = restore(there, data).json()
         assert report["games_added"] == 4 and report["games_already_here"] == 0
         assert report["results_added"] == 2 and report["pictures_added"] == 1
-        for game in games:
+        assert report["tokens"] == {}  # the backup holds digests: no token to hand out
+        for game in games:  # the browser that played keeps its tokens, and its seats
             sid = game["session"]
-            assert report["tokens"][sid] == game["token"]  # the browser keeps the seats
             view = there.get(f"/api/games/{sid}", headers=auth(game["token"])).json()
             for key in ("id", "moves", "line_length", "status", "text", "scores", "assisted"):
                 assert view[key] == views[sid][key], key
@@ -335,10 +336,10 @@ REFUSED: dict[str, tuple[Mutation, str]] = {
     "a list": (lambda doc: [doc], "not a Parlour backup"),
     "another format": (_set("format", "zip"), "not a Parlour backup"),
     "a saved game": (_set("format", "parlour-saved-game"), "one saved game"),
-    "a newer version": (_set("version", 2), "made by a newer Parlour"),
+    "a newer version": (_set("version", 3), "made by a newer Parlour"),
     "a version as text": (_set("version", "1"), "version is not a number"),
     "a duplicate key": (lambda doc: json.dumps(doc).replace(
-        '"version": 1', '"version": 1, "version": 1').encode(), "appears twice"),
+        '"version": 2', '"version": 2, "version": 2').encode(), "appears twice"),
     "NaN": (lambda doc: json.dumps(doc).replace('"made": ', '"made": NaN, "x": ').encode(),
             "not JSON"),
     "deep nesting": (lambda doc: json.dumps(doc).replace(
@@ -423,7 +424,7 @@ def test_a_game_kept_here_under_the_same_id_is_never_replaced(sample: dict[str, 
         assert "not the game kept here" in message and kept(there) == before
         # nor is a seat token of a game here taken over by a game of the file
         doc = json.loads(json.dumps(sample))
-        game_of(doc, "minesweeper")["tokens"][0]["token"] = mine["token"]
+        game_of(doc, "minesweeper")["tokens"][0]["token"] = token_digest(mine["token"])
         message = error_of(restore(client, json.dumps(doc).encode()), 422)
         assert "another game's here" in message and kept(there) == before
 
@@ -518,8 +519,13 @@ def series_sample(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     with parlour_on(Store(path)) as client:
         first, second = a_series_of_two(client)
         doc: dict[str, Any] = json.loads(backup_of(client))
+    SERIES_PLAYER_TOKENS[:] = [first["token"], second["token"]]
     assert [game["session"] for game in doc["games"]] == [first["session"], second["session"]]
     return doc
+
+
+SERIES_PLAYER_TOKENS: list[str] = []
+"""The tokens `series_sample`'s player holds in each game (the backup keeps digests)."""
 
 
 def _series_of(game: int, /, **fields: Any) -> Mutation:
@@ -568,8 +574,6 @@ SERIES_REFUSED: dict[str, tuple[Mutation, str]] = {
         lambda doc: _series_of(0, handover={doc["games"][1]["tokens"][0]["token"]:
                                             doc["games"][1]["tokens"][0]["token"]})(doc),
         "not the game's"),
-    "a handover to a token the rematch has not": (_hand_over("c" * 24),
-                                                  "its rematch does not have"),
     "a handover token that is no token": (_hand_over("<script>"), "series.handover"),
     "a handover key that is no token": (_series_of(0, handover={"<x>": "c" * 24}),
                                         "game 1, a key of its 'series.handover'"),
@@ -606,17 +610,19 @@ def test_a_rematch_kept_here_already_may_be_left_out_of_the_file(
     with parlour_on(Store(tmp_path / "there.sqlite3")) as client:
         assert restore(client, json.dumps(rematch_only).encode()).json()["games_added"] == 1
         there = kept(tmp_path / "there.sqlite3")
-        # the first game alone, handing over to a token the kept rematch has not
-        lying = _hand_over("c" * 24)(_rematch_left_out(json.loads(json.dumps(series_sample))))
+        # the first game alone, naming a rematch that is not the one kept here
+        lying = _series_of(0, next_sid="elsewhere01")(
+            _rematch_left_out(json.loads(json.dumps(series_sample))))
         message = error_of(restore(client, json.dumps(lying).encode()), 422)
-        assert "its rematch does not have" in message and kept(tmp_path / "there.sqlite3") == there
+        assert "neither in it nor kept here" in message
+        assert kept(tmp_path / "there.sqlite3") == there
         report = restore(client, json.dumps(series_sample).encode()).json()
         assert report["games_added"] == 1 and report["games_already_here"] == 1
         first, second = series_sample["games"]
-        token = first["tokens"][0]["token"]
+        token, rematch_token = SERIES_PLAYER_TOKENS
         view = client.get(f"/api/games/{first['session']}", headers=auth(token)).json()
         assert view["rematch"]["next"] == {"session": second["session"],
-                                           "token": first["series"]["handover"][token]}
+                                           "token": rematch_token}
 
 
 # -- the command line -----------------------------------------------------------------------
@@ -638,7 +644,7 @@ def test_the_command_line_backs_up_and_restores(tmp_path: Path,
     in_a_thread(["--db", str(there), "--restore", str(file)])
     assert "Restored 2 games, 1 result and 0 pictures" in capsys.readouterr().out
     assert kept(there)["sessions"] == kept(here)["sessions"]
-    file.write_text(file.read_text().replace('"version":1', '"version":7'))
+    file.write_text(file.read_text().replace('"version":2', '"version":7'))
     with pytest.raises(SystemExit, match=r"newer Parlour.*Nothing was changed"):
         in_a_thread(["--db", str(there), "--restore", str(file)])
 

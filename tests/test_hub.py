@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -26,6 +26,7 @@ from parlour.server.hub.core import Hub
 from parlour.server.hub.errors import ApiError
 from parlour.server.hub.live import Live
 from parlour.server.hub.messages import AskHint, PlayMove, SetAssist, Undo
+from parlour.server.hub.tokens import Presented
 from parlour.server.hub.viewers import Viewer
 from parlour.store.sqlite import SqliteStore as Store
 from tests.support.loops import run_async
@@ -61,7 +62,7 @@ async def against_the_computer(path: Path) -> tuple[Hub, SlowInline, Live, str]:
     compute = SlowInline(pause=0.0)
     hub = Hub(Store(path / "db.sqlite3"), GAMES, ai_delay_scale=0, compute=compute)
     live, token = await hub.create("tictactoe", seats=["human", "ai:perfect"])
-    return hub, compute, live, token
+    return hub, compute, live, Presented(token)
 
 
 def test_undo_stops_the_computer_thinking(tmp_path: Path) -> None:
@@ -99,7 +100,8 @@ class Failing(Compute):
 def test_the_computer_plays_on_when_its_thinking_fails(tmp_path: Path, error: Exception) -> None:
     async def scenario() -> None:
         hub = Hub(Store(tmp_path / "db.sqlite3"), GAMES, ai_delay_scale=0, compute=Failing(error))
-        live, token = await hub.create("tictactoe", seats=["human", "ai:perfect"])
+        live, token = await presented_as_a_client(hub.create(
+            "tictactoe", seats=["human", "ai:perfect"]))
         await hub.act(live, token, PlayMove(move={"cell": [1, 1]}))
         await asyncio.wait_for(hub.settle(live), 5.0)
         assert live.session.cursor == 2 and live.session.to_move == 0  # a move, never a stall
@@ -205,7 +207,7 @@ def test_what_the_assist_shows_is_worked_out_off_the_loop_then_shown(tmp_path: P
     async def scenario() -> None:
         compute = SlowInline(pause=0.2)
         hub = Hub(Store(tmp_path / "db.sqlite3"), GAMES, ai_delay_scale=0, compute=compute)
-        live, token = await hub.create("escalator")
+        live, token = await presented_as_a_client(hub.create("escalator"))
         heard = watching(live, token)
         assert "esc-lamp" not in hub.view_for(live, token)["html"]
         await hub.act(live, token, SetAssist(on=True))
@@ -230,8 +232,16 @@ async def tribolo_of_three(path: Path) -> tuple[Hub, Live, str, list[str]]:
     """A hub and a Tribolo game whose three seats are held by three players: the game's
     owner's token and the two others'."""
     hub = Hub(Store(path / "db.sqlite3"), GAMES, ai_delay_scale=0)
-    live, first = await hub.create("tribolo", seats=["human", "open", "open"])
-    return hub, live, first, [(await hub.join(live, seat=seat))[0] for seat in (1, 2)]
+    live, first = await presented_as_a_client(
+        hub.create("tribolo", seats=["human", "open", "open"]))
+    others = [(await hub.join(live, seat=seat))[0] for seat in (1, 2)]
+    return hub, live, first, [Presented(token) for token in others if token is not None]
+
+
+async def presented_as_a_client(created: Awaitable[tuple[Live, str]]) -> tuple[Live, str]:
+    """A game the hub started, with its token as a client presents it (hub/tokens.py)."""
+    live, token = await created
+    return live, Presented(token)
 
 
 def test_the_player_who_moved_is_sent_the_answer_before_the_other_players(

@@ -22,6 +22,7 @@ from parlour.store import NewerStore, OverQuota, SessionRow
 from parlour.store import quota as store_module
 from parlour.store.pictures import KEPT_SIDE, MAX_BYTES, BadUpload, Picture, check_picture
 from parlour.store.quota import UPLOADS_PER_OWNER, make_room
+from parlour.store.seat_tokens import token_digest
 from parlour.store.sqlite import SqliteStore as Store
 from parlour.store.sqlite.schema import SCHEMA_VERSION
 from tests.support.stores import on_both_stores, reopened, run_sql
@@ -390,7 +391,7 @@ def test_a_database_from_before_versions_migrates_and_keeps_everything(
     row, moves = store.load_session("sid1") or pytest.fail("the game was lost")
     assert (row.cursor, row.status, row.seats) == (3, "won", ["human", "ai:perfect"])
     assert moves == [{"cell": [ply, ply]} for ply in range(3)]
-    assert store.tokens("sid1") == {"tok": [0]}
+    assert store.tokens("sid1") == {token_digest("tok"): [0]}  # kept hashed since 9
     [result] = [r for r in store.results("tictactoe") if r.sid == "sid1"]
     assert (result.outcome, result.moves, result.figures) == ("won", 3, {"speed": 1.5})
 

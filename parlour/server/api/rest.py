@@ -67,6 +67,7 @@ from parlour.server.hub.shares import (
     LIVE_GAMES_PER_CLIENT,
     LONG_WORK_PER_CLIENT,
 )
+from parlour.server.hub.tokens import Presented, presented
 from parlour.server.hub.views import View
 from parlour.server.limits import Kind
 from parlour.stats.daily import daily_report
@@ -118,13 +119,14 @@ Authorization = Annotated[str | None, Header()]
 router = APIRouter()
 
 
-def bearer(authorization: str | None) -> str | None:
+def bearer(authorization: str | None) -> Presented | None:
+    """The token an Authorization header presents, as the hub compares it (its digest)."""
     if not authorization:
         return None
     scheme, _, token = authorization.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError(401, "the Authorization header must be 'Bearer <token>'")
-    return token.strip()
+    return Presented(token.strip())
 
 
 @router.get("/api/catalog", response_model=Catalog, responses=errors(), tags=["games"])
@@ -209,8 +211,9 @@ async def _hung_up(request: Request) -> None:
 
 async def _created(hub: Hub, live: Live, token: str) -> Created:
     await hub.settle(live)
+    key = Presented(token)
     return Created(session=live.sid, id=live.session.id_text, token=token,
-                   seats=sorted(live.seats_of(token)), view=hub.view_for(live, token))
+                   seats=sorted(live.seats_of(key)), view=hub.view_for(live, key))
 
 
 @router.get("/api/games/{sid}", response_model=View, responses=READ, tags=["play"])
@@ -316,7 +319,7 @@ async def join(
     open, the answer has no token: you may watch."""
     live = await hub.get(sid)
     token, seats = await hub.join(live, bearer(authorization), body.seat if body else None)
-    return Joined(token=token, seats=sorted(seats), view=hub.view_for(live, token))
+    return Joined(token=token, seats=sorted(seats), view=hub.view_for(live, presented(token)))
 
 
 @router.post("/api/games/{sid}/leave", response_model=View,

@@ -37,6 +37,7 @@ from parlour.server.hub.messages import (
     SetVisibility,
     Strict,
 )
+from parlour.server.hub.tokens import presented
 from parlour.server.hub.viewers import Viewer
 
 HELLO_TIMEOUT = 10.0
@@ -94,7 +95,8 @@ async def play_socket(socket: WebSocket, sid: str, hub: HubDep) -> None:
             await asyncio.wait_for(_receive_text(socket), HELLO_TIMEOUT)
         )
         live = await hub.get(sid)
-        hub.caps.admit(live, client, hello.token)  # 4429 beyond the caps (caps.py)
+        token = presented(hello.token)  # compared by its digest (hub/tokens.py)
+        hub.caps.admit(live, client, token)  # 4429 beyond the caps (caps.py)
     except (TimeoutError, ValidationError, _BadFrame) as error:
         await _refuse(socket, 1008, f"say hello first ({error})"[:120])
         return
@@ -102,11 +104,11 @@ async def play_socket(socket: WebSocket, sid: str, hub: HubDep) -> None:
         await _refuse(socket, 4000 + error.status if error.status < 500 else 1011,
                       error.message)
         return
-    viewer = Viewer(live.seats_of(hello.token), socket.send_text, hello.token,
+    viewer = Viewer(live.seats_of(token), socket.send_text, token,
                     socket.app.state.send_timeout, hello.visible, SPEED_FACTORS[hello.speed])
     try:
         hub.page_opened(live, viewer, client)  # its clock may start: the view below says so
-        viewer.show(hub.broadcast.welcome(live, hello.token))
+        viewer.show(hub.broadcast.welcome(live, token))
         await _until_gone(hub, socket, live, viewer, client)
     finally:
         viewer.close()

@@ -2,9 +2,9 @@
 every picture a game uses, in one JSON document, to move a player's Parlour to another
 machine; and restoring one, merged into what is kept.
 
-The format, `parlour-backup` version 1 (the `Backup` model; /docs shows it whole):
+The format, `parlour-backup` version 2 (the `Backup` model; /docs shows it whole):
 
-    {"format": "parlour-backup", "version": 1, "made": <unix time>,
+    {"format": "parlour-backup", "version": 2, "made": <unix time>,
      "games": [{"session", "game", "id", "seats", "moves", "cursor", "round", "status",
                 "elapsed_ms", "assisted_seats", "assist_seats", "stand_ins",
                 "created", "updated", "tokens": [{"token", "seats", "forgotten"}],
@@ -20,6 +20,13 @@ number in the series (0 for the first), the series' score before it per player
 ([won, drawn, lost], the first game's seats' order), the sid of its rematch ('' if none)
 and `handover`, each of its tokens -> the rematch's token for that player. Added in
 version 1 before it was released: a file without it restores as before.
+
+Version 2 holds what the store keeps of seat tokens (parlour.store.seat_tokens): each
+token's SHA-256 digest, and a handover's new token sealed with the old one, so that a
+backup gives no one a seat either; the browser that played keeps its tokens, and takes
+its seats again on any Parlour the backup is restored on. A version 1 file (made before
+tokens were hashed) holds the tokens themselves: it is restored hashed, and its report
+gives each game's owner's token for the browser to keep, as it always did.
 
 JSON, not a zip: the pictures are already re-encoded uploads (at most 2048 px), so base64
 costs a third more at worst, and a plain document has no archive tricks to defend
@@ -37,6 +44,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import dataclasses
 import json
 import math
 import time
@@ -75,9 +83,11 @@ from parlour.store import (
     Store,
     check_picture,
 )
+from parlour.store.seat_tokens import hashed_handover, is_digest, token_digest
 
 FORMAT: Final = "parlour-backup"
-VERSION: Final = 1
+VERSION: Final = 2
+TOKENS_IN_CLEAR = 1  # the version whose files hold the tokens themselves, not their digests
 BACKUP_LIMIT = 64 * 2**20
 """Bytes of a backup file: the restore's request body, and the most a backup may be."""
 MAX_GAMES = 10_000
@@ -93,7 +103,8 @@ MAX_TOKENS = 16  # seat tokens of one game
 LATEST = 1e11  # seconds since 1970: the year 5138, a bound on any time a file gives
 
 Sid = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
-Token = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{8,64}$")]
+Token = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{8,64}$")]  # or its digest
+Sealed = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{8,88}$")]  # (or a token)
 Seat = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
 SeatText = Annotated[str, StringConstraints(pattern=r"^[0-7]$")]
 Level = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,40}$")]
@@ -124,8 +135,9 @@ class BackupSeries(Exact):
                     "game's seats' order")
     next_sid: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{0,64}$")] = Field(
         description="the session id of its rematch, '' if none followed it")
-    handover: dict[Token, Token] = Field(
-        max_length=MAX_TOKENS, description="each token of this game -> its rematch's")
+    handover: dict[Token, Sealed] = Field(
+        max_length=MAX_TOKENS, description="each token of this game (its digest) -> its "
+        "rematch's, sealed with it (version 1: the tokens themselves)")
 
 
 class BackupGame(Exact):
@@ -179,7 +191,7 @@ class Backup(Exact):
     restores it."""
 
     format: Literal["parlour-backup"]
-    version: Literal[1]
+    version: Literal[1, 2]
     made: WallTime
     games: list[BackupGame] = Field(max_length=MAX_GAMES)
     results: list[BackupResult] = Field(max_length=MAX_RESULTS)
@@ -195,7 +207,8 @@ class RestoreReport(Strict):
     results_added: int
     pictures_added: int
     tokens: dict[str, str] = Field(
-        description="per game of the file, its owner's seat token (for the browser to keep)")
+        description="per game of the file, its owner's seat token (for the browser to "
+        "keep): only a version 1 file holds tokens; a later one holds their digests")
 
 
 # -- making a backup --------------------------------------------------------------------
@@ -211,7 +224,7 @@ async def backup_file(store: Store, games: Mapping[str, GameSpec], now: float) -
     kept = {session.row.sid for session in sessions}
     # a game started since holds results too, and is in the next backup with them
     results = [result for result in store.results() if result.sid in kept]
-    named = await asyncio.to_thread(_pictures_named, sessions, games)
+    named = await asyncio.to_thread(pictures_named, sessions, games)
     pictures = {upload_id: picture for upload_id in sorted(named)
                 if (picture := store.load_upload(upload_id)) is not None}
     data = await asyncio.to_thread(_document, sessions, results, pictures, now)
@@ -221,7 +234,7 @@ async def backup_file(store: Store, games: Mapping[str, GameSpec], now: float) -
     return data
 
 
-def _pictures_named(sessions: Sequence[KeptSession], games: Mapping[str, GameSpec]
+def pictures_named(sessions: Sequence[KeptSession], games: Mapping[str, GameSpec]
                     ) -> set[str]:
     named: set[str] = set()
     for kept in sessions:
@@ -317,6 +330,10 @@ class Checked:
     results: list[Result] = field(default_factory=list)
     pictures: dict[str, Picture] = field(default_factory=dict)
     needs: set[str] = field(default_factory=set)  # the pictures its games name
+    # per game, the digests of the tokens it hands over to in its rematch (a version 1
+    # file says; a later one keeps them sealed), and its owner's token (version 1 only)
+    handed_to: dict[str, list[str]] = field(default_factory=dict)
+    owner_tokens: dict[str, str] = field(default_factory=dict)
     # per finished game, each seat's outcome as its moves make it (its last round's)
     outcomes: dict[str, list[str]] = field(default_factory=dict)
 
@@ -335,7 +352,7 @@ async def restore(store: Store, games: Mapping[str, GameSpec], data: bytes, now:
         [kept.row.sid for kept in checked.sessions] + [place.next_sid for place in places
                                                         if place.next_sid],
         [token for kept in checked.sessions for token in kept.tokens]
-        + [token for place in places for token in place.handover.values()],
+        + [token for handed in checked.handed_to.values() for token in handed],
         sorted(checked.needs | set(checked.pictures)),
     ), now)
     await store.commit_apart(change)
@@ -355,7 +372,11 @@ async def check(data: bytes, games: Mapping[str, GameSpec], replay: Replay) -> C
         checked.sessions.append(kept)
         checked.needs.update(needs)
         checked.outcomes[game.session] = outcomes
-    _check_rematches(checked.sessions)
+    _check_rematches(checked.sessions, in_clear=backup.version == TOKENS_IN_CLEAR)
+    if backup.version == TOKENS_IN_CLEAR:
+        _hash_tokens(checked)
+    else:
+        _check_digests(backup)
     checked.results = await asyncio.to_thread(_checked_results, backup, checked.sessions,
                                               checked.outcomes)
     unused = sorted(set(backup.pictures) - checked.needs)
@@ -401,10 +422,10 @@ def _validated(data: bytes) -> Backup:
     if not isinstance(version, int) or isinstance(version, bool):
         raise ApiError(422, "This backup's version is not a number: it was not made by "
                        "Parlour, or has been changed since")
-    if version != VERSION:
+    if version not in (TOKENS_IN_CLEAR, VERSION):
         newer = ", made by a newer Parlour" if version > VERSION else ""
         raise ApiError(422, f"This backup is of version {version}{newer}: this Parlour "
-                       f"restores version {VERSION}")
+                       f"restores versions {TOKENS_IN_CLEAR} to {VERSION}")
     try:
         return Backup.model_validate(parsed)
     except ValidationError as error:
@@ -544,9 +565,10 @@ def _checked_place(number: int, game: BackupGame, seat_count: int) -> SeriesRow 
                      dict(entry.handover))
 
 
-def _check_rematches(sessions: Sequence[KeptSession]) -> None:
+def _check_rematches(sessions: Sequence[KeptSession], in_clear: bool) -> None:
     """A game's rematch in the file is the next game of its series, and the game hands
-    its players over to that rematch's tokens; each game is one game's rematch at most."""
+    its players over to that rematch's tokens (when the file holds them `in_clear`: a
+    sealed one only its player opens); each game is one game's rematch at most."""
     places = {kept.row.sid: (kept.series, kept.tokens) for kept in sessions}
     followed: set[str] = set()
     for number, kept in enumerate(sessions, 1):
@@ -562,8 +584,32 @@ def _check_rematches(sessions: Sequence[KeptSession]) -> None:
         after, tokens = places[place.next_sid]
         if after is None or (after.series, after.number) != (place.series, place.number + 1):
             raise refused(f"{where}: its rematch is not the next game of its series")
-        if not set(place.handover.values()) <= set(tokens):
+        if in_clear and not set(place.handover.values()) <= set(tokens):
             raise refused(f"{where}: it hands over to a token its rematch does not have")
+
+
+def _hash_tokens(checked: Checked) -> None:
+    """A version 1 file's tokens as they are kept: digests, each handover sealed."""
+    for number, kept in enumerate(checked.sessions):
+        sid, place = kept.row.sid, kept.series
+        if kept.tokens:
+            checked.owner_tokens[sid] = next(iter(kept.tokens))
+        if place is not None:
+            checked.handed_to[sid] = [token_digest(new) for new in place.handover.values()]
+            place = dataclasses.replace(place, handover=hashed_handover(place.handover))
+        checked.sessions[number] = dataclasses.replace(
+            kept, tokens={token_digest(token): seats for token, seats in kept.tokens.items()},
+            forgotten=frozenset(token_digest(token) for token in kept.forgotten),
+            series=place)
+
+
+def _check_digests(backup: Backup) -> None:
+    """A later file's tokens are digests: one that is not was not made by Parlour."""
+    for number, game in enumerate(backup.games, 1):
+        held = [holder.token for holder in game.tokens]
+        if not all(map(is_digest, [*held, *(game.series.handover if game.series else ())])):
+            raise refused(f"game {number} has a seat token that is not a digest, as a "
+                          f"version {backup.version} backup keeps them")
 
 
 def _checked_results(backup: Backup, sessions: Sequence[KeptSession],
@@ -618,16 +664,16 @@ async def _checked_picture(upload_id: str, saved: SavedPicture) -> Picture:
         raise refused(f"the picture {upload_id}: {error}") from None
 
 
-def _check_rematch_kept(number: int, place: SeriesRow | None, in_file: set[str],
-                        kept: Identities) -> None:
+def _check_rematch_kept(number: int, place: SeriesRow | None, handed_to: Sequence[str],
+                        in_file: set[str], kept: Identities) -> None:
     """A game whose rematch is not in the file follows one kept here, handing its
-    players over to that rematch's tokens."""
+    players over to that rematch's tokens (`handed_to`: their digests, when known)."""
     if place is None or not place.next_sid or place.next_sid in in_file:
         return
     where = f"game {number}, its 'series'"
     if place.next_sid not in kept.sessions:
         raise refused(f"{where}: its rematch {place.next_sid} is neither in it nor kept here")
-    if any(kept.tokens.get(token) != place.next_sid for token in place.handover.values()):
+    if any(kept.tokens.get(token) != place.next_sid for token in handed_to):
         raise refused(f"{where}: it hands over to a token its rematch does not have")
 
 
@@ -645,7 +691,8 @@ def merged(checked: Checked, kept: Identities, now: float) -> tuple[Restored, Re
             continue
         if any(token in kept.tokens for token in session.tokens):
             raise refused(f"a seat token of its game {sid} is another game's here")
-        _check_rematch_kept(number, session.series, in_file, kept)
+        _check_rematch_kept(number, session.series, checked.handed_to.get(sid, []), in_file,
+                            kept)
         new.append(session)
     missing = sorted(checked.needs - set(checked.pictures) - kept.uploads)
     if missing:
@@ -657,7 +704,6 @@ def merged(checked: Checked, kept: Identities, now: float) -> tuple[Restored, Re
     report = RestoreReport(
         games_added=len(new), games_already_here=len(checked.sessions) - len(new),
         results_added=len(results), pictures_added=len(pictures),
-        tokens={session.row.sid: next(iter(session.tokens))
-                for session in checked.sessions if session.tokens},
+        tokens=checked.owner_tokens,
     )
     return change, report

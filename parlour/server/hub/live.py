@@ -33,7 +33,8 @@ class Live:
     mode: str
     preset: str
     round: int
-    holders: dict[str, frozenset[int]]  # token -> seats; the first token is the owner's
+    # a token's digest (tokens.py) -> its seats; the first token is the owner's
+    holders: dict[str, frozenset[int]]
     viewers: set[Viewer] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one change at a time
     last_used: float = field(default_factory=time.monotonic)

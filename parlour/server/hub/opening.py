@@ -28,6 +28,7 @@ from parlour.server.hub.saved_games import (
 from parlour.server.hub.turns import ComputerTurns
 from parlour.server.hub.workers import QUICK_REPLAY_MOVES, Workers
 from parlour.store import Change, OverImportQuota, OverQuota, Store, import_kept, together
+from parlour.store.seat_tokens import token_digest
 
 
 class Opening:
@@ -110,7 +111,7 @@ class Opening:
             mode=describe_mode(spec, list(session.seats)),
             preset=stat_group(spec.game, session.game_id, imported is not None),
             round=1,
-            holders={token: frozenset(mine)},
+            holders={token_digest(token): frozenset(mine)},
         )
         now = self.now()
         if imported is None:

@@ -26,9 +26,11 @@ from parlour.server.hub.series import (
     rotated_seats,
     tally_with,
 )
+from parlour.server.hub.tokens import raw_token
 from parlour.server.hub.turns import ComputerTurns
 from parlour.server.hub.workers import Workers
 from parlour.store import SeriesRow, Store, seating_changed, series_saved, together
+from parlour.store.seat_tokens import seal, token_digest
 
 
 class Rematches:
@@ -77,16 +79,22 @@ class Rematches:
                                           version=spec.game.deal_version)
         start = await self.workers.dealt(spec, game_id, 0, "dealing the rematch", work.deal,
                                          spec.game, game_id)
-        handover = {token: secrets.token_urlsafe(18)
-                    for token, held in live.holders.items() if held}
+        # every player accepted in this process, presenting their token: the new token
+        # is kept sealed with it (seat_tokens.py), the rematch's seats by its digest
+        assert live.series.offer is not None  # the offer everyone accepted
+        presented = {key: raw for key in live.series.offer.accepted
+                     if (raw := raw_token(key)) is not None}
+        new_tokens = {key: secrets.token_urlsafe(18)
+                      for key, held in live.holders.items() if held}
+        handover = {key: seal(new, presented[key]) for key, new in new_tokens.items()}
         rematch = Live(
             sid=secrets.token_urlsafe(9),
             session=Session(spec, game_id, rotated_kinds(old.seats), start=start),
             mode=live.mode,
             preset=stat_group(spec.game, game_id),  # played here, even after an import
             round=1,
-            holders={handover[token]: frozenset(rotated_seats(held, seat_count))
-                     for token, held in live.holders.items() if held},
+            holders={token_digest(new_tokens[key]): frozenset(rotated_seats(held, seat_count))
+                     for key, held in live.holders.items() if held},
         )
         # a seat the computer stood in for, its player gone, keeps its computer
         rematch.session.stand_ins = {(seat - 1) % seat_count: level

@@ -21,6 +21,7 @@ from parlour.core.gameid import board_words
 from parlour.server.hub.errors import ApiError
 from parlour.server.hub.messages import Strict
 from parlour.store import SessionRow, Store, forgotten_set
+from parlour.store.seat_tokens import token_digest
 
 MAX_TOKENS = 300
 """Tokens a browser may send at once (the most recent it keeps): about 8 KiB."""
@@ -65,7 +66,7 @@ def held_games(
     store: Store, games: Mapping[str, GameSpec], tokens: Sequence[str], limit: int
 ) -> ResumeList:
     held: dict[str, list[int]] = {}
-    for sid, seats in store.held_unfinished(tokens):
+    for sid, seats in store.held_unfinished([token_digest(token) for token in tokens]):
         held.setdefault(sid, seats)  # each game once, were it sent two of its tokens
     entries = [
         _entry(row, games, seats)
@@ -76,23 +77,24 @@ def held_games(
 
 
 async def forget(store: Store, sid: str, token: str | None, forget: bool) -> Forgotten:
-    """Take game `sid` off the Resume list of the player holding `token` (`forget`
-    false: put it back). Only a player of the game may; the game itself stays as it is."""
+    """Take game `sid` off the Resume list of the player holding `token` (its digest,
+    `forget` false: put it back). Only a player of the game may; the game itself stays
+    as it is."""
     if token is None:
         raise ApiError(401, "send your token: 'Authorization: Bearer <token>'")
     if len(sid) > 64 or store.session_row(sid) is None:
         raise ApiError(404, f"no game session {sid[:64]!r}")
     if token not in store.tokens(sid):
         raise ApiError(403, "only a player of this game may take it off their list")
-    await store.commit(forgotten_set(sid, token, forget))
+    await store.commit(forgotten_set(sid, str(token), forget))
     return Forgotten(session=sid, forgotten=forget)
 
 
 def unfinished(store: Store, games: Mapping[str, GameSpec], token: str | None
                ) -> list[dict[str, Any]]:
-    """The unfinished games `token` holds a seat in (none without one); without their
-    ids, which hold their deals."""
-    held = store.held_unfinished([token]) if token else []
+    """The unfinished games `token` (its digest) holds a seat in (none without one);
+    without their ids, which hold their deals."""
+    held = store.held_unfinished([str(token)]) if token else []
     return [
         {
             "session": row.sid,

@@ -17,6 +17,7 @@ from parlour.server.hub.errors import ApiError
 from parlour.server.hub.live import Live
 from parlour.server.hub.messages import Answer, AnswerTakeback
 from parlour.server.hub.takebacks import GAME_OVER, answered, asked, may_ask
+from parlour.server.hub.tokens import Presented, raw_token
 from parlour.server.hub.turns import ComputerTurns
 from parlour.store import Store, seating_changed
 
@@ -31,24 +32,26 @@ class Seats:
         self, live: Live, token: str | None = None, seat: int | None = None
     ) -> tuple[str | None, frozenset[int]]:
         """Give the caller `seat`, or the first open one if None; with none open they may
-        still watch. A caller who held seats here before (`token`) keeps their token, so
-        their browser comes back to the seat; the computer, if it stood in, gives it up."""
+        still watch. A caller who held seats here before (`token`, as presented) keeps
+        their token, so their browser comes back to the seat; the computer, if it stood
+        in, gives it up. Answers the token itself (what the caller keeps), and the seats."""
         async with live.lock:
             free = live.open_seats()
             if seat is None and free:
                 seat = free[0]
             if seat is None:
-                return (token if token in live.holders else None), live.seats_of(token)
+                kept = raw_token(token) if token in live.holders else None
+                return kept, live.seats_of(token)
             if seat not in free:
                 raise ApiError(409, _taken(live, seat))
             if token not in live.holders:
-                token = secrets.token_urlsafe(18)  # never one the caller chose
-            live.holders[token] = live.seats_of(token) | {seat}
+                token = Presented(secrets.token_urlsafe(18))  # never one the caller chose
+            live.holders[str(token)] = live.seats_of(token) | {seat}
             live.session.stand_ins.pop(seat, None)
             live.takeback = None
             await self._seating_saved(live, token)
         self.broadcast.show_all(live, "join")
-        return token, live.seats_of(token)
+        return raw_token(token), live.seats_of(token)
 
     async def leave(self, live: Live, token: str | None) -> None:
         """The caller gives up their seats: they become open, and the computer plays them
@@ -71,8 +74,8 @@ class Seats:
         self.turns.kick(live)
 
     async def _seating_saved(self, live: Live, token: str) -> None:
-        await self.store.commit(seating_changed(
-            live.sid, {token: sorted(live.seats_of(token))}, live.session.stand_ins))
+        await self.store.commit(seating_changed(  # the digest, a plain str: what is kept
+            live.sid, {str(token): sorted(live.seats_of(token))}, live.session.stand_ins))
 
 
 def ask_takeback(live: Live, token: str | None, seats: frozenset[int]) -> str:

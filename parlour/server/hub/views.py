@@ -18,6 +18,9 @@ from parlour.server.hub.live import Live
 from parlour.server.hub.movelist import move_list
 from parlour.server.hub.series import MAX_OFFERS, seat_scores
 from parlour.server.hub.takebacks import may_ask, role_of
+from parlour.server.hub.tokens import raw_token
+from parlour.store import SeriesRow
+from parlour.store.seat_tokens import unseal
 
 
 class SeatView(BaseModel):
@@ -293,7 +296,7 @@ def _rematch(live: Live, token: str | None, seats: Collection[int]) -> JSON:
         return None
     offer, place = state.offer, state.place
     if place and place.next_sid:
-        started = {"session": place.next_sid, "token": place.handover.get(token or "")}
+        started = {"session": place.next_sid, "token": _handed_over(place, token)}
     else:
         started = None
     return {
@@ -306,6 +309,12 @@ def _rematch(live: Live, token: str | None, seats: Collection[int]) -> JSON:
         },
         "next": started,
     }
+
+
+def _handed_over(place: SeriesRow, token: str | None) -> str | None:
+    """The rematch's token of `token`'s player, which only their own token unseals."""
+    sealed, raw = place.handover.get(token or ""), raw_token(token)
+    return None if sealed is None or raw is None else unseal(sealed, raw)
 
 
 def _takeback(live: Live, token: str | None) -> JSON:

@@ -20,8 +20,10 @@ from collections.abc import Callable
 from typing import Any
 
 import psycopg
+from psycopg.types.json import Json
 
 from parlour.store.interface import NewerStore
+from parlour.store.seat_tokens import hashed_handover
 
 Connection = psycopg.Connection[tuple[Any, ...]]
 
@@ -126,7 +128,8 @@ CREATE INDEX imports_unopened ON imports (opened, imported);
 
 
 def _first_schema(db: Connection) -> None:
-    """Everything SQLite's schema version 8 keeps (parlour.store.sqlite.schema)."""
+    """Everything SQLite's schema version 8 keeps (parlour.store.sqlite.schema); its
+    tokens hashed (version 9 there) come with `_tokens_hashed`."""
     db.execute(_FIRST_SCHEMA)  # (a script of many statements: no parameters)
 
 
@@ -147,9 +150,20 @@ def _leases(db: Connection) -> None:
     db.execute(_LEASES)
 
 
+def _tokens_hashed(db: Connection) -> None:
+    """Seat tokens are kept as their digests, a rematch's handover sealed with the token
+    it hands over from (parlour.store.seat_tokens): a copy of the database seats no one.
+    (SQL's sha256 of the UTF-8 text is `token_digest`'s.)"""
+    db.execute("UPDATE tokens SET token = encode(sha256(convert_to(token, 'UTF8')), 'hex')")
+    for sid, handover in db.execute("SELECT sid, handover FROM series").fetchall():
+        db.execute("UPDATE series SET handover = %s WHERE sid = %s",
+                   (Json(hashed_handover(handover)), sid))
+
+
 MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
     _first_schema,  # 0 -> 1
     _leases,  # 1 -> 2
+    _tokens_hashed,  # 2 -> 3
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

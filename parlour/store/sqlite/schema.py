@@ -7,11 +7,13 @@ in one transaction, so a player's games and statistics survive every upgrade.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Callable
 
 from parlour.store.interface import NewerStore
 from parlour.store.pictures import BadUpload, check_picture
+from parlour.store.seat_tokens import hashed_handover, token_digest
 
 # Version 0: the schema before it was versioned. Never edit it: add a migration.
 BASELINE_SCHEMA = """
@@ -216,6 +218,21 @@ def _imports_kept_apart(db: sqlite3.Connection) -> None:
     """)
 
 
+def _tokens_hashed(db: sqlite3.Connection) -> None:
+    """Seat tokens are kept as their digests, a rematch's handover sealed with the token
+    it hands over from (parlour.store.seat_tokens): a copy of the file seats no one.
+    secure_delete: the pages the tokens leave are zeroed, not left in the file."""
+    (secure_delete,) = db.execute("PRAGMA secure_delete").fetchone()
+    db.execute("PRAGMA secure_delete = ON")
+    kept = db.execute("SELECT rowid, token FROM tokens").fetchall()
+    db.executemany("UPDATE tokens SET token=? WHERE rowid=?",
+                   [(token_digest(token), rowid) for rowid, token in kept])
+    for sid, handover in db.execute("SELECT sid, handover FROM series").fetchall():
+        db.execute("UPDATE series SET handover=? WHERE sid=?",
+                   (json.dumps(hashed_handover(json.loads(handover))), sid))
+    db.execute(f"PRAGMA secure_delete = {int(secure_delete)}")
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _uploads_get_owner_size_and_last_upload,  # 0 -> 1
     _legacy_pictures_rechecked,  # 1 -> 2
@@ -225,6 +242,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _series_of_rematches,  # 5 -> 6
     _results_filed_apart,  # 6 -> 7
     _imports_kept_apart,  # 7 -> 8
+    _tokens_hashed,  # 8 -> 9
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
