@@ -23,6 +23,10 @@ from parlour.store.postgres.leases import Holder, Leases
 
 log = logging.getLogger("parlour")
 
+REMEMBER_SECONDS = 1.0
+"""How long the holder of another process's game is taken as known (a database read
+saved per request); a holder that died is asked about afresh."""
+REMEMBERED = 100_000
 UNUSED_SECONDS = 30.0
 """A lease taken for a game that never reached memory (its request failed) is let go
 after this long."""
@@ -41,16 +45,25 @@ class Ownership:
         self.took_over = took_over
         self.me = leases.owner
         self._taken_at: dict[str, float] = {}
+        self._holders: dict[str, tuple[str, float]] = {}  # another's game: who, until when
         self._renewing: asyncio.Task[None] | None = None
 
-    async def route(self, sid: str) -> str | None:
+    async def route(self, sid: str, fresh: bool = False) -> str | None:
         """Who plays game `sid`: None for this process (taking the game if it is free,
-        or if there is no such game: the routes say so), else the holder's id."""
+        or if there is no such game: the routes say so), else the holder's id, which is
+        remembered for a second (`fresh`: asked of the database even so)."""
         if sid in self.leases.held:
             return None
+        remembered = self._holders.get(sid)
+        if remembered and not fresh and remembered[1] > time.monotonic():
+            return remembered[0]
         taken = await asyncio.to_thread(self.leases.take, sid)
         if isinstance(taken, Holder):
+            if len(self._holders) > REMEMBERED:
+                self._holders.clear()
+            self._holders[sid] = (taken.owner, time.monotonic() + REMEMBER_SECONDS)
             return taken.owner
+        self._holders.pop(sid, None)
         if taken is not None:
             self._taken_at[sid] = time.monotonic()
             if taken.taken_over:
@@ -59,7 +72,7 @@ class Ownership:
 
     async def hold(self, sid: str) -> None:
         """Before the hub plays game `sid`: 503 if another process plays it."""
-        owner = await self.route(sid)
+        owner = await self.route(sid, fresh=True)
         if owner is not None:
             raise ApiError(503, "this game is played on another server just now: try again")
 

@@ -27,7 +27,7 @@ import re
 import secrets
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from parlour.server.hosted.bus import Bus, BusDown, Message
 
@@ -60,8 +60,10 @@ def game_of(path: str) -> str | None:
     return found.group(1)
 
 
-Route = Callable[[str], Awaitable[str | None]]
-"""Who plays game `sid`: None for this process, or another process's id."""
+class Route(Protocol):
+    async def __call__(self, sid: str, fresh: bool = False) -> str | None:
+        """Who plays game `sid`: None for this process, or another process's id (`fresh`:
+        asked of the database, not remembered)."""
 
 
 @dataclass
@@ -106,7 +108,12 @@ class Relay:
     # -- a request that came to this process ------------------------------------------
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         sid = game_of(scope["path"]) if scope["type"] in ("http", "websocket") else None
-        owner = await self.route(sid) if sid else None
+        try:
+            owner = await self.route(sid) if sid else None
+        except Exception as error:  # the database is away: nobody can say who plays it
+            log.warning("who plays %s is unknown: %s", sid, error)
+            await _unavailable(scope, send)
+            return
         if sid is None or owner is None:
             await self.app(scope, receive, send)
             return
@@ -137,7 +144,11 @@ class Relay:
                 await _unavailable(scope, send)
                 return
             await asyncio.sleep(REROUTE_SECONDS)
-            rerouted = await self.route(sid)
+            try:
+                rerouted = await self.route(sid, fresh=True)
+            except Exception:
+                await _unavailable(scope, send)
+                return
             if rerouted is None:
                 await self.app(scope, receive.again(), send)
                 return
@@ -428,8 +439,8 @@ async def _unavailable(scope: Scope, send: Send) -> None:
         return
     await send({"type": "http.response.start", "status": 503, "headers": [
         (b"content-type", b"application/json"), (b"retry-after", b"1")]})
-    await send({"type": "http.response.body",
-                "body": b'{"error":"The server playing this game did not answer: try again"}'})
+    await send({"type": "http.response.body", "body": b'{"error":"The server playing this'
+                b' game cannot be reached just now: nothing was done, try again"}'})
 
 
 class _Replaying:

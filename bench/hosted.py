@@ -1,0 +1,123 @@
+"""What the hosted benchmarks share: the setups they compare (today's one SQLite process,
+or hosted processes on PostgreSQL and Redis behind nginx, all real servers on loopback),
+and players who toggle a flag in a Minesweeper game of their own over a WebSocket (a
+move always legal, appended to the game's line), timing each acknowledgement: the move
+sent until the view that counts it arrives, which the server sends only once the move
+is committed."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+from tests.support.hosted import Hosted, start_hosted
+from tests.support.postgres import start_postgres
+from tests.support.redis import start_redis
+from tests.support.servers import start_server
+
+TOGGLE = {"type": "move", "move": {"mark": [0, 0]}}
+
+
+def unlimited() -> None:
+    """Servers started from here on take one client's many games and moves: no pacing,
+    share or rate limit of a public host applies to the benchmark's one client."""
+    os.environ.update({"PARLOUR_REQUEST_RATE": "0", "PARLOUR_GAMES_PER_CLIENT": "1000000",
+                       "PARLOUR_MOVES_PER_MINUTE": "0", "PARLOUR_NEW_GAMES_PER_HOUR": "0"})
+
+
+@contextlib.contextmanager
+def setup(name: str) -> Iterator[tuple[str, Hosted | None]]:
+    """The front address of a setup: "sqlite" (one process, today's mode) or "hosted:N"
+    (N processes behind nginx); and the hosted one's parts, to kill or read."""
+    unlimited()
+    if name == "sqlite":
+        with tempfile.TemporaryDirectory() as folder:
+            server = start_server(Path(folder) / "bench.sqlite3")
+            try:
+                yield server.url, None
+            finally:
+                server.stop()
+        return
+    count = int(name.removeprefix("hosted:"))
+    postgres, redis = start_postgres(), start_redis()
+    hosted = start_hosted(postgres, redis, count)
+    try:
+        yield hosted.url, hosted
+    finally:
+        hosted.stop()
+        redis.remove()
+        postgres.stop()
+
+
+@dataclass
+class Player:
+    """One game's player: its acknowledgement times (ms) and moves acknowledged."""
+
+    sid: str
+    token: str
+    latencies_ms: list[float] = field(default_factory=list)
+    acknowledged: int = 0
+    failed: str | None = None
+
+
+async def new_players(url: str, count: int, game: str = "minesweeper") -> list[Player]:
+    async with httpx.AsyncClient(base_url=url, timeout=60,
+                                 limits=httpx.Limits(max_connections=20)) as api:
+        made = await asyncio.gather(*(api.post("/api/games", json={"game": game})
+                                      for _ in range(count)))
+    return [Player(m.json()["session"], m.json()["token"]) for m in made]
+
+
+async def play(url: str, player: Player, think: float, stop: float, start: asyncio.Event,
+               seed: int) -> None:
+    """Toggle the flag every `think` seconds or so (0: as fast as acknowledged) until
+    `stop` (a loop time), timing each acknowledgement."""
+    rng = random.Random(seed)
+    try:
+        async with websockets.connect(f"{url.replace('http', 'ws')}/ws/{player.sid}") as socket:
+            await socket.send(json.dumps({"type": "hello", "token": player.token}))
+            player.acknowledged = _line(json.loads(await socket.recv()))
+            await start.wait()
+            await asyncio.sleep(rng.uniform(0, think))  # players do not move in step
+            while time.monotonic() < stop:
+                sent = time.perf_counter()
+                await socket.send(json.dumps(TOGGLE))
+                while _line(json.loads(await asyncio.wait_for(socket.recv(), 30))) <= \
+                        player.acknowledged:
+                    pass
+                player.acknowledged += 1
+                player.latencies_ms.append((time.perf_counter() - sent) * 1000)
+                if think:
+                    await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+    except Exception as error:  # counted, and printed by the benchmark
+        player.failed = repr(error)
+
+
+def _line(message: dict[str, Any]) -> int:
+    view = message.get("view")
+    return int(view["line_length"]) if isinstance(view, dict) else -1
+
+
+async def play_all(url: str, players: list[Player], think: float, seconds: float) -> float:
+    """Everyone plays for `seconds` after connecting: the seconds actually played."""
+    start = asyncio.Event()
+    stop = time.monotonic() + 2 + seconds
+    tasks = [asyncio.create_task(play(url, p, think, stop, start, i))
+             for i, p in enumerate(players)]
+    await asyncio.sleep(2)  # every socket connected and welcomed
+    began = time.monotonic()
+    start.set()
+    await asyncio.gather(*tasks)
+    return time.monotonic() - began
