@@ -23,6 +23,7 @@ from tests.support.hosted import Hosted, NoNginx, start_hosted
 from tests.support.markup import legal_moves
 from tests.support.postgres import PostgresServer, unavailable
 from tests.support.redis import RedisServer
+from tests.test_uploads import png
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -347,3 +348,57 @@ def test_postgresql_stopped_answers_503_never_a_false_acknowledgement(
     else:
         raise AssertionError("play did not resume once PostgreSQL was back")
     assert made == 2 and stored_moves(hosted, sid) == 2
+
+
+def test_hints_takebacks_pictures_statistics_resume_and_files_work_across_processes(
+        hosted: Hosted) -> None:
+    a, b, c = (p.url for p in hosted.processes)
+    # a picture uploaded through one process deals a puzzle on another (kept in PostgreSQL)
+    upload = httpx.post(f"{a}/api/uploads", content=png(64, 64),
+                        headers={"Content-Type": "image/png"}, timeout=30)
+    assert upload.status_code == 201, upload.text
+    made = httpx.post(f"{b}/api/games", json={"game": "sliding", "params": {
+        "picture": upload.json()["upload"]}}, timeout=30)
+    assert made.status_code == 201, made.text
+    picture = httpx.get(f"{c}/api/uploads/{upload.json()['upload']}", timeout=30)
+    assert picture.status_code == 200 and picture.content.startswith(b"\x89PNG")
+
+    # a hint, asked through a process that does not play the game, is worked out by the
+    # one that does (its worker pool) and relayed
+    sid, token = made.json()["session"], made.json()["token"]
+    hint = httpx.post(f"{c}/api/games/{sid}/hint", headers=bearer(token), timeout=60)
+    assert hint.status_code == 200 and hint.json()["move"], hint.text
+
+    # a take-back between two people on two processes
+    two = httpx.post(f"{a}/api/games", json={"game": "tictactoe", "seats": ["human", "open"]},
+                     timeout=30).json()
+    joined = httpx.post(f"{b}/api/games/{two['session']}/join", timeout=30).json()
+    cross, circle = bearer(two["token"]), bearer(joined["token"])
+    assert httpx.post(f"{c}/api/games/{two['session']}/moves", headers=cross,
+                      json={"move": {"cell": [1, 1]}}, timeout=30).status_code == 200
+    asked = httpx.post(f"{b}/api/games/{two['session']}/undo", headers=cross, timeout=30)
+    assert asked.status_code == 200, asked.text
+    answered = httpx.post(f"{a}/api/games/{two['session']}/takeback", headers=circle,
+                          json={"accept": True}, timeout=30)
+    assert answered.status_code == 200 and answered.json()["line_length"] == 0
+
+    # a finished game counts in the statistics every process reads
+    assert moves_made(c, two["session"], two["token"]) == 0
+    finish = [[0, 0], [0, 1], [1, 0], [1, 1], [2, 0]]
+    for turn, cell in enumerate(finish):
+        played = httpx.post(f"{(a, b, c)[turn % 3]}/api/games/{two['session']}/moves",
+                            headers=(cross, circle)[turn % 2], json={"move": {"cell": cell}},
+                            timeout=30)
+        assert played.status_code == 200, played.text
+    for url in (a, b, c):
+        groups = httpx.get(f"{url}/api/stats?game=tictactoe", timeout=30).json()["groups"]
+        assert sum(group["played"] for group in groups) >= 1
+
+    # the resume list, and a game exported through one process and imported on another
+    mine = httpx.post(f"{c}/api/sessions/mine", json={"tokens": [token]}, timeout=30).json()
+    assert [game["session"] for game in mine["games"]] == [sid]
+    saved = httpx.get(f"{a}/api/games/{sid}/export", headers=bearer(token), timeout=30)
+    assert saved.status_code == 200
+    imported = httpx.post(f"{b}/api/games/import", content=saved.content,
+                          headers={"Content-Type": "application/json"}, timeout=30)
+    assert imported.status_code == 201, imported.text

@@ -407,21 +407,22 @@ def _scope_in(sent: Message, app: Any) -> Scope:
 
 
 def _event_out(event: Event) -> Message:
-    sent = dict(event)
-    if sent.get("bytes") is not None:
-        sent["bytes"] = _b64(sent["bytes"])
-    if "headers" in sent:
-        sent["headers"] = _headers_out(sent["headers"])
-    return sent
+    return dict(_carried(event, _b64, _headers_out))
 
 
 def _event_in(sent: Message) -> Event:
-    event = dict(sent)
-    if event.get("bytes") is not None:
-        event["bytes"] = _bytes(event["bytes"])
-    if "headers" in event:
-        event["headers"] = _headers_in(event["headers"])
-    return event
+    return _carried(sent, _bytes, _headers_in)
+
+
+def _carried(event: Event, bytes_: Callable[[Any], Any], headers: Callable[[Any], Any]
+             ) -> Event:
+    """An ASGI event with its bytes and headers converted (to JSON's types, or back)."""
+    carried = dict(event)
+    if carried.get("bytes") is not None:
+        carried["bytes"] = bytes_(carried["bytes"])
+    if "headers" in carried:
+        carried["headers"] = headers(carried["headers"])
+    return carried
 
 
 async def _whole_body(receive: Receive) -> bytes:
