@@ -89,8 +89,11 @@ def some_games(client: TestClient) -> list[dict[str, Any]]:
             minesweeper_begun(client), sliding_of_my_picture(client)]
 
 
-def backup_of(client: TestClient) -> bytes:
-    response = client.get("/api/backup")
+def backup_of(client: TestClient, held: list[str] | None = None) -> bytes:
+    """The backup `client`'s Parlour makes: as the statistics page asks for it, carrying
+    the tokens `held` (the browser's), or without them (GET, as a script asks)."""
+    response = (client.get("/api/backup") if held is None
+                else client.post("/api/backup/mine", json={"tokens": held}))
     assert response.status_code == 200, response.text
     assert response.headers["content-disposition"].startswith(
         'attachment; filename="parlour-backup-')
@@ -131,7 +134,7 @@ def test_a_backup_restored_on_another_machine_brings_back_games_results_and_pict
 ) -> None:
     with parlour_on(Store(tmp_path / "here.sqlite3")) as here:
         games = some_games(here)
-        data = backup_of(here)
+        data = backup_of(here, held=[game["token"] for game in games])
         views = views_of(here, games)
         stats = here.get("/api/stats").json()
         picture = games[-1]["view"]["params"]["picture"]
@@ -141,23 +144,27 @@ def test_a_backup_restored_on_another_machine_brings_back_games_results_and_pict
         report = restore(there, data).json()
         assert report["games_added"] == 4 and report["games_already_here"] == 0
         assert report["results_added"] == 2 and report["pictures_added"] == 1
-        assert report["tokens"] == {}  # the backup holds digests: no token to hand out
-        for game in games:  # the browser that played keeps its tokens, and its seats
+        # the browser restoring it never played them: the report hands it their seats
+        given = report["tokens"]
+        assert given == {game["session"]: game["token"] for game in games}
+        for game in games:
             sid = game["session"]
-            view = there.get(f"/api/games/{sid}", headers=auth(game["token"])).json()
-            for key in ("id", "moves", "line_length", "status", "text", "scores", "assisted"):
+            view = there.get(f"/api/games/{sid}", headers=auth(given[sid])).json()
+            for key in ("id", "moves", "line_length", "status", "text", "scores", "assisted",
+                        "you"):
                 assert view[key] == views[sid][key], key
+            assert view["you"] == [0]
         assert there.get("/api/stats").json() == stats
         assert there.get(f"/api/uploads/{picture}").content == kept_picture
         # an unfinished game goes on where it was, and is on its player's Resume list
-        mines = games[2]
-        held = there.post("/api/sessions/mine", json={"tokens": [mines["token"]]}).json()
-        assert [g["session"] for g in held["games"]] == [mines["session"]]
-        hint = there.post(f"/api/games/{mines['session']}/hint", headers=auth(mines["token"]))
-        moved = there.post(f"/api/games/{mines['session']}/moves",
-                           json={"move": hint.json()["move"]}, headers=auth(mines["token"]))
+        sid = games[2]["session"]
+        held = there.post("/api/sessions/mine", json={"tokens": list(given.values())}).json()
+        assert [g["session"] for g in held["games"]] == [sid]
+        hint = there.post(f"/api/games/{sid}/hint", headers=auth(given[sid]))
+        moved = there.post(f"/api/games/{sid}/moves",
+                           json={"move": hint.json()["move"]}, headers=auth(given[sid]))
         assert moved.status_code == 200, moved.text
-        assert moved.json()["moves"] == views[mines["session"]]["moves"] + 1
+        assert moved.json()["moves"] == views[sid]["moves"] + 1
 
 
 def test_restoring_a_backup_twice_adds_nothing_the_second_time(tmp_path: Path) -> None:
@@ -336,10 +343,10 @@ REFUSED: dict[str, tuple[Mutation, str]] = {
     "a list": (lambda doc: [doc], "not a Parlour backup"),
     "another format": (_set("format", "zip"), "not a Parlour backup"),
     "a saved game": (_set("format", "parlour-saved-game"), "one saved game"),
-    "a newer version": (_set("version", 3), "made by a newer Parlour"),
+    "a newer version": (_set("version", 4), "made by a newer Parlour"),
     "a version as text": (_set("version", "1"), "version is not a number"),
     "a duplicate key": (lambda doc: json.dumps(doc).replace(
-        '"version": 2', '"version": 2, "version": 2').encode(), "appears twice"),
+        '"version": 3', '"version": 3, "version": 3').encode(), "appears twice"),
     "NaN": (lambda doc: json.dumps(doc).replace('"made": ', '"made": NaN, "x": ').encode(),
             "not JSON"),
     "deep nesting": (lambda doc: json.dumps(doc).replace(
@@ -439,6 +446,131 @@ def test_only_this_machine_may_make_or_restore_a_backup(sample: dict[str, Any],
         before = kept(there)
         error_of(restore(client, json.dumps(sample).encode()), 403)
         assert kept(there) == before
+
+
+# -- the seat tokens of the browser that made it ------------------------------------------
+def test_a_backup_carries_only_the_sent_tokens_that_hold_a_seat_in_its_games(
+    tmp_path: Path,
+) -> None:
+    with parlour_on(Store(tmp_path / "here.sqlite3")) as here:
+        mines, played = minesweeper_begun(here), tictactoe_to_the_end(here)
+        with parlour_on(Store(tmp_path / "elsewhere.sqlite3")) as elsewhere:
+            other = minesweeper_begun(elsewhere)["token"]  # a token of another Parlour
+        sent = [mines["token"], other, token_digest(played["token"]), "x", "<b>" * 21]
+        data = backup_of(here, held=sent)
+        plain = backup_of(here)
+    doc = json.loads(data)
+    assert doc["version"] == 3
+    yours = {game["session"]: game.get("your_token") for game in doc["games"]}
+    assert yours == {mines["session"]: mines["token"], played["session"]: None}
+    for token in (other, played["token"], "<b>"):  # a digest sent seats no one
+        assert token.encode() not in data
+    assert all("your_token" not in game for game in json.loads(plain)["games"])
+
+
+def test_the_tokens_sent_for_a_backup_are_bounded(tmp_path: Path) -> None:
+    with parlour_on(Store(tmp_path / "here.sqlite3")) as here:
+        mine = "/api/backup/mine"
+        many = ["a" * 24] * (backup.MAX_HELD + 1)
+        assert "tokens" in error_of(here.post(mine, json={"tokens": many}), 422)
+        assert "tokens" in error_of(here.post(mine, json={"tokens": ["a" * 65]}), 422)
+        assert "tokens" in error_of(here.post(mine, json={"held": []}), 422)
+        huge = b'{"tokens": ["' + b"a" * backup.HELD_BODY_LIMIT + b'"]}'
+        error_of(here.post(mine, content=huge, headers=JSON_BODY), 413)
+        error_of(here.post(mine, data={"tokens": "a"}), 415)
+        assert here.post(mine, json={"tokens": ["a" * 24] * backup.MAX_HELD}).status_code == 200
+        # a page of another site cannot have a browser send its tokens here
+        evil = {"Origin": "http://evil.example"}
+        error_of(here.post(mine, json={"tokens": []}, headers=evil), 403)
+    with parlour_on(Store(tmp_path / "there.sqlite3"), client=("192.168.1.20", 50000)) as there:
+        assert "only on the machine" in error_of(there.post(mine, json={"tokens": []}), 403)
+
+
+@pytest.fixture(scope="module")
+def carrying(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """A backup of two games carrying the tokens of the browser that played them."""
+    path = tmp_path_factory.mktemp("carrying") / "carrying.sqlite3"
+    with parlour_on(Store(path)) as client:
+        games = [minesweeper_begun(client), tictactoe_to_the_end(client)]
+        doc: dict[str, Any] = json.loads(backup_of(client, [g["token"] for g in games]))
+    assert all(game["your_token"] for game in doc["games"])
+    return doc
+
+
+def _your_token(value: Callable[[dict[str, Any]], str], version: int = 3) -> Mutation:
+    def mutate(doc: dict[str, Any]) -> dict[str, Any]:
+        doc["games"][0]["your_token"] = value(doc)
+        doc["version"] = version
+        return doc
+    return mutate
+
+
+FORGED: dict[str, tuple[Mutation, str]] = {
+    "a token that is not the game's": (_your_token(lambda doc: "forged-token-0123456789ab"),
+                                       "game 1: the seat token it holds for you is not one"),
+    "another game's token": (_your_token(lambda doc: doc["games"][1]["your_token"]),
+                             "game 1: the seat token it holds for you is not one"),
+    "the game's digest as its token": (
+        _your_token(lambda doc: doc["games"][0]["tokens"][0]["token"]), "not one of the game"),
+    "a token that is no token": (_your_token(lambda doc: "<script>"),
+                                 "game 1, its 'your_token'"),
+    "a token in a version 2 file": (_your_token(lambda doc: doc["games"][0]["your_token"], 2),
+                                    "only a version 3 backup holds"),
+}
+
+
+@pytest.mark.parametrize("case", FORGED)
+def test_a_forged_token_in_a_backup_refuses_it_whole(
+    case: str, carrying: dict[str, Any], tmp_path: Path,
+) -> None:
+    """A token is handed back only if its digest is the game's in the file: one that is
+    not (changed, or another game's) is no seat of that game, and the file was changed
+    since it was made, so nothing of it is restored."""
+    mutate, reason = FORGED[case]
+    data = json.dumps(mutate(json.loads(json.dumps(carrying)))).encode()
+    there = tmp_path / "there.sqlite3"
+    with parlour_on(Store(there)) as client:
+        minesweeper_begun(client)
+        before = kept(there)
+        message = error_of(restore(client, data), 422)
+        assert kept(there) == before
+    assert reason in message, message
+    assert message.startswith("This backup cannot be restored: "), message
+
+
+def test_a_version_2_backup_still_restores_and_hands_back_no_token(
+    carrying: dict[str, Any], tmp_path: Path,
+) -> None:
+    doc = json.loads(json.dumps(carrying))
+    doc["version"] = 2
+    for game in doc["games"]:
+        del game["your_token"]
+    with parlour_on(Store(tmp_path / "there.sqlite3")) as client:
+        report = restore(client, json.dumps(doc).encode()).json()
+    assert report["games_added"] == 2 and report["tokens"] == {}
+
+
+def test_a_game_kept_here_already_hands_back_a_token_only_if_it_seats_it_here(
+    carrying: dict[str, Any], tmp_path: Path,
+) -> None:
+    first, second = carrying["games"]
+    elsewhere = json.loads(json.dumps(carrying))  # the same games, with other seat tokens
+    for game in elsewhere["games"]:
+        game["tokens"][0]["token"] = token_digest(game["session"] + "-another-token")
+        del game["your_token"]
+    with parlour_on(Store(tmp_path / "there.sqlite3")) as client:
+        restore(client, json.dumps({**elsewhere, "games": elsewhere["games"][:1],
+                                    "results": []}).encode())
+        report = restore(client, json.dumps(carrying).encode()).json()
+        assert report["games_added"] == 1 and report["games_already_here"] == 1
+        # the first game is here with other tokens: its token from the file seats no one
+        assert report["tokens"] == {second["session"]: second["your_token"]}
+        # restored again, the second game is here with the file's own token: handed back
+        again = restore(client, json.dumps(carrying).encode()).json()
+        assert again["games_added"] == 0
+        assert again["tokens"] == {second["session"]: second["your_token"]}
+        assert client.get(f"/api/games/{first['session']}", headers=auth(
+            first["your_token"])).json()["you"] == []
 
 
 # -- series and rematches ------------------------------------------------------------------
@@ -644,7 +776,7 @@ def test_the_command_line_backs_up_and_restores(tmp_path: Path,
     in_a_thread(["--db", str(there), "--restore", str(file)])
     assert "Restored 2 games, 1 result and 0 pictures" in capsys.readouterr().out
     assert kept(there)["sessions"] == kept(here)["sessions"]
-    file.write_text(file.read_text().replace('"version":2', '"version":7'))
+    file.write_text(file.read_text().replace('"version":3', '"version":7'))
     with pytest.raises(SystemExit, match=r"newer Parlour.*Nothing was changed"):
         in_a_thread(["--db", str(there), "--restore", str(file)])
 

@@ -209,6 +209,28 @@ def test_an_older_backup_holding_tokens_is_kept_hashed_and_hands_them_back(
     assert created["token"].encode() not in there.read_bytes()
 
 
+@on_both_stores
+def test_a_backup_carrying_its_players_tokens_is_restored_as_digests(
+    store: Store, tmp_path: Path,
+) -> None:
+    """The backup file is its player's own: it carries the tokens of the browser that
+    asked for it, and the browser restoring it gets them back; the store keeps digests."""
+    with parlour_on(SqliteStore(tmp_path / "here.sqlite3")) as here:
+        tokens = tokens_handed_out(here)
+        data = backup_of(here, held=tokens)
+    carried = {token for token in tokens if token.encode() in data}
+    assert len(carried) == 3  # one per game (the seat link's game has two tokens)
+    with parlour_on(store) as there:
+        handed = restore(there, data).json()["tokens"]
+        assert set(handed.values()) == carried
+        for sid, token in handed.items():
+            assert there.get(f"/api/games/{sid}", headers=auth(token)).json()["you"]
+    kept = everything_kept(store)
+    for token in tokens:
+        assert token.encode() not in kept
+    assert token_digest(tokens[1]).encode() in kept
+
+
 @pytest.mark.parametrize("token", ["a" * 24, "f" * 63])
 def test_a_backup_of_digests_refuses_a_token_that_is_none(token: str, tmp_path: Path) -> None:
     with parlour_on(SqliteStore(tmp_path / "here.sqlite3")) as here:

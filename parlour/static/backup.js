@@ -1,6 +1,10 @@
 // The statistics page's Backup section: download everything as one file, restore one
 // (the server merges it and says what it added), and the results as CSV (a plain link).
-import { saveToken } from "/static/common.js";
+// The file carries this browser's seat tokens of its games (the server puts in only those
+// it has a seat for), so that the browser that restores it takes those seats.
+import { saveToken, tokens } from "/static/common.js";
+
+const TOKENS_SENT = 10_000;  // the server takes this many: the most recently kept
 
 const $ = (id) => document.getElementById(id);
 
@@ -33,7 +37,10 @@ export function restoredWords(report) {
 async function download() {
   say("Making the backup…");
   try {
-    const response = await fetch("/api/backup");
+    const response = await fetch("/api/backup/mine", {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ tokens: Object.values(tokens()).slice(-TOKENS_SENT) }),
+    });
     if (!response.ok) throw new Error((await response.json().catch(() => ({}))).error || response.statusText);
     const named = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "");
     const link = document.createElement("a");
@@ -55,8 +62,12 @@ async function restoreFile(file, restored) {
     });
     const report = await response.json().catch(() => ({ error: response.statusText }));
     if (!response.ok) throw new Error(report.error);
-    // this browser holds the seats of the restored games, so it can resume them
-    for (const [session, token] of Object.entries(report.tokens)) saveToken(session, token);
+    // this browser holds the seats of the restored games, so it can resume them (a token
+    // it keeps already for a game stays: it is the one this browser played with)
+    const held = tokens();
+    for (const [session, token] of Object.entries(report.tokens)) {
+      if (!(session in held)) saveToken(session, token);
+    }
     say(restoredWords(report));
     await restored();
   } catch (error) {

@@ -1,12 +1,14 @@
 """A backup in the browser: downloaded from the statistics page of one Parlour, restored
 on the statistics page of another with a data directory of its own (a second machine,
-in effect), where the results show in the statistics and the unfinished game is on the
-home page to resume; and the results downloaded as CSV."""
+in effect) in a browser that never played there, where the results show in the
+statistics and the unfinished game is on the home page to resume (the file carried the
+seat token of the browser that made it); and the results downloaded as CSV."""
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -53,13 +55,17 @@ def stats_page(browser: Browser, contexts: list[BrowserContext], url: str) -> Pa
     return page
 
 
-def minesweeper_begun(url: str) -> str:
+def minesweeper_begun(url: str) -> tuple[str, str]:
+    """A game begun over REST: its session and its player's token."""
     made = httpx.post(f"{url}/api/games", json={"game": "minesweeper"}).json()
     moved = httpx.post(f"{url}/api/games/{made['session']}/moves",
                        json={"move": {"open": [3, 3]}},
                        headers={"Authorization": f"Bearer {made['token']}"})
     assert moved.status_code == 200 and moved.json()["status"] == "playing", moved.text
-    return str(made["session"])
+    return str(made["session"]), str(made["token"])
+
+
+KEPT_TOKENS = "JSON.parse(localStorage.getItem('parlour.tokens') || '{}')"
 
 
 def test_a_backup_downloaded_here_restores_games_and_statistics_there(
@@ -68,17 +74,24 @@ def test_a_backup_downloaded_here_restores_games_and_statistics_there(
 ) -> None:
     here, there = two_machines
     finish_tictactoe(here.url, CROSS_WINS)
-    unfinished = minesweeper_begun(here.url)
+    unfinished, token = minesweeper_begun(here.url)
 
     mine = stats_page(browser, contexts, here.url)
+    # this browser played it: it keeps its seat token, as the game's page would have
+    mine.evaluate("([sid, token]) => localStorage.setItem('parlour.tokens', "
+                  "JSON.stringify({ [sid]: token }))", [unfinished, token])
     with mine.expect_download() as downloading:
         mine.get_by_role("button", name="Download backup").click()
     file = tmp_path / downloading.value.suggested_filename
     downloading.value.save_as(file)
     assert file.name.startswith("parlour-backup-") and file.suffix == ".json"
     expect(mine.locator("#backup-note")).to_have_text("Backup downloaded.")
+    games = json.loads(file.read_text())["games"]
+    assert [game.get("your_token") for game in games if game["session"] == unfinished
+            ] == [token]
 
     fresh = stats_page(browser, contexts, there.url)
+    assert fresh.evaluate(KEPT_TOKENS) == {}  # a browser that never played there
     expect(fresh.locator("#groups")).to_contain_text("No finished games yet")
     with fresh.expect_file_chooser() as choosing:
         fresh.get_by_role("button", name="Restore a backup…").click()
@@ -87,6 +100,7 @@ def test_a_backup_downloaded_here_restores_games_and_statistics_there(
     card = fresh.locator(".stat-card[data-game='tictactoe']")
     expect(card).to_contain_text("Two players here")  # the restored result, counted
     expect(card.locator(".figure", has_text="played")).to_contain_text("1")
+    assert fresh.evaluate(KEPT_TOKENS) == {unfinished: token}  # the seat, given back
 
     # the unfinished game is on the home page to resume there, and opens where it was
     fresh.goto("/")

@@ -1,11 +1,13 @@
 """The routes of a player's records as files: the backup (made and restored) and the
-results as CSV. A backup holds every deal and every seat token, so it is made and
-restored only for a browser on this machine (a loopback address)."""
+results as CSV. A backup holds every deal and every seat (and the seat tokens of the
+browser that asked for it), so it is made and restored only for a browser on this
+machine (a loopback address)."""
 
 from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
@@ -14,6 +16,7 @@ from parlour.server.api.deps import HubDep
 from parlour.server.api.errors import errors
 from parlour.server.hub.backup import (
     Backup,
+    HeldTokens,
     RestoreReport,
     backup_file,
     backup_name,
@@ -24,6 +27,7 @@ from parlour.server.hub.errors import ApiError
 from parlour.stats.spreadsheet import results_csv
 
 BACKUP_PATH = "/api/backup"
+MINE_PATH = "/api/backup/mine"  # a backup carrying the tokens the browser sends
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 router = APIRouter()
@@ -42,19 +46,41 @@ def _download(data: bytes, media_type: str, name: str) -> Response:
     })
 
 
+BACKUP_FILE: dict[int | str, dict[str, Any]] = {200: {
+    "description": "the backup file", "headers": {"Content-Disposition": {
+        "description": 'attachment; filename="parlour-backup-<YYYY-MM-DD>.json"',
+        "schema": {"type": "string"}}}}}
+
+
 @router.get(BACKUP_PATH, response_model=Backup, tags=["games"], summary="Your backup",
-            responses={200: {"description": "the backup file", "headers": {
-                "Content-Disposition": {
-                    "description": 'attachment; filename="parlour-backup-<YYYY-MM-DD>.json"',
-                    "schema": {"type": "string"}}}}, **errors(403, 409)})
+            responses={**BACKUP_FILE, **errors(403, 409)})
 async def download_backup(request: Request, hub: HubDep) -> Response:
-    """Every saved game (finished or not, with its moves, seats and seat tokens), every
-    result and every uploaded picture a game uses, as one JSON file to restore on another
-    machine (POST /api/backup). Only for a client on this machine (403 otherwise); 409 if
-    it would be over the restore's limit (64 MiB)."""
+    """Every saved game (finished or not, with its moves, seats and the digests of its
+    seat tokens), every result and every uploaded picture a game uses, as one JSON file to
+    restore on another machine (POST /api/backup). It holds no seat token itself: a
+    browser that restores it takes no seat unless it kept its own tokens (POST
+    /api/backup/mine makes one that carries them). Only for a client on this machine (403
+    otherwise); 409 if it would be over the restore's limit (64 MiB)."""
     _this_machine(request)
     now = hub.now()
     data = await backup_file(hub.store, hub.games, now)
+    return _download(data, "application/json", backup_name(now))
+
+
+@router.post(MINE_PATH, response_model=Backup, tags=["games"],
+             summary="Your backup, with your seat tokens",
+             responses={**BACKUP_FILE, **errors(403, 409, 413, 415)})
+async def download_my_backup(body: HeldTokens, request: Request, hub: HubDep) -> Response:
+    """The backup GET /api/backup makes, where each game one of the tokens you send
+    (those your browser keeps) holds a seat in carries that token (`your_token`), so that
+    restoring the file in a browser that never played those games gives it their seats
+    (POST /api/backup answers them in `tokens`). A token no game kept here has a seat for
+    is left out; the store still keeps only digests. At most 10000 tokens (1 MiB). Only
+    for a client on this machine (403 otherwise); 409 if it would be over the restore's
+    limit (64 MiB)."""
+    _this_machine(request)
+    now = hub.now()
+    data = await backup_file(hub.store, hub.games, now, body.tokens)
     return _download(data, "application/json", backup_name(now))
 
 
@@ -67,8 +93,10 @@ async def restore_backup(request: Request, hub: HubDep) -> RestoreReport:
     results and pictures it does not keep yet are added, and nothing kept is changed,
     so restoring the same file twice adds nothing the second time. Every game is
     replayed from its id and moves first; a file that is not a backup, or any part of it
-    that is wrong, refuses the whole file (422, saying why) and changes nothing. At most
-    64 MiB (413). Only for a client on this machine (403 otherwise)."""
+    that is wrong, refuses the whole file (422, saying why) and changes nothing; so does a
+    game's `your_token` that is not one of its tokens. The report's `tokens` are the
+    seat tokens the file carries for the browser restoring it to keep. At most 64 MiB
+    (413). Only for a client on this machine (403 otherwise)."""
     _this_machine(request)
     data = await request.body()  # at most BACKUP_LIMIT: the front door saw to it
     return await restore(hub.store, hub.games, data, hub.now(),

@@ -42,7 +42,7 @@ from parlour.server.api.schemas import (
     Uploaded,
 )
 from parlour.server.hub import pictures, replays, resume
-from parlour.server.hub.backup import BACKUP_LIMIT
+from parlour.server.hub.backup import BACKUP_LIMIT, HELD_BODY_LIMIT
 from parlour.server.hub.core import Hub
 from parlour.server.hub.errors import ApiError
 from parlour.server.hub.live import Live
@@ -103,6 +103,8 @@ def body_rule(path: str) -> BodyRule:
         return BodyRule(("application/json",), FILE_LIMIT)
     if path == "/api/backup":  # a restore: a whole backup, pictures included
         return BodyRule(("application/json",), BACKUP_LIMIT)
+    if path == "/api/backup/mine":  # the tokens a browser keeps, for its backup
+        return BodyRule(("application/json",), HELD_BODY_LIMIT)
     return JSON_RULE
 IMPORT_BODY: dict[str, Any] = {"requestBody": {"required": True, "content": {
     "application/json": {"schema": {"$ref": "#/components/schemas/SavedGame"}}}}}

@@ -2,13 +2,14 @@
 every picture a game uses, in one JSON document, to move a player's Parlour to another
 machine; and restoring one, merged into what is kept.
 
-The format, `parlour-backup` version 2 (the `Backup` model; /docs shows it whole):
+The format, `parlour-backup` version 3 (the `Backup` model; /docs shows it whole):
 
-    {"format": "parlour-backup", "version": 2, "made": <unix time>,
+    {"format": "parlour-backup", "version": 3, "made": <unix time>,
      "games": [{"session", "game", "id", "seats", "moves", "cursor", "round", "status",
                 "elapsed_ms", "assisted_seats", "assist_seats", "stand_ins",
                 "created", "updated", "tokens": [{"token", "seats", "forgotten"}],
-                "series": {"series", "number", "tally", "next_sid", "handover"}}],
+                "series": {"series", "number", "tally", "next_sid", "handover"},
+                "your_token": "<the seat token the browser that made it holds>"}],
      "results": [{"session", "round", "seat", "seat_name", "game", "preset", "mode",
                   "outcome", "score", "elapsed_ms", "moves", "assisted", "finished",
                   "figures"}],
@@ -21,12 +22,24 @@ number in the series (0 for the first), the series' score before it per player
 and `handover`, each of its tokens -> the rematch's token for that player. Added in
 version 1 before it was released: a file without it restores as before.
 
-Version 2 holds what the store keeps of seat tokens (parlour.store.seat_tokens): each
-token's SHA-256 digest, and a handover's new token sealed with the old one, so that a
-backup gives no one a seat either; the browser that played keeps its tokens, and takes
-its seats again on any Parlour the backup is restored on. A version 1 file (made before
-tokens were hashed) holds the tokens themselves: it is restored hashed, and its report
-gives each game's owner's token for the browser to keep, as it always did.
+Since version 2 a game's "tokens" are what the store keeps of seat tokens
+(parlour.store.seat_tokens): each token's SHA-256 digest, and a handover's new token
+sealed with the old one, so that the store's part of a backup gives no one a seat. A
+version 1 file (made before tokens were hashed) holds the tokens themselves: it is
+restored hashed, and its report gives each game's owner's token for the browser to keep.
+
+Version 3 adds a game's "your_token": the seat token, in clear, that the browser which
+asked for the backup holds for that game. The backup is that player's own file: the
+browser sends the tokens it keeps (POST /api/backup/mine, `HeldTokens`), and a game's
+file entry carries one only if its digest is one the store keeps for that game; a game
+no token sent holds a seat in (and every game of a backup made with GET /api/backup or
+`--backup`) has none. On restore, a "your_token" is taken only if its digest is one of
+that game's "tokens" in the file: a file whose token does not match (changed, or one
+game's token put on another) is refused whole. The report hands each such token back
+(`RestoreReport.tokens`) for the browser that restores the file to keep, so that a
+browser that never played those games takes their seats; the store keeps only the
+digests, as ever. A game already kept here has its token handed back only if its digest
+is one kept here for that game.
 
 JSON, not a zip: the pictures are already re-encoded uploads (at most 2048 px), so base64
 costs a third more at worst, and a plain document has no archive tricks to defend
@@ -47,6 +60,7 @@ import binascii
 import dataclasses
 import json
 import math
+import re
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -86,8 +100,9 @@ from parlour.store import (
 from parlour.store.seat_tokens import hashed_handover, is_digest, token_digest
 
 FORMAT: Final = "parlour-backup"
-VERSION: Final = 2
+VERSION: Final = 3
 TOKENS_IN_CLEAR = 1  # the version whose files hold the tokens themselves, not their digests
+YOURS_SINCE = 3  # the first version whose games may carry their player's token in clear
 BACKUP_LIMIT = 64 * 2**20
 """Bytes of a backup file: the restore's request body, and the most a backup may be."""
 MAX_GAMES = 10_000
@@ -100,10 +115,16 @@ this is room for every move a restore takes, and it bounds the memory parsing co
 file of 64 MiB of `[],` would be 20 million lists)."""
 MAX_SEATS = 8
 MAX_TOKENS = 16  # seat tokens of one game
+MAX_HELD = MAX_GAMES
+"""Tokens a browser may send with POST /api/backup/mine: one per game a backup holds."""
+HELD_BODY_LIMIT = 2**20
+"""Bytes of that request: MAX_HELD tokens of 64 characters, quoted, fit in 0.7 MiB."""
 LATEST = 1e11  # seconds since 1970: the year 5138, a bound on any time a file gives
 
 Sid = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
-Token = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{8,64}$")]  # or its digest
+TOKEN_PATTERN = r"^[A-Za-z0-9_-]{8,64}$"
+Token = Annotated[str, StringConstraints(pattern=TOKEN_PATTERN)]  # or its digest
+HeldToken = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 Sealed = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{8,88}$")]  # (or a token)
 Seat = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
 SeatText = Annotated[str, StringConstraints(pattern=r"^[0-7]$")]
@@ -159,6 +180,10 @@ class BackupGame(Exact):
     tokens: list[BackupToken] = Field(max_length=MAX_TOKENS)
     series: BackupSeries | None = Field(
         None, description="its place in its series of rematches; left out if it has none")
+    your_token: Token | None = Field(
+        None, description="version 3: the seat token (in clear) that the browser which "
+        "made this backup holds for this game, its digest one of 'tokens'; left out if it "
+        "held none (and in every backup made by GET /api/backup)")
 
     @model_validator(mode="after")
     def _cursor_on_the_line(self) -> BackupGame:
@@ -191,7 +216,7 @@ class Backup(Exact):
     restores it."""
 
     format: Literal["parlour-backup"]
-    version: Literal[1, 2]
+    version: Literal[1, 2, 3]
     made: WallTime
     games: list[BackupGame] = Field(max_length=MAX_GAMES)
     results: list[BackupResult] = Field(max_length=MAX_RESULTS)
@@ -207,8 +232,18 @@ class RestoreReport(Strict):
     results_added: int
     pictures_added: int
     tokens: dict[str, str] = Field(
-        description="per game of the file, its owner's seat token (for the browser to "
-        "keep): only a version 1 file holds tokens; a later one holds their digests")
+        description="per game of the file, the seat token for the browser that restores "
+        "it to keep: a version 3 file's 'your_token', a version 1 file's owner's token; "
+        "only one whose digest is kept for that game (a version 2 file holds none)")
+
+
+class HeldTokens(Strict):
+    """The seat tokens a browser keeps, sent to have its backup carry them."""
+
+    tokens: list[HeldToken] = Field(
+        max_length=MAX_HELD, description=f"the tokens this browser keeps, at most "
+        f"{MAX_HELD} (its most recent); only those a game kept here has a seat for go "
+        "into the backup, the rest are ignored")
 
 
 # -- making a backup --------------------------------------------------------------------
@@ -216,10 +251,12 @@ def backup_name(now: float) -> str:
     return f"parlour-backup-{time.strftime('%Y-%m-%d', time.localtime(now))}.json"
 
 
-async def backup_file(store: Store, games: Mapping[str, GameSpec], now: float) -> bytes:
+async def backup_file(store: Store, games: Mapping[str, GameSpec], now: float,
+                      held: Sequence[str] = ()) -> bytes:
     """Everything the store keeps as a backup file; ApiError 409 if it would be over
-    BACKUP_LIMIT (no restore would take it). The store is read here (quick SQL), the file
-    made off the event loop."""
+    BACKUP_LIMIT (no restore would take it). `held`: the tokens the browser asking for it
+    keeps; each game carries the one that holds a seat in it (`your_token`). The store is
+    read here (quick SQL), the file made off the event loop."""
     sessions = await asyncio.to_thread(store.kept_sessions)
     kept = {session.row.sid for session in sessions}
     # a game started since holds results too, and is in the next backup with them
@@ -227,7 +264,7 @@ async def backup_file(store: Store, games: Mapping[str, GameSpec], now: float) -
     named = await asyncio.to_thread(pictures_named, sessions, games)
     pictures = {upload_id: picture for upload_id in sorted(named)
                 if (picture := store.load_upload(upload_id)) is not None}
-    data = await asyncio.to_thread(_document, sessions, results, pictures, now)
+    data = await asyncio.to_thread(_document, sessions, results, pictures, now, held)
     if len(data) > BACKUP_LIMIT:
         raise ApiError(409, f"Your backup would be {len(data) / 2**20:.0f} MiB, over the "
                        f"{BACKUP_LIMIT // 2**20} MiB a restore takes")
@@ -248,10 +285,13 @@ def pictures_named(sessions: Sequence[KeptSession], games: Mapping[str, GameSpec
 
 
 def _document(sessions: Sequence[KeptSession], results: Sequence[Result],
-              pictures: Mapping[str, Picture], now: float) -> bytes:
+              pictures: Mapping[str, Picture], now: float, held: Sequence[str] = ()) -> bytes:
+    # a token sent goes in only if the store keeps its digest (for a game of the file)
+    by_digest = {token_digest(token): token for token in held
+                 if re.fullmatch(TOKEN_PATTERN, token)}
     document = {
         "format": FORMAT, "version": VERSION, "made": now,
-        "games": [_game_entry(kept) for kept in sessions],
+        "games": [_game_entry(kept) | _yours(kept, by_digest) for kept in sessions],
         "results": [_result_entry(result) for result in results],
         "pictures": {upload_id: {"media_type": picture.media_type,
                                  "data": base64.b64encode(picture.data).decode()}
@@ -273,6 +313,15 @@ def _game_entry(kept: KeptSession) -> dict[str, Any]:
         "tokens": [{"token": token, "seats": seats, "forgotten": token in kept.forgotten}
                    for token, seats in kept.tokens.items()],
     } | _series_entry(kept.series)
+
+
+def _yours(kept: KeptSession, held: Mapping[str, str]) -> dict[str, Any]:
+    """The game's `your_token`: the first of its tokens whose digest is one of the
+    `held` tokens' (digest -> token); nothing if none is."""
+    for digest in kept.tokens:
+        if digest in held:
+            return {"your_token": held[digest]}
+    return {}
 
 
 def _series_entry(place: SeriesRow | None) -> dict[str, Any]:
@@ -331,7 +380,8 @@ class Checked:
     pictures: dict[str, Picture] = field(default_factory=dict)
     needs: set[str] = field(default_factory=set)  # the pictures its games name
     # per game, the digests of the tokens it hands over to in its rematch (a version 1
-    # file says; a later one keeps them sealed), and its owner's token (version 1 only)
+    # file says; a later one keeps them sealed), and the token to hand back to the browser
+    # that restores it: its owner's (version 1), or its `your_token` (version 3)
     handed_to: dict[str, list[str]] = field(default_factory=dict)
     owner_tokens: dict[str, str] = field(default_factory=dict)
     # per finished game, each seat's outcome as its moves make it (its last round's)
@@ -377,6 +427,7 @@ async def check(data: bytes, games: Mapping[str, GameSpec], replay: Replay) -> C
         _hash_tokens(checked)
     else:
         _check_digests(backup)
+    _check_yours(backup, checked)
     checked.results = await asyncio.to_thread(_checked_results, backup, checked.sessions,
                                               checked.outcomes)
     unused = sorted(set(backup.pictures) - checked.needs)
@@ -422,7 +473,7 @@ def _validated(data: bytes) -> Backup:
     if not isinstance(version, int) or isinstance(version, bool):
         raise ApiError(422, "This backup's version is not a number: it was not made by "
                        "Parlour, or has been changed since")
-    if version not in (TOKENS_IN_CLEAR, VERSION):
+    if version not in range(TOKENS_IN_CLEAR, VERSION + 1):
         newer = ", made by a newer Parlour" if version > VERSION else ""
         raise ApiError(422, f"This backup is of version {version}{newer}: this Parlour "
                        f"restores versions {TOKENS_IN_CLEAR} to {VERSION}")
@@ -612,6 +663,22 @@ def _check_digests(backup: Backup) -> None:
                           f"version {backup.version} backup keeps them")
 
 
+def _check_yours(backup: Backup, checked: Checked) -> None:
+    """Each game's `your_token` (version 3 only) is one of the game's: its digest is one
+    of the game's tokens in the file. One that is not (changed, or moved from another
+    game) refuses the file; one that is is handed back on restore."""
+    for number, game in enumerate(backup.games, 1):
+        if game.your_token is None:
+            continue
+        if backup.version < YOURS_SINCE:
+            raise refused(f"game {number} has a 'your_token', which only a version "
+                          f"{YOURS_SINCE} backup holds")
+        if token_digest(game.your_token) not in {holder.token for holder in game.tokens}:
+            raise refused(f"game {number}: the seat token it holds for you is not one of "
+                          "the game's (the file was changed since it was made)")
+        checked.owner_tokens[game.session] = game.your_token
+
+
 def _checked_results(backup: Backup, sessions: Sequence[KeptSession],
                      outcomes: Mapping[str, Sequence[str]]) -> list[Result]:
     """Each result belongs to a game of the file, at a round and seat it had, once; a
@@ -701,9 +768,12 @@ def merged(checked: Checked, kept: Identities, now: float) -> tuple[Restored, Re
     pictures = [(upload_id, picture) for upload_id, picture in checked.pictures.items()
                 if upload_id not in kept.uploads]
     change = Restored(tuple(new), tuple(results), tuple(pictures), now)
+    added = {session.row.sid for session in new}
+    # a game kept here already seats the token handed back only if it keeps its digest
+    handed_back = {sid: token for sid, token in checked.owner_tokens.items()
+                   if sid in added or kept.tokens.get(token_digest(token)) == sid}
     report = RestoreReport(
         games_added=len(new), games_already_here=len(checked.sessions) - len(new),
-        results_added=len(results), pictures_added=len(pictures),
-        tokens=checked.owner_tokens,
+        results_added=len(results), pictures_added=len(pictures), tokens=handed_back,
     )
     return change, report
