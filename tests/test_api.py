@@ -22,6 +22,9 @@ from parlour.store import Result
 from parlour.store.seat_tokens import token_digest
 from parlour.store.sqlite import SqliteStore as Store
 from tests.support.servers import TEST_HOSTS
+from tests.support.stores import on_both_stores, reopened, run_sql
+
+pytestmark = on_both_stores  # every test here, on SQLite's store and on PostgreSQL's
 
 DRAWN_HINT = "Play here: with best play on both sides, the game is a draw"
 
@@ -87,7 +90,7 @@ def open_socket(client: TestClient, sid: str, token: str | None = None) -> Itera
 
 
 def session_count(store: Store) -> int:
-    count: int = store.db.execute("SELECT count(*) FROM sessions").fetchone()[0]
+    count: int = run_sql(store, "SELECT count(*) FROM sessions")[0][0]
     return count
 
 
@@ -657,7 +660,7 @@ def test_a_saved_game_is_served_again_after_a_restart(client: TestClient, store:
     sid, token = two_humans(client)
     play_out(client, sid, token, [(0, 0), (1, 1), (2, 2)])
     before = post(client, sid, "undo", token).json()
-    with TestClient(create_app(Store(store.path), GAMES, ai_delay_scale=0,
+    with TestClient(create_app(reopened(store), GAMES, ai_delay_scale=0,
                                allowed_hosts=TEST_HOSTS)) as again:
         view = get_view(again, sid, token)
         for key in ("id", "moves", "line_length", "text", "to_move", "can_redo", "status"):
