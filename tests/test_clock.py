@@ -23,6 +23,7 @@ from parlour.server.app import create_app
 from parlour.server.hub.core import Hub
 from parlour.server.hub.live import Live
 from parlour.server.hub.messages import PlayMove
+from parlour.server.hub.tokens import Presented, presented
 from parlour.server.hub.viewers import Viewer
 from parlour.store.sqlite import SqliteStore as Store
 from tests.support.loops import run_async
@@ -98,7 +99,7 @@ async def a_game(tmp_path: Path, seats: list[str] | None = None) -> tuple[Hub, F
     time = FakeTime()
     hub = Hub(Store(tmp_path / "db.sqlite3"), GAMES, ai_delay_scale=0, clock=time)
     live, token = await hub.create("tictactoe", seats=seats or ["human", "human"])
-    return hub, time, live, token
+    return hub, time, live, Presented(token)  # as a client presents it
 
 
 async def move(hub: Hub, live: Live, token: str, x: int, y: int) -> None:
@@ -159,7 +160,7 @@ def test_a_closed_page_stops_the_clock_and_a_page_opened_again_starts_it(
 def test_one_visible_page_keeps_the_clock_running(tmp_path: Path) -> None:
     async def scenario() -> None:
         hub, time, live, owner = await a_game(tmp_path, seats=["human", "open"])
-        guest, _ = await hub.join(live)
+        guest = presented((await hub.join(live))[0])
         assert guest is not None
         owners_page, _ = page(hub, live, owner)
         guests_page, _ = page(hub, live, guest)
@@ -208,7 +209,7 @@ def test_the_clock_stops_when_the_game_ends(tmp_path: Path) -> None:
 def test_pages_are_told_when_the_clock_stops_and_starts(tmp_path: Path) -> None:
     async def scenario() -> None:
         hub, time, live, owner = await a_game(tmp_path, seats=["human", "open"])
-        guest, _ = await hub.join(live)
+        guest = presented((await hub.join(live))[0])
         owners_page, owner_sent = page(hub, live, owner)
         guests_page, guest_sent = page(hub, live, guest, visible=False)
         await move(hub, live, owner, 1, 1)

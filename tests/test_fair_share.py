@@ -19,6 +19,7 @@ from parlour.server.app import create_app
 from parlour.server.compute import Compute, FairQueue, Progress, working_for
 from parlour.server.hub.core import Hub
 from parlour.server.hub.errors import ApiError
+from parlour.server.hub.live import Live
 from parlour.server.hub.messages import AskHint
 from parlour.server.hub.shares import (
     COMPUTER_GAMES_PER_CLIENT,
@@ -26,6 +27,7 @@ from parlour.server.hub.shares import (
     HINTS_PER_CLIENT,
     LIVE_GAMES_PER_CLIENT,
 )
+from parlour.server.hub.tokens import Presented
 from parlour.server.hub.viewers import Viewer
 from parlour.store.sqlite import SqliteStore as Store
 from tests.support.loops import run_async
@@ -278,8 +280,8 @@ def test_games_of_computers_only_are_bounded_per_player_and_on_the_server(
 def test_hints_over_a_players_share_are_refused_until_one_is_answered(tmp_path: Path) -> None:
     async def scenario() -> None:
         hub = Hub(Store(tmp_path / "db.sqlite3"), GAMES, compute=Thinking(pause=0.3))
-        games = [await hub.create("tictactoe", seats=["human", "human"], client="player:a")
-                 for _ in range(5)]
+        games = [presenting(await hub.create("tictactoe", seats=["human", "human"],
+                                             client="player:a")) for _ in range(5)]
         asking = [asyncio.create_task(hub.act(live, token, AskHint(), "player:a"))
                   for live, token in games[:HINTS_PER_CLIENT]]
         await asyncio.sleep(0.05)
@@ -287,13 +289,20 @@ def test_hints_over_a_players_share_are_refused_until_one_is_answered(tmp_path: 
         with pytest.raises(ApiError) as refused:
             await hub.act(live, token, AskHint(), "player:a")
         assert refused.value.status == 429 and "hints" in refused.value.message
-        other = await hub.create("tictactoe", seats=["human", "human"], client="player:b")
+        other = presenting(await hub.create("tictactoe", seats=["human", "human"],
+                                            client="player:b"))
         assert await hub.act(*other, AskHint(), "player:b") is not None  # not theirs
         await asyncio.gather(*asking)
         assert await hub.act(live, token, AskHint(), "player:a") is not None
         hub.store.close()
 
     run_async(scenario())
+
+
+def presenting(made: tuple[Live, str]) -> tuple[Live, Presented]:
+    """A game made, and its token as its player presents it."""
+    live, token = made
+    return live, Presented(token)
 
 
 # -- nobody there ----------------------------------------------------------------------

@@ -20,6 +20,7 @@ import websockets
 
 from parlour.games import GAMES
 from tests.support.hosted import Hosted, NoNginx, start_hosted
+from tests.support.loops import run_async
 from tests.support.markup import legal_moves
 from tests.support.postgres import PostgresServer, unavailable
 from tests.support.redis import RedisServer
@@ -136,7 +137,7 @@ def test_every_game_plays_through_nginx_seen_by_viewers_on_every_process(
         await asyncio.gather(*watching)
         return made
 
-    made = asyncio.run(scene())
+    made = run_async(scene())
     assert made >= 1
     for watcher in watchers:  # the owner's viewers, and those on the two other processes
         assert made in watcher.seen, (watcher.url, watcher.seen)
@@ -213,7 +214,7 @@ def test_a_killed_owner_loses_no_acknowledged_move_and_its_games_go_on(
         await asyncio.gather(asyncio.to_thread(play_all, players, 14),
                              asyncio.to_thread(kill_soon))
 
-    asyncio.run(scene())
+    run_async(scene())
     for player in players:  # every acknowledged move is in the database
         assert stored_moves(hosted, player.sid) >= player.acknowledged > 0, player.sid
     takeovers = []
@@ -310,7 +311,7 @@ def test_a_restart_of_redis_loses_no_move_and_views_resume(hosted: Hosted) -> No
         await watching
         return acknowledged
 
-    acknowledged = asyncio.run(scene())
+    acknowledged = run_async(scene())
     assert acknowledged == [1, 2, 3]
     assert watcher.seen[-1] == moves_made(hosted.url, sid, token) or 3 in watcher.seen
     assert stored_moves(hosted, sid) == 3

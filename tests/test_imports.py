@@ -139,6 +139,7 @@ MAY_IMPORT: dict[str, set[str]] = {
                            "parlour.server.hub", "parlour.server.timing",
                            "parlour.server.memory", "parlour.server.limits",
                            "parlour.server.metrics"},
+    "parlour.server.hosted": {"parlour.core", "parlour.store", "parlour.server.hub"},
 }
 """Each layer and the layers it may import besides itself; layers not named here
 (`app.py`, `cli.py`) wire the others and may import any of them. A game's tests may

@@ -21,6 +21,7 @@ from parlour.server.api.clients import PLAYER_COOKIE
 from parlour.server.hub import editions
 from parlour.server.hub.core import Hub
 from parlour.server.hub.messages import PlayMove
+from parlour.server.hub.tokens import Presented
 from parlour.server.hub.viewers import Viewer
 from parlour.store.sqlite import SqliteStore as Store
 from tests.support.loops import run_async
@@ -53,7 +54,8 @@ def test_spectators_share_one_rendering_diff_and_encoding_per_change(
 
     async def scenario() -> tuple[int, int, list[list[str]]]:
         hub = Hub(Store(tmp_path / "db.sqlite3"), GAMES, ai_delay_scale=0)
-        live, token = await hub.create("minesweeper", params=BOARD)
+        live, raw = await hub.create("minesweeper", params=BOARD)
+        token = Presented(raw)  # as the owner's page presents it
         received: dict[str | int, list[str]] = defaultdict(list)
         for who in [*range(SPECTATORS), "owner"]:
             async def send(text: str, who: str | int = who) -> None:

@@ -30,9 +30,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from parlour.core import work
 from parlour.core.game import GameError, GameSpec
@@ -72,9 +72,6 @@ from parlour.server.limits import Kind, Limits, MemoryLimits
 from parlour.server.metrics import Metrics
 from parlour.store import Fenced, Store, import_opened
 
-if TYPE_CHECKING:
-    from parlour.server.hosted.ownership import Ownership
-
 log = logging.getLogger("parlour")
 IDLE_SECONDS = 300.0
 """A session nobody has touched for this long leaves memory (it stays on disk)."""
@@ -96,6 +93,17 @@ under the game's lock; raises GameError (nothing changed) or ApiError to refuse 
 def handles(kind: type[M], handler: Handler[M]) -> tuple[type[Any], Handler[Any]]:
     """An entry of the table of handlers, the handler checked against its kind."""
     return kind, handler
+
+
+class Ownership(Protocol):
+    """Which games this process plays, among many processes on one database (the hosted
+    mode's, parlour.server.hosted.ownership)."""
+
+    async def hold(self, sid: str) -> None:
+        """Before the hub plays game `sid`: ApiError 503 if another process plays it."""
+
+    def let_go(self, sids: Iterable[str]) -> None:
+        """The hub no longer holds these games."""
 
 
 class Hub:
