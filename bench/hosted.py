@@ -30,6 +30,14 @@ from tests.support.servers import start_server
 TOGGLE = {"type": "move", "move": {"mark": [0, 0]}}
 
 
+def connect(url: str, sid: str, number: int) -> Any:
+    """A WebSocket to game `sid` as a browser of its own (a player cookie per socket, as
+    every player has: the cap on one browser's sockets is not the benchmark's limit)."""
+    cookie = f"parlour_player=bench{number:_<17}"
+    return websockets.connect(f"{url.replace('http', 'ws')}/ws/{sid}",
+                              additional_headers={"Cookie": cookie}, open_timeout=60)
+
+
 def unlimited() -> None:
     """Servers started from here on take one client's many games and moves: no pacing,
     share or rate limit of a public host applies to the benchmark's one client."""
@@ -86,9 +94,9 @@ async def play(url: str, player: Player, think: float, stop: float, start: async
     `stop` (a loop time), timing each acknowledgement."""
     rng = random.Random(seed)
     try:
-        async with websockets.connect(f"{url.replace('http', 'ws')}/ws/{player.sid}") as socket:
+        async with connect(url, player.sid, seed) as socket:
             await socket.send(json.dumps({"type": "hello", "token": player.token}))
-            player.acknowledged = _line(json.loads(await socket.recv()))
+            player.acknowledged = await first_view_line(socket)
             await start.wait()
             await asyncio.sleep(rng.uniform(0, think))  # players do not move in step
             while time.monotonic() < stop:
@@ -103,6 +111,13 @@ async def play(url: str, player: Player, think: float, stop: float, start: async
                     await asyncio.sleep(think * rng.uniform(0.5, 1.5))
     except Exception as error:  # counted, and printed by the benchmark
         player.failed = repr(error)
+
+
+async def first_view_line(socket: Any) -> int:
+    """The line length of the first view a socket is sent (other messages may come first)."""
+    while (line := _line(json.loads(await socket.recv()))) < 0:
+        pass
+    return line
 
 
 def _line(message: dict[str, Any]) -> int:

@@ -15,15 +15,14 @@ import asyncio
 import json
 import time
 
-import websockets
-
 from bench.common import heading, report
-from bench.hosted import TOGGLE, new_players, setup
+from bench.hosted import TOGGLE, connect, first_view_line, new_players, setup
 from tests.support.hosted import Hosted
 
 
-async def spectate(url: str, sid: str, arrivals: dict[int, float], stop: float) -> None:
-    async with websockets.connect(f"{url.replace('http', 'ws')}/ws/{sid}") as socket:
+async def spectate(url: str, sid: str, arrivals: dict[int, float], stop: float,
+                   number: int) -> None:
+    async with connect(url, sid, number) as socket:
         await socket.send(json.dumps({"type": "hello", "token": None}))
         while time.monotonic() < stop:
             try:
@@ -36,10 +35,10 @@ async def spectate(url: str, sid: str, arrivals: dict[int, float], stop: float) 
 
 
 async def player(url: str, sid: str, token: str, think: float, stop: float,
-                 sent: dict[int, float], acknowledged_ms: list[float]) -> None:
-    async with websockets.connect(f"{url.replace('http', 'ws')}/ws/{sid}") as socket:
+                 sent: dict[int, float], acknowledged_ms: list[float], number: int) -> None:
+    async with connect(url, sid, number) as socket:
         await socket.send(json.dumps({"type": "hello", "token": token}))
-        line = int(json.loads(await socket.recv())["view"]["line_length"])
+        line = await first_view_line(socket)
         await asyncio.sleep(1 + think * (hash(sid) % 100) / 100)  # spectators are in
         while time.monotonic() < stop:
             line += 1
@@ -63,8 +62,9 @@ async def measure(games: int, think: float, seconds: float) -> None:
         seen: list[dict[int, float]] = [{} for _ in players]
         acknowledged: list[float] = []
         await asyncio.gather(
-            *(spectate(elsewhere, p.sid, seen[i], stop + 1) for i, p in enumerate(players)),
-            *(player(owner, p.sid, p.token, think, stop, sent[i], acknowledged)
+            *(spectate(elsewhere, p.sid, seen[i], stop + 1, 2 * i)
+              for i, p in enumerate(players)),
+            *(player(owner, p.sid, p.token, think, stop, sent[i], acknowledged, 2 * i + 1)
               for i, p in enumerate(players)))
     relayed = [(seen[i][line] - at) * 1000 for i in range(len(players))
                for line, at in sent[i].items() if line in seen[i]]
