@@ -29,6 +29,8 @@ async def step(url: str, players: int, think: float, seconds: float
     played = await play_all(url, everyone, think, seconds)
     latencies = [ms for p in everyone for ms in p.latencies_ms]
     failed = sum(p.failed is not None for p in everyone)
+    if failed:
+        print("    first failure:", next(p.failed for p in everyone if p.failed))
     if not latencies:
         return float("inf"), float("inf"), 0.0, failed
     return (percentile(latencies, 50), percentile(latencies, 99), len(latencies) / played,

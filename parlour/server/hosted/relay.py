@@ -259,6 +259,9 @@ class Relay:
         elif kind == "event":
             self._event(message)
         elif kind in ("request", "socket"):
+            if kind == "socket":  # now: its first events may come before its task runs
+                self._sockets[message["conn"]] = _Socket(message["from"])
+                self._sockets[message["conn"]].put({"type": "websocket.connect"})
             serving = asyncio.create_task(self._serve(message))
             self._serving.add(serving)
             serving.add_done_callback(self._serving.discard)
@@ -316,8 +319,7 @@ class Relay:
 
     async def _serve_socket(self, message: Message, scope: Scope) -> None:
         conn, peer = message["conn"], message["from"]
-        socket = self._sockets[conn] = _Socket(peer)
-        socket.put({"type": "websocket.connect"})
+        socket = self._sockets[conn]  # (made as the message came: `receive`)
         seq = 0
 
         async def receive() -> Event:
