@@ -4,12 +4,14 @@ Retry-After; WebSocket: an error to that viewer, who stays connected)."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from fastapi.testclient import TestClient
 
 from parlour.games import GAMES
 from parlour.server.app import create_app
-from parlour.server.limits import Kind, MemoryLimits, Rule, limit_rules
+from parlour.server.limits import Kind, MemoryLimits, Rule, bucket_after, limit_rules
 from parlour.store.sqlite import SqliteStore as Store
 from tests.support.loops import run_async
 from tests.support.servers import TEST_HOSTS
@@ -164,3 +166,12 @@ def test_the_defaults_are_far_above_a_player() -> None:
     assert rules[Kind.MOVES] == Rule(1200, 60.0, "moves and other actions in games")
     assert (rules[Kind.NEW_GAMES].allowance, rules[Kind.UPLOADS].allowance) == (1200, 60)
     assert rules[Kind.UPLOAD_BYTES].allowance == 256 * 2**20
+
+
+def test_a_fresh_bucket_gives_its_whole_allowance_whatever_the_clock_reads() -> None:
+    """A first take of a one-an-hour limit passes at any clock reading (counted as
+    now + x - now, a large reading once rounded it past the hour, and refused it)."""
+    rule = Rule(1, 3600.0, "new games")
+    readings = random.Random(7).sample(range(10**3, 10**9), 5000)
+    refused = [now for now in readings if bucket_after(now / 7, now / 7, 1, rule)[0] is None]
+    assert refused == []

@@ -120,11 +120,12 @@ def bucket_after(full_at: float, now: float, amount: int, rule: Rule
     time"): (when it is full again after the take, None if refused; seconds to wait).
     An amount over the whole allowance takes all of it (else it would never pass)."""
     interval = rule.period / rule.allowance
-    after = max(full_at, now) + min(amount, rule.allowance) * interval
-    ahead = after - now
+    # how far ahead of now the bucket is, counted from now (not now + x - now: a large
+    # clock reading would round a full allowance's worth past the period)
+    ahead = max(full_at - now, 0.0) + min(amount, rule.allowance) * interval
     if ahead > rule.period:
         return None, ahead - rule.period
-    return after, 0.0
+    return now + ahead, 0.0
 
 
 class MemoryLimits:
