@@ -618,22 +618,24 @@ def hint(state: Minefield, seat: int) -> Hint | None:
         row, col = divmod(first_click(state.rows, state.cols, state.mines,
                                       "safe" if state.first_click == "safe" else "opening"),
                           state.cols)
-        return Hint(move={"open": [row, col]}, note=f"row {row + 1}, column {col + 1}: "
-                    f"{FIRST_CLICK_NOTES.get(state.first_click, FIRST_CLICK_NOTES['opening'])}")
+        why = FIRST_CLICK_NOTES.get(state.first_click, FIRST_CLICK_NOTES["opening"])
+        return Hint(move={"open": [row, col]},
+                    note=f"Open row {row + 1}, column {col + 1}: safe, {why}")
     known = [
         state.counts[cell] if mark == OPEN else -1 for cell, mark in enumerate(state.marks)
     ]
     found = suggest(state.rows, state.cols, state.mines, known)
     row, col = divmod(found.cell, state.cols)
     where = f"row {row + 1}, column {col + 1}"
-    chance = f"{found.mine_probability:.0%} chance of a mine"
+    why = "safe" if found.certain else f"a guess: {_percent(found.mine_probability)} mine, " \
+        "best chance to go on"
     if state.marks[found.cell] == FLAG:
-        note = (f"The flag at {where} is wrong: there is no mine under it" if found.certain
-                else f"The flag at {where} may be wrong: it is the safest cell to open "
-                f"({chance})")
-        return Hint(move={"mark": [row, col]}, note=note)
-    if found.certain:
-        note = f"Open {where}: it cannot be a mine"
-    else:
-        note = f"Nothing is certain here: {where} is the safest guess ({chance})"
-    return Hint(move={"open": [row, col]}, note=note)
+        verdict = "is wrong" if found.certain else "may be wrong"
+        return Hint(move={"mark": [row, col]},
+                    note=f"The flag at {where} {verdict}: open it, {why}")
+    return Hint(move={"open": [row, col]}, note=f"Open {where}: {why}")
+
+
+def _percent(probability: float) -> str:
+    """A chance as players read it: a whole percent, never 0 % or 100 % for a guess."""
+    return f"{min(max(round(probability * 100), 1), 99)} %"

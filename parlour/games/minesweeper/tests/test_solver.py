@@ -9,6 +9,7 @@ kept when it fits all the numbers and the mine count.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import math
@@ -21,13 +22,13 @@ from parlour.core.game import IllegalMove, Status
 from parlour.games.minesweeper import analysis, solver
 from parlour.games.minesweeper.analysis import UNKNOWN, Contradiction, analyse
 from parlour.games.minesweeper.grid import counts_of, neighbours
-from parlour.games.minesweeper.logic import Minefield, Minesweeper
+from parlour.games.minesweeper.logic import OPEN, Minefield, Minesweeper
 from parlour.games.minesweeper.noguess import (
     NoGuessBoardNotFound,
     no_guess_layout,
     solves_without_guessing,
 )
-from parlour.games.minesweeper.solver import Field, Player, first_click, suggest
+from parlour.games.minesweeper.solver import Field, Player, first_click, hint, suggest
 
 GAME = Minesweeper()
 
@@ -281,6 +282,64 @@ def test_a_guess_looks_further_than_the_safest_cell() -> None:
     know.deduce()
     end = solver._Endgame.of_board(know)
     assert end.solve(end.all) == (pytest.approx(1 / 3), end.cells.index(2))
+
+
+def test_the_hint_depends_only_on_what_the_player_sees() -> None:
+    # the same open cells over different hidden layouts (every one that fits the
+    # numbers): the hint, its cell and its words, never change
+    rng = random.Random(5)
+    compared = 0
+    for seed in range(40):
+        params = GAME.validate({"rows": 4, "cols": 5, "mines": 5, "first_click": "safe"})
+        state = GAME.deal(params, random.Random(seed))
+        for _ in range(rng.randint(1, 3)):
+            closed = [c for c in range(20) if state.marks[c] != OPEN and c not in state.mined]
+            if not closed or GAME.status(state) is not Status.PLAYING:
+                break
+            row, col = divmod(rng.choice(closed), 5)
+            state = GAME.apply(state, GAME.parse_move({"open": [row, col]}))
+        if GAME.status(state) is not Status.PLAYING:
+            continue
+        seen = hint(state, 0)
+        known = known_of(state)
+        around = neighbours(4, 5)
+        closed = [c for c, v in enumerate(known) if v == UNKNOWN]
+        numbers = [(c, v) for c, v in enumerate(known) if v != UNKNOWN]
+        others = [
+            frozenset(layout) for layout in itertools.combinations(closed, 5)
+            if all(sum(n in layout for n in around[c]) == v for c, v in numbers)
+        ]
+        for mined in rng.sample(others, min(len(others), 6)):
+            other = dataclasses.replace(state, mined=mined, counts=counts_of(4, 5, mined))
+            assert known_of(other) == known
+            assert hint(other, 0) == seen
+            compared += mined != state.mined
+    assert compared > 100
+
+
+@pytest.mark.parametrize("rule", ["safe", "opening"])
+def test_the_hint_plays_the_benchmarked_policy(rule: str) -> None:
+    # in whole expert games played by the benchmark's Player, the hint on what the
+    # player sees opens one of the Player's safe cells, or makes the Player's guess
+    for seed in range(6):
+        state = GAME.deal(GAME.validate({"rows": 16, "cols": 30, "mines": 99,
+                                         "first_click": rule}), random.Random(seed))
+        first = first_click(16, 30, 99, rule)
+        state = GAME.apply(state, GAME.parse_move({"open": list(divmod(first, 30))}))
+        field = Field(16, 30, state.mined)
+        player = Player(16, 30, 99)
+        for cell, value in field.open(first):
+            player.reveal(cell, value)
+        while not field.cleared and not field.exploded:
+            advice = suggest(16, 30, 99, player.know.known)
+            cells, certain = player.move()
+            assert advice.certain == certain
+            assert advice.cell in cells if certain else [advice.cell] == cells
+            for cell in cells:
+                for opened, value in field.open(cell):
+                    player.reveal(opened, value)
+                if field.exploded:
+                    break
 
 
 def test_suggest_on_an_empty_board_picks_a_corner() -> None:
