@@ -4,11 +4,12 @@ whole games played by it (`Player`, on `Field`, from `first_click`) for tests an
 Guessing: a pair no number can ever tell apart (an unavoidable 50/50) is taken first.
 When few layouts remain (ENDGAME_LAYOUTS), an exact search over all of them picks the
 move that wins most often; a closed pocket of the front (cells nothing else will ever
-tell about) is searched the same way on its own. Otherwise each candidate among the safest cells is
-scored by the chance of surviving it and then the next move: for each number it may
-show, 1 if that number lets the solver prove a safe cell, else the safety of the best
-next guess (blended with the second best). Cells whose number is already determined
-("dead") are only played when nothing else is left, as playing them first cannot help.
+tell about) is searched the same way on its own. Otherwise each candidate among the
+safest cells is scored by the chance of surviving it and then the next move: for each
+number it may show, 1 if that number lets the solver prove a safe cell, else the safety
+of the best next guess (blended with the second best). Cells whose number is already
+determined ("dead") are only played when nothing else is left, as playing them first
+cannot help.
 
 What a position proves (the deductions and the probability engine) is `analysis.py`.
 """
@@ -94,7 +95,7 @@ class Player:
 
 CANDIDATE_RATIO = 0.9  # look ahead on cells at least this fraction as safe as the safest
 NEAR_INTERIOR = 12  # interior cells next to the front looked at individually
-BLEND = 0.2  # weight of the second safest move in the safety of the next position
+BLEND = 0.4  # weight of the second safest move in the safety of the next position (measured)
 
 
 ENDGAME_LAYOUTS = 400  # search the end game exactly when at most this many layouts fit
