@@ -1,12 +1,15 @@
 """The Minesweeper solver's moves: a proven safe cell, else the best guess; the hint; and
 whole games played by it (`Player`, on `Field`, from `first_click`) for tests and benchmarks.
 
-Guessing: when few layouts remain (ENDGAME_LAYOUTS), an exact search over all of them
-picks the move that wins most often. Otherwise each candidate among the safest cells is
-scored by the chance of surviving it and then the next move: for each number it may
-show, 1 if that number lets the solver prove a safe cell, else the safety of the best
-next guess (blended with the second best). Cells whose number is already determined
-("dead") are only played when nothing else is left, as playing them first cannot help.
+Guessing: a pair no number can ever tell apart (an unavoidable 50/50) is taken first.
+When few layouts remain (ENDGAME_LAYOUTS), an exact search over all of them picks the
+move that wins most often; a closed pocket of the front (cells nothing else will ever
+tell about) is searched the same way on its own. Otherwise each candidate among the
+safest cells is scored by the chance of surviving it and then the next move: for each
+number it may show, 1 if that number lets the solver prove a safe cell, else the safety
+of the best next guess (blended with the second best). Cells whose number is already
+determined ("dead") are only played when nothing else is left, as playing them first
+cannot help.
 
 What a position proves (the deductions and the probability engine) is `analysis.py`.
 """
@@ -92,7 +95,7 @@ class Player:
 
 CANDIDATE_RATIO = 0.9  # look ahead on cells at least this fraction as safe as the safest
 NEAR_INTERIOR = 12  # interior cells next to the front looked at individually
-BLEND = 0.2  # weight of the second safest move in the safety of the next position
+BLEND = 0.4  # weight of the second safest move in the safety of the next position (measured)
 
 
 ENDGAME_LAYOUTS = 400  # search the end game exactly when at most this many layouts fit
@@ -101,19 +104,67 @@ ENDGAME_NODES = 30_000  # positions the end-game search may visit before giving 
 
 def _guess(know: _Knowledge) -> int:
     engine = know.engine
-    if engine is not None and engine.exact and engine.total <= ENDGAME_LAYOUTS:
-        found = _Endgame(know).best()
-        if found is not None:
-            return found
+    if engine is not None and engine.exact:
+        coin = _unavoidable_fifty_fifty(know)
+        if coin is not None:
+            return coin
+        if engine.total <= ENDGAME_LAYOUTS:
+            found = _Endgame.of_board(know).best()
+            if found is not None:
+                return found
+        for index in _pockets(know):
+            endgame = _Endgame.of_pocket(know, index)
+            found = endgame.best() if endgame is not None else None
+            if found is not None:
+                return found
     return _Guesser(know).best()[0]
 
 
-def _layouts(know: _Knowledge, cells: list[int]) -> list[int]:
-    """Every placement of the remaining mines on `cells` (the undetermined cells) that
-    fits the numbers, as bitsets over the board."""
+def _unavoidable_fifty_fifty(know: _Knowledge) -> int | None:
+    """A cell of a pair that no move can ever tell apart, if there is one.
+
+    The pair holds exactly one mine (a number sees just those two cells), every number
+    sees both or neither, and every closed cell next to only one of them is a known
+    mine: no number opened later can say which of the two is the mine, so the pair is
+    a coin toss the game will have to take. Taking it first costs nothing and may show
+    a number that spares a later guess.
+    """
     engine = know.engine
     assert engine is not None
-    cons: list[Constraint] = [con for comp in engine.components for con in comp.key]
+    masks = know.around_mask
+    unsure = know.closed & ~know.mine
+    for comp in engine.components:
+        for box in comp.box_masks:
+            if box.bit_count() != 2 or (box, 1) not in comp.key:
+                continue
+            first, second = _bits(box)
+            apart = (masks[first] ^ masks[second]) & ~box
+            if not apart & unsure:
+                return first
+    return None
+
+
+def _pockets(know: _Knowledge) -> list[int]:
+    """The components of the front that are closed pockets: no undetermined cell outside
+    them touches their cells, so what they show depends on them alone and nothing
+    opened elsewhere will ever tell anything about them (the mine count aside)."""
+    engine = know.engine
+    assert engine is not None
+    masks, free = know.around_mask, know.undetermined
+    found = []
+    for index, comp in enumerate(engine.components):
+        cells = 0
+        for box in comp.box_masks:
+            cells |= box
+        if all(not (masks[cell] & free & ~cells) for cell in _bits(cells)):
+            found.append(index)
+    return found
+
+
+def _layouts(cons: list[Constraint], cells: list[int], mines: int | None) -> list[int] | None:
+    """Every placement of mines on `cells` that fits the constraints (with exactly
+    `mines` mines, or any number if None), as bitsets over the board; None when there
+    are more than ENDGAME_LAYOUTS."""
     index = {cell: i for i, cell in enumerate(cells)}
     of_cell: list[list[int]] = [[] for _ in cells]
     for con, (mask, _) in enumerate(cons):
@@ -124,15 +175,18 @@ def _layouts(know: _Knowledge, cells: list[int]) -> list[int]:
     out: list[int] = []
     bits = [1 << cell for cell in cells]
     total = len(cells)
+    free_count = mines is None
 
     def place(pos: int, left: int, layout: int) -> None:
+        if len(out) > ENDGAME_LAYOUTS:
+            return
         if pos == total:
-            if left == 0:
+            if free_count or left == 0:
                 out.append(layout)
             return
-        if total - pos < left:
+        if not free_count and total - pos < left:
             return
-        mine_ok = left > 0
+        mine_ok = free_count or left > 0
         safe_ok = True
         for con in of_cell[pos]:
             if need[con] == 0:
@@ -152,27 +206,43 @@ def _layouts(know: _Knowledge, cells: list[int]) -> list[int]:
         for con in of_cell[pos]:
             room[con] += 1
 
-    place(0, know.mines_left, 0)
-    return out
+    place(0, 0 if mines is None else mines, 0)
+    return out if len(out) <= ENDGAME_LAYOUTS else None
+
+
+def _without_mines(know: _Knowledge, cons: list[Constraint]) -> list[Constraint]:
+    """The constraints with the mines the engine proved (after it counted) taken out."""
+    mine = know.mine
+    return [(mask & ~mine, value - (mask & mine).bit_count()) for mask, value in cons
+            if mask & ~mine]
 
 
 class _Endgame:
-    """The exact best guess when few layouts remain: every layout is equally likely, and
-    the search finds the move that wins most often with the best play after it."""
+    """The exact best guess when few layouts remain: the search finds the move that wins
+    most often with the best play after it.
 
-    def __init__(self, know: _Knowledge) -> None:
+    Layouts are weighted by their number of mines (`weight_of_mines`): on the whole
+    board every layout has all the mines left and weighs the same; in a pocket, a
+    layout with k mines weighs the number of ways to lay the other mines elsewhere.
+    """
+
+    def __init__(
+        self, know: _Knowledge, cells: list[int], layouts: list[int],
+        weight_of_mines: dict[int, float] | None = None,
+    ) -> None:
         self.know = know
-        engine = know.engine
-        assert engine is not None
-        front = 0
-        for comp in engine.components:
-            for mask, _ in comp.key:
-                front |= mask
-        self.cells = _bits(front) + _bits(know.interior_mask & know.undetermined)
-        self.layouts = _layouts(know, self.cells)
+        self.cells = cells
+        self.layouts = layouts
         self.nodes = 0
         self.memo: dict[int, float] = {}
-        count = len(self.layouts)
+        self.weight_of_mines = weight_of_mines
+        # layouts grouped by weight (all in one group when they weigh the same)
+        groups: dict[float, int] = {}
+        for j, layout in enumerate(layouts):
+            weight = 1 if weight_of_mines is None else weight_of_mines[layout.bit_count()]
+            groups[weight] = groups.get(weight, 0) | (1 << j)
+        self.groups = [(weight, group) for weight, group in groups.items() if weight]
+        self.uniform = len(self.groups) == 1
         # per cell: the layouts where it is a mine, and where it shows each number
         self.mine_sets: list[int] = []
         self.value_sets: list[list[int]] = []
@@ -190,10 +260,53 @@ class _Endgame:
                     by_value[v] = by_value.get(v, 0) | (1 << j)
             self.mine_sets.append(mine_set)
             self.value_sets.append(list(by_value.values()))
-        self.all = (1 << count) - 1
+        self.all = 0
+        for _, group in self.groups:
+            self.all |= group
+
+    @classmethod
+    def of_board(cls, know: _Knowledge) -> _Endgame:
+        """Every undetermined cell, every layout of the mines left."""
+        engine = know.engine
+        assert engine is not None
+        cons = _without_mines(know, [con for comp in engine.components for con in comp.key])
+        front = 0
+        for mask, _ in cons:
+            front |= mask
+        cells = _bits(front) + _bits(know.interior_mask & know.undetermined)
+        layouts = _layouts(cons, cells, know.mines_left)
+        return cls(know, cells, layouts or [])
+
+    @classmethod
+    def of_pocket(cls, know: _Knowledge, index: int) -> _Endgame | None:
+        """The cells of component `index`, a pocket (see `_pockets`); None if it has too
+        many layouts to search."""
+        engine = know.engine
+        assert engine is not None
+        cons = _without_mines(know, list(engine.components[index].key))
+        front = 0
+        for mask, _ in cons:
+            front |= mask
+        cells = _bits(front)
+        layouts = _layouts(cons, cells, None)
+        if not layouts:
+            return None
+        others = engine.excluding({index})
+        left = know.mines_left
+        weight_of_mines = {
+            k: sum(ways * engine.ways_inside(left - k - ko) for ko, ways in others.items())
+            for k in {layout.bit_count() for layout in layouts}
+        }
+        return cls(know, cells, layouts, weight_of_mines)
+
+    def weight(self, layouts: int) -> float:
+        if self.uniform:
+            return layouts.bit_count()
+        return sum(w * (layouts & group).bit_count() for w, group in self.groups)
 
     def best(self) -> int | None:
-        if not self.layouts:
+        """The cell to open, or None if there are no layouts or the search is too big."""
+        if not self.all:
             return None
         try:
             _, move = self.solve(self.all)
@@ -212,10 +325,10 @@ class _Endgame:
         self.nodes += 1
         if self.nodes > ENDGAME_NODES:
             raise _TooBig
-        count = layouts.bit_count()
-        if count == 1:
+        if layouts & (layouts - 1) == 0:  # one layout left: it is known
             return 1.0, -1
-        moves: list[tuple[int, int, list[int]]] = []
+        total = self.weight(layouts)
+        moves: list[tuple[float, int, list[int]]] = []
         dead = -1
         for index in range(len(self.cells)):
             safe_part = layouts & ~self.mine_sets[index]
@@ -227,22 +340,25 @@ class _Endgame:
                     dead = index
                 continue
             if safe_part == layouts:  # safe, and it tells something: always worth playing
-                return sum(c.bit_count() * self.win(c) for c in classes) / count, index
-            moves.append((safe_part.bit_count(), index, classes))
-        if not moves:
-            return 1.0 / count, dead
+                return self.chance(classes, total), index
+            moves.append((self.weight(safe_part), index, classes))
+        if not moves:  # only guesses that tell nothing: bet on the likeliest layout
+            likeliest = max(w for w, group in self.groups if layouts & group)
+            return likeliest / total, dead
         moves.sort(key=lambda m: (-m[0], m[1]))
         best, best_move = -1.0, moves[0][1]
-        for safe_count, index, classes in moves:
-            if safe_count <= best * count + 1e-12:
+        for safe_weight, index, classes in moves:
+            if safe_weight <= best * total * (1 + 1e-12):
                 break
-            value = 0.0
-            for part in sorted(classes, key=int.bit_count, reverse=True):
-                value += part.bit_count() * self.win(part)
-            value /= count
+            value = self.chance(classes, total)
             if value > best + 1e-12:
                 best, best_move = value, index
         return best, best_move
+
+    def chance(self, classes: list[int], total: float) -> float:
+        """The chance to win after a move that splits the layouts into `classes`."""
+        parts = sorted(((self.weight(part), part) for part in classes), reverse=True)
+        return sum(weight * self.win(part) for weight, part in parts) / total
 
 
 class _TooBig(Exception):
@@ -503,22 +619,24 @@ def hint(state: Minefield, seat: int) -> Hint | None:
         row, col = divmod(first_click(state.rows, state.cols, state.mines,
                                       "safe" if state.first_click == "safe" else "opening"),
                           state.cols)
-        return Hint(move={"open": [row, col]}, note=f"row {row + 1}, column {col + 1}: "
-                    f"{FIRST_CLICK_NOTES.get(state.first_click, FIRST_CLICK_NOTES['opening'])}")
+        why = FIRST_CLICK_NOTES.get(state.first_click, FIRST_CLICK_NOTES["opening"])
+        return Hint(move={"open": [row, col]},
+                    note=f"Open row {row + 1}, column {col + 1}: safe, {why}")
     known = [
         state.counts[cell] if mark == OPEN else -1 for cell, mark in enumerate(state.marks)
     ]
     found = suggest(state.rows, state.cols, state.mines, known)
     row, col = divmod(found.cell, state.cols)
     where = f"row {row + 1}, column {col + 1}"
-    chance = f"{found.mine_probability:.0%} chance of a mine"
+    why = "safe" if found.certain else f"a guess: {_percent(found.mine_probability)} mine, " \
+        "best chance to go on"
     if state.marks[found.cell] == FLAG:
-        note = (f"The flag at {where} is wrong: there is no mine under it" if found.certain
-                else f"The flag at {where} may be wrong: it is the safest cell to open "
-                f"({chance})")
-        return Hint(move={"mark": [row, col]}, note=note)
-    if found.certain:
-        note = f"Open {where}: it cannot be a mine"
-    else:
-        note = f"Nothing is certain here: {where} is the safest guess ({chance})"
-    return Hint(move={"open": [row, col]}, note=note)
+        verdict = "is wrong" if found.certain else "may be wrong"
+        return Hint(move={"mark": [row, col]},
+                    note=f"The flag at {where} {verdict}: open it, {why}")
+    return Hint(move={"open": [row, col]}, note=f"Open {where}: {why}")
+
+
+def _percent(probability: float) -> str:
+    """A chance as players read it: a whole percent, never 0 % or 100 % for a guess."""
+    return f"{min(max(round(probability * 100), 1), 99)} %"

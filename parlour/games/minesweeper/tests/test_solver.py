@@ -9,10 +9,12 @@ kept when it fits all the numbers and the mine count.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import itertools
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import pytest
 
@@ -20,13 +22,13 @@ from parlour.core.game import IllegalMove, Status
 from parlour.games.minesweeper import analysis, solver
 from parlour.games.minesweeper.analysis import UNKNOWN, Contradiction, analyse
 from parlour.games.minesweeper.grid import counts_of, neighbours
-from parlour.games.minesweeper.logic import Minefield, Minesweeper
+from parlour.games.minesweeper.logic import OPEN, Minefield, Minesweeper
 from parlour.games.minesweeper.noguess import (
     NoGuessBoardNotFound,
     no_guess_layout,
     solves_without_guessing,
 )
-from parlour.games.minesweeper.solver import Field, Player, first_click, suggest
+from parlour.games.minesweeper.solver import Field, Player, first_click, hint, suggest
 
 GAME = Minesweeper()
 
@@ -278,8 +280,66 @@ def test_a_guess_looks_further_than_the_safest_cell() -> None:
     assert (hint.cell, hint.mine_probability) == (2, pytest.approx(0.5))
     know = analysis._Knowledge(rows, cols, mines, known)
     know.deduce()
-    end = solver._Endgame(know)
+    end = solver._Endgame.of_board(know)
     assert end.solve(end.all) == (pytest.approx(1 / 3), end.cells.index(2))
+
+
+def test_the_hint_depends_only_on_what_the_player_sees() -> None:
+    # the same open cells over different hidden layouts (every one that fits the
+    # numbers): the hint, its cell and its words, never change
+    rng = random.Random(5)
+    compared = 0
+    for seed in range(40):
+        params = GAME.validate({"rows": 4, "cols": 5, "mines": 5, "first_click": "safe"})
+        state = GAME.deal(params, random.Random(seed))
+        for _ in range(rng.randint(1, 3)):
+            closed = [c for c in range(20) if state.marks[c] != OPEN and c not in state.mined]
+            if not closed or GAME.status(state) is not Status.PLAYING:
+                break
+            row, col = divmod(rng.choice(closed), 5)
+            state = GAME.apply(state, GAME.parse_move({"open": [row, col]}))
+        if GAME.status(state) is not Status.PLAYING:
+            continue
+        seen = hint(state, 0)
+        known = known_of(state)
+        around = neighbours(4, 5)
+        closed = [c for c, v in enumerate(known) if v == UNKNOWN]
+        numbers = [(c, v) for c, v in enumerate(known) if v != UNKNOWN]
+        others = [
+            frozenset(layout) for layout in itertools.combinations(closed, 5)
+            if all(sum(n in layout for n in around[c]) == v for c, v in numbers)
+        ]
+        for mined in rng.sample(others, min(len(others), 6)):
+            other = dataclasses.replace(state, mined=mined, counts=counts_of(4, 5, mined))
+            assert known_of(other) == known
+            assert hint(other, 0) == seen
+            compared += mined != state.mined
+    assert compared > 100
+
+
+@pytest.mark.parametrize("rule", ["safe", "opening"])
+def test_the_hint_plays_the_benchmarked_policy(rule: str) -> None:
+    # in whole expert games played by the benchmark's Player, the hint on what the
+    # player sees opens one of the Player's safe cells, or makes the Player's guess
+    for seed in range(6):
+        state = GAME.deal(GAME.validate({"rows": 16, "cols": 30, "mines": 99,
+                                         "first_click": rule}), random.Random(seed))
+        first = first_click(16, 30, 99, rule)
+        state = GAME.apply(state, GAME.parse_move({"open": list(divmod(first, 30))}))
+        field = Field(16, 30, state.mined)
+        player = Player(16, 30, 99)
+        for cell, value in field.open(first):
+            player.reveal(cell, value)
+        while not field.cleared and not field.exploded:
+            advice = suggest(16, 30, 99, player.know.known)
+            cells, certain = player.move()
+            assert advice.certain == certain
+            assert advice.cell in cells if certain else [advice.cell] == cells
+            for cell in cells:
+                for opened, value in field.open(cell):
+                    player.reveal(opened, value)
+                if field.exploded:
+                    break
 
 
 def test_suggest_on_an_empty_board_picks_a_corner() -> None:
@@ -308,9 +368,165 @@ def test_the_end_game_search_plays_two_independent_fifty_fifties() -> None:
     )
     know = analysis._Knowledge(rows, cols, 2, known)
     assert not know.deduce()
-    end = solver._Endgame(know)
+    end = solver._Endgame.of_board(know)
     assert len(end.layouts) == 4
     assert end.solve(end.all)[0] == pytest.approx(0.25)
+
+
+def perfect_play(
+    rows: int, cols: int, mines: int, known: Sequence[int], goal: Iterable[int] | None = None
+) -> tuple[float, dict[int, float]]:
+    """The chance to win with perfect play, and the chance after each first move, over
+    every layout that fits (all equally likely); see `perfect_play_over`."""
+    around = [frozenset(cells) for cells in neighbours(rows, cols)]
+    closed = [c for c, v in enumerate(known) if v == UNKNOWN]
+    numbers = [(c, v) for c, v in enumerate(known) if v != UNKNOWN]
+    layouts = [
+        frozenset(layout)
+        for layout in itertools.combinations(closed, mines)
+        if all(len(around[c] & set(layout)) == v for c, v in numbers)
+    ]
+    return perfect_play_over(around, layouts, [1] * len(layouts), closed if goal is None else goal)
+
+
+def perfect_play_over(
+    around: Sequence[frozenset[int]],
+    layouts: Sequence[frozenset[int]],
+    weights: Sequence[int],
+    goal: Iterable[int],
+) -> tuple[float, dict[int, float]]:
+    """By trying every move in every position: winning is knowing where the mines of
+    `goal` are; moves open cells of `goal`; layout j is likely in proportion to
+    weights[j]. Knows nothing of the solver: only small searches."""
+    targets = frozenset(goal)
+
+    @functools.cache
+    def value(group: tuple[int, ...]) -> float:
+        if len({layouts[j] & targets for j in group}) == 1:
+            return 1.0
+        return max(after(group, cell) for cell in targets)
+
+    def after(group: tuple[int, ...], cell: int) -> float:
+        shows: dict[int, list[int]] = {}
+        for j in group:
+            if cell not in layouts[j]:
+                shows.setdefault(len(layouts[j] & around[cell]), []).append(j)
+        if [len(part) for part in shows.values()] == [len(group)]:
+            return 0.0  # safe and tells nothing: no progress
+        total = sum(weights[j] for j in group)
+        return sum(
+            sum(weights[j] for j in part) * value(tuple(part)) for part in shows.values()
+        ) / total
+
+    everything = tuple(range(len(layouts)))
+    return value(everything), {cell: after(everything, cell) for cell in targets}
+
+
+def stuck(rows: int, cols: int, mines: int, known: list[int]) -> analysis._Knowledge | None:
+    """The solver's knowledge of a position where it must guess, else None."""
+    know = analysis._Knowledge(rows, cols, mines, known)
+    if know.deduce() or not know.undetermined or know.engine is None:
+        return None
+    return know
+
+
+def test_the_end_game_search_matches_perfect_play() -> None:
+    checked = 0
+    for rows, cols, mines, known in random_positions(300, 21):
+        know = stuck(rows, cols, mines, known)
+        if know is None or know.engine is None or know.engine.total > 60:
+            continue
+        best, after_first = perfect_play(rows, cols, mines, known)
+        end = solver._Endgame.of_board(know)
+        chance, move = end.solve(end.all)
+        assert chance == pytest.approx(best, abs=1e-12)
+        assert after_first[end.cells[move]] == pytest.approx(best, abs=1e-12)
+        checked += 1
+    assert checked > 30
+
+
+def test_a_closed_pocket_is_searched_with_the_mine_count_weighing_its_layouts() -> None:
+    # expert game 73 (safe first click) reaches a pocket, cells that touch no other
+    # undetermined cell, whose layouts hold different numbers of mines: each weighs the
+    # ways to lay the other mines elsewhere, so its cells' chances are the engine's
+    rows, cols, mines = 16, 30, 99
+    state = GAME.deal(GAME.validate({"rows": rows, "cols": cols, "mines": mines,
+                                     "first_click": "safe"}), random.Random(73))
+    state = GAME.apply(state, GAME.parse_move({"open": [0, 0]}))
+    field = Field(rows, cols, state.mined)
+    player = Player(rows, cols, mines)
+    for cell, value in field.open(0):
+        player.reveal(cell, value)
+    while not field.cleared and not field.exploded:
+        know = player.know
+        if not know.deduce() and know.engine is not None:
+            for index in solver._pockets(know):
+                end = solver._Endgame.of_pocket(know, index)
+                if end is not None and not end.uniform:
+                    break
+            else:
+                end = None
+            if end is not None:
+                break
+        cells, _ = player.move()
+        for cell in cells:
+            for opened, value in field.open(cell):
+                player.reveal(opened, value)
+    else:
+        pytest.fail("game 73 no longer reaches a pocket")
+    assert end.weight_of_mines is not None
+    layouts = [frozenset(c for c in end.cells if layout >> c & 1) for layout in end.layouts]
+    weights = [end.weight_of_mines[len(layout)] for layout in layouts]
+    probs = know.probabilities()
+    for cell in end.cells:
+        mined = sum(w for layout, w in zip(layouts, weights, strict=True) if cell in layout)
+        assert mined / sum(weights) == pytest.approx(probs[cell], abs=1e-12)
+    around = [frozenset(cells) for cells in neighbours(rows, cols)]
+    best, after_first = perfect_play_over(around, layouts, weights, end.cells)
+    chance, move = end.solve(end.all)
+    assert chance == pytest.approx(best, abs=1e-12)
+    assert after_first[end.cells[move]] == pytest.approx(best, abs=1e-12)
+
+
+def test_an_unavoidable_fifty_fifty_is_taken_before_safer_guesses() -> None:
+    # left: a pair on a two-row board, seen only by the 1s next to it, one mine: no
+    # number can ever tell which. Right: another pair, but its cells touch closed cells
+    # that may tell, and eight cells beyond, one mine among them (the safest, 1/8).
+    rows, cols, mines, known = position(
+        """
+        #1oo1*####
+        *1oo1###*#
+        """
+    )
+    know = stuck(rows, cols, mines, known)
+    assert know is not None
+    assert solver._unavoidable_fifty_fifty(know) in (0, 10)
+    assert solver._Guesser(know).best()[0] not in (0, 10)  # without the rule: elsewhere
+    hint = suggest(rows, cols, mines, known)
+    assert hint.cell in (0, 10) and hint.mine_probability == pytest.approx(0.5)
+
+
+def test_a_guess_chooses_the_cell_that_helps_most_over_the_safest() -> None:
+    # one 1 on an empty board with 3 mines: the cells away from it are the safest (1/6)
+    # but the corner next to it (1/5) shows a number that settles more; perfect play
+    # over all 330 layouts agrees that the corner is the best first move
+    rows, cols, mines, known = position(
+        """
+        ######
+        1#####
+        ######
+        """
+    )
+    mines = 3
+    know = stuck(rows, cols, mines, known)
+    assert know is not None
+    probs = know.probabilities()
+    cell, _ = solver._Guesser(know).best()
+    safest = min(probs.values())
+    assert cell == 0 and probs[0] == pytest.approx(0.2) and safest == pytest.approx(1 / 6)
+    best, after_first = perfect_play(rows, cols, mines, known)
+    assert after_first[0] == pytest.approx(best)
+    assert after_first[0] > max(after_first[c] for c, p in probs.items() if p == safest)
 
 
 # -- the fast board and the real rules --------------------------------------------------
