@@ -526,16 +526,7 @@ def test_a_forged_token_in_a_backup_refuses_it_whole(
     """A token is handed back only if its digest is the game's in the file: one that is
     not (changed, or another game's) is no seat of that game, and the file was changed
     since it was made, so nothing of it is restored."""
-    mutate, reason = FORGED[case]
-    data = json.dumps(mutate(json.loads(json.dumps(carrying)))).encode()
-    there = tmp_path / "there.sqlite3"
-    with parlour_on(Store(there)) as client:
-        minesweeper_begun(client)
-        before = kept(there)
-        message = error_of(restore(client, data), 422)
-        assert kept(there) == before
-    assert reason in message, message
-    assert message.startswith("This backup cannot be restored: "), message
+    refused_whole(carrying, *FORGED[case], tmp_path)
 
 
 def test_a_version_2_backup_still_restores_and_hands_back_no_token(
@@ -718,8 +709,14 @@ SERIES_REFUSED: dict[str, tuple[Mutation, str]] = {
 def test_a_malformed_place_in_a_series_refuses_the_backup_and_changes_nothing(
     case: str, series_sample: dict[str, Any], tmp_path: Path,
 ) -> None:
-    mutate, reason = SERIES_REFUSED[case]
-    data = json.dumps(mutate(json.loads(json.dumps(series_sample)))).encode()
+    refused_whole(series_sample, *SERIES_REFUSED[case], tmp_path)
+
+
+def refused_whole(backup: dict[str, Any], mutate: Mutation, reason: str,
+                  tmp_path: Path) -> None:
+    """`backup` changed by `mutate` is refused whole, saying `reason`, by a Parlour
+    that keeps a game: it keeps just what it kept."""
+    data = json.dumps(mutate(json.loads(json.dumps(backup)))).encode()
     there = tmp_path / "there.sqlite3"
     with parlour_on(Store(there)) as client:
         minesweeper_begun(client)
