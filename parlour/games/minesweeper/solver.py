@@ -628,13 +628,14 @@ def hint(state: Minefield, seat: int) -> Hint | None:
     found = suggest(state.rows, state.cols, state.mines, known)
     row, col = divmod(found.cell, state.cols)
     where = f"row {row + 1}, column {col + 1}"
-    why = "safe" if found.certain else f"a guess: {_percent(found.mine_probability)} mine, " \
-        "best chance to go on"
+    # the note follows the client's "Hint: ", so it says why in one clause of its own
+    why = "it is safe" if found.certain else \
+        f"a guess: {_percent(found.mine_probability)} mine, best chance to go on"
     if state.marks[found.cell] == FLAG:
         verdict = "is wrong" if found.certain else "may be wrong"
         return Hint(move={"mark": [row, col]},
-                    note=f"The flag at {where} {verdict}: open it, {why}")
-    return Hint(move={"open": [row, col]}, note=f"Open {where}: {why}")
+                    note=f"The flag at {where} {verdict}: open it ({why})")
+    return Hint(move={"open": [row, col]}, note=f"Open {where} ({why})")
 
 
 def _percent(probability: float) -> str:

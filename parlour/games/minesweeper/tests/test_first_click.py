@@ -129,11 +129,11 @@ def test_a_hint_after_the_opening_is_safe_or_gives_its_odds(board: str) -> None:
         found = hint(after, 0)
         assert found is not None
         row, col = found.move["open"]
-        if found.note.endswith(": safe"):
+        if found.note.endswith("(it is safe)"):
             assert after.cell(row, col) not in after.mined, f"{board}#h{seed}"
         else:
-            assert re.fullmatch(r"Open row \d+, column \d+: a guess: \d\d? % mine, "
-                                r"best chance to go on", found.note), found.note
+            assert re.fullmatch(r"Open row \d+, column \d+ \(a guess: \d\d? % mine, "
+                                r"best chance to go on\)", found.note), found.note
 
 
 def test_the_seeds_boards_keep_keys_1_to_3_and_the_classic_boards_are_as_near() -> None:
