@@ -621,7 +621,7 @@ def hint(state: Minefield, seat: int) -> Hint | None:
                           state.cols)
         why = FIRST_CLICK_NOTES.get(state.first_click, FIRST_CLICK_NOTES["opening"])
         return Hint(move={"open": [row, col]},
-                    note=f"Open row {row + 1}, column {col + 1}: safe, {why}")
+                    note=f"Open row {row + 1}, column {col + 1} (it is safe: {why})")
     known = [
         state.counts[cell] if mark == OPEN else -1 for cell, mark in enumerate(state.marks)
     ]
