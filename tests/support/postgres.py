@@ -135,9 +135,10 @@ def unavailable(message: str) -> NoReturn:
 
 def require_hosted_extra() -> None:
     """Without the `hosted` extra (which the dev extra installs), the tests that need
-    PostgreSQL are skipped, or in CI fail, saying what to install."""
+    PostgreSQL or Redis are skipped, or in CI fail, saying what to install."""
     try:
         import psycopg  # noqa: F401
+        import redis  # noqa: F401
     except ImportError as error:
         unavailable(f"the hosted extra is not installed ({error}): pip install -e '.[dev]'")
 

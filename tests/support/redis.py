@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.support.postgres import unavailable
+from tests.support.postgres import require_hosted_extra, unavailable
 
 START_SECONDS = 10.0
 
@@ -85,10 +85,7 @@ def start_redis() -> RedisServer:
 def redis_fixture() -> Iterator[RedisServer]:
     """A Redis server (the `redis` fixture). When it cannot start, its tests fail in CI
     and are skipped elsewhere."""
-    try:
-        import redis  # noqa: F401
-    except ImportError as error:
-        unavailable(f"the hosted extra is not installed ({error}): pip install -e '.[dev]'")
+    require_hosted_extra()
     try:
         server = start_redis()
     except NoRedis as error:

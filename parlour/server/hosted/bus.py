@@ -5,8 +5,9 @@ process is on the bus while it listens (`alive`: a process that dies stops liste
 once, as its connection closes). Messages are JSON
 objects, delivered in order from one sender while the connection lasts. Redis keeps
 nothing that cannot be lost: a message sent while a process's connection is down is
-gone, so each reconnection starts a new `generation`, and whoever relied on the old one
-(the relay's forwarded sockets) starts again from PostgreSQL, through the owner.
+gone, so a lost connection and each reconnection are a gap (`on_gap`), after which whoever
+relied on it (the relay's forwarded sockets) starts again from PostgreSQL, through the
+owner.
 """
 
 from __future__ import annotations
@@ -52,7 +53,6 @@ class Bus:
         self.process = process
         self.receive = receive
         self.on_gap = on_gap
-        self.generation = 0
         self.connected = asyncio.Event()
         # a connection idle for a second is checked before use (and made anew if Redis
         # restarted meanwhile): a command is never sent twice, nor lost on a stale one
@@ -119,7 +119,6 @@ class Bus:
     async def _subscribed(self) -> None:
         async with self._redis.pubsub() as pubsub:
             await pubsub.subscribe(channel(self.process))
-            self.generation += 1
             self.connected.set()
             self.on_gap()
             while True:

@@ -43,7 +43,6 @@ class Ownership:
         self.lose = lose
         self.in_memory = in_memory
         self.took_over = took_over
-        self.me = leases.owner
         self._taken_at: dict[str, float] = {}
         self._holders: dict[str, tuple[str, float]] = {}  # another's game: who, until when
         self._renewing: asyncio.Task[None] | None = None

@@ -160,12 +160,9 @@ class Relay:
         ask = secrets.token_hex(8)
         answer = asyncio.get_running_loop().create_future()
         self._answers[ask] = answer
-        try:
-            reached = await self.bus.send(owner, {
-                "kind": "request", "id": ask, "from": self.me, "scope": _scope_out(scope),
-                "body": _b64(request["body"])})
-        except BusDown:
-            reached = False
+        reached = await self._reached(owner, {
+            "kind": "request", "id": ask, "from": self.me, "scope": _scope_out(scope),
+            "body": _b64(request["body"])})
         try:
             if not reached:
                 return False
@@ -179,6 +176,14 @@ class Relay:
                     "headers": _headers_in(reply["headers"])})
         await send({"type": "http.response.body", "body": _bytes(reply["body"])})
         return True
+
+    async def _reached(self, owner: str, message: Message) -> bool:
+        """Send a request's first message: whether `owner` was listening (if not, or
+        without the bus, nothing was done there, and it may be asked elsewhere)."""
+        try:
+            return await self.bus.send(owner, message)
+        except BusDown:
+            return False
 
     async def _answer(self, owner: str, answer: asyncio.Future[Message]) -> Message:
         """`owner`'s answer; TimeoutError if none comes, or once the owner has died (what
@@ -198,11 +203,8 @@ class Relay:
         conn = secrets.token_hex(8)
         socket = self._sockets[conn] = _Socket(owner)
         try:
-            with contextlib.suppress(BusDown):  # (then it is not reached: it is retried)
-                reached = False
-                reached = await self.bus.send(owner, {
-                    "kind": "socket", "conn": conn, "from": self.me, "scope": _scope_out(scope)})
-            if not reached:
+            if not await self._reached(owner, {
+                    "kind": "socket", "conn": conn, "from": self.me, "scope": _scope_out(scope)}):
                 return False
             reading = asyncio.create_task(self._client_to_owner(conn, owner, receive))
             try:

@@ -69,9 +69,7 @@ def take(db: Connection, sid: str, owner: str, ttl: float) -> Epoch | Holder | N
     taken = db.execute(_TAKE, {"sid": sid, "owner": owner, "ttl": ttl}).fetchone()
     if taken is not None:
         return Epoch(taken[0], taken_over=bool(taken[1]))
-    held = db.execute("SELECT owner, expires > now() FROM leases WHERE sid = %s",
-                      (sid,)).fetchone()
-    return Holder(held[0], bool(held[1])) if held else None
+    return holder(db, sid)
 
 
 def holder(db: Connection, sid: str) -> Holder | None:
@@ -133,10 +131,6 @@ class Leases:
         if isinstance(taken, int):
             self.held[sid] = taken
         return taken
-
-    def holder(self, sid: str) -> Holder | None:
-        with self.connect() as db:
-            return holder(db, sid)
 
     def renew(self) -> set[str]:
         """Renew every lease still held: the games lost meanwhile (taken by another)."""
