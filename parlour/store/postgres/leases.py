@@ -151,6 +151,14 @@ class Leases:
                 for sid, epoch in let_go:
                     release(db, sid, self.owner, epoch)
 
+    def lease_of(self, sid: str) -> tuple[str, int]:
+        """This process's hold on game `sid` (owner, epoch), to fence a write of its play
+        with; Fenced if it holds none."""
+        held = self.held.get(sid)
+        if held is None:
+            raise Fenced(f"game {sid} is not played by this process")
+        return self.owner, held
+
     def fence(self, db: Connection, change: Change) -> dict[str, int]:
         """Inside `change`'s transaction, after it is applied: Fenced unless this process
         holds every game whose play it writes; the leases of the games it creates (kept
@@ -163,10 +171,7 @@ class Leases:
                 raise Fenced(f"game {sid} was taken while it was being created")
             claimed[sid] = taken
         for sid in written - created:
-            held = self.held.get(sid)
-            if held is None:
-                raise Fenced(f"game {sid} is not played by this process")
-            check(db, sid, self.owner, held)
+            check(db, sid, *self.lease_of(sid))
         return claimed
 
 

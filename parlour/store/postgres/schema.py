@@ -160,10 +160,59 @@ def _tokens_hashed(db: Connection) -> None:
                    (Json(hashed_handover(handover)), sid))
 
 
+_SAVE_PROGRESS = """
+CREATE FUNCTION save_progress(
+    p_sid text, p_cursor integer, p_round integer, p_assisted boolean, p_elapsed_ms bigint,
+    p_clock_last_at double precision, p_status text, p_headline text,
+    p_updated double precision, p_assist boolean, p_assisted_seats integer[],
+    p_assist_seats integer[], p_moves_from integer, p_moves json, p_results json,
+    p_owner text, p_epoch bigint
+) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    IF p_owner IS NOT NULL THEN  -- fenced: see parlour.store.postgres.leases.check
+        PERFORM 1 FROM leases WHERE sid = p_sid AND owner = p_owner AND epoch = p_epoch
+            FOR SHARE;
+        IF NOT FOUND THEN
+            RAISE EXCEPTION 'game % is played by another process now', p_sid
+                USING ERRCODE = 'PFENC';
+        END IF;
+    END IF;
+    UPDATE sessions SET cursor = p_cursor, round = p_round, assisted = p_assisted,
+        elapsed_ms = p_elapsed_ms, clock_last_at = p_clock_last_at, status = p_status,
+        headline = p_headline, updated = p_updated, assist = p_assist,
+        assisted_seats = p_assisted_seats, assist_seats = p_assist_seats,
+        revision = revision + 1
+    WHERE sid = p_sid;
+    -- a saved move or clock: someone plays the game, which is kept for good if imported
+    UPDATE imports SET opened = true WHERE sid = p_sid AND NOT opened;
+    IF p_moves_from IS NOT NULL THEN
+        DELETE FROM moves WHERE sid = p_sid AND ply >= p_moves_from;
+        INSERT INTO moves (sid, ply, move)
+            SELECT p_sid, p_moves_from + number::integer - 1, move
+            FROM json_array_elements(p_moves) WITH ORDINALITY AS line (move, number);
+    END IF;
+    -- the game's results, or none while it is (again, after an undo) in play
+    DELETE FROM results WHERE sid = p_sid AND round = p_round;
+    INSERT INTO results (sid, round, seat, seat_name, game, preset, mode, outcome, score,
+                         elapsed_ms, moves, assisted, finished, figures)
+        SELECT sid, round, seat, seat_name, game, preset, mode, outcome, score,
+               elapsed_ms, moves, assisted, finished, figures
+        FROM json_populate_recordset(NULL::results, p_results);
+END $$;
+"""
+
+
+def _save_progress_function(db: Connection) -> None:
+    """A move's write as one call (parlour.store.postgres.writes.save_progress): one
+    round trip to the server, where the statements one by one took nine."""
+    db.execute(_SAVE_PROGRESS)
+
+
 MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
     _first_schema,  # 0 -> 1
     _leases,  # 1 -> 2
     _tokens_hashed,  # 2 -> 3
+    _save_progress_function,  # 3 -> 4
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -25,11 +25,12 @@ from contextlib import AbstractContextManager, contextmanager
 import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from parlour.store.changes import Change
+from parlour.store.changes import Change, ProgressSaved
+from parlour.store.interface import Fenced
 from parlour.store.postgres import reads as postgres_reads
 from parlour.store.postgres.leases import LEASE_SECONDS, Leases
 from parlour.store.postgres.schema import SCHEMA_VERSION, Connection, migrate
-from parlour.store.postgres.writes import PgWrite, apply
+from parlour.store.postgres.writes import FENCED, PgWrite, apply, save_progress
 from parlour.store.sql import SqlStore
 
 POOL_SIZE = 8
@@ -52,7 +53,8 @@ class PostgresStore(SqlStore[Connection]):
         self.url = url
         self.leases: Leases | None = None  # set by `hold_leases` (many processes)
         self._pool: ConnectionPool[Connection] = ConnectionPool(
-            url, min_size=1, max_size=pool_size, open=False, name="parlour-store")
+            url, min_size=1, max_size=pool_size, open=False, name="parlour-store",
+            kwargs={"autocommit": True})  # a transaction is begun where one is wanted
         try:
             self._pool.open(wait=True, timeout=CONNECT_SECONDS)
         except PoolTimeout:
@@ -74,6 +76,9 @@ class PostgresStore(SqlStore[Connection]):
 
     def write(self, change: Change | PgWrite) -> None:
         """Make `change` durable now, in its own transaction."""
+        if isinstance(change, ProgressSaved):  # a move: the write that must be quick
+            self._save_progress(change)
+            return
         claimed: dict[str, int] = {}
         with self._pool.connection() as db, db.transaction():
             apply(db, change)
@@ -81,6 +86,17 @@ class PostgresStore(SqlStore[Connection]):
                 claimed = self.leases.fence(db, change)
         if self.leases is not None:
             self.leases.held.update(claimed)  # committed: the new games are this process's
+
+    def _save_progress(self, change: ProgressSaved) -> None:
+        """One statement, committed on its own (autocommit), fenced in the same call."""
+        lease = None if self.leases is None else self.leases.lease_of(change.progress.sid)
+        try:
+            with self._pool.connection() as db:
+                save_progress(db, change, lease)
+        except psycopg.Error as error:
+            if error.sqlstate == FENCED:
+                raise Fenced(error.diag.message_primary or "fenced") from None
+            raise
 
     def unavailable(self, error: Exception) -> bool:
         return isinstance(error, (psycopg.OperationalError, PoolTimeout))

@@ -117,27 +117,33 @@ def _restored(db: Connection, change: Restored) -> None:
          for upload_id, picture in change.pictures])
 
 
-def _progress_saved(db: Connection, change: ProgressSaved) -> None:
+_SAVE_PROGRESS = (
+    "SELECT save_progress(%s::text, %s::integer, %s::integer, %s::boolean, %s::bigint,"
+    " %s::float8, %s::text, %s::text, %s::float8, %s::boolean, %s::integer[],"
+    " %s::integer[], %s::integer, %s::json, %s::json, %s::text, %s::bigint)"
+)
+FENCED = "PFENC"
+"""The SQLSTATE save_progress raises when the writer does not hold the game's lease."""
+
+
+def save_progress(db: Connection, change: ProgressSaved, lease: tuple[str, int] | None = None
+                  ) -> None:
+    """Write a session's progress and results with one call of the schema's function
+    save_progress (in autocommit, a transaction of its own); fenced by `lease`, the
+    writer's (owner, epoch), if given."""
     progress = change.progress
-    db.execute(
-        "UPDATE sessions SET cursor = %s, round = %s, assisted = %s, elapsed_ms = %s,"
-        " clock_last_at = %s, status = %s, headline = %s, updated = %s, assist = %s,"
-        " assisted_seats = %s, assist_seats = %s, revision = revision + 1 WHERE sid = %s",
-        (progress.cursor, progress.round, progress.assisted, progress.elapsed_ms,
-         progress.clock_last_at, progress.status, progress.headline, progress.now,
-         progress.assist, sorted(progress.assisted_seats), sorted(progress.assist_seats),
-         progress.sid))
-    # a saved move or clock: someone plays the game, which is kept for good if imported
-    db.execute("UPDATE imports SET opened = true WHERE sid = %s AND NOT opened",
-               (progress.sid,))
-    if progress.new_moves_from is not None:
-        start = progress.new_moves_from
-        db.execute("DELETE FROM moves WHERE sid = %s AND ply >= %s", (progress.sid, start))
-        _insert_moves(db, progress.sid, start, progress.new_moves)
-    # the game's results, or none while it is (again, after an undo) in play
-    db.execute("DELETE FROM results WHERE sid = %s AND round = %s",
-               (progress.sid, progress.round))
-    _insert_results(db, change.results)
+    owner, epoch = lease if lease is not None else (None, None)
+    db.execute(_SAVE_PROGRESS, (
+        progress.sid, progress.cursor, progress.round, progress.assisted,
+        progress.elapsed_ms, progress.clock_last_at, progress.status, progress.headline,
+        progress.now, progress.assist, sorted(progress.assisted_seats),
+        sorted(progress.assist_seats), progress.new_moves_from, Json(list(progress.new_moves)),
+        Json([dict(zip(_RESULT_FIELDS, result_values(result), strict=True))
+              for result in change.results]),
+        owner, epoch))
+
+
+_RESULT_FIELDS = RESULT_COLUMNS.split(", ")
 
 
 def _seating_changed(db: Connection, change: SeatingChanged) -> None:
@@ -219,7 +225,7 @@ def _import_kept(db: Connection, change: ImportKept) -> None:
 
 WRITES: Writes[Connection] = Writes(
     session_created=_session_created,
-    progress_saved=_progress_saved,
+    progress_saved=save_progress,
     token_added=lambda db, change: db.execute(
         "INSERT INTO tokens (token, sid, seats) VALUES (%s, %s, %s)",
         (change.token, change.sid, change.seats)),
