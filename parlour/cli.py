@@ -6,7 +6,6 @@ import argparse
 import asyncio
 import contextlib
 import errno
-import gc
 import os
 import socket
 import sys
@@ -24,6 +23,7 @@ from parlour.server import limits
 from parlour.server.api.guard import LOCAL_HOSTS, WS_MESSAGE_LIMIT
 from parlour.server.api.proxies import parse_networks
 from parlour.server.app import create_app
+from parlour.server.collector import Collector
 from parlour.server.compute import Compute
 from parlour.server.hub import backup
 from parlour.server.hub.errors import ApiError
@@ -171,14 +171,6 @@ def exposed_warning(host: str, hosts: set[str]) -> str:
         f"pictures. It answers to the names {', '.join(sorted(hosts))} "
         "(add one with --allow-host NAME). Use the default, 127.0.0.1, to play alone."
     )
-
-
-def freeze_startup_heap() -> None:
-    """Leave the objects made at startup (modules, schemas, compiled kernels: some 100k,
-    alive as long as the process) out of the garbage collector's rounds: a full round
-    walked them all, 75-90 ms during which no game on the server moved."""
-    gc.collect()
-    gc.freeze()
 
 
 def where_kept(args: argparse.Namespace) -> Path | str:
@@ -381,12 +373,14 @@ def main(argv: list[str] | None = None) -> None:
         ws_per_message_deflate=False,  # on loopback, compressing costs more than it saves
     ))
 
+    collector = Collector()
+
     async def serve() -> None:
         task = asyncio.create_task(server.serve(sockets=[sock]))
         while not server.started and not task.done():
             await asyncio.sleep(0.01)
         if server.started:
-            freeze_startup_heap()
+            collector.start()
             print(f"Parlour is ready at {address}  (games saved in {shown(db)}; Ctrl+C stops)",
                   flush=True)
             if not args.no_browser:
@@ -396,6 +390,7 @@ def main(argv: list[str] | None = None) -> None:
         try:
             await task
         finally:
+            collector.stop()
             compute.close()
 
     with (
