@@ -71,7 +71,7 @@ def start_nginx(upstreams: list[str]) -> Nginx:
     (folder / "nginx.conf").write_text(
         f"{user}daemon off;\nworker_processes 1;\npid {folder}/nginx.pid;\n"
         f"error_log {folder}/error.log warn;\n"
-        "events { worker_connections 4096; }\n"
+        "worker_rlimit_nofile 16384;\nevents { worker_connections 8192; }\n"  # 2 a player
         "http {\n  access_log off;\n"
         + "".join(f"  {name}_temp_path {path};\n" if name != "body" else
                   f"  client_body_temp_path {path};\n" for name, path in temp.items())
