@@ -197,6 +197,21 @@ def sliding_games(hosted: Hosted, count: int) -> list[Player]:
     return [Player(hosted.url, *new_game(hosted.url, "sliding")) for _ in range(count)]
 
 
+def test_nginx_sends_a_players_browser_to_one_process_and_a_first_visit_anywhere(
+    hosted: Hosted,
+) -> None:
+    """The shipped configuration's affinity: a player's games are made, so played, by
+    the process its cookie is sent to; requests without a cookie yet go round."""
+    def owners(headers: dict[str, str]) -> set[int]:
+        made = [httpx.post(f"{hosted.url}/api/games", json={"game": "sliding"},
+                           headers=headers, timeout=30) for _ in range(6)]
+        return {owner_pid(hosted, game.json()["session"]) for game in made}
+
+    for player in ("a" * 22, "b" * 22, "c" * 22):
+        assert len(owners({"Cookie": f"parlour_player={player}"})) == 1
+    assert len(owners({})) == 3
+
+
 def test_a_killed_owner_loses_no_acknowledged_move_and_its_games_go_on(
         hosted: Hosted) -> None:
     players = sliding_games(hosted, 9)  # nginx spreads them over the three processes
