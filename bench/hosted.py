@@ -136,8 +136,10 @@ def _line(message: dict[str, Any]) -> int:
     return int(view["line_length"]) if isinstance(view, dict) else -1
 
 
-async def play_all(url: str, players: list[Player], think: float, seconds: float) -> float:
-    """Everyone plays for `seconds` after connecting: the seconds actually played. The
+async def play_all(url: str, players: list[Player], think: float, seconds: float
+                   ) -> tuple[float, float]:
+    """Everyone plays for `seconds` after connecting: the seconds actually played, and
+    the CPU seconds the machine was busy meanwhile (see `busy_seconds`). The
     players' process keeps its garbage collector from pausing them as a server does (its
     passes over thousands of sockets took 130 ms: the servers' figure, not theirs)."""
     collector = Collector()
@@ -149,14 +151,25 @@ async def play_all(url: str, players: list[Player], think: float, seconds: float
         gc.unfreeze()
 
 
-async def _play_all(url: str, players: list[Player], think: float, seconds: float) -> float:
+async def _play_all(url: str, players: list[Player], think: float, seconds: float
+                    ) -> tuple[float, float]:
     start = asyncio.Event()
     arriving = 2 + len(players) / CONNECTS_PER_SECOND
     stop = time.monotonic() + arriving + seconds
     tasks = [asyncio.create_task(play(url, p, think, stop, start, i))
              for i, p in enumerate(players)]
     await asyncio.sleep(arriving)  # every socket connected and welcomed
-    began = time.monotonic()
+    began, busy = time.monotonic(), busy_seconds()
     start.set()
     await asyncio.gather(*tasks)
-    return time.monotonic() - began
+    return time.monotonic() - began, busy_seconds() - busy
+
+
+def busy_seconds() -> float:
+    """CPU seconds this machine has spent working since it started, all cores, the
+    servers' and the players' alike (niced work, e.g. another benchmark, left out)."""
+    with open("/proc/stat") as stat:
+        user, _nice, system, _idle, _iowait, irq, softirq, steal = map(
+            int, stat.readline().split()[1:9])
+    return (user + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+

@@ -27,15 +27,18 @@ TARGET_P99_MS = 100.0
 
 async def step(url: str, players: int, think: float, seconds: float
                ) -> tuple[float, float, float, int]:
-    """p50 and p99 (ms), moves/s, and failed players for `players` playing at once."""
+    """p50 and p99 (ms), moves/s, and failed players for `players` playing at once; also
+    prints the machine's CPU time per move while they played."""
     everyone = await new_players(url, players)
-    played = await play_all(url, everyone, think, seconds)
+    played, busy = await play_all(url, everyone, think, seconds)
     latencies = [ms for p in everyone for ms in p.latencies_ms]
     failed = sum(p.failed is not None for p in everyone)
     if failed:
         print("    first failure:", next(p.failed for p in everyone if p.failed))
     if not latencies:
         return float("inf"), float("inf"), 0.0, failed
+    print(f"    the machine's CPU per move: {busy / len(latencies) * 1000:.2f} ms"
+          f" ({busy / played * 100:.0f} % of one core busy)")
     return (percentile(latencies, 50), percentile(latencies, 99), len(latencies) / played,
             failed)
 
