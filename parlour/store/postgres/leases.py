@@ -5,11 +5,12 @@ epoch (new at each takeover, from a sequence, so never reused) and an expiry tha
 holder pushes on every second. Another process may take the lease once it has expired:
 the holder died, hung or lost the database. Every write of a game's progress checks, in
 its own transaction, that the lease is still the writer's at the epoch it took
-(`check`): a process that was paused past its lease, or cut off, and comes back can
-never write again, even if it still believes it plays the game. That check, not the
-expiry, is what keeps one writer per game; the expiry only decides when a takeover may
-happen. The check locks the lease row for share, so a takeover (an UPDATE of the row)
-waits for a write under way, and the new holder reads the game after it.
+(`check`; for a move, the same check inside the schema's save_progress): a process
+that was paused past its lease, or cut off, and comes back can never write again, even
+if it still believes it plays the game. That check, not the expiry, is what keeps one
+writer per game; the expiry only decides when a takeover may happen. The check locks
+the lease row for share, so a takeover (an UPDATE of the row) waits for a write under
+way, and the new holder reads the game after it.
 
 All times are the database's (`now()`): the processes' clocks never need to agree.
 """
