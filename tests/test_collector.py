@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from parlour.server.collector import Collector
+from tests.support.loops import run_async
 
 
 class Node:
@@ -43,7 +44,7 @@ def test_objects_that_lived_a_while_leave_the_collectors_passes() -> None:
         assert all(node.other is None for node in kept)  # alive through the wait
         return before, gc.get_freeze_count()
 
-    before, after = asyncio.run(frozen_after_a_while())
+    before, after = run_async(frozen_after_a_while())
     assert after >= before + 1000
 
 
@@ -72,6 +73,6 @@ def test_the_full_pass_comes_round_by_itself() -> None:
         collector.stop()
         return still_there and freed() is None, collector.full_passes
 
-    freed_later, passes = asyncio.run(dropped_and_waited())
+    freed_later, passes = run_async(dropped_and_waited())
     assert freed_later
     assert passes >= 2  # at start, and once since
