@@ -99,7 +99,11 @@ NEAR_INTERIOR = 12  # interior cells next to the front looked at individually
 BLEND = 0.4  # weight of the second safest move in the safety of the next position (measured)
 
 
-ENDGAME_LAYOUTS = 400  # search the end game exactly when at most this many layouts fit
+# Search the end game exactly when at most this many layouts fit. The search plays best
+# over the layouts left, so handing it more of the end game helps on average, if little:
+# 2000 rather than 400 gained 3 games net in 3000 with an opening first click and lost 1
+# with a safe one (paired, seeds 3000000+), for 5-8 ms more CPU per game.
+ENDGAME_LAYOUTS = 2000
 ENDGAME_NODES = 30_000  # positions the end-game search may visit before giving up
 EPSILON = 1e-12  # chances closer than this (relatively) count as equal
 
