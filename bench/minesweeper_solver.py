@@ -241,7 +241,7 @@ def hint_latencies(line: Line, games: int, start: int) -> tuple[list[float], lis
             elapsed = (time.perf_counter() - started) * 1000
             assert found is not None
             every.append(elapsed)
-            if not found.note.endswith(": safe"):
+            if "(a guess" in found.note:  # the note says why: "(it is safe)" or "(a guess: ..."
                 guesses.append(elapsed)
             state = GAME.apply(state, GAME.parse_move(found.move))
         if number % 20 == 0:

@@ -475,6 +475,32 @@ def test_the_end_game_lists_every_layout_and_what_each_cell_shows() -> None:
     assert checked > 30
 
 
+def test_the_end_game_search_asked_for_a_bar_answers_exactly_or_with_a_bound() -> None:
+    # asked whether a position can beat `need`, the search may stop short: then what it
+    # answers bounds the true chance from above and is at most `need`; else it is exact
+    checked = cut = 0
+    for rows, cols, mines, known in random_positions(300, 21):
+        know = stuck(rows, cols, mines, known)
+        if know is None or know.engine is None or know.engine.total > 60:
+            continue
+        whole = solver._Endgame.of_board(know)
+        truth, exact = whole.win(whole.all)
+        assert exact
+        for need in (truth - 0.2, truth - 1e-6, truth, truth + 1e-6, truth + 0.2):
+            end = solver._Endgame.of_board(know)
+            value, exact = end.win(end.all, need)
+            if exact:
+                assert value == pytest.approx(truth, abs=1e-12)
+            else:
+                assert truth <= value + 1e-12
+                assert value <= need + 1e-12
+                assert need >= truth - 1e-12  # never cut short below the truth
+                cut += 1
+        checked += 1
+    assert checked > 30
+    assert cut > checked  # most bars above the truth are answered without the full search
+
+
 def test_a_closed_pocket_is_searched_with_the_mine_count_weighing_its_layouts() -> None:
     # expert game 73 (safe first click) reaches a pocket, cells that touch no other
     # undetermined cell, whose layouts hold different numbers of mines: each weighs the
