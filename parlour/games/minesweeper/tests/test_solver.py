@@ -281,7 +281,7 @@ def test_a_guess_looks_further_than_the_safest_cell() -> None:
     know = analysis._Knowledge(rows, cols, mines, known)
     know.deduce()
     end = solver._Endgame.of_board(know)
-    assert end.solve(end.all) == (pytest.approx(1 / 3), end.cells.index(2))
+    assert end.solve(end.all) == (pytest.approx(1 / 3), end.cells.index(2), True)
 
 
 def test_the_hint_depends_only_on_what_the_player_sees() -> None:
@@ -438,11 +438,67 @@ def test_the_end_game_search_matches_perfect_play() -> None:
             continue
         best, after_first = perfect_play(rows, cols, mines, known)
         end = solver._Endgame.of_board(know)
-        chance, move = end.solve(end.all)
+        chance, move, _ = end.solve(end.all)
         assert chance == pytest.approx(best, abs=1e-12)
         assert after_first[end.cells[move]] == pytest.approx(best, abs=1e-12)
         checked += 1
     assert checked > 30
+
+
+def test_the_end_game_lists_every_layout_and_what_each_cell_shows() -> None:
+    # against brute force: the layouts found component by component and combined with
+    # the interior, and the numbers counted for all layouts at once (bit-sliced)
+    checked = 0
+    for rows, cols, mines, known in random_positions(200, 33):
+        know = stuck(rows, cols, mines, known)
+        if know is None or know.engine is None or know.engine.total > solver.ENDGAME_LAYOUTS:
+            continue
+        end = solver._Endgame.of_board(know)
+        around = neighbours(rows, cols)
+        closed = [c for c, v in enumerate(known) if v == UNKNOWN]
+        expected = {
+            sum(1 << cell for cell in layout)
+            for layout in itertools.combinations(closed, mines)
+            if all(sum(n in layout for n in around[c]) == v
+                   for c, v in enumerate(known) if v != UNKNOWN)
+        }
+        assert {layout | know.mine for layout in end.layouts} == expected
+        assert len(end.layouts) == len(expected)
+        for index, cell in enumerate(end.cells):
+            shows: dict[int, int] = {}
+            for j, layout in enumerate(end.layouts):
+                if not layout >> cell & 1:
+                    number = sum(((layout | know.mine) >> n) & 1 for n in around[cell])
+                    shows[number] = shows.get(number, 0) | 1 << j
+            assert sorted(end.value_sets[index]) == sorted(shows.values())
+        checked += 1
+    assert checked > 30
+
+
+def test_the_end_game_search_asked_for_a_bar_answers_exactly_or_with_a_bound() -> None:
+    # asked whether a position can beat `need`, the search may stop short: then what it
+    # answers bounds the true chance from above and is at most `need`; else it is exact
+    checked = cut = 0
+    for rows, cols, mines, known in random_positions(300, 21):
+        know = stuck(rows, cols, mines, known)
+        if know is None or know.engine is None or know.engine.total > 60:
+            continue
+        whole = solver._Endgame.of_board(know)
+        truth, exact = whole.win(whole.all)
+        assert exact
+        for need in (truth - 0.2, truth - 1e-6, truth, truth + 1e-6, truth + 0.2):
+            end = solver._Endgame.of_board(know)
+            value, exact = end.win(end.all, need)
+            if exact:
+                assert value == pytest.approx(truth, abs=1e-12)
+            else:
+                assert truth <= value + 1e-12
+                assert value <= need + 1e-12
+                assert need >= truth - 1e-12  # never cut short below the truth
+                cut += 1
+        checked += 1
+    assert checked > 30
+    assert cut > checked  # most bars above the truth are answered without the full search
 
 
 def test_a_closed_pocket_is_searched_with_the_mine_count_weighing_its_layouts() -> None:
@@ -483,7 +539,7 @@ def test_a_closed_pocket_is_searched_with_the_mine_count_weighing_its_layouts() 
         assert mined / sum(weights) == pytest.approx(probs[cell], abs=1e-12)
     around = [frozenset(cells) for cells in neighbours(rows, cols)]
     best, after_first = perfect_play_over(around, layouts, weights, end.cells)
-    chance, move = end.solve(end.all)
+    chance, move, _ = end.solve(end.all)
     assert chance == pytest.approx(best, abs=1e-12)
     assert after_first[end.cells[move]] == pytest.approx(best, abs=1e-12)
 
