@@ -129,8 +129,9 @@ FENCED = "PFENC"
 def save_progress(db: Connection, change: ProgressSaved, lease: tuple[str, int] | None = None
                   ) -> None:
     """Write a session's progress and results with one call of the schema's function
-    save_progress (in autocommit, a transaction of its own); fenced by `lease`, the
-    writer's (owner, epoch), if given."""
+    save_progress: inside the caller's transaction, or on an autocommit connection (a
+    move's write) a transaction of its own; fenced by `lease`, the writer's (owner,
+    epoch), if given."""
     progress = change.progress
     owner, epoch = lease if lease is not None else (None, None)
     db.execute(_SAVE_PROGRESS, (
