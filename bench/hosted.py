@@ -15,6 +15,7 @@ import os
 import random
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -137,9 +138,10 @@ def _line(message: dict[str, Any]) -> int:
 
 
 async def play_all(url: str, players: list[Player], think: float, seconds: float
-                   ) -> tuple[float, float]:
-    """Everyone plays for `seconds` after connecting: the seconds actually played, and
-    the CPU seconds the machine was busy meanwhile (see `busy_seconds`). The
+                   ) -> tuple[float, float, Counter[str]]:
+    """Everyone plays for `seconds` after connecting: the seconds actually played, the
+    CPU seconds the machine was busy meanwhile (see `busy_seconds`), and those each part
+    of the setup used (see `cpu_by_part`). The
     players' process keeps its garbage collector from pausing them as a server does (its
     passes over thousands of sockets took 130 ms: the servers' figure, not theirs)."""
     collector = Collector()
@@ -152,17 +154,19 @@ async def play_all(url: str, players: list[Player], think: float, seconds: float
 
 
 async def _play_all(url: str, players: list[Player], think: float, seconds: float
-                    ) -> tuple[float, float]:
+                    ) -> tuple[float, float, Counter[str]]:
     start = asyncio.Event()
     arriving = 2 + len(players) / CONNECTS_PER_SECOND
     stop = time.monotonic() + arriving + seconds
     tasks = [asyncio.create_task(play(url, p, think, stop, start, i))
              for i, p in enumerate(players)]
     await asyncio.sleep(arriving)  # every socket connected and welcomed
-    began, busy = time.monotonic(), busy_seconds()
+    began, busy, parts = time.monotonic(), busy_seconds(), cpu_by_part()
     start.set()
     await asyncio.gather(*tasks)
-    return time.monotonic() - began, busy_seconds() - busy
+    used = cpu_by_part()
+    used.subtract(parts)
+    return time.monotonic() - began, busy_seconds() - busy, used
 
 
 def busy_seconds() -> float:
@@ -173,3 +177,37 @@ def busy_seconds() -> float:
             int, stat.readline().split()[1:9])
     return (user + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
 
+
+
+PARTS = ("Parlour", "PostgreSQL", "nginx", "Redis", "players")
+
+
+def cpu_by_part() -> Counter[str]:
+    """CPU seconds used so far by the processes of each part of a setup, alive now: the
+    Parlour servers, PostgreSQL (its server and backends), nginx, Redis, and the players
+    (this process)."""
+    used: Counter[str] = Counter()
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit() and (part := _part_of(int(entry.name))):
+            with contextlib.suppress(OSError):  # it ended meanwhile
+                stat = Path(f"/proc/{entry.name}/stat").read_text()
+                user, system = map(int, stat[stat.rindex(")") + 2:].split()[11:13])
+                used[part] += (user + system) / os.sysconf("SC_CLK_TCK")
+    return used
+
+
+def _part_of(pid: int) -> str | None:
+    if pid == os.getpid():
+        return "players"
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return None
+    program = os.path.basename(command[0]).decode(errors="replace")
+    if program.startswith("postgres"):
+        return "PostgreSQL"
+    if program.startswith("nginx"):
+        return "nginx"
+    if program.startswith("redis-server"):
+        return "Redis"
+    return "Parlour" if command[1:3] == [b"-m", b"parlour"] else None

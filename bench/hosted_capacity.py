@@ -20,7 +20,7 @@ import asyncio
 import statistics
 
 from bench.common import heading, percentile
-from bench.hosted import new_players, play_all, setup
+from bench.hosted import PARTS, new_players, play_all, setup
 
 TARGET_P99_MS = 100.0
 
@@ -30,7 +30,7 @@ async def step(url: str, players: int, think: float, seconds: float
     """p50 and p99 (ms), moves/s, and failed players for `players` playing at once; also
     prints the machine's CPU time per move while they played."""
     everyone = await new_players(url, players)
-    played, busy = await play_all(url, everyone, think, seconds)
+    played, busy, parts = await play_all(url, everyone, think, seconds)
     latencies = [ms for p in everyone for ms in p.latencies_ms]
     failed = sum(p.failed is not None for p in everyone)
     if failed:
@@ -38,7 +38,9 @@ async def step(url: str, players: int, think: float, seconds: float
     if not latencies:
         return float("inf"), float("inf"), 0.0, failed
     print(f"    the machine's CPU per move: {busy / len(latencies) * 1000:.2f} ms"
-          f" ({busy / played * 100:.0f} % of one core busy)")
+          f" ({busy / played * 100:.0f} % of one core busy); by part: " + ", ".join(
+              f"{part} {parts[part] / len(latencies) * 1000:.2f}" for part in PARTS
+              if parts[part]))
     return (percentile(latencies, 50), percentile(latencies, 99), len(latencies) / played,
             failed)
 
