@@ -15,7 +15,6 @@ import os
 import random
 import tempfile
 import time
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -138,7 +137,7 @@ def _line(message: dict[str, Any]) -> int:
 
 
 async def play_all(url: str, players: list[Player], think: float, seconds: float
-                   ) -> tuple[float, float, Counter[str]]:
+                   ) -> tuple[float, float, dict[str, float]]:
     """Everyone plays for `seconds` after connecting: the seconds actually played, the
     CPU seconds the machine was busy meanwhile (see `busy_seconds`), and those each part
     of the setup used (see `cpu_by_part`). The
@@ -154,7 +153,7 @@ async def play_all(url: str, players: list[Player], think: float, seconds: float
 
 
 async def _play_all(url: str, players: list[Player], think: float, seconds: float
-                    ) -> tuple[float, float, Counter[str]]:
+                    ) -> tuple[float, float, dict[str, float]]:
     start = asyncio.Event()
     arriving = 2 + len(players) / CONNECTS_PER_SECOND
     stop = time.monotonic() + arriving + seconds
@@ -165,8 +164,8 @@ async def _play_all(url: str, players: list[Player], think: float, seconds: floa
     start.set()
     await asyncio.gather(*tasks)
     used = cpu_by_part()
-    used.subtract(parts)
-    return time.monotonic() - began, busy_seconds() - busy, used
+    return (time.monotonic() - began, busy_seconds() - busy,
+            {part: used[part] - parts[part] for part in PARTS})
 
 
 def busy_seconds() -> float:
@@ -182,11 +181,11 @@ def busy_seconds() -> float:
 PARTS = ("Parlour", "PostgreSQL", "nginx", "Redis", "players")
 
 
-def cpu_by_part() -> Counter[str]:
+def cpu_by_part() -> dict[str, float]:
     """CPU seconds used so far by the processes of each part of a setup, alive now: the
     Parlour servers, PostgreSQL (its server and backends), nginx, Redis, and the players
     (this process)."""
-    used: Counter[str] = Counter()
+    used = dict.fromkeys(PARTS, 0.0)
     for entry in os.scandir("/proc"):
         if entry.name.isdigit() and (part := _part_of(int(entry.name))):
             with contextlib.suppress(OSError):  # it ended meanwhile

@@ -7,7 +7,9 @@ player's browser sent to one process by its cookie, where its game is created an
 played). The players run in this benchmark's own process, on the same machine: on 2
 cores they take part of the CPU the servers would have. Each step of the ladder is run
 `--repeat` times and judged by its median 99th percentile: one run's varies by 2-3x
-on this machine.
+on this machine. Each run also prints the machine's CPU time per move, by part, and the
+most moves per second the machine's cores could carry at that cost: a setup's ceiling
+here, whatever its latency.
 
 Run: .venv/bin/python -m bench.hosted_capacity [--setups sqlite,hosted:1,hosted:2,hosted:4]
      [--ladder 100,200,400,800] [--seconds 15] [--think 2] [--repeat 3]
@@ -17,12 +19,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 
 from bench.common import heading, percentile
 from bench.hosted import PARTS, new_players, play_all, setup
 
 TARGET_P99_MS = 100.0
+CORES = len(os.sched_getaffinity(0))
 
 
 async def step(url: str, players: int, think: float, seconds: float
@@ -37,10 +41,13 @@ async def step(url: str, players: int, think: float, seconds: float
         print("    first failure:", next(p.failed for p in everyone if p.failed))
     if not latencies:
         return float("inf"), float("inf"), 0.0, failed
-    print(f"    the machine's CPU per move: {busy / len(latencies) * 1000:.2f} ms"
+    per_move = busy / len(latencies)
+    print(f"    the machine's CPU per move: {per_move * 1000:.2f} ms"
           f" ({busy / played * 100:.0f} % of one core busy); by part: " + ", ".join(
               f"{part} {parts[part] / len(latencies) * 1000:.2f}" for part in PARTS
               if parts[part]))
+    print(f"    at that cost its {CORES} cores could carry at most"
+          f" {CORES / per_move:.0f} moves/s")
     return (percentile(latencies, 50), percentile(latencies, 99), len(latencies) / played,
             failed)
 
