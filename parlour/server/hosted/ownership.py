@@ -112,9 +112,13 @@ class Ownership:
             self._let_go_unused()
 
     def _let_go_unused(self) -> None:
-        now, playing = time.monotonic(), set(self.in_memory())
-        unused = [sid for sid in self.leases.held if sid not in playing
-                  and now - self._taken_at.get(sid, 0.0) > UNUSED_SECONDS]
+        """Let go of the games held here that have not been in memory for UNUSED_SECONDS
+        since this process took them (or first saw them held, as a game it has just
+        created, whose hub may have it a moment after its lease is held)."""
+        now, playing = time.monotonic(), self.in_memory()
+        self._taken_at = {sid: self._taken_at.get(sid, now) for sid in self.leases.held
+                          if sid not in playing}
+        unused = [sid for sid, taken in self._taken_at.items() if now - taken > UNUSED_SECONDS]
         for sid in unused:
-            self._taken_at.pop(sid, None)
+            del self._taken_at[sid]
         self.let_go(unused)
