@@ -57,9 +57,10 @@ class RedisLimits:
     """The buckets in Redis, shared by every process that uses the same server."""
 
     def __init__(self, client: aioredis.Redis, rules: Rules | None = None,
-                 prefix: str = KEY_PREFIX, clock: Callable[[], float] = time.monotonic
-                 ) -> None:
+                 prefix: str = KEY_PREFIX, clock: Callable[[], float] = time.monotonic,
+                 timeout: float = TIMEOUT) -> None:
         self.rules = rules_from_environment() if rules is None else rules
+        self.timeout = timeout
         self._redis = client
         self._take = client.register_script(TAKE)
         self._prefix = prefix
@@ -67,14 +68,14 @@ class RedisLimits:
         self._away_until: float | None = None  # Redis failed: left alone until then
 
     @classmethod
-    def from_url(cls, url: str, rules: Rules | None = None, prefix: str = KEY_PREFIX
-                 ) -> RedisLimits:
+    def from_url(cls, url: str, rules: Rules | None = None, prefix: str = KEY_PREFIX,
+                 timeout: float = TIMEOUT) -> RedisLimits:
         """Limits kept in the Redis server at `url` (`redis://host:port/db`); it is
-        connected to on the first take. Each call is tried once, within `TIMEOUT`."""
+        connected to on the first take. Each call is tried once, within `timeout`."""
         client = aioredis.Redis.from_url(
-            url, socket_connect_timeout=TIMEOUT, socket_timeout=TIMEOUT,
+            url, socket_connect_timeout=timeout, socket_timeout=timeout,
             retry=Retry(NoBackoff(), 0), health_check_interval=0)
-        return cls(client, rules, prefix)
+        return cls(client, rules, prefix, timeout=timeout)
 
     async def take(self, client: str, kind: Kind, amount: int = 1) -> float | None:
         rule = self.rules[kind]
@@ -83,7 +84,7 @@ class RedisLimits:
         try:
             wait = await asyncio.wait_for(self._take(
                 keys=[f"{self._prefix}{kind}:{client}"],
-                args=[amount, round(rule.period * 1e6), rule.allowance]), TIMEOUT)
+                args=[amount, round(rule.period * 1e6), rule.allowance]), self.timeout)
         except (RedisError, OSError, TimeoutError) as error:
             self._failed(error)
             return None
