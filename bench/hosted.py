@@ -168,14 +168,16 @@ async def _play_all(url: str, players: list[Player], think: float, seconds: floa
             {part: used[part] - parts[part] for part in PARTS})
 
 
+TICKS_PER_SECOND = os.sysconf("SC_CLK_TCK")  # the unit of /proc's CPU times
+
+
 def busy_seconds() -> float:
     """CPU seconds this machine has spent working since it started, all cores, the
     servers' and the players' alike (niced work, e.g. another benchmark, left out)."""
     with open("/proc/stat") as stat:
         user, _nice, system, _idle, _iowait, irq, softirq, steal = map(
             int, stat.readline().split()[1:9])
-    return (user + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
-
+    return (user + system + irq + softirq + steal) / TICKS_PER_SECOND
 
 
 PARTS = ("Parlour", "PostgreSQL", "nginx", "Redis", "players")
@@ -191,7 +193,7 @@ def cpu_by_part() -> dict[str, float]:
             with contextlib.suppress(OSError):  # it ended meanwhile
                 stat = Path(f"/proc/{entry.name}/stat").read_text()
                 user, system = map(int, stat[stat.rindex(")") + 2:].split()[11:13])
-                used[part] += (user + system) / os.sysconf("SC_CLK_TCK")
+                used[part] += (user + system) / TICKS_PER_SECOND
     return used
 
 

@@ -218,17 +218,15 @@ def _layouts(
     return out if len(out) <= limit else None
 
 
-def _board_layouts(know: _Knowledge) -> list[int] | None:
+def _board_layouts(know: _Knowledge, components: list[list[Constraint]]) -> list[int] | None:
     """Every layout of the mines left over the undetermined cells (None if more than
-    ENDGAME_LAYOUTS): each component's solutions found on their own, then combined,
-    the interior taking the mines left over in every way. Much faster than placing
-    mines cell by cell over the whole board, which retries every interior choice for
-    each way the front can be laid."""
-    engine = know.engine
-    assert engine is not None
+    ENDGAME_LAYOUTS), given each component's constraints (without the proven mines):
+    each component's solutions found on their own, then combined, the interior taking
+    the mines left over in every way. Much faster than placing mines cell by cell over
+    the whole board, which retries every interior choice for each way the front can be
+    laid."""
     parts: list[dict[int, list[int]]] = []  # per component: its solutions by mines
-    for comp in engine.components:
-        cons = _without_mines(know, list(comp.key))
+    for cons in components:
         found = _layouts(cons, _bits(_cells_of(cons)), None, ENDGAME_LAYOUTS)
         if found is None:
             return None
@@ -337,9 +335,10 @@ class _Endgame:
         """Every undetermined cell, every layout of the mines left."""
         engine = know.engine
         assert engine is not None
-        cons = _without_mines(know, [con for comp in engine.components for con in comp.key])
-        cells = _bits(_cells_of(cons)) + _bits(know.interior_mask & know.undetermined)
-        return cls(know, cells, _board_layouts(know) or [])
+        components = [_without_mines(know, list(comp.key)) for comp in engine.components]
+        front = _cells_of([con for cons in components for con in cons])
+        cells = _bits(front) + _bits(know.interior_mask & know.undetermined)
+        return cls(know, cells, _board_layouts(know, components) or [])
 
     @classmethod
     def of_pocket(cls, know: _Knowledge, index: int) -> _Endgame | None:
