@@ -14,8 +14,11 @@ two ever disagree (tests/test_solver.py checks the same on many more games).
 
 Printed per line: games, wins, win rate with a 95 % (Wilson) interval, the solver's CPU
 time per game (mean and median; its own process's time, so other load on the machine
-does not inflate it) and guesses per won and per played game. The first click counts as
-no guess. Runs on `--workers` processes (default 2).
+does not inflate it), guesses per won and per played game, and where the games were
+lost: at a coin toss no number would ever settle, at a guess of the searched end game
+(best play given the position: no policy loses less there), or at a guess of the
+heuristic (where a better policy can gain). The first click counts as no guess. Runs on
+`--workers` processes (default 2).
 
 `--save CSV` writes every game's outcome; `--against CSV` then compares a later run
 with it game by game (the games won by one policy and lost by the other, on the same
@@ -35,6 +38,7 @@ import csv
 import random
 import statistics
 import time
+from collections import Counter
 from dataclasses import dataclass
 from multiprocessing import Pool
 
@@ -75,6 +79,7 @@ class Outcome:
     guesses: int
     cpu: float  # seconds of solver time
     wall: float
+    lost_at: str = ""  # why the fatal cell was played (solver.Why), if the game was lost
 
 
 def parse_lines(text: str) -> list[Line]:
@@ -118,7 +123,8 @@ def play(line: Line, seed: int) -> Outcome:
                 player.reveal(opened, value)
             if field.exploded:
                 break
-    return Outcome(seed, field.cleared, player.guesses, cpu, wall)
+    return Outcome(seed, field.cleared, player.guesses, cpu, wall,
+                   player.why if field.exploded else "")
 
 
 def known_of(state: Minefield) -> list[int]:
@@ -187,6 +193,15 @@ def report(line: Line, outcomes: list[Outcome], elapsed: float) -> None:
     print(f"  guesses per game {statistics.fmean(guesses):.2f}"
           f"   per won game {statistics.fmean(won_guesses) if won_guesses else 0:.2f}"
           f"   ({elapsed:.0f} s for the line)")
+    lost = Counter(o.lost_at for o in outcomes if not o.won)
+    if lost:
+        shares = ", ".join(f"{LOSSES[why]} {count / (games - wins):.0%}"
+                           for why, count in lost.most_common())
+        print(f"  games lost at: {shares}")
+
+
+LOSSES = {"coin": "a coin toss", "endgame": "the searched end game",
+          "best": "the heuristic's guess", "safe": "a safe cell (a bug)"}
 
 
 def percentile(values: list[float], share: float) -> float:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from parlour.core.game import Hint
 from parlour.games.minesweeper.analysis import (
@@ -35,12 +36,21 @@ from parlour.games.minesweeper.analysis import (
 )
 from parlour.games.minesweeper.logic import FLAG, OPEN, Minefield
 
+Why = Literal["safe", "coin", "endgame", "best"]
+"""Why the solver plays a cell: it is proven safe; a coin toss no number will ever
+settle (taken now); the end game, searched through every layout left (or a closed
+pocket's); the guess with the best chance to go on."""
+
 
 @dataclass(frozen=True)
 class Suggestion:
     cell: int
     mine_probability: float
-    certain: bool  # proven safe
+    why: Why
+
+    @property
+    def certain(self) -> bool:  # proven safe
+        return self.why == "safe"
 
 
 def suggest(rows: int, cols: int, mines: int, known: Sequence[int]) -> Suggestion:
@@ -54,11 +64,11 @@ def suggest(rows: int, cols: int, mines: int, known: Sequence[int]) -> Suggestio
     know = _Knowledge(rows, cols, mines, known)
     safe = know.deduce()
     if safe:
-        return Suggestion(_pick_safe(know, safe), 0.0, True)
+        return Suggestion(_pick_safe(know, safe), 0.0, "safe")
     if not know.undetermined:
         raise ValueError("no closed cell is left to open")
-    cell = _guess(know)
-    return Suggestion(cell, know.probabilities()[cell], False)
+    cell, why = _guess(know)
+    return Suggestion(cell, know.probabilities()[cell], why)
 
 
 def _pick_safe(know: _Knowledge, safe: int) -> int:
@@ -80,6 +90,7 @@ class Player:
     def __init__(self, rows: int, cols: int, mines: int, known: Sequence[int] | None = None):
         self.know = _Knowledge(rows, cols, mines, known)
         self.guesses = 0
+        self.why: Why = "safe"  # why the last move was played
 
     def reveal(self, cell: int, value: int) -> None:
         self.know.reveal(cell, value)
@@ -89,9 +100,11 @@ class Player:
         know = self.know
         safe = know.deduce()
         if safe:
+            self.why = "safe"
             return _bits(safe), True
         self.guesses += 1
-        return [_guess(know)], False
+        cell, self.why = _guess(know)
+        return [cell], False
 
 
 CANDIDATE_RATIO = 0.9  # look ahead on cells at least this fraction as safe as the safest
@@ -108,22 +121,22 @@ ENDGAME_NODES = 30_000  # positions the end-game search may visit before giving 
 EPSILON = 1e-12  # chances closer than this (relatively) count as equal
 
 
-def _guess(know: _Knowledge) -> int:
+def _guess(know: _Knowledge) -> tuple[int, Why]:
     engine = know.engine
     if engine is not None and engine.exact:
         coin = _unavoidable_fifty_fifty(know)
         if coin is not None:
-            return coin
+            return coin, "coin"
         if engine.total <= ENDGAME_LAYOUTS:
             found = _Endgame.of_board(know).best()
             if found is not None:
-                return found
+                return found, "endgame"
         for index in _pockets(know):
             endgame = _Endgame.of_pocket(know, index)
             found = endgame.best() if endgame is not None else None
             if found is not None:
-                return found
-    return _Guesser(know).best()[0]
+                return found, "endgame"
+    return _Guesser(know).best()[0], "best"
 
 
 def _unavoidable_fifty_fifty(know: _Knowledge) -> int | None:
@@ -730,12 +743,19 @@ def hint(state: Minefield, seat: int) -> Hint | None:
     where = f"row {row + 1}, column {col + 1}"
     # the note follows the client's "Hint: ", so it says why in one clause of its own
     why = "it is safe" if found.certain else \
-        f"a guess: {_percent(found.mine_probability)} mine, best chance to go on"
+        f"a guess: {_percent(found.mine_probability)} mine, {GUESS_NOTES[found.why]}"
     if state.marks[found.cell] == FLAG:
         verdict = "is wrong" if found.certain else "may be wrong"
         return Hint(move={"mark": [row, col]},
                     note=f"The flag at {where} {verdict}: open it ({why})")
     return Hint(move={"open": [row, col]}, note=f"Open {where} ({why})")
+
+
+GUESS_NOTES: dict[Why, str] = {
+    "coin": "a coin toss no number will ever settle, so taken now",
+    "endgame": "the best chance to win, found by trying every layout left",
+    "best": "best chance to go on",
+}
 
 
 def _percent(probability: float) -> str:

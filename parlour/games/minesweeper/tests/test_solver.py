@@ -14,6 +14,7 @@ import functools
 import itertools
 import math
 import random
+import re
 from collections.abc import Iterable, Sequence
 
 import pytest
@@ -28,7 +29,14 @@ from parlour.games.minesweeper.noguess import (
     no_guess_layout,
     solves_without_guessing,
 )
-from parlour.games.minesweeper.solver import Field, Player, first_click, hint, suggest
+from parlour.games.minesweeper.solver import (
+    GUESS_NOTES,
+    Field,
+    Player,
+    first_click,
+    hint,
+    suggest,
+)
 
 GAME = Minesweeper()
 
@@ -333,13 +341,34 @@ def test_the_hint_plays_the_benchmarked_policy(rule: str) -> None:
         while not field.cleared and not field.exploded:
             advice = suggest(16, 30, 99, player.know.known)
             cells, certain = player.move()
-            assert advice.certain == certain
+            assert advice.certain == certain and advice.why == player.why
             assert advice.cell in cells if certain else [advice.cell] == cells
             for cell in cells:
                 for opened, value in field.open(cell):
                     player.reveal(opened, value)
                 if field.exploded:
                     break
+
+
+def test_a_guess_hint_says_what_kind_of_guess_it_is() -> None:
+    # games played by following the hint through the real rules: each guess's note says
+    # why it is played, and a coin toss is always an even chance
+    params = GAME.validate({"rows": 16, "cols": 30, "mines": 99, "first_click": "opening"})
+    guess = re.compile(r"Open row \d+, column \d+ \(a guess: (\d\d?) % mine, (.+)\)")
+    said: dict[str, set[str]] = {}
+    for seed in range(100):
+        state = GAME.deal(params, random.Random(seed))
+        while GAME.status(state) is Status.PLAYING and len(said) < len(GUESS_NOTES):
+            found = hint(state, 0)
+            assert found is not None
+            told = guess.fullmatch(found.note)
+            if told is not None:
+                said.setdefault(told.group(2), set()).add(told.group(1))
+            state = GAME.apply(state, GAME.parse_move(found.move))
+        if len(said) == len(GUESS_NOTES):
+            break
+    assert set(said) == set(GUESS_NOTES.values())
+    assert said[GUESS_NOTES["coin"]] == {"50"}
 
 
 def test_suggest_on_an_empty_board_picks_a_corner() -> None:
