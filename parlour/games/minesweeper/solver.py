@@ -752,7 +752,7 @@ def hint(state: Minefield, seat: int) -> Hint | None:
 
 
 GUESS_NOTES: dict[Why, str] = {
-    "coin": "a coin toss no number will ever settle, so taken now",
+    "coin": "a coin toss no number can settle, best taken now",
     "endgame": "the best chance to win, found by trying every layout left",
     "best": "best chance to go on",
 }
