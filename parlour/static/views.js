@@ -150,7 +150,15 @@ export function createViews({ endCard, shown, resync }) {
     const message = $("message");
     set(message, "className", `message${isError ? " error" : ""}`);
     const status = statusText();
-    setText(message, text || (status === state.view?.headline ? "" : status));  // not said twice
+    setText(message, asSeen(text) || (status === state.view?.headline ? "" : status));  // not said twice
+  }
+
+  // A board standing on its side (a wide one on a tall phone, .sideways-on-phone in
+  // app.css) shows its rows as columns: a note names a cell as the player sees it.
+  function asSeen(text) {
+    const grid = $("board").querySelector(".sideways-on-phone");
+    if (!text || !grid || getComputedStyle(grid).flexDirection !== "row") return text;
+    return text.replace(/\brow (\d+), column (\d+)/g, "row $2, column $1");
   }
 
   // The server's clock started or stopped: {elapsed_ms, clock_running}, as a view has them.

@@ -29,6 +29,7 @@ from playwright.sync_api import Locator, Page, expect
 from parlour.core.gameid import parse_game_id
 from parlour.games.minesweeper.grid import neighbours
 from parlour.games.minesweeper.logic import HIDDEN, OPEN, Minefield, Minesweeper
+from parlour.games.minesweeper.solver import hint
 from tests.browser.conftest import (
     CreateGame,
     NewContext,
@@ -139,6 +140,12 @@ def around(state: Minefield, cell: int) -> tuple[int, ...]:
 def closed_safe(state: Minefield) -> list[int]:
     """The closed cells without a mine, in reading order."""
     return [c for c in range(state.size) if state.marks[c] == HIDDEN and c not in state.mined]
+
+
+def hinted_off_the_diagonal(state: Minefield) -> bool:
+    """The hint names a cell whose row and column differ (it reads otherwise sideways)."""
+    found = hint(state, 0)
+    return found is not None and len(set(found.move["open"])) == 2
 
 
 def chordable(state: Minefield) -> int | None:
@@ -423,7 +430,8 @@ def test_flag_with_a_long_press_on_a_touch_screen(
 def test_a_wide_board_stands_on_its_side_on_a_tall_phone(
     minesweeper: OpenGame, next_view: NextView
 ) -> None:
-    deal = find_deal(16, 30, 99, (7, 14), lambda s: len(closed_safe(s)) > 0)
+    deal = find_deal(16, 30, 99, (7, 14),
+                     lambda s: len(closed_safe(s)) > 0 and hinted_off_the_diagonal(s))
     game = minesweeper(deal, phone=True)
     page = game.page
     # all 16 rows across the screen: nothing scrolls sideways
@@ -438,6 +446,12 @@ def test_a_wide_board_stands_on_its_side_on_a_tall_phone(
     with next_view(page):
         game.cell(deal.first).tap()
     game.wait_board(text(deal.start))
+    # a hint names its cell as the player sees it: the board's rows are columns here
+    page.locator("#btn-hint").tap()
+    hinted = page.locator(".ms-cell.hint")
+    expect(hinted).to_have_count(1)
+    row, col = map(int, str(hinted.get_attribute("id")).split("-")[1:])
+    expect(page.locator("#message")).to_contain_text(f"row {col + 1}, column {row + 1}")
 
 
 def test_a_tap_after_a_long_press_opens_a_cell(
