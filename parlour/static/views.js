@@ -158,7 +158,8 @@ export function createViews({ endCard, shown, resync }) {
   function asSeen(text) {
     const grid = $("board").querySelector(".sideways-on-phone");
     if (!text || !grid || getComputedStyle(grid).flexDirection !== "row") return text;
-    return text.replace(/\brow (\d+), column (\d+)/g, "row $2, column $1");
+    return text.replace(/\b(row (\d+), column|column (\d+), row) (\d+)/g,
+      (_, words, row, column, other) => row ? `row ${other}, column ${row}` : `column ${other}, row ${column}`);
   }
 
   // The server's clock started or stopped: {elapsed_ms, clock_running}, as a view has them.
