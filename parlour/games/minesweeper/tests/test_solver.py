@@ -530,13 +530,12 @@ def test_the_end_game_search_asked_for_a_bar_answers_exactly_or_with_a_bound() -
     assert cut > checked  # most bars above the truth are answered without the full search
 
 
-def test_a_closed_pocket_is_searched_with_the_mine_count_weighing_its_layouts() -> None:
-    # expert game 73 (safe first click) reaches a pocket, cells that touch no other
-    # undetermined cell, whose layouts hold different numbers of mines: each weighs the
-    # ways to lay the other mines elsewhere, so its cells' chances are the engine's
+def a_weighted_pocket(seed: int) -> tuple[analysis._Knowledge, solver._Endgame] | None:
+    """The first closed pocket, cells that touch no other undetermined cell, whose
+    layouts hold different numbers of mines, met in the solver's expert game `seed`."""
     rows, cols, mines = 16, 30, 99
     state = GAME.deal(GAME.validate({"rows": rows, "cols": cols, "mines": mines,
-                                     "first_click": "safe"}), random.Random(73))
+                                     "first_click": "safe"}), random.Random(seed))
     state = GAME.apply(state, GAME.parse_move({"open": [0, 0]}))
     field = Field(rows, cols, state.mined)
     player = Player(rows, cols, mines)
@@ -548,17 +547,21 @@ def test_a_closed_pocket_is_searched_with_the_mine_count_weighing_its_layouts() 
             for index in solver._pockets(know):
                 end = solver._Endgame.of_pocket(know, index)
                 if end is not None and not end.uniform:
-                    break
-            else:
-                end = None
-            if end is not None:
-                break
+                    return know, end
         cells, _ = player.move()
         for cell in cells:
             for opened, value in field.open(cell):
                 player.reveal(opened, value)
-    else:
-        pytest.fail("game 73 no longer reaches a pocket")
+    return None
+
+
+def test_a_closed_pocket_is_searched_with_the_mine_count_weighing_its_layouts() -> None:
+    # each layout of the pocket weighs the ways to lay the other mines elsewhere, so its
+    # cells' chances are the engine's, and the search plays as perfect play does
+    rows, cols = 16, 30
+    found = next(filter(None, map(a_weighted_pocket, range(73, 273))), None)
+    assert found is not None, "no game of 200 reaches a pocket"
+    know, end = found
     assert end.weight_of_mines is not None
     layouts = [frozenset(c for c in end.cells if layout >> c & 1) for layout in end.layouts]
     weights = [end.weight_of_mines[len(layout)] for layout in layouts]
@@ -613,6 +616,31 @@ def test_a_guess_chooses_the_cell_that_helps_most_over_the_safest() -> None:
     assert after_first[0] == pytest.approx(best)
     assert after_first[0] > max(after_first[c] for c, p in probs.items() if p == safest)
 
+
+
+@pytest.mark.parametrize(
+    ("picture", "mines"),
+    [
+        ("### ### ##1", 2),  # the corners, edges and centre of the 1's side tie at 73 %
+        ("##2 ### ### 1##", 4),
+    ],
+)
+def test_a_near_tie_is_settled_one_guess_deeper(picture: str, mines: int) -> None:
+    # one move ahead, several cells score the same; the cell chosen without looking
+    # further is worse with perfect play than the one a look one guess deeper picks,
+    # which is the best first move of perfect play over every layout
+    rows, cols, _, known = position(picture)
+    know = stuck(rows, cols, mines, known)
+    assert know is not None
+    shallow = solver._Guesser(know, deep=False)
+    first = shallow.best()[0]
+    deep = solver._Guesser(know)
+    chosen = deep.best()[0]
+    assert shallow.score(chosen, -1.0)[0] >= shallow.score(first, -1.0)[0] * (1 - solver.TIE)
+    best, after_first = perfect_play(rows, cols, mines, known)
+    assert after_first[chosen] == pytest.approx(best, abs=1e-12)
+    assert after_first[first] < best - 0.1
+    assert deep.deeper(chosen) > deep.deeper(first)
 
 # -- the fast board and the real rules --------------------------------------------------
 
