@@ -500,7 +500,7 @@ class _Opened:
     affected: set[int]  # the components of the position before that it touched
     interior: int  # undetermined cells touching no number
     left: int  # mines left among the undetermined cells
-    fresh: int
+    fresh: int  # how many of the engine's components are new
 
 
 class _Guesser:
@@ -511,7 +511,7 @@ class _Guesser:
     def __init__(self, know: _Knowledge, deep: bool = True) -> None:
         self.know = know
         self.deep = deep  # tell near ties apart one guess deeper
-        self.best_score = -1.0  # the chosen cell's score, once `best` has run
+        self.best_score = -1.0  # the best score one move ahead, once `best` has run
         self.free = know.undetermined
         self.mines_left = know.mines_left
         engine = know.engine
@@ -581,6 +581,8 @@ class _Guesser:
 
         A dead cell shows a number known in advance if it is safe: opening it first can
         never do better than opening it last, so it is only played when all are dead.
+        When deep, the best TIES living candidates within TIE of the best score are
+        told apart by `deeper`.
         """
         probs = self.probs
         cells = sorted(cells, key=lambda c: (probs[c], self.prior(c), c))
