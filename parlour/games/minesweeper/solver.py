@@ -7,10 +7,9 @@ move that wins most often; a closed pocket of the front (cells nothing else will
 tell about) is searched the same way on its own. Otherwise each candidate among the
 safest cells is scored by the chance of surviving it and then the next move: for each
 number it may show, 1 if that number lets the solver prove a safe cell, else the safety
-of the best next guess (blended with the second best). When the best two scores are
-within TIE of each other, they are told apart one guess deeper (`_Guesser.deeper`).
-Cells whose number is already determined ("dead") are only played when nothing else is
-left, as playing them first cannot help.
+of the best next guess (blended with the second best). Cells whose number is already
+determined ("dead") are only played when nothing else is left, as playing them first
+cannot help.
 
 What a position proves (the deductions and the probability engine) is `analysis.py`.
 """
@@ -116,13 +115,6 @@ class Player:
 CANDIDATE_RATIO = 0.9  # look ahead on cells at least this fraction as safe as the safest
 NEAR_INTERIOR = 12  # interior cells next to the front looked at individually
 BLEND = 0.4  # weight of the second safest move in the safety of the next position
-
-# Near ties are looked at one guess deeper: the best TIES candidates scoring within TIE
-# (relatively) of the best. Paired on 20 000 expert games a line (seeds 8000000+), this
-# won 58 games more with a safe first click (z +2.38) and 37 more with an opening one
-# (z +1.80), at about twice the CPU (34 and 31 ms a game).
-TIE = 0.01
-TIES = 2
 
 
 # Search the end game exactly when at most this many layouts fit. The search plays best
@@ -491,27 +483,13 @@ def _mine_sets(cells: list[int], layouts: list[int]) -> list[int]:
     return [of_cell[cell] for cell in cells]
 
 
-@dataclass(frozen=True)
-class _Opened:
-    """A position the guesser looks at: the engine of the board after a cell opened."""
-
-    engine: _Engine  # its first `fresh` components are the ones the number touched
-    safe: int  # cells the number proves safe at once (the cheap rules)
-    affected: set[int]  # the components of the position before that it touched
-    interior: int  # undetermined cells touching no number
-    left: int  # mines left among the undetermined cells
-    fresh: int  # how many of the engine's components are new
-
-
 class _Guesser:
     """Chooses a guess: the cell that maximises the chance of surviving it and the move
     after it (a certain move when the number it shows lets the solver prove a safe cell,
     else the safest cell then), over the candidates nearly as safe as the safest."""
 
-    def __init__(self, know: _Knowledge, deep: bool = True) -> None:
+    def __init__(self, know: _Knowledge) -> None:
         self.know = know
-        self.deep = deep  # tell near ties apart one guess deeper
-        self.best_score = -1.0  # the best score one move ahead, once `best` has run
         self.free = know.undetermined
         self.mines_left = know.mines_left
         engine = know.engine
@@ -581,65 +559,22 @@ class _Guesser:
 
         A dead cell shows a number known in advance if it is safe: opening it first can
         never do better than opening it last, so it is only played when all are dead.
-        When deep, the best TIES living candidates within TIE of the best score are
-        told apart by `deeper`.
         """
         probs = self.probs
         cells = sorted(cells, key=lambda c: (probs[c], self.prior(c), c))
-        slack = 1.0 - TIE if self.deep else 1.0  # scores this close to the best are kept
         best, best_score = -1, -1.0
         dead, dead_score = -1, -1.0
-        living: list[tuple[float, int]] = []  # (-score, cell) of every living candidate
         for cell in cells:
             safety = 1.0 - probs[cell]
-            if safety < best_score * slack - 1e-9:
+            if safety < best_score - 1e-9:
                 break  # no later candidate can score more than its own safety
-            score, values = self.score(cell, best_score * slack)
+            score, values = self.score(cell, best_score)
             if values == 1:
                 if score > dead_score + 1e-9:
                     dead, dead_score = cell, score
-            elif values != -1:  # -1: cut short below the bar
-                living.append((-score, cell))
-                if score > best_score + 1e-9:
-                    best, best_score = cell, score
-        self.best_score = best_score
-        near = sorted(pair for pair in living if -pair[0] >= best_score * slack - 1e-9)
-        if self.deep and len(near) > 1:
-            best = max((cell for _, cell in near[:TIES]), key=self.deeper)
+            elif score > best_score + 1e-9:
+                best, best_score = cell, score
         return best, dead
-
-    def deeper(self, cell: int) -> float:
-        """The chance of surviving `cell` and two guesses after it, roughly: for each
-        number it may show, 1 if that number lets the solver prove a safe cell, else the
-        score of the best guess then (which looks one move further itself)."""
-        know = self.know
-        assert self.engine is not None
-        total = self.engine.total
-        around = know.around_mask[cell] & self.free & ~(1 << cell)
-        mines_around = (know.around_mask[cell] & know.mine).bit_count()
-        chance = 0.0
-        for value in range(around.bit_count() + 1):
-            opened = self.opened(cell, value)
-            if opened is None:
-                continue
-            share = opened.engine.total / total
-            known = list(know.known)
-            known[cell] = mines_around + value
-            then = _Knowledge(know.rows, know.cols, know.mines, known)
-            then.mine = know.mine  # what is proven stays proven
-            try:
-                if then.deduce() or not then.undetermined:
-                    chance += share
-                    continue
-            except Contradiction:  # the count allowed this number: cannot happen
-                continue
-            inner = _Guesser(then, deep=False)
-            if inner.engine is None or not inner.engine.exact:
-                chance += share * self.after(cell, value)[1]
-                continue
-            inner.best()
-            chance += share * max(inner.best_score, 0.0)
-        return chance
 
     def score(self, cell: int, to_beat: float) -> tuple[float, int]:
         """(P(cell is safe, and the move after it is survived), the numbers it may show);
@@ -661,10 +596,9 @@ class _Guesser:
                 return score + max(left, 0.0), -1
         return score, values
 
-    def opened(self, cell: int, value: int) -> _Opened | None:
-        """The position if `cell` opens showing `value` more mines than known around it
-        (None if no layout allows that, or it cannot be counted exactly). Only the
-        components it touches are counted again."""
+    def after(self, cell: int, value: int) -> tuple[float, float]:
+        """If `cell` opens showing `value` more mines than known around it: the number of
+        layouts that allow it, and the safety of the best move then (1 if certain)."""
         know = self.know
         engine = self.engine
         assert engine is not None
@@ -684,22 +618,13 @@ class _Guesser:
             kept = engine.excluding(affected) if affected else engine.prefix[-1]
             result = _Engine(new, interior, left, kept)
         except Contradiction:
-            return None
-        if not result.exact:
-            return None
-        return _Opened(result, safe, affected, interior, left, len(new))
-
-    def after(self, cell: int, value: int) -> tuple[float, float]:
-        """If `cell` opens showing `value` more mines than known around it: the number of
-        layouts that allow it, and the safety of the best move then (1 if certain)."""
-        opened = self.opened(cell, value)
-        if opened is None:
             return 0, 0.0
-        result, affected, interior = opened.engine, opened.affected, opened.interior
+        if not result.exact:
+            return 0, 0.0
         ways = result.total
-        if opened.safe or opened.left == 0:
+        if safe or left == 0:
             return ways, 1.0
-        fresh = range(opened.fresh)
+        fresh = range(len(new))
         proven, _, inside = result.settled(fresh)
         if proven or inside == 1:
             return ways, 1.0

@@ -618,30 +618,6 @@ def test_a_guess_chooses_the_cell_that_helps_most_over_the_safest() -> None:
 
 
 
-@pytest.mark.parametrize(
-    ("picture", "mines"),
-    [
-        ("### ### ##1", 2),  # the corners, edges and centre of the 1's side tie at 73 %
-        ("##2 ### ### 1##", 4),
-    ],
-)
-def test_a_near_tie_is_settled_one_guess_deeper(picture: str, mines: int) -> None:
-    # one move ahead, several cells score the same; the cell chosen without looking
-    # further is worse with perfect play than the one a look one guess deeper picks,
-    # which is the best first move of perfect play over every layout
-    rows, cols, _, known = position(picture)
-    know = stuck(rows, cols, mines, known)
-    assert know is not None
-    shallow = solver._Guesser(know, deep=False)
-    first = shallow.best()[0]
-    deep = solver._Guesser(know)
-    chosen = deep.best()[0]
-    assert shallow.score(chosen, -1.0)[0] >= shallow.score(first, -1.0)[0] * (1 - solver.TIE)
-    best, after_first = perfect_play(rows, cols, mines, known)
-    assert after_first[chosen] == pytest.approx(best, abs=1e-12)
-    assert after_first[first] < best - 0.1
-    assert deep.deeper(chosen) > deep.deeper(first)
-
 # -- the fast board and the real rules --------------------------------------------------
 
 
