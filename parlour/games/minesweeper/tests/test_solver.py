@@ -558,7 +558,6 @@ def a_weighted_pocket(seed: int) -> tuple[analysis._Knowledge, solver._Endgame] 
 def test_a_closed_pocket_is_searched_with_the_mine_count_weighing_its_layouts() -> None:
     # each layout of the pocket weighs the ways to lay the other mines elsewhere, so its
     # cells' chances are the engine's, and the search plays as perfect play does
-    rows, cols = 16, 30
     found = next(filter(None, map(a_weighted_pocket, range(73, 273))), None)
     assert found is not None, "no game of 200 reaches a pocket"
     know, end = found
@@ -569,7 +568,7 @@ def test_a_closed_pocket_is_searched_with_the_mine_count_weighing_its_layouts() 
     for cell in end.cells:
         mined = sum(w for layout, w in zip(layouts, weights, strict=True) if cell in layout)
         assert mined / sum(weights) == pytest.approx(probs[cell], abs=1e-12)
-    around = [frozenset(cells) for cells in neighbours(rows, cols)]
+    around = [frozenset(cells) for cells in neighbours(know.rows, know.cols)]
     best, after_first = perfect_play_over(around, layouts, weights, end.cells)
     chance, move, _ = end.solve(end.all)
     assert chance == pytest.approx(best, abs=1e-12)
@@ -615,7 +614,6 @@ def test_a_guess_chooses_the_cell_that_helps_most_over_the_safest() -> None:
     best, after_first = perfect_play(rows, cols, mines, known)
     assert after_first[0] == pytest.approx(best)
     assert after_first[0] > max(after_first[c] for c, p in probs.items() if p == safest)
-
 
 
 # -- the fast board and the real rules --------------------------------------------------
