@@ -44,10 +44,10 @@ def view_count(page: Page) -> int:
     return int(page.evaluate("Number(document.body.dataset.views || 0)"))
 
 
-def wait_for_views(page: Page, at_least: int) -> int:
+def wait_for_views(page: Page, at_least: int, timeout: int = TIMEOUT_MS) -> int:
     """Wait until the page has applied `at_least` views in all; returns the count."""
     page.wait_for_function(
-        "n => Number(document.body.dataset.views || 0) >= n", arg=at_least, timeout=TIMEOUT_MS
+        "n => Number(document.body.dataset.views || 0) >= n", arg=at_least, timeout=timeout
     )
     return view_count(page)
 
