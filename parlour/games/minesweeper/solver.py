@@ -17,7 +17,7 @@ What a position proves (the deductions and the probability engine) is `analysis.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -316,11 +316,14 @@ class _Endgame:
             groups[weight] = groups.get(weight, 0) | (1 << j)
         self.groups = [(weight, group) for weight, group in groups.items() if weight]
         self.uniform = len(self.groups) == 1
+        # the weight of a set of layouts: their count when they all weigh the same
+        self.weight: Callable[[int], float] = int.bit_count if self.uniform else self._weighted
         self.all = 0
         for _, group in self.groups:
             self.all |= group
         # per cell: the layouts where it is a mine, and where it shows each number
         self.mine_sets = _mine_sets(cells, layouts)
+        self.safe_sets = [self.all & ~mines for mines in self.mine_sets]
         self.cell_index = {cell: i for i, cell in enumerate(cells)}
         self.value_sets = [self._shows(index) for index in range(len(cells))]
 
@@ -377,9 +380,7 @@ class _Endgame:
         }
         return cls(know, cells, layouts, weight_of_mines)
 
-    def weight(self, layouts: int) -> float:
-        if self.uniform:
-            return layouts.bit_count()
+    def _weighted(self, layouts: int) -> float:
         return sum(w * (layouts & group).bit_count() for w, group in self.groups)
 
     def best(self) -> int | None:
@@ -392,7 +393,8 @@ class _Endgame:
             return None
         return None if move < 0 else self.cells[move]
 
-    def win(self, layouts: int, need: float = -1.0) -> tuple[float, bool]:
+    def win(self, layouts: int, need: float = -1.0, cells: Sequence[int] | None = None
+            ) -> tuple[float, bool]:
         """(the chance to win among `layouts` with best play, True); or, when that
         chance is at most `need` (the search above has no use for it then), possibly
         (a bound on it at most `need`, False). Both are remembered."""
@@ -402,16 +404,22 @@ class _Endgame:
         bound = self.bounds.get(layouts)
         if bound is not None and bound <= need:
             return bound, False
-        value, _, exact = self.solve(layouts, need)
+        value, _, exact = self.solve(layouts, need, cells)
         if exact:
             self.memo[layouts] = value
         else:
             self.bounds[layouts] = value
         return value, exact
 
-    def solve(self, layouts: int, need: float = -1.0) -> tuple[float, int, bool]:
+    def solve(self, layouts: int, need: float = -1.0, cells: Sequence[int] | None = None
+              ) -> tuple[float, int, bool]:
         """(chance to win with best play, the move, True) among the given layouts; or,
-        if that chance is at most `need`, maybe (a bound at most `need`, a move, False)."""
+        if that chance is at most `need`, maybe (a bound at most `need`, a move, False).
+
+        `cells` (indices, in order; all if None) holds every cell that may still tell
+        something: one that tells nothing among a set of layouts (always a mine, or one
+        number whenever safe) tells nothing among any part of it, so the search below
+        a node looks only at the cells that told something there."""
         self.nodes += 1
         if self.nodes > ENDGAME_NODES:
             raise _TooBig
@@ -419,19 +427,24 @@ class _Endgame:
             return 1.0, -1, True
         total = self.weight(layouts)
         moves: list[tuple[float, int, list[int]]] = []
+        telling: list[int] = []  # the cells that tell something here
         dead = -1
-        for index in range(len(self.cells)):
-            safe_part = layouts & ~self.mine_sets[index]
+        indices = range(len(self.cells)) if cells is None else cells
+        safe_sets, value_sets = self.safe_sets, self.value_sets
+        for at, index in enumerate(indices):
+            safe_part = layouts & safe_sets[index]
             if not safe_part:
                 continue
-            classes = [part for part in (layouts & v for v in self.value_sets[index]) if part]
+            classes = [part for shown in value_sets[index] if (part := layouts & shown)]
             if len(classes) == 1:
                 if safe_part != layouts and dead < 0:
                     dead = index
                 continue
             if safe_part == layouts:  # safe, and it tells something: always worth playing
-                value, exact = self.chance(classes, total, need)
+                telling.extend(indices[at + 1:])  # (not looked at yet)
+                value, exact = self.chance(classes, total, need, telling)
                 return value, index, exact
+            telling.append(index)
             moves.append((self.weight(safe_part), index, classes))
         if not moves:  # only guesses that tell nothing: bet on the likeliest layout
             likeliest = max(w for w, group in self.groups if layouts & group)
@@ -442,7 +455,7 @@ class _Endgame:
             floor = max(best, need)
             if safe_weight <= floor * total * (1 + EPSILON):
                 break  # no move left is safe enough to beat the floor
-            value, exact = self.chance(classes, total, floor)
+            value, exact = self.chance(classes, total, floor, telling)
             if exact and value > best + EPSILON:
                 best, best_move = value, index
         # every move left out or cut short wins at most max(best, need)
@@ -450,8 +463,8 @@ class _Endgame:
             return best, best_move, True
         return need, best_move, False
 
-    def chance(self, classes: list[int], total: float, to_beat: float = -1.0
-               ) -> tuple[float, bool]:
+    def chance(self, classes: list[int], total: float, to_beat: float = -1.0,
+               cells: Sequence[int] | None = None) -> tuple[float, bool]:
         """(the chance to win after a move that splits the layouts into `classes`,
         True); or, once it cannot exceed `to_beat` (even winning every class not yet
         searched), (a bound at most `to_beat`, False), sparing the search of the rest.
@@ -462,7 +475,7 @@ class _Endgame:
         bar = to_beat * total * (1 + EPSILON)
         for weight, part in parts:
             unsearched -= weight
-            value, exact = self.win(part, (bar - won - unsearched) / weight)
+            value, exact = self.win(part, (bar - won - unsearched) / weight, cells)
             won += weight * value
             if not exact or won + unsearched <= bar:
                 return min((won + unsearched) / total, to_beat), False
