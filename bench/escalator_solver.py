@@ -18,6 +18,9 @@ matter to the search, `search.py`, and these deals are its own.) Three parts:
    (deal and number of moves played, to look at them again). The games also check the
    solvers against each other: a game won must be on a winnable deal, a deal `solve` can
    win must light up at the start, and no position after the light goes out may be won.
+   Then the same on --winnable-hint-deals winnable deals (each seed's generator shuffles
+   until one comes), the hint told so (as the game's hint is on a deal dealt winnable):
+   how many of them following the hint wins, and its time there.
 3. dealing winnable games by reshuffling (--reshuffles trials): shuffle with one seeded
    generator until `solve` finds a win; time per winnable deal found (median, p95) and
    shuffles needed.
@@ -147,10 +150,16 @@ def visible_seed(pyramid: Sequence[int], removed: int, drawn: int, base: int) ->
     return f"escalator-bench/{','.join(map(str, pyramid))}/{removed}/{drawn}/{base}"
 
 
-def hint_game(job: tuple[int, int]) -> HintGame:
-    seed, samples = job
-    pyramid, stock = deal(random.Random(seed))
+def hint_game(job: tuple[int, int, bool]) -> HintGame:
+    """One game played by the hint; with `known`, on a winnable deal (the seed's
+    generator shuffles until one comes) whose hints know it is one."""
+    seed, samples, known = job
+    rng = random.Random(seed)
+    pyramid, stock = deal(rng)
     winnable = solve(pyramid, stock) is not None
+    while known and not winnable:
+        pyramid, stock = deal(rng)
+        winnable = solve(pyramid, stock) is not None
     removed, drawn, base = 0, 1, stock[0]
     hint_ms: list[float] = []
     hint_cpu_ms: list[float] = []
@@ -166,7 +175,8 @@ def hint_game(job: tuple[int, int]) -> HintGame:
         light_ms.append((time.perf_counter() - started) * 1000)
         rng = random.Random(visible_seed(pyramid, removed, drawn, base))
         started, started_cpu = time.perf_counter(), time.process_time()
-        found = best_move(pyramid, removed, unseen, base, rng, samples)
+        found = best_move(pyramid, removed, unseen, base, rng, samples,
+                          winnable_from=stock[:drawn] if known else None)
         hint_cpu_ms.append((time.process_time() - started_cpu) * 1000)
         hint_ms.append((time.perf_counter() - started) * 1000)
         if found is None:
@@ -190,12 +200,13 @@ def hint_game(job: tuple[int, int]) -> HintGame:
                     tuple(light_cpu_ms), tuple(lights), problem)
 
 
-def hint_part(deals: int, samples: int, workers: int) -> None:
-    heading(f"Hints: {deals} games (seeds 0-{deals - 1}) played by best_move with {samples}"
-            f" samples, {workers} processes")
+def hint_part(deals: int, samples: int, workers: int, known: bool = False) -> None:
+    kind = "winnable deals, the hint knowing they are" if known else "random deals"
+    heading(f"Hints: {deals} games on {kind} (seeds 0-{deals - 1}) played by best_move with"
+            f" {samples} samples, {workers} processes")
     started = time.perf_counter()
-    games = sorted(run(hint_game, [(seed, samples) for seed in range(deals)], workers, "games",
-                       chunk=2), key=lambda game: game.seed)
+    games = sorted(run(hint_game, [(seed, samples, known) for seed in range(deals)], workers,
+                       "games", chunk=2), key=lambda game: game.seed)
     problems = [f"deal {game.seed}: {game.problem}" for game in games if game.problem]
     if problems:
         raise SystemExit("the solvers disagree:\n" + "\n".join(problems))
@@ -261,6 +272,8 @@ def main() -> None:
                         help="full deals for the exact solver (100000)")
     parser.add_argument("--hint-deals", type=int, default=2000,
                         help="games played by the hint (2000)")
+    parser.add_argument("--winnable-hint-deals", type=int, default=200,
+                        help="games played by the hint on winnable deals (200)")
     parser.add_argument("--samples", type=int, default=SAMPLES,
                         help=f"stock orders per hint ({SAMPLES}, the solver's default)")
     parser.add_argument("--reshuffles", type=int, default=500,
@@ -269,12 +282,15 @@ def main() -> None:
                         help="processes (every core)")
     args = parser.parse_args()
     print("Escalator solver bench: .venv/bin/python -m bench.escalator_solver"
-          f" --deals {args.deals} --hint-deals {args.hint_deals} --samples {args.samples}"
+          f" --deals {args.deals} --hint-deals {args.hint_deals}"
+          f" --winnable-hint-deals {args.winnable_hint_deals} --samples {args.samples}"
           f" --reshuffles {args.reshuffles} --workers {args.workers}")
     if args.deals:
         exact_part(args.deals, args.workers)
     if args.hint_deals:
         hint_part(args.hint_deals, args.samples, args.workers)
+    if args.winnable_hint_deals:
+        hint_part(args.winnable_hint_deals, args.samples, args.workers, known=True)
     if args.reshuffles:
         reshuffle_part(args.reshuffles, args.workers)
 

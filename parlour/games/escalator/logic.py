@@ -124,6 +124,7 @@ class Layout:
     bases: tuple[Card, ...] = ()  # every card that has been the base, oldest first
     last: Move | None = None
     verdict: Verdict | None = None  # set when the game ends
+    dealt_winnable: bool = False  # dealt as a winnable deal: the player knows it can be won
 
     @property
     def base(self) -> Card:
@@ -223,6 +224,7 @@ class Escalator(Game[Layout, Move]):
         if params["winnable"]:
             while not deal_is_winnable(layout):  # the next shuffle, from the same generator
                 layout = dealt(shuffled_deck(rng))
+            return replace(layout, dealt_winnable=True)
         return layout
 
     def slow_deal(self, params: Params) -> bool:

@@ -448,6 +448,7 @@ def best_move(
     base: int,
     rng: random.Random,
     samples: int = SAMPLES,
+    winnable_from: Sequence[int] | None = None,
 ) -> MoveOdds | None:
     """The legal move that wins against the most of `samples` random orders of the stock.
 
@@ -456,6 +457,11 @@ def best_move(
     sample shuffles those ranks with `rng` (seed it from what the player knows only)
     and plays every legal move against that order exactly. None when no move is legal.
     Ties go to the first move in `legal_moves` order.
+
+    `winnable_from` (the ranks turned so far, the first of them the base at the start)
+    says the deal is known to be winnable from its start: an order with which it is not
+    cannot be the true one, so only the others are counted in `samples`. An order that
+    wins from here wins from the start too, so this changes the odds, not the ranking.
     """
     _check_counts(unseen_counts)
     _check(pyramid, removed, base)
@@ -473,18 +479,26 @@ def best_move(
         if isinstance(move, Pick) else 1 << c.indexed(removed)
         for move in moves
     ]
+    start = 0
+    if winnable_from is not None:
+        _check(pyramid, 0, winnable_from[0], winnable_from)
+        start = c.closure(c.indexed(0), winnable_from[0])
     wins = [0] * len(moves)
+    possible = samples  # orders with which the deal can be won from its start
     for _ in range(samples):
-        order = unseen[:]
-        rng.shuffle(order)
-        del order[_turns_that_matter(pyramid, removed, order):]
-        if len(moves) > 1 and not c.wins(root, order):
-            continue  # lost whatever the first move: no need to try each
+        shuffled = unseen[:]
+        rng.shuffle(shuffled)
+        order = shuffled[:_turns_that_matter(pyramid, removed, shuffled)]
+        if (len(moves) > 1 or winnable_from is not None) and not c.wins(root, order):
+            # lost whatever the first move: no need to try each
+            if winnable_from is not None and not c.wins(start, [*winnable_from[1:], *shuffled]):
+                possible -= 1
+            continue
         for n, reached in enumerate(after):
             if c.wins(reached, order):
                 wins[n] += 1
     best = max(range(len(moves)), key=lambda n: (wins[n], -n))
-    return MoveOdds(moves[best], wins[best], samples, tuple(zip(moves, wins, strict=True)))
+    return MoveOdds(moves[best], wins[best], possible, tuple(zip(moves, wins, strict=True)))
 
 
 def _check_counts(counts: Sequence[int]) -> None:

@@ -40,19 +40,26 @@ def known_seed(state: Layout) -> str:
 
 
 def hint(state: Layout, seat: int) -> Hint | None:
-    """The move that wins most often over the ways the unseen stock may fall, said as a
-    player would (after the page's "Hint: "): "Pick up the 7♣ for a 40 % chance to win
-    from here"."""
+    """The move after which a win stays possible in the most of the ways the unseen stock
+    may fall, said as a player would (after the page's "Hint: "): "Pick up the 7♣, and a
+    win stays possible in 40 % of the ways the stock may fall". On a deal dealt winnable
+    only the ways that let it be won count (the player knows the true one does), so the
+    share says how rarely the move spoils the deal. A share of the ways a win stays
+    possible, not a chance to win: playing on, the player still cannot see the stock."""
     if RULES.to_move(state) is None:
         return None
+    turned = [rank(card) for card in state.stock[:state.turned]]  # seen, in order
     found = search.best_move([rank(c) for c in state.pyramid], state.removed,
                              unseen_counts(state), rank(state.base),
-                             random.Random(known_seed(state)))
+                             random.Random(known_seed(state)),
+                             winnable_from=turned if state.dealt_winnable else None)
     if found is None:
         return None
     if found.wins:
         move = move_of_step(found.move)
-        return Hint(move=RULES.move_to_json(move), note=f"{_doing(state, move)} {_odds(found)}")
+        return Hint(move=RULES.move_to_json(move),
+                    note=f"{_doing(state, move)}, and a win stays possible in "
+                         f"{_share(found)} {_ways(state)}")
     # no sampled order won: the first move that keeps a win in reach, if any does
     for step, _ in found.odds:
         move = move_of_step(step)
@@ -72,13 +79,17 @@ def _doing(state: Layout, move: Pick | Draw) -> str:
     return "Turn the stock"
 
 
-def _odds(found: search.MoveOdds) -> str:
-    """A sampled win rate in a player's words."""
+def _share(found: search.MoveOdds) -> str:
+    """The sampled share in a player's words."""
     if found.wins == found.samples:
-        return "and you are all but sure to win from here"
-    percent = max(1, min(99, round(100 * found.rate)))
-    article = "an" if percent in (8, 11, 18) or 80 <= percent < 90 else "a"  # "an 8 %"
-    return f"for {article} {percent} % chance to win from here"
+        return "nearly every one"
+    return f"{max(1, min(99, round(100 * found.rate)))} %"
+
+
+def _ways(state: Layout) -> str:
+    if state.dealt_winnable:
+        return "of the ways this winnable deal's stock may fall"
+    return "of the ways the stock may fall"
 
 
 def keeps_a_win(state: Layout, move: Pick | Draw) -> bool:

@@ -363,6 +363,67 @@ def test_the_hint_sees_counts_only(
     assert (first.move, first.wins) in first.odds
 
 
+# A deal played legally to its last two stock cards, the 8 and the jack, still face down.
+# Left: the king on top, the queen and the 8 under it, a 9 under the 8; the base a queen.
+# Only the draw is legal. With the 8 turned first, the 9, the 8, then (after the jack)
+# the queen and the king go: the deal is won. With the jack first it cannot be won from
+# here, nor from the start, so on a deal known to be winnable that order is ruled out.
+LAST_TWO_PYRAMID = [13, 12, 8, 13, 3, 9, 1, 1, 10, 6, 8, 7, 12, 2, 11, 5, 11, 2, 3, 9, 3, 9,
+                    6, 1, 10, 4, 13, 1]
+LAST_TWO_TURNED = [10, 4, 7, 7, 2, 13, 8, 10, 4, 3, 7, 6, 11, 6, 9, 5, 12, 2, 4, 5, 5, 12]
+LAST_TWO_REMOVED = EVERYTHING & ~(1 << 0 | 1 << 1 | 1 << 2 | 1 << 5)
+
+
+def test_a_deal_known_winnable_rules_out_the_orders_that_cannot_win_it() -> None:
+    pyramid, turned, removed = LAST_TWO_PYRAMID, LAST_TWO_TURNED, LAST_TWO_REMOVED
+    assert reference_wins(pyramid, [*turned, 8, 11])
+    assert not reference_wins(pyramid, [*turned, 11, 8])
+    assert reference_wins(pyramid, [*turned, 8, 11], removed, drawn=22)
+    unseen = counts([8, 11])
+    plain = best_move(pyramid, removed, unseen, 12, random.Random(3), samples=40)
+    known = best_move(pyramid, removed, unseen, 12, random.Random(3), samples=40,
+                      winnable_from=turned)
+    assert plain is not None and known is not None
+    assert plain.odds == known.odds == ((DRAW, plain.wins),)
+    assert plain.samples == 40 and 0 < plain.wins < 40  # each order drawn about half the time
+    assert known.samples == known.wins == plain.wins  # the ruled-out order no longer counts
+    assert known.rate == 1.0
+
+
+def played_legally(deck: Sequence[int], seed: int, moves: int
+                   ) -> tuple[list[int], list[int], int, int, int]:
+    """A deal played from its start by random legal moves (at most `moves`, stopping
+    before the game ends). Returns (pyramid, stock, removed, cards turned, base)."""
+    rng = random.Random(seed)
+    pyramid, stock = list(deck[:28]), list(deck[28:])
+    removed, drawn, base = 0, 1, stock[0]
+    for _ in range(moves):
+        options = legal_moves(pyramid, removed, base, len(stock) - drawn)
+        step = rng.choice(options) if options else None
+        if isinstance(step, Pick) and removed | 1 << step.index != EVERYTHING:
+            removed, base = removed | 1 << step.index, pyramid[step.index]
+        elif isinstance(step, Draw) and len(stock) - drawn > 1:
+            drawn, base = drawn + 1, stock[drawn]
+    return pyramid, stock, removed, drawn, base
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(decks, st.integers(0, 2**32), st.integers(0, 40))
+def test_knowing_the_deal_winnable_changes_the_share_not_the_move(
+    deck: list[int], seed: int, moves: int
+) -> None:
+    # every order that wins from a position reached in play wins from the start too, so
+    # ruling out the others takes samples away, never wins
+    pyramid, stock, removed, drawn, base = played_legally(deck, seed, moves)
+    unseen = counts(stock[drawn:])
+    plain = best_move(pyramid, removed, unseen, base, random.Random(seed), 16)
+    known = best_move(pyramid, removed, unseen, base, random.Random(seed), 16,
+                      winnable_from=stock[:drawn])
+    assert plain is not None and known is not None
+    assert (known.move, known.odds) == (plain.move, plain.odds)
+    assert plain.wins <= known.samples <= plain.samples == 16
+
+
 @settings(max_examples=60, deadline=None)
 @given(decks, st.integers(0, 2**32), st.integers(1, 12), st.integers(0, 3),
        st.integers(1, 13))

@@ -14,8 +14,8 @@ from parlour.games.escalator.solver import hint, keeps_a_win, still_winnable
 GAME = Escalator()
 
 
-def deal(seed: str) -> Layout:
-    return GameId("escalator", {"winnable": False}, seed, GAME.deal_version).deal(GAME)
+def deal(seed: str, winnable: bool = False) -> Layout:
+    return GameId("escalator", {"winnable": winnable}, seed, GAME.deal_version).deal(GAME)
 
 
 def test_the_hint_never_depends_on_the_stock_order() -> None:
@@ -29,9 +29,41 @@ def test_the_hint_never_depends_on_the_stock_order() -> None:
         assert found is not None and found == hint(other, 0)
 
 
+def test_on_a_winnable_deal_the_hint_still_never_depends_on_the_stock_order() -> None:
+    rng = random.Random(6)
+    for number in range(4):
+        state = deal(f"winnable{number}", winnable=True)
+        for move in range(3):  # a few moves in, some of the stock turned
+            state = GAME.apply(state, GAME.legal_moves(state)[-1 if move % 2 else 0])
+        unseen = list(state.stock[state.turned:])
+        rng.shuffle(unseen)
+        other = replace(state, stock=(*state.stock[:state.turned], *unseen))
+        found = hint(state, 0)
+        assert found is not None and found == hint(other, 0)
+
+
+def test_on_a_winnable_deal_the_share_counts_the_ways_that_let_it_be_won() -> None:
+    for number in range(4):
+        state = deal(f"winnable{number}", winnable=True)
+        assert state.dealt_winnable and verdict_of_deal(state).winnable
+        known = hint(state, 0)
+        plain = hint(replace(state, dealt_winnable=False), 0)
+        assert known is not None and plain is not None
+        assert known.move == plain.move  # ruling orders out changes the share, not the move
+        assert "of the ways this winnable deal's stock may fall" in known.note
+        assert share(known.note) > share(plain.note)
+
+
+def share(note: str) -> int:
+    found = re.search(r"in (\d+) %|(nearly every one)", note)
+    assert found is not None, note
+    return 100 if found[2] else int(found[1])
+
+
 HINT_WORDS = re.compile(
     r"^(Pick up the (10|[2-9AJQK])[♣♦♥♠]|Turn the stock)"
-    r"( for an? [1-9][0-9]? % chance to win from here| and you are all but sure to win from here"
+    r"(, and a win stays possible in ([1-9][0-9]? %|nearly every one) of the ways "
+    r"(the stock|this winnable deal's stock) may fall"
     r"| to keep a win in reach, if the stock falls kindly"
     r"|, though no order of the stock can win from here now)$"
 )
@@ -47,9 +79,11 @@ def random_play(seed: str, moves: int) -> Layout:
     return state
 
 
-def test_hints_say_the_chance_to_win_as_a_player_would() -> None:
+def test_hints_say_how_often_a_win_stays_possible_as_a_player_would() -> None:
     chance = hint(random_play("h0", 4), 0)
-    assert chance is not None and chance.note == "Pick up the 3♥ for a 6 % chance to win from here"
+    assert chance is not None
+    assert chance.note == ("Pick up the 3♥, and a win stays possible in 6 % of the ways the "
+                           "stock may fall")
     # no order tried wins, but one the player cannot rule out does: the move keeps it
     lucky_state = random_play("h0", 8)
     lucky = hint(lucky_state, 0)
