@@ -25,7 +25,8 @@ a card turned stays turned, or you could look one card ahead.</p>
 arrow keys and press Enter. <b>Hint</b> (H) suggests the move after which a win stays
 possible in the most of the ways the unseen stock may fall, and in how many ("Pick up the
 7♣, and a win stays possible in 40 % of the ways the stock may fall"; on a winnable deal,
-of the ways that let it be won): it never looks at the stock. The
+"the deal stays winnable in 97 % of the ways its stock may fall"): it never looks at the
+stock. The
 <b>Assist</b> light (A) says whether some order of the unseen stock could still clear
 the pyramid; turning it on counts as help.</p>
 <p>After the game, Parlour's solver tells you whether the deal could have been won;

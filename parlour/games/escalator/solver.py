@@ -43,9 +43,10 @@ def hint(state: Layout, seat: int) -> Hint | None:
     """The move after which a win stays possible in the most of the ways the unseen stock
     may fall, said as a player would (after the page's "Hint: "): "Pick up the 7♣, and a
     win stays possible in 40 % of the ways the stock may fall". On a deal dealt winnable
-    only the ways that let it be won count (the player knows the true one does), so the
-    share says how rarely the move spoils the deal. A share of the ways a win stays
-    possible, not a chance to win: playing on, the player still cannot see the stock."""
+    only the ways that let it be won count (the player knows the true one does): "...,
+    and the deal stays winnable in 97 % of the ways its stock may fall". A share of the
+    ways a win stays possible, not a chance to win: playing on, the player still cannot
+    see the stock."""
     if RULES.to_move(state) is None:
         return None
     turned = [rank(card) for card in state.stock[:state.turned]]  # seen, in order
@@ -58,8 +59,7 @@ def hint(state: Layout, seat: int) -> Hint | None:
     if found.wins:
         move = move_of_step(found.move)
         return Hint(move=RULES.move_to_json(move),
-                    note=f"{_doing(state, move)}, and a win stays possible in "
-                         f"{_share(found)} {_ways(state)}")
+                    note=f"{_doing(state, move)}, {_odds(state, found)}")
     # no sampled order won: the first move that keeps a win in reach, if any does
     for step, _ in found.odds:
         move = move_of_step(step)
@@ -79,17 +79,13 @@ def _doing(state: Layout, move: Pick | Draw) -> str:
     return "Turn the stock"
 
 
-def _share(found: search.MoveOdds) -> str:
+def _odds(state: Layout, found: search.MoveOdds) -> str:
     """The sampled share in a player's words."""
-    if found.wins == found.samples:
-        return "nearly every one"
-    return f"{max(1, min(99, round(100 * found.rate)))} %"
-
-
-def _ways(state: Layout) -> str:
+    share = ("nearly all" if found.wins == found.samples
+             else f"{max(1, min(99, round(100 * found.rate)))} %")
     if state.dealt_winnable:
-        return "of the ways this winnable deal's stock may fall"
-    return "of the ways the stock may fall"
+        return f"and the deal stays winnable in {share} of the ways its stock may fall"
+    return f"and a win stays possible in {share} of the ways the stock may fall"
 
 
 def keeps_a_win(state: Layout, move: Pick | Draw) -> bool:

@@ -50,20 +50,20 @@ def test_on_a_winnable_deal_the_share_counts_the_ways_that_let_it_be_won() -> No
         plain = hint(replace(state, dealt_winnable=False), 0)
         assert known is not None and plain is not None
         assert known.move == plain.move  # ruling orders out changes the share, not the move
-        assert "of the ways this winnable deal's stock may fall" in known.note
+        assert "the deal stays winnable in" in known.note
         assert share(known.note) > share(plain.note)
 
 
 def share(note: str) -> int:
-    found = re.search(r"in (\d+) %|(nearly every one)", note)
+    found = re.search(r"in (\d+) %|(nearly all)", note)
     assert found is not None, note
     return 100 if found[2] else int(found[1])
 
 
 HINT_WORDS = re.compile(
     r"^(Pick up the (10|[2-9AJQK])[♣♦♥♠]|Turn the stock)"
-    r"(, and a win stays possible in ([1-9][0-9]? %|nearly every one) of the ways "
-    r"(the stock|this winnable deal's stock) may fall"
+    r"(, and (a win stays possible|the deal stays winnable) in ([1-9][0-9]? %|nearly all) "
+    r"of the ways (the|its) stock may fall"
     r"| to keep a win in reach, if the stock falls kindly"
     r"|, though no order of the stock can win from here now)$"
 )
