@@ -69,7 +69,8 @@ DRAW = Draw()
 
 @dataclass(frozen=True, slots=True)
 class MoveOdds:
-    """A hint: `move` won in `wins` of the `samples` stock orders tried.
+    """A hint: `move` won in `wins` of the `samples` stock orders counted (those tried,
+    less any a deal known to be winnable rules out: see `best_move`).
 
     `odds` lists every legal move with its wins over the same samples, picks by index
     first, then the draw; `move` is the first of those with the most wins.
@@ -481,6 +482,8 @@ def best_move(
     ]
     start = 0
     if winnable_from is not None:
+        if not winnable_from:
+            raise ValueError("a deal's start has its first stock card turned as the base")
         _check(pyramid, 0, winnable_from[0], winnable_from)
         start = c.closure(c.indexed(0), winnable_from[0])
     wins = [0] * len(moves)
