@@ -364,10 +364,11 @@ def test_the_hint_sees_counts_only(
 
 
 # A deal played legally to its last two stock cards, the 8 and the jack, still face down.
-# Left: the king on top, the queen and the 8 under it, a 9 under the 8; the base a queen.
-# Only the draw is legal. With the 8 turned first, the 9, the 8, then (after the jack)
-# the queen and the king go: the deal is won. With the jack first it cannot be won from
-# here, nor from the start, so on a deal known to be winnable that order is ruled out.
+# Left: the king at the top, the queen and the 8 in the row below, and a 9 below the 8,
+# covering it; the base is a queen. Only the draw is legal. With the 8 turned first, the
+# 9, the 8, then (after the jack) the queen and the king go: the deal is won. With the
+# jack first it cannot be won from here, nor from the start, so on a deal known to be
+# winnable that order is ruled out.
 LAST_TWO_PYRAMID = [13, 12, 8, 13, 3, 9, 1, 1, 10, 6, 8, 7, 12, 2, 11, 5, 11, 2, 3, 9, 3, 9,
                     6, 1, 10, 4, 13, 1]
 LAST_TWO_TURNED = [10, 4, 7, 7, 2, 13, 8, 10, 4, 3, 7, 6, 11, 6, 9, 5, 12, 2, 4, 5, 5, 12]
