@@ -248,9 +248,12 @@ class _Component:
         "transitions",
     )
 
-    def __init__(self, cons: list[Constraint], tilt: float | None = None) -> None:
+    def __init__(
+        self, cons: list[Constraint], tilt: float | None = None, work_limit: int = WORK_LIMIT
+    ) -> None:
         """`tilt`: count approximately, each mine weighing `tilt` instead of being
-        counted (for components too tangled to count exactly); `counts` is then {0: w}."""
+        counted (for components too tangled to count exactly); `counts` is then {0: w}.
+        `work_limit`: steps of the exact count before giving up (`exact` is then False)."""
         self.key = tuple(cons)
         signature: dict[int, int] = {}
         for index, (mask, _) in enumerate(cons):
@@ -272,7 +275,7 @@ class _Component:
         self.shift = 0 if tilt is not None else 1
         self.forward: list[dict[tuple[int, ...], Poly]] = []
         self.transitions: list[list[tuple[tuple[int, ...], list[Move]]]] = []
-        self._run(cons, box_cons, con_boxes, tilt)
+        self._run(cons, box_cons, con_boxes, tilt, work_limit)
 
     def _run(
         self,
@@ -280,6 +283,7 @@ class _Component:
         box_cons: list[list[int]],
         con_boxes: list[list[int]],
         tilt: float | None,
+        work_limit: int,
     ) -> None:
         order = self.order
         position = [0] * len(order)
@@ -361,7 +365,7 @@ class _Component:
             states = new_states
             active = nxt
             total_states += len(states)
-            if (work > WORK_LIMIT and tilt is None) or total_states > STATE_LIMIT:
+            if (work > work_limit and tilt is None) or total_states > STATE_LIMIT:
                 self.exact = False
                 break
         self.forward.append(states)

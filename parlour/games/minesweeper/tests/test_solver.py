@@ -616,6 +616,36 @@ def test_a_guess_chooses_the_cell_that_helps_most_over_the_safest() -> None:
     assert after_first[0] > max(after_first[c] for c, p in probs.items() if p == safest)
 
 
+def test_a_look_ahead_too_tangled_to_count_falls_back_to_the_safest_cell(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # expert seed 8024007 after the opening click at (3, 3): the numbers ring closed
+    # cells inside the opening, and opening any candidate makes a front whose exact
+    # count passes the look-ahead's limit (it once took 42 s to give up on every one)
+    picture = "\n".join(
+        row + "#" * 23
+        for row in ("#######", "#3#2#3#", "##111##", "#21012#", "##111##", "#2#2#2#", "#######")
+    ) + ("\n" + "#" * 30) * 9
+    rows, cols, _, known = position(picture)
+    know = stuck(rows, cols, 99, known)
+    assert know is not None and know.engine is not None and know.engine.exact
+    guesser = solver._Guesser(know)
+    candidates = guesser.candidates(solver.CANDIDATE_RATIO)
+    with pytest.raises(solver._Tangled):
+        guesser.score(candidates[0], -1.0)
+    probs = know.probabilities()
+    safest = min(candidates, key=lambda c: (probs[c], guesser.prior(c), c))
+    assert guesser.best()[0] == safest
+    # on a small board, the same limit at 0 turns the look-ahead off: the safest cell
+    rows, cols, _, known = position("######\n1#####\n######")
+    know = stuck(rows, cols, 3, known)
+    assert know is not None
+    assert solver._Guesser(know).best()[0] == 0
+    monkeypatch.setattr(solver, "LOOKAHEAD_WORK", 0)
+    cell = solver._Guesser(know).best()[0]
+    assert cell != 0 and know.probabilities()[cell] == pytest.approx(1 / 6)
+
+
 # -- the fast board and the real rules --------------------------------------------------
 
 
