@@ -732,7 +732,10 @@ class Field:
 
 
 SAFE_CLICK = (0, 0)
-OPENING_CLICK = (2, 2)  # (row, col) from the nearest corner, for the 'opening' first click
+# (row, col) from the corner, for the 'opening' first click: David Hill's (3, 3). Paired
+# by seed with (2, 2) it won 271 more games net in 100 000 (seeds 5000000+) and 162 more
+# in 60 000 (8000000+), z 3.3 together.
+OPENING_CLICK = (3, 3)
 
 
 def first_click(rows: int, cols: int, mines: int, rule: str = "safe") -> int:
@@ -740,8 +743,8 @@ def first_click(rows: int, cols: int, mines: int, rule: str = "safe") -> int:
 
     With `safe` (only the clicked cell is mine-free) a corner, which has the fewest
     neighbours and so is the likeliest to be a zero; with `opening` (the clicked cell
-    and its neighbours are mine-free) a cell near a corner, whose opening reaches the
-    edges (measured by bench/minesweeper_solver.py).
+    and its neighbours are mine-free) a cell three rows and columns in from a corner,
+    whose opening often reaches the edges (measured by bench/minesweeper_solver.py).
     """
     row, col = OPENING_CLICK if rule == "opening" else SAFE_CLICK
     return min(row, rows - 1) * cols + min(col, cols - 1)

@@ -377,7 +377,7 @@ def test_suggest_on_an_empty_board_picks_a_corner() -> None:
     assert hint.mine_probability == pytest.approx(99 / 480)
     assert not hint.certain
     assert first_click(16, 30, 99, "safe") == 0
-    assert first_click(16, 30, 99, "opening") == 2 * 30 + 2
+    assert first_click(16, 30, 99, "opening") == 3 * 30 + 3
 
 
 def test_suggest_refuses_a_finished_board() -> None:
