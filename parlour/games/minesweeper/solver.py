@@ -732,10 +732,14 @@ class Field:
 
 
 SAFE_CLICK = (0, 0)
-# (row, col) from the corner, for the 'opening' first click: David Hill's (3, 3). Paired
-# by seed with (2, 2) it won 271 more games net in 100 000 (seeds 5000000+) and 162 more
-# in 60 000 (8000000+), z 3.3 together.
-OPENING_CLICK = (3, 3)
+# (row, col) from the corner for the 'opening' first click, by the share of cells that
+# are mines. Paired by seed (opening first click, seeds 5000000+): David Hill's (3, 3)
+# beat (2, 2) at a density of 0.20 (expert 16x30/99: +271 games net in 100 000, and +162
+# in 60 000 on seeds 8000000+; 16x16/52: +196 in 50 000) and lost below it (16x30/75 at
+# 0.16: -60 in 50 000; intermediate at 0.16: -300 in 100 000; beginner at 0.12: -258).
+DENSE_OPENING_CLICK = (3, 3)
+SPARSE_OPENING_CLICK = (2, 2)
+DENSE = 0.18  # mines per cell from which the dense board's click is used
 
 
 def first_click(rows: int, cols: int, mines: int, rule: str = "safe") -> int:
@@ -743,10 +747,16 @@ def first_click(rows: int, cols: int, mines: int, rule: str = "safe") -> int:
 
     With `safe` (only the clicked cell is mine-free) a corner, which has the fewest
     neighbours and so is the likeliest to be a zero; with `opening` (the clicked cell
-    and its neighbours are mine-free) a cell three rows and columns in from a corner,
-    whose opening often reaches the edges (measured by bench/minesweeper_solver.py).
+    and its neighbours are mine-free) a cell near a corner, two or three rows and columns
+    in (further on denser boards), whose opening often reaches the edges (measured by
+    bench/minesweeper_solver.py).
     """
-    row, col = OPENING_CLICK if rule == "opening" else SAFE_CLICK
+    if rule != "opening":
+        row, col = SAFE_CLICK
+    elif mines >= DENSE * rows * cols:
+        row, col = DENSE_OPENING_CLICK
+    else:
+        row, col = SPARSE_OPENING_CLICK
     return min(row, rows - 1) * cols + min(col, cols - 1)
 
 

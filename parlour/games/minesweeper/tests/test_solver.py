@@ -377,7 +377,10 @@ def test_suggest_on_an_empty_board_picks_a_corner() -> None:
     assert hint.mine_probability == pytest.approx(99 / 480)
     assert not hint.certain
     assert first_click(16, 30, 99, "safe") == 0
-    assert first_click(16, 30, 99, "opening") == 3 * 30 + 3
+    assert first_click(16, 30, 99, "opening") == 3 * 30 + 3  # dense: three cells in
+    assert first_click(16, 16, 40, "opening") == 2 * 16 + 2  # sparser: two
+    assert first_click(9, 9, 10, "opening") == 2 * 9 + 2
+    assert first_click(2, 5, 1, "opening") == 1 * 5 + 2  # a thin board: the last row
 
 
 def test_suggest_refuses_a_finished_board() -> None:
