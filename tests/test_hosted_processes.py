@@ -272,11 +272,16 @@ def test_an_owner_paused_past_its_lease_can_never_write_again(hosted: Hosted) ->
     finally:
         hosted.resume(old)
     status = late.result()
-    assert status in (409, 503), status  # refused: never acknowledged
+    # On waking, the old owner either meets the late move first and is refused at the
+    # database (409/503), or renews its leases first, finds the game lost and hands the
+    # move to the new owner, which plays it after the others (200; seen under load).
+    # Either way the move is never played on the old owner's stale copy.
+    assert status in (200, 409, 503), status
+    handed_on = 1 if status == 200 else 0
     time.sleep(1.5)  # its leases' next renewal finds the game lost
-    assert stored_moves(hosted, sid) == made[-1] == moves_made(other, sid, token)
+    assert stored_moves(hosted, sid) == made[-1] + handed_on == moves_made(other, sid, token)
     assert index_of(hosted, owner_pid(hosted, sid)) != old
-    assert moves_made(old_url, sid, token) == made[-1]  # it forwards to the new owner now
+    assert moves_made(old_url, sid, token) == made[-1] + handed_on  # it forwards now
 
 
 class ThreadedRequest:
