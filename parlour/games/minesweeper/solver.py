@@ -536,6 +536,10 @@ class _Guesser:
         """Fewer undetermined neighbours: likelier to show a zero or a small number."""
         return (self.know.around_mask[cell] & self.free).bit_count()
 
+    def safest_first(self, cell: int) -> tuple[float, int, int]:
+        """Sort key: the least likely mine first, then the likeliest to show a zero."""
+        return self.probs[cell], self.prior(cell), cell
+
     def candidates(self, ratio: float = 0.9) -> list[int]:
         """Front cells at least `ratio` times as safe as the safest cell, and if the
         interior is that safe, one interior cell of each shape (neighbours closed and
@@ -569,7 +573,7 @@ class _Guesser:
         exact = engine is not None and engine.exact
         cells = self.candidates(CANDIDATE_RATIO) if exact else []
         if not cells:
-            cell = min(_bits(self.free), key=lambda c: (probs[c], self.prior(c), c))
+            cell = min(_bits(self.free), key=self.safest_first)
             return cell, probs[cell]
         try:
             best, dead = self.pick(cells)
@@ -577,7 +581,7 @@ class _Guesser:
                 seen = set(cells)
                 best, _ = self.pick([c for c in self.candidates(0.0) if c not in seen])
         except _Tangled:
-            best = dead = min(cells, key=lambda c: (probs[c], self.prior(c), c))
+            best = dead = min(cells, key=self.safest_first)
         if best < 0:
             best = dead
         return best, probs[best]
@@ -589,7 +593,7 @@ class _Guesser:
         never do better than opening it last, so it is only played when all are dead.
         """
         probs = self.probs
-        cells = sorted(cells, key=lambda c: (probs[c], self.prior(c), c))
+        cells = sorted(cells, key=self.safest_first)
         best, best_score = -1, -1.0
         dead, dead_score = -1, -1.0
         for cell in cells:
