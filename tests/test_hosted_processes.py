@@ -6,6 +6,7 @@ its lease, Redis restarted and PostgreSQL stopped, and no acknowledged move is l
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import itertools
 import json
 import threading
@@ -288,11 +289,6 @@ class ThreadedRequest:
     """A move posted in a thread of its own; `result()`: its status."""
 
     def __init__(self, url: str, sid: str, token: str) -> None:
-        import concurrent.futures
-
-        view = httpx.get(f"{url.replace(url, url)}/api/games/{sid}", headers=bearer(token),
-                         timeout=2).json() if False else None
-        del view
         self._pool = concurrent.futures.ThreadPoolExecutor(1)
         self._future = self._pool.submit(self._post, url, sid, token)
 
