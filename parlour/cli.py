@@ -7,12 +7,14 @@ import asyncio
 import contextlib
 import errno
 import os
+import signal
 import socket
 import sys
 import time
 import webbrowser
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING
 
 import uvicorn
@@ -390,14 +392,37 @@ def main(argv: list[str] | None = None) -> None:
         try:
             await task
         finally:
-            collector.stop()
-            compute.close()
+            tidy()
+
+    def tidy() -> None:
+        collector.stop()
+        compute.close()
 
     with (
         contextlib.suppress(KeyboardInterrupt),
+        tidied_before_sigterm(tidy),
         asyncio.Runner(loop_factory=_loop_factory()) as runner,
     ):
         runner.run(serve())
+
+
+@contextlib.contextmanager
+def tidied_before_sigterm(tidy: Callable[[], None]) -> Iterator[None]:
+    """uvicorn answers SIGTERM (a service manager's stop) by shutting down gracefully and
+    then raising the signal again, so that the process dies of it, as expected, before
+    the code after `serve` runs: the worker processes would be left to the resource
+    tracker, which warns of leaked semaphores. This handler, which uvicorn puts back
+    before raising the signal, tidies up first and then dies of the signal."""
+    def handler(signum: int, frame: FrameType | None) -> None:
+        tidy()
+        signal.signal(signum, signal.SIG_DFL)
+        signal.raise_signal(signum)
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:

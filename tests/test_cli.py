@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
+import httpx
 import pytest
 
 from parlour.cli import allowed_hosts, limit_rules, parse_args
@@ -37,6 +39,30 @@ def test_listening_on_every_interface_prints_a_warning(tmp_path: Path) -> None:
     finally:
         process.terminate()
         process.wait(10)
+
+
+def test_sigterm_stops_the_workers_cleanly_and_the_server_dies_of_it(tmp_path: Path) -> None:
+    """A service manager's stop: uvicorn shuts down, the worker pool is closed (no leaked
+    semaphores for the resource tracker to warn of) and the process dies of the signal."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "parlour", "--port", "0", "--no-browser",
+         "--db", str(tmp_path / "db.sqlite3")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        assert process.stdout is not None
+        address = process.stdout.readline().split("ready at ")[1].split()[0]
+        made = httpx.post(f"{address}api/games", json={"game": "minesweeper"}).json()
+        hint = httpx.post(f"{address}api/games/{made['session']}/hint", timeout=60,
+                          headers={"Authorization": f"Bearer {made['token']}"})
+        assert hint.status_code == 200, hint.text  # answered by a worker: the pool is up
+        process.send_signal(signal.SIGTERM)
+        _, errors = process.communicate(timeout=30)
+    finally:
+        process.kill()
+        process.wait(10)
+    assert process.returncode == -signal.SIGTERM
+    assert "leaked" not in errors and "Traceback" not in errors, errors
 
 
 def test_a_host_sets_its_proxies_and_limits_by_option_or_environment(

@@ -323,6 +323,7 @@ class Compute:
             self._reports.put(None)  # the reader's signal to stop
             self._reader.join(timeout=10)
             self._reports.close()
+            self._reports.join_thread()  # its feeder thread holds the queue's semaphores
             self._reports = self._reader = None
 
     # -- progress from the workers --------------------------------------------------------
