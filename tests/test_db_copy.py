@@ -108,7 +108,10 @@ def test_a_session_id_of_another_game_there_refuses_the_whole_copy(tmp_path: Pat
 
 def test_a_copy_that_cannot_start_says_why(
     tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # a server that is not there is waited for this long (10 s when serving)
+    monkeypatch.setattr("parlour.store.postgres.store.CONNECT_SECONDS", 1.0)
     with pytest.raises(SystemExit, match="no such SQLite file to copy from"):
         cli.main(["db", "copy", "--from", str(tmp_path / "nope.sqlite3"), "--to", postgres_url])
     assert not (tmp_path / "nope.sqlite3").exists()
