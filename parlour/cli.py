@@ -377,6 +377,10 @@ def main(argv: list[str] | None = None) -> None:
 
     collector = Collector()
 
+    def tidy() -> None:
+        collector.stop()
+        compute.close()
+
     async def serve() -> None:
         task = asyncio.create_task(server.serve(sockets=[sock]))
         while not server.started and not task.done():
@@ -393,10 +397,6 @@ def main(argv: list[str] | None = None) -> None:
             await task
         finally:
             tidy()
-
-    def tidy() -> None:
-        collector.stop()
-        compute.close()
 
     with (
         contextlib.suppress(KeyboardInterrupt),
