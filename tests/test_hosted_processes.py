@@ -24,20 +24,35 @@ from tests.support.hosted import Hosted, NoNginx, start_hosted
 from tests.support.loops import run_async
 from tests.support.markup import legal_moves
 from tests.support.postgres import PostgresServer, unavailable
-from tests.support.redis import RedisServer
+from tests.support.redis import RedisServer, redis_fixture
 from tests.test_uploads import png
 
 pytestmark = pytest.mark.timeout(300)
 
 
-@pytest.fixture
-def hosted(postgres: PostgresServer, redis: RedisServer) -> Iterator[Hosted]:
+def hosted_on(postgres: PostgresServer, redis: RedisServer) -> Iterator[Hosted]:
     try:
         running = start_hosted(postgres, redis, count=3)
     except NoNginx as error:
         unavailable(f"no nginx for the hosted tests: {error}")
     yield running
     running.stop()
+
+
+@pytest.fixture
+def hosted(postgres: PostgresServer, redis: RedisServer) -> Iterator[Hosted]:
+    """Three processes and nginx of the test's own: it may kill, pause or cut them off."""
+    yield from hosted_on(postgres, redis)
+
+
+module_redis = pytest.fixture(scope="module")(redis_fixture)
+
+
+@pytest.fixture(scope="module")
+def shared_hosted(postgres: PostgresServer, module_redis: RedisServer) -> Iterator[Hosted]:
+    """Three processes and nginx for the tests that only make and play games on them
+    (starting them takes 4-8 s a test)."""
+    yield from hosted_on(postgres, module_redis)
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -131,7 +146,8 @@ class Watcher:
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_game_plays_through_nginx_seen_by_viewers_on_every_process(
-        hosted: Hosted, game: str) -> None:
+        shared_hosted: Hosted, game: str) -> None:
+    hosted = shared_hosted
     sid, token = new_game(hosted.url, game)
     watchers = [Watcher(p.url, sid, reconnect=True) for p in hosted.processes]
 
@@ -213,10 +229,11 @@ def sliding_games(hosted: Hosted, count: int) -> list[Player]:
 
 
 def test_nginx_sends_a_players_browser_to_one_process_and_a_first_visit_anywhere(
-    hosted: Hosted,
+    shared_hosted: Hosted,
 ) -> None:
     """The shipped configuration's affinity: a player's games are made, so played, by
     the process its cookie is sent to; requests without a cookie yet go round."""
+    hosted = shared_hosted
     def owners(headers: dict[str, str]) -> set[int]:
         made = [httpx.post(f"{hosted.url}/api/games", json={"game": "sliding"},
                            headers=headers, timeout=30) for _ in range(6)]

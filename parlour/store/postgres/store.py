@@ -39,6 +39,10 @@ POOL_SIZE = 8
 """Connections one process keeps at most: commits of that many games at once, the rest
 wait for one (a PostgreSQL server takes some 100 by default, shared by every process)."""
 CONNECT_SECONDS = 10.0
+WAIT_SECONDS = 5.0
+"""How long a read or a commit waits for a connection of the pool (psycopg_pool's default
+is 30 s). Commits are milliseconds and at most POOL_SIZE run at once, so a longer wait
+means the server is down: the player is told so (503) rather than kept waiting."""
 
 
 class Unreachable(RuntimeError):
@@ -56,6 +60,7 @@ class PostgresStore(SqlStore[Connection]):
         self.leases: Leases | None = None  # set by `hold_leases` (many processes)
         self._pool: ConnectionPool[Connection] = ConnectionPool(
             url, min_size=1, max_size=pool_size, open=False, name="parlour-store",
+            timeout=WAIT_SECONDS,
             kwargs={"autocommit": True})  # a transaction is begun where one is wanted
         try:
             self._pool.open(wait=True, timeout=CONNECT_SECONDS)
