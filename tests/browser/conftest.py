@@ -41,13 +41,14 @@ _TOKENS_SCRIPT = """
 
 def view_count(page: Page) -> int:
     """How many server views the page has applied since it loaded."""
-    return int(page.evaluate("Number(document.body.dataset.views || 0)"))
+    return int(page.evaluate("Number(document.body?.dataset.views || 0)"))
 
 
 def wait_for_views(page: Page, at_least: int, timeout: int = TIMEOUT_MS) -> int:
-    """Wait until the page has applied `at_least` views in all; returns the count."""
+    """Wait until the page has applied `at_least` views in all; returns the count. (After a
+    click that opens another page, the new document may have no body yet: not a view.)"""
     page.wait_for_function(
-        "n => Number(document.body.dataset.views || 0) >= n", arg=at_least, timeout=timeout
+        "n => Number(document.body?.dataset.views || 0) >= n", arg=at_least, timeout=timeout
     )
     return view_count(page)
 

@@ -55,7 +55,7 @@ class GamePage:
 
     def views(self) -> int:
         """How many server views the page has applied since it loaded."""
-        return int(self.page.evaluate("Number(document.body.dataset.views || 0)"))
+        return int(self.page.evaluate("Number(document.body?.dataset.views || 0)"))
 
     def focused(self) -> str | None:
         found: str | None = self.page.evaluate(

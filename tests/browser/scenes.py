@@ -224,14 +224,14 @@ def close_dialog(page: Page, dialog: Locator) -> None:
 def open_scene(page: Page, scene: Scene, reached: Reached) -> None:
     """Go to the scene's game page and wait for its board (and the page's typeface)."""
     page.goto(reached.path(scene.game))
-    page.wait_for_function("Number(document.body.dataset.views || 0) >= 1")
+    page.wait_for_function("Number(document.body?.dataset.views || 0) >= 1")
     page.evaluate("document.fonts.ready.then(() => true)")
 
 
 def open_ready(page: Page, path: str) -> None:
     """Go to a page without a board (home, statistics) and wait until it is filled in."""
     page.goto(path)
-    page.wait_for_function("document.body.dataset.ready === '1'")
+    page.wait_for_function("document.body?.dataset.ready === '1'")
     page.evaluate("document.fonts.ready.then(() => true)")
 
 

@@ -28,7 +28,7 @@ def open_replay(new_context: NewContext, sid: str, tokens: dict[str, str] | None
                 **options: Any) -> Page:
     page = new_context(tokens=tokens, **options).new_page()
     page.goto(f"/replay/{sid}")
-    page.wait_for_function("document.body.dataset.ready === '1'")
+    page.wait_for_function("document.body?.dataset.ready === '1'")
     return page
 
 
@@ -202,7 +202,7 @@ def test_the_statistics_page_lists_past_games_each_with_a_replay(
         own.close()
     page = new_context().new_page()
     page.goto("/stats?game=escalator")
-    page.wait_for_function("document.body.dataset.ready === '1'")
+    page.wait_for_function("document.body?.dataset.ready === '1'")
     row = page.locator(f".past-game[data-session='{reached.session}']")
     expect(row).to_contain_text("moves")
     expect(page.locator(".past-game").first).to_have_attribute("data-session", reached.session)
