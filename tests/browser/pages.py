@@ -13,7 +13,7 @@ from urllib.parse import parse_qs, urlparse
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page
 
-from tests.browser.conftest import TIMEOUT_MS, NextView
+from tests.browser.conftest import TIMEOUT_MS, NextView, view_count
 
 
 class GamePage:
@@ -55,7 +55,7 @@ class GamePage:
 
     def views(self) -> int:
         """How many server views the page has applied since it loaded."""
-        return int(self.page.evaluate("Number(document.body?.dataset.views || 0)"))
+        return view_count(self.page)
 
     def focused(self) -> str | None:
         found: str | None = self.page.evaluate(

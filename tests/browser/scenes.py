@@ -224,6 +224,7 @@ def close_dialog(page: Page, dialog: Locator) -> None:
 def open_scene(page: Page, scene: Scene, reached: Reached) -> None:
     """Go to the scene's game page and wait for its board (and the page's typeface)."""
     page.goto(reached.path(scene.game))
+    # (conftest.wait_for_views, written here: conftest imports this module)
     page.wait_for_function("Number(document.body?.dataset.views || 0) >= 1")
     page.evaluate("document.fonts.ready.then(() => true)")
 

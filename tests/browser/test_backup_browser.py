@@ -16,7 +16,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.conftest import TIMEOUT_MS
+from tests.browser.conftest import TIMEOUT_MS, wait_for_views
 from tests.browser.test_stats import CROSS_WINS, finish_tictactoe
 from tests.support.servers import RunningServer, start_server
 
@@ -107,7 +107,7 @@ def test_a_backup_downloaded_here_restores_games_and_statistics_there(
     entry = fresh.locator(f"#resume li[data-session='{unfinished}'] a")
     expect(entry).to_contain_text("Minesweeper")
     entry.click()
-    fresh.wait_for_function("Number(document.body?.dataset.views || 0) >= 1")
+    wait_for_views(fresh, 1)
     expect(fresh.locator("#board")).to_be_visible()
 
     # restoring the same file again adds nothing, and says so

@@ -37,6 +37,7 @@ from tests.browser.conftest import (
     OpenPage,
     ServerView,
     WaitViews,
+    wait_for_views,
 )
 from tests.browser.pages import GamePage
 
@@ -470,7 +471,7 @@ def test_a_tap_after_a_long_press_opens_a_cell(
     tap(page, *game.centre(game.cell(deal.first)))
     state = replay(deal.game_id, [("mark", *flagged), ("open", *deal.first)])
     with contextlib.suppress(PlaywrightError):
-        page.wait_for_function("Number(document.body?.dataset.views) >= 3", timeout=1_500)
+        wait_for_views(page, 3, timeout=1_500)
     assert game.views() == 3, (
         "the tap after a long press was swallowed: the page sent no move "
         f"(server moves: {server_view(sid)['moves']})"

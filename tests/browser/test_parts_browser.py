@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, WebSocket
 
-from tests.browser.conftest import CreateGame, NextView, OpenPage
+from tests.browser.conftest import CreateGame, NextView, OpenPage, wait_for_views
 
 GAMES = {
     "minesweeper": {"params": {"rows": 16, "cols": 30, "mines": 30}},
@@ -66,7 +66,7 @@ def test_parts_keep_the_board_equal_to_a_fresh_load(
     player = open_page(path, tokens={sid: token})
     count_parts(player, counts)
     player.reload()
-    player.wait_for_function("() => Number(document.body?.dataset.views) >= 1")
+    wait_for_views(player, 1)
     if game == "ishido":
         with next_view(player):
             player.click("#btn-assist")
@@ -116,7 +116,7 @@ def test_escalator_picks_keep_the_card_and_the_board_equal_to_a_fresh_load(
     player = open_page(path, tokens={sid: created["token"]})
     count_parts(player, counts)
     player.reload()
-    player.wait_for_function("() => Number(document.body?.dataset.views) >= 1")
+    wait_for_views(player, 1)
     rng, picks = random.Random(3), 0
     for move in range(30):
         cards = player.locator("#board .esc-card.playable")
