@@ -75,15 +75,20 @@ def play_a_move(url: str, sid: str, token: str, wait: float = 20.0) -> dict[str,
     """Play the first move the player's view offers that the rules accept (waiting for
     the computers' turns): the game's view once it is acknowledged."""
     deadline = time.monotonic() + wait
+    answers: list[str] = []  # the last answers, for the failure's message
     with httpx.Client(base_url=url, headers=bearer(token), timeout=30) as client:
         while time.monotonic() < deadline:
-            view = client.get(f"/api/games/{sid}").json()
+            read = client.get(f"/api/games/{sid}")
+            view = read.json()
+            answers.append(f"GET {read.status_code} {str(view)[:300]}")
             for move in legal_moves(str(view.get("html") or "")):
                 played = client.post(f"/api/games/{sid}/moves", json={"move": move})
                 if played.status_code == 200:
                     return dict(played.json())
+                answers.append(f"POST {move} {played.status_code} {played.text[:300]}")
             time.sleep(0.1)
-    raise AssertionError(f"no move could be played in {sid} within {wait} s")
+    raise AssertionError(f"no move could be played in {sid} within {wait} s; last answers:\n"
+                         + "\n".join(answers[-6:]))
 
 
 def owner_pid(hosted: Hosted, sid: str) -> int:
@@ -110,9 +115,11 @@ class Watcher:
     With `reconnect`, it comes back after a close that is not final, as a browser does
     (connection.js): a forwarded socket may be ended at any time (relay.py)."""
 
-    def __init__(self, url: str, sid: str, reconnect: bool = False) -> None:
+    def __init__(self, url: str, sid: str, reconnect: bool = False,
+                 speed: str = "normal") -> None:
         self.url = url.replace("http://", "ws://") + f"/ws/{sid}"
         self.reconnect = reconnect
+        self.speed = speed  # the computers' pace it asks for (spectators alone set it)
         self.seen: list[int] = []
         self.closed: int | None = None  # the code it was last closed with by the server
         self.heard: list[str] = []  # the close codes and errors it was sent, in order
@@ -126,7 +133,7 @@ class Watcher:
 
     async def _watch_once(self, stop: asyncio.Event) -> None:
         async with websockets.connect(self.url) as socket:
-            await socket.send(json.dumps({"type": "hello", "token": None}))
+            await socket.send(json.dumps({"type": "hello", "token": None, "speed": self.speed}))
             while not stop.is_set():
                 try:
                     text = await asyncio.wait_for(socket.recv(), 0.2)
@@ -149,7 +156,9 @@ def test_every_game_plays_through_nginx_seen_by_viewers_on_every_process(
         shared_hosted: Hosted, game: str) -> None:
     hosted = shared_hosted
     sid, token = new_game(hosted.url, game)
-    watchers = [Watcher(p.url, sid, reconnect=True) for p in hosted.processes]
+    # at the watched pace (0.6 s a move) a Tribolo player left without a move may wait
+    # over a minute while the computers fill the board: their pace has tests of its own
+    watchers = [Watcher(p.url, sid, reconnect=True, speed="instant") for p in hosted.processes]
 
     async def scene() -> int:
         stop = asyncio.Event()

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import json
 import logging
 import re
 import secrets
@@ -168,7 +169,9 @@ class Relay:
                 return False
             reply = await self._answer(owner, answer)
         except (BusDown, TimeoutError):
-            await _unavailable(scope, send)
+            # the owner had the request: it may have carried it out (a move that then
+            # waits for the computers' turns answers late), so "nothing was done" would lie
+            await _unavailable(scope, send, UNANSWERED)
             return True
         finally:
             self._answers.pop(ask, None)
@@ -438,14 +441,19 @@ async def _whole_body(receive: Receive) -> bytes:
             return b"".join(parts)
 
 
-async def _unavailable(scope: Scope, send: Send) -> None:
+UNREACHED = ("The server playing this game cannot be reached just now: nothing was done,"
+             " try again")
+UNANSWERED = ("The server playing this game did not answer in time: what you asked may"
+              " have been done, so look at the game again before you repeat it")
+
+
+async def _unavailable(scope: Scope, send: Send, why: str = UNREACHED) -> None:
     if scope["type"] == "websocket":  # closed before it is accepted: the browser retries
         await send({"type": "websocket.close", "code": 1011})
         return
     await send({"type": "http.response.start", "status": 503, "headers": [
         (b"content-type", b"application/json"), (b"retry-after", b"1")]})
-    await send({"type": "http.response.body", "body": b'{"error":"The server playing this'
-                b' game cannot be reached just now: nothing was done, try again"}'})
+    await send({"type": "http.response.body", "body": json.dumps({"error": why}).encode()})
 
 
 class _Replaying:

@@ -1,0 +1,95 @@
+"""The relay between two processes on a real Redis bus: what a request forwarded to the
+game's owner is answered when the owner is slow to answer (tests/test_hosted_processes.py
+plays whole games through it)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+
+from parlour.server.hosted import relay as relay_module
+from parlour.server.hosted.bus import Bus
+from parlour.server.hosted.relay import Relay, Scope
+from tests.support.loops import run_async
+from tests.support.redis import RedisServer
+
+GAME_PATH = "/api/games/G4me/moves"
+
+
+class SlowOwner:
+    """An owner's routes that carry a request out at once and answer `seconds` later (a
+    move that then waits for the computers' turns)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.done: list[str] = []
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        await receive()
+        self.done.append(scope["path"])
+        await asyncio.sleep(self.seconds)
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b'{"moves":1}'})
+
+
+async def forwarded_move(redis: RedisServer, owner_app: SlowOwner) -> tuple[int, dict[str, Any]]:
+    """POST a move to the process that does not play the game: its status and body."""
+    relays: list[Relay] = []
+    buses: list[Bus] = []
+
+    async def route_to_owner(sid: str, fresh: bool = False) -> str | None:
+        return "owner"
+
+    async def this_process(sid: str, fresh: bool = False) -> str | None:
+        return None
+
+    async def nobody_here(scope: Scope, receive: Any, send: Any) -> None:
+        raise AssertionError("the request was served by the process it reached")
+
+    for name, app, route in (("owner", owner_app, this_process),
+                             ("elsewhere", nobody_here, route_to_owner)):
+        bus = Bus(redis.url, name, lambda message: None)
+        relays.append(Relay(app, route, bus, outer=None))
+        buses.append(bus)
+        await bus.start()
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b'{"move": "a1"}', "more_body": False}
+
+    async def send(event: dict[str, Any]) -> None:
+        sent.append(event)
+
+    scope = {"type": "http", "http_version": "1.1", "method": "POST", "scheme": "http",
+             "path": GAME_PATH, "raw_path": GAME_PATH.encode(), "query_string": b"",
+             "root_path": "", "headers": [], "client": ("127.0.0.1", 1), "server": None}
+    try:
+        await relays[1](scope, receive, send)
+    finally:
+        for relay in relays:
+            await relay.close()
+        for bus in buses:
+            await bus.stop()
+    body = b"".join(e.get("body", b"") for e in sent if e["type"] == "http.response.body")
+    return sent[0]["status"], json.loads(body)
+
+
+def test_a_forwarded_request_is_answered_by_its_owner(redis: RedisServer) -> None:
+    owner = SlowOwner(0.05)
+    status, body = run_async(forwarded_move(redis, owner))
+    assert (status, body, owner.done) == (200, {"moves": 1}, [GAME_PATH])
+
+
+def test_an_owner_too_slow_to_answer_is_never_said_to_have_done_nothing(
+        redis: RedisServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The owner carried the move out but answered after the relay stopped waiting: the
+    503 must not tell the player that nothing was done (they would play it twice)."""
+    monkeypatch.setattr(relay_module, "ANSWER_SECONDS", 0.3)
+    owner = SlowOwner(1.5)
+    status, body = run_async(forwarded_move(redis, owner))
+    assert owner.done == [GAME_PATH]
+    assert status == 503
+    assert "may have been done" in body["error"] and "nothing was done" not in body["error"]
