@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import NewContext, wait_for_views
-from tests.browser.scenes import SCENES, Stage
+from tests.browser.scenes import SCENES, Stage, open_ready
 
 pytestmark = pytest.mark.browser
 
@@ -27,8 +27,7 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touc
 def open_replay(new_context: NewContext, sid: str, tokens: dict[str, str] | None = None,
                 **options: Any) -> Page:
     page = new_context(tokens=tokens, **options).new_page()
-    page.goto(f"/replay/{sid}")
-    page.wait_for_function("document.body?.dataset.ready === '1'")
+    open_ready(page, f"/replay/{sid}")
     return page
 
 
@@ -201,8 +200,7 @@ def test_the_statistics_page_lists_past_games_each_with_a_replay(
     finally:
         own.close()
     page = new_context().new_page()
-    page.goto("/stats?game=escalator")
-    page.wait_for_function("document.body?.dataset.ready === '1'")
+    open_ready(page, "/stats?game=escalator")
     row = page.locator(f".past-game[data-session='{reached.session}']")
     expect(row).to_contain_text("moves")
     expect(page.locator(".past-game").first).to_have_attribute("data-session", reached.session)
