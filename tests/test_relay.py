@@ -1,6 +1,6 @@
 """The relay between two processes on a real Redis bus: what a request forwarded to the
-game's owner is answered when the owner is slow to answer (tests/test_hosted_processes.py
-plays whole games through it)."""
+game's owner is answered when the owner works long, falls silent or works past the longest
+wait (tests/test_hosted_processes.py plays whole games through it)."""
 
 from __future__ import annotations
 
@@ -83,11 +83,29 @@ def test_a_forwarded_request_is_answered_by_its_owner(redis: RedisServer) -> Non
     assert (status, body, owner.done) == (200, {"moves": 1}, [GAME_PATH])
 
 
-def test_an_owner_too_slow_to_answer_is_never_said_to_have_done_nothing(
+def test_an_owner_that_keeps_working_is_waited_for(
         redis: RedisServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The owner carried the move out but answered after the relay stopped waiting: the
-    503 must not tell the player that nothing was done (they would play it twice)."""
+    """A move that waits for the computers' turns answers long after ANSWER_SECONDS: the
+    owner says it is working, so the player gets its answer, as on the owner itself."""
+    monkeypatch.setattr(relay_module, "ANSWER_SECONDS", 0.4)
+    monkeypatch.setattr(relay_module, "WORKING_SECONDS", 0.1)
+    owner = SlowOwner(1.5)
+    status, body = run_async(forwarded_move(redis, owner))
+    assert (status, body, owner.done) == (200, {"moves": 1}, [GAME_PATH])
+
+
+@pytest.mark.parametrize("why", ["silent", "past the longest wait"])
+def test_an_owner_that_does_not_answer_is_never_said_to_have_done_nothing(
+        redis: RedisServer, monkeypatch: pytest.MonkeyPatch, why: str) -> None:
+    """The owner carried the move out but did not answer, silent (it says nothing while
+    it works) or working past MOST_SECONDS: the 503 must not tell the player that nothing
+    was done (they would play it twice)."""
     monkeypatch.setattr(relay_module, "ANSWER_SECONDS", 0.3)
+    if why == "silent":
+        monkeypatch.setattr(relay_module, "WORKING_SECONDS", 60.0)
+    else:
+        monkeypatch.setattr(relay_module, "WORKING_SECONDS", 0.1)
+        monkeypatch.setattr(relay_module, "MOST_SECONDS", 0.6)
     owner = SlowOwner(1.5)
     status, body = run_async(forwarded_move(redis, owner))
     assert owner.done == [GAME_PATH]

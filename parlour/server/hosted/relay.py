@@ -7,7 +7,9 @@ it asks the ownership who plays it: this process (it may take the game over on t
 spot), or another, to which the request goes as its ASGI events: an HTTP request whole
 (its body is small: the guard bounds it), its answer whole; a WebSocket event by event,
 each way, numbered. The owner runs the request through its own routes as if a client
-had sent it there, so every capability works the same in each process.
+had sent it there, so every capability works the same in each process; while it works
+on a request it says so, so a move that waits minutes for the computers' turns is
+answered as it would be on the owner.
 
 Each forwarded socket carries one viewer's own messages, so a viewer on another process
 is sent exactly what it would be sent on the owner (nothing of a seat it does not hold),
@@ -41,7 +43,15 @@ Send = Callable[[Event], Awaitable[None]]
 App = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 ANSWER_SECONDS = 10.0
-"""A forwarded request not answered by then is answered 503 (try again)."""
+"""A forwarded request whose owner says nothing for this long is answered 503."""
+WORKING_SECONDS = 2.0
+"""How often an owner still carrying out a forwarded request says so ("working"): a move
+that waits for the computers' turns may take minutes at the pace its watchers chose, and
+is answered then, as it would be on the owner itself."""
+MOST_SECONDS = 600.0
+"""The longest a forwarded request is waited for, however busy its owner says it is (the
+slowest game a move can wait for, Tribolo's computers filling the board at the slow
+pace, takes about 200 s)."""
 QUEUED = 256
 """Events a forwarded socket holds for its far end before it is dropped as too slow."""
 WATCH_SECONDS = 0.5
@@ -100,6 +110,7 @@ class Relay:
         self.outer = outer  # the FastAPI app: forwarded scopes name it, as Starlette does
         self.me = bus.process
         self._answers: dict[str, asyncio.Future[Message]] = {}
+        self._heard: dict[str, float] = {}  # when each owner last said it was working
         self._sockets: dict[str, _Socket] = {}  # forwarded sockets, at either end
         self._serving: set[asyncio.Task[None]] = set()
         bus.receive = self.receive
@@ -167,14 +178,15 @@ class Relay:
         try:
             if not reached:
                 return False
-            reply = await self._answer(owner, answer)
+            reply = await self._answer(owner, ask, answer)
         except (BusDown, TimeoutError):
-            # the owner had the request: it may have carried it out (a move that then
-            # waits for the computers' turns answers late), so "nothing was done" would lie
+            # the owner had the request: it may have carried it out (and gone silent, or
+            # died, before it answered), so "nothing was done" would lie
             await _unavailable(scope, send, UNANSWERED)
             return True
         finally:
             self._answers.pop(ask, None)
+            self._heard.pop(ask, None)
         await send({"type": "http.response.start", "status": reply["status"],
                     "headers": _headers_in(reply["headers"])})
         await send({"type": "http.response.body", "body": _bytes(reply["body"])})
@@ -188,15 +200,19 @@ class Relay:
         except BusDown:
             return False
 
-    async def _answer(self, owner: str, answer: asyncio.Future[Message]) -> Message:
-        """`owner`'s answer; TimeoutError if none comes, or once the owner has died (what
-        it was asked may have been done: it is not asked again elsewhere)."""
-        deadline = asyncio.get_running_loop().time() + ANSWER_SECONDS
+    async def _answer(self, owner: str, ask: str, answer: asyncio.Future[Message]
+                      ) -> Message:
+        """`owner`'s answer to request `ask`. TimeoutError once the owner has been silent
+        for ANSWER_SECONDS (it says "working" while it works), after MOST_SECONDS, or once
+        it has died: what it was asked may have been done, so it is not asked elsewhere."""
+        clock = asyncio.get_running_loop().time
+        started = self._heard[ask] = clock()
         while True:
             try:
                 return await asyncio.wait_for(asyncio.shield(answer), WATCH_SECONDS)
             except TimeoutError:
-                if (asyncio.get_running_loop().time() > deadline
+                now = clock()
+                if (now > self._heard[ask] + ANSWER_SECONDS or now > started + MOST_SECONDS
                         or owner not in await self.bus.alive([owner])):
                     raise
 
@@ -261,6 +277,9 @@ class Relay:
             answer = self._answers.get(message["id"])
             if answer is not None and not answer.done():
                 answer.set_result(message)
+        elif kind == "working":
+            if message["id"] in self._heard:
+                self._heard[message["id"]] = asyncio.get_running_loop().time()
         elif kind == "event":
             self._event(message)
         elif kind in ("request", "socket"):
@@ -318,9 +337,24 @@ class Relay:
                 if not event.get("more_body"):
                     sent.set()
 
-        await self.app(scope, receive, send)
+        await self._working_on(message, self.app(scope, receive, send))
         answer["body"] = _b64(b"".join(parts))
         await self.bus.send(message["from"], answer)
+
+    async def _working_on(self, message: Message, carrying: Awaitable[None]) -> None:
+        """Await `carrying`, telling the process that forwarded `message` every
+        WORKING_SECONDS that it is still being carried out."""
+        task = asyncio.ensure_future(carrying)
+        try:
+            while not task.done():
+                await asyncio.wait({task}, timeout=WORKING_SECONDS)
+                if not task.done():  # (without the bus the work still goes on)
+                    with contextlib.suppress(BusDown):
+                        await self.bus.send(message["from"],
+                                            {"kind": "working", "id": message["id"]})
+            task.result()
+        finally:
+            task.cancel()
 
     async def _serve_socket(self, message: Message, scope: Scope) -> None:
         conn, peer = message["conn"], message["from"]
