@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager
 from typing import Any
 
 import httpx
@@ -18,9 +18,11 @@ from playwright.sync_api import Browser, BrowserContext, Page
 
 from tests.browser.links import confirm_link
 from tests.browser.scenes import Stage
+from tests.browser.views import TIMEOUT_MS as TIMEOUT_MS  # the tests import these from here
+from tests.browser.views import expect_views as expect_views
+from tests.browser.views import view_count as view_count
+from tests.browser.views import wait_for_views as wait_for_views
 from tests.support.servers import RunningServer
-
-TIMEOUT_MS = 5_000
 
 NewContext = Callable[..., BrowserContext]
 OpenPage = Callable[..., Page]
@@ -37,28 +39,6 @@ _TOKENS_SCRIPT = """
   localStorage.setItem("parlour.tokens", JSON.stringify({ ...kept, ...given }));
 })();
 """
-
-
-def view_count(page: Page) -> int:
-    """How many server views the page has applied since it loaded."""
-    return int(page.evaluate("Number(document.body?.dataset.views || 0)"))
-
-
-def wait_for_views(page: Page, at_least: int, timeout: int = TIMEOUT_MS) -> int:
-    """Wait until the page has applied `at_least` views in all; returns the count. (After a
-    click that opens another page, the new document may have no body yet: not a view.)"""
-    page.wait_for_function(
-        "n => Number(document.body?.dataset.views || 0) >= n", arg=at_least, timeout=timeout
-    )
-    return view_count(page)
-
-
-@contextmanager
-def expect_views(page: Page, count: int = 1) -> Iterator[None]:
-    """`with expect_views(page): ...` waits, after the block, for `count` more views."""
-    before = view_count(page)
-    yield
-    wait_for_views(page, before + count)
 
 
 @pytest.fixture(scope="session")

@@ -27,6 +27,7 @@ from parlour.games.ishido.logic import Board, valid_cells
 from parlour.games.minesweeper.logic import OPEN, Minefield
 from parlour.games.sliding.logic import Puzzle, Slide, goal
 from tests.browser.links import go_from_parlour, link_prompt
+from tests.browser.views import wait_for_views
 
 HINT_MS = 30_000  # (a hint is worked out in a worker: on a busy machine, it may wait)
 Policy = Callable[[Game[Any, Any], Any], Any]
@@ -224,8 +225,7 @@ def close_dialog(page: Page, dialog: Locator) -> None:
 def open_scene(page: Page, scene: Scene, reached: Reached) -> None:
     """Go to the scene's game page and wait for its board (and the page's typeface)."""
     page.goto(reached.path(scene.game))
-    # (conftest.wait_for_views, written here: conftest imports this module)
-    page.wait_for_function("Number(document.body?.dataset.views || 0) >= 1")
+    wait_for_views(page, 1)
     page.evaluate("document.fonts.ready.then(() => true)")
 
 

@@ -1,0 +1,35 @@
+"""Waiting for a page's views: the page counts the server views it has applied in
+`document.body.dataset.views`, so a test waits for a count rather than for a delay. Its
+own module so that both conftest and scenes (which conftest imports) can use it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from playwright.sync_api import Page
+
+TIMEOUT_MS = 5_000  # a page that does not update fails fast instead of hanging the suite
+
+
+def view_count(page: Page) -> int:
+    """How many server views the page has applied since it loaded."""
+    return int(page.evaluate("Number(document.body?.dataset.views || 0)"))
+
+
+def wait_for_views(page: Page, at_least: int, timeout: int = TIMEOUT_MS) -> int:
+    """Wait until the page has applied `at_least` views in all; returns the count. (After a
+    click that opens another page, the new document may have no body yet: not a view.)"""
+    page.wait_for_function(
+        "n => Number(document.body?.dataset.views || 0) >= n", arg=at_least, timeout=timeout
+    )
+    return view_count(page)
+
+
+@contextmanager
+def expect_views(page: Page, count: int = 1) -> Iterator[None]:
+    """`with expect_views(page): ...` waits, after the block, for `count` more views."""
+    before = view_count(page)
+    yield
+    wait_for_views(page, before + count)
