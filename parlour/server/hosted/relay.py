@@ -49,9 +49,9 @@ WORKING_SECONDS = 2.0
 that waits for the computers' turns may take minutes at the pace its watchers chose, and
 is answered then, as it would be on the owner itself."""
 MOST_SECONDS = 600.0
-"""The longest a forwarded request is waited for, however busy its owner says it is (the
-slowest game a move can wait for, Tribolo's computers filling the board at the slow
-pace, takes about 200 s)."""
+"""The longest a forwarded request is waited for, however busy its owner says it is (a
+move waits for every computer turn it sets off, at the pace its watchers chose: a few
+minutes at most in the shipped games)."""
 QUEUED = 256
 """Events a forwarded socket holds for its far end before it is dropped as too slow."""
 WATCH_SECONDS = 0.5
@@ -184,7 +184,7 @@ class Relay:
             # died, before it answered), so "nothing was done" would lie
             await _unavailable(scope, send, UNANSWERED)
             return True
-        finally:
+        finally:  # the request's bookkeeping, kept while its answer was awaited
             self._answers.pop(ask, None)
             self._heard.pop(ask, None)
         await send({"type": "http.response.start", "status": reply["status"],
