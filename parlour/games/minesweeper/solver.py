@@ -4,13 +4,14 @@ whole games played by it (`Player`, on `Field`, from `first_click`) for tests an
 Guessing: a pair no number can ever tell apart (an unavoidable 50/50) is taken first.
 When few layouts remain (ENDGAME_LAYOUTS), an exact search over all of them picks the
 move that wins most often; a closed pocket of the front (cells nothing else will ever
-tell about) is searched the same way on its own. Otherwise each candidate among the
-safest cells is scored by the chance of surviving it and then the next move: for each
-number it may show, 1 if that number lets the solver prove a safe cell, else the safety
-of the best next guess (blended with the second best). Cells whose number is already
-determined ("dead") are only played when nothing else is left, as playing them first
-cannot help. A look-ahead front too tangled to count exactly within LOOKAHEAD_WORK steps
-ends the look-ahead: the guess is then the safest cell.
+tell about) is searched the same way on its own, or, when its layouts hold different
+numbers of mines, left for last, so that the mine count left may settle it. Otherwise
+each candidate among the safest cells is scored by the chance of surviving it and then
+the next move: for each number it may show, 1 if that number lets the solver prove a
+safe cell, else the safety of the best next guess (blended with the second best). Cells
+whose number is already determined ("dead") are only played when nothing else is left,
+as playing them first cannot help. A look-ahead front too tangled to count exactly
+within LOOKAHEAD_WORK steps ends the look-ahead: the guess is then the safest cell.
 
 What a position proves (the deductions and the probability engine) is `analysis.py`.
 """
@@ -145,12 +146,36 @@ def _guess(know: _Knowledge) -> tuple[int, Why]:
             found = _Endgame.of_board(know).best()
             if found is not None:
                 return found, "endgame"
-        for index in _pockets(know):
-            endgame = _Endgame.of_pocket(know, index)
-            found = endgame.best() if endgame is not None else None
-            if found is not None:
-                return found, "endgame"
+        found, waiting = _pocket_move(know)
+        if found is not None:
+            return found, "endgame"
+        return _Guesser(know, waiting).best()[0], "best"
     return _Guesser(know).best()[0], "best"
+
+
+def _pocket_move(know: _Knowledge) -> tuple[int | None, int]:
+    """The best move of a closed pocket (see `_pockets`) searched now, if any; and the
+    cells of the pockets left for last.
+
+    A pocket whose layouts hold different numbers of mines waits while other cells
+    remain: the mine count left at the end may settle it, and what it shows would tell
+    the rest nothing but that count. Paired by seed on the 100 000 expert games a line
+    of the README's table, waiting won 34 more games with a safe first click and 95
+    with an opening one.
+    """
+    pockets = [end for index in _pockets(know)
+               if (end := _Endgame.of_pocket(know, index)) is not None]
+    waiting = 0
+    for end in pockets:
+        if end.mixed:
+            waiting |= end.cell_mask
+    if not know.undetermined & ~waiting:
+        waiting = 0
+    for end in pockets:
+        found = None if end.cell_mask & waiting else end.best()
+        if found is not None:
+            return found, waiting
+    return None, waiting
 
 
 def _unavoidable_fifty_fifty(know: _Knowledge) -> int | None:
@@ -335,6 +360,11 @@ class _Endgame:
         self.safe_sets = [self.all & ~mines for mines in self.mine_sets]
         self.cell_index = {cell: i for i, cell in enumerate(cells)}
         self.value_sets = [self._shows(index) for index in range(len(cells))]
+        self.cell_mask = sum(1 << cell for cell in cells)
+        # its layouts that may be hold different numbers of mines (a pocket's: the mine
+        # count left at the end may tell them apart)
+        self.mixed = len({k for k in map(int.bit_count, layouts)
+                          if weight_of_mines is None or weight_of_mines[k]}) > 1
 
     def _shows(self, index: int) -> list[int]:
         """The layouts where cell `index` is safe, split by the number it shows.
@@ -514,9 +544,11 @@ class _Guesser:
     after it (a certain move when the number it shows lets the solver prove a safe cell,
     else the safest cell then), over the candidates nearly as safe as the safest."""
 
-    def __init__(self, know: _Knowledge) -> None:
+    def __init__(self, know: _Knowledge, avoid: int = 0) -> None:
+        """`avoid`: cells not to guess (pockets left for last)."""
         self.know = know
         self.free = know.undetermined
+        self.avoid = avoid
         self.mines_left = know.mines_left
         engine = know.engine
         self.engine = engine
@@ -546,7 +578,7 @@ class _Guesser:
         interior is that safe, one interior cell of each shape (neighbours closed and
         known mines) away from the front and the likeliest zeros next to it."""
         know, probs, free = self.know, self.probs, self.free
-        cells = _bits(free)
+        cells = _bits(free & ~self.avoid)
         best = max(1.0 - probs[cell] for cell in cells)
         floor = best * ratio - 1e-12
         chosen = [c for c in cells if c in self.cell_comp and 1.0 - probs[c] >= floor]
@@ -574,7 +606,7 @@ class _Guesser:
         exact = engine is not None and engine.exact
         cells = self.candidates(CANDIDATE_RATIO) if exact else []
         if not cells:
-            cell = min(_bits(self.free), key=self.safest_first)
+            cell = min(_bits(self.free & ~self.avoid), key=self.safest_first)
             return cell, probs[cell]
         try:
             best, dead = self.pick(cells)

@@ -15,7 +15,7 @@ import itertools
 import math
 import random
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 import pytest
 
@@ -533,9 +533,10 @@ def test_the_end_game_search_asked_for_a_bar_answers_exactly_or_with_a_bound() -
     assert cut > checked  # most bars above the truth are answered without the full search
 
 
-def a_weighted_pocket(seed: int) -> tuple[analysis._Knowledge, solver._Endgame] | None:
-    """The first closed pocket, cells that touch no other undetermined cell, whose
-    layouts hold different numbers of mines, met in the solver's expert game `seed`."""
+def weighted_pockets(seed: int) -> Iterator[tuple[analysis._Knowledge, solver._Endgame]]:
+    """The closed pockets, cells that touch no other undetermined cell, whose layouts
+    hold different numbers of mines, met in the solver's expert game `seed`, as met (the
+    knowledge moves on with the game)."""
     rows, cols, mines = 16, 30, 99
     state = GAME.deal(GAME.validate({"rows": rows, "cols": cols, "mines": mines,
                                      "first_click": "safe"}), random.Random(seed))
@@ -550,12 +551,15 @@ def a_weighted_pocket(seed: int) -> tuple[analysis._Knowledge, solver._Endgame] 
             for index in solver._pockets(know):
                 end = solver._Endgame.of_pocket(know, index)
                 if end is not None and not end.uniform:
-                    return know, end
+                    yield know, end
         cells, _ = player.move()
         for cell in cells:
             for opened, value in field.open(cell):
                 player.reveal(opened, value)
-    return None
+
+
+def a_weighted_pocket(seed: int) -> tuple[analysis._Knowledge, solver._Endgame] | None:
+    return next(weighted_pockets(seed), None)
 
 
 def test_a_closed_pocket_is_searched_with_the_mine_count_weighing_its_layouts() -> None:
@@ -576,6 +580,21 @@ def test_a_closed_pocket_is_searched_with_the_mine_count_weighing_its_layouts() 
     chance, move, _ = end.solve(end.all)
     assert chance == pytest.approx(best, abs=1e-12)
     assert after_first[end.cells[move]] == pytest.approx(best, abs=1e-12)
+
+
+def test_a_pocket_the_mine_count_may_settle_waits_for_the_rest_of_the_board() -> None:
+    # its layouts hold different numbers of mines: played last, it knows the count.
+    # Meanwhile, at each guess of expert game 106 with the pocket open and too many
+    # layouts to search the board as a whole, the guess goes elsewhere.
+    waited = 0
+    for know, end in weighted_pockets(106):
+        assert know.engine is not None
+        if know.engine.total > solver.ENDGAME_LAYOUTS:
+            assert end.mixed and know.undetermined & ~end.cell_mask
+            cell, why = solver._guess(know)
+            assert not end.cell_mask >> cell & 1 and why == "best"
+            waited += 1
+    assert waited >= 10
 
 
 def test_an_unavoidable_fifty_fifty_is_taken_before_safer_guesses() -> None:
