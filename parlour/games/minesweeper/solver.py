@@ -361,8 +361,8 @@ class _Endgame:
         self.cell_index = {cell: i for i, cell in enumerate(cells)}
         self.value_sets = [self._shows(index) for index in range(len(cells))]
         self.cell_mask = sum(1 << cell for cell in cells)
-        # its layouts that may be hold different numbers of mines (a pocket's: the mine
-        # count left at the end may tell them apart)
+        # the layouts that may be (weighing more than 0) hold different numbers of mines:
+        # in a pocket, the mine count left at the end may tell them apart
         self.mixed = len({k for k in map(int.bit_count, layouts)
                           if weight_of_mines is None or weight_of_mines[k]}) > 1
 
