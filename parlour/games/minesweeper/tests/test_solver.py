@@ -535,8 +535,8 @@ def test_the_end_game_search_asked_for_a_bar_answers_exactly_or_with_a_bound() -
 
 def weighted_pockets(seed: int) -> Iterator[tuple[analysis._Knowledge, solver._Endgame]]:
     """The closed pockets, cells that touch no other undetermined cell, whose layouts
-    hold different numbers of mines, met in the solver's expert game `seed`, as met (the
-    knowledge moves on with the game)."""
+    hold different numbers of mines, in the order the solver's expert game `seed` meets
+    them (the knowledge given with each moves on as the game goes on)."""
     rows, cols, mines = 16, 30, 99
     state = GAME.deal(GAME.validate({"rows": rows, "cols": cols, "mines": mines,
                                      "first_click": "safe"}), random.Random(seed))
