@@ -125,7 +125,8 @@ BLEND = 0.4  # weight of the second safest move in the safety of the next positi
 # Search the end game exactly when at most this many layouts fit. The search plays best
 # over the layouts left, so handing it more of the end game helps on average, if little:
 # 2000 rather than 400 gained 3 games net in 3000 with an opening first click and lost 1
-# with a safe one (paired, seeds 3000000+), for 5-8 ms more CPU per game.
+# with a safe one (paired, seeds 3000000+), for 5-8 ms more CPU per game; 4000 (with
+# 60 000 nodes) rather than 2000, +2 safe and -5 opening in 20 000 at 1.4x the CPU.
 ENDGAME_LAYOUTS = 2000
 ENDGAME_NODES = 30_000  # positions the end-game search may visit before giving up
 # Steps the exact count of a look-ahead position may take. In 6000 expert games (seeds
