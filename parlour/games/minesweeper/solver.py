@@ -362,10 +362,15 @@ class _Endgame:
         self.cell_index = {cell: i for i, cell in enumerate(cells)}
         self.value_sets = [self._shows(index) for index in range(len(cells))]
         self.cell_mask = sum(1 << cell for cell in cells)
-        # the layouts that may be (weighing more than 0) hold different numbers of mines:
-        # in a pocket, the mine count left at the end may tell them apart
-        self.mixed = len({k for k in map(int.bit_count, layouts)
-                          if weight_of_mines is None or weight_of_mines[k]}) > 1
+
+    @property
+    def mixed(self) -> bool:
+        """The layouts that may be (weighing more than 0) hold different numbers of
+        mines: in a pocket, the mine count left at the end may tell them apart. (Asked
+        of pockets only, so the whole board's end game does not count it.)"""
+        weight_of_mines = self.weight_of_mines
+        return len({k for k in map(int.bit_count, self.layouts)
+                    if weight_of_mines is None or weight_of_mines[k]}) > 1
 
     def _shows(self, index: int) -> list[int]:
         """The layouts where cell `index` is safe, split by the number it shows.
