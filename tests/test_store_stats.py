@@ -327,6 +327,18 @@ def test_no_best_is_marked_when_every_game_had_help() -> None:
     assert isinstance(chart, Histogram) and chart.best is None
     svg = ET.fromstring(chart.as_json("t")["svg"])
     assert not [g for g in svg.iter(f"{SVG}g") if g.get("class") == "best"]
+    # helped bars are the bars' colour made pale, never the card's own grey
+    fills = {r.get("fill") for r in svg.iter(f"{SVG}rect") if r.get("class") == "bar"}
+    assert fills == {"color-mix(in srgb, var(--accent) 35%, var(--surface))"}
+
+
+def test_one_time_sits_on_an_axis_of_several_bars() -> None:
+    chart = figure_chart(TIME, times(53.4), {"won": "won"})
+    assert isinstance(chart, Histogram) and chart.edges
+    assert [(bar.low, bar.high, bar.free) for bar in chart.bars] == [
+        (40, 45, 0), (45, 50, 0), (50, 55, 1), (55, 60, 0), (60, 65, 0)]
+    quick = figure_chart(TIME, times(0.4), {"won": "won"})  # never below zero
+    assert quick is not None and quick.bars[0].low == 0 and len(quick.bars) == 5
     assert figure_chart(StatFigure("time", "time", "lowest", chart=False), times(3), {}) is None
 
 

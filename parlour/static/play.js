@@ -54,6 +54,9 @@ async function start() {
   // a game that always starts the same (Tic Tac Toe) has no deal to show or share
   if (!info.random_deal) for (const part of document.querySelectorAll(".idbar .id-label, #game-id, #btn-copy")) part.style.display = "none";
   $("btn-assist").hidden = !info.has_assist;
+  // the button says what this game's assist does, as its menu entry does
+  const assist = info.commands.find((c) => c.name === "assist");
+  if (assist) $("btn-assist").title = `${assist.label}${assist.keys.length ? ` (${assist.keys[0]})` : ""}; counts as help`;
   display.applyGameOptions();
   bindToolbar({ ...parts, info });
   parts.peek.bind();

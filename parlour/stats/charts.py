@@ -21,6 +21,9 @@ DOTS_UP_TO = 60
 """Up to this many games, each is a dot coloured by its result."""
 BARS = 8
 """A histogram has about this many bars (fewer when the values are few)."""
+FEWEST_BARS = 5
+"""Ranges are drawn at least this many bars wide, so that one game or a few close ones
+sit on an axis that reads as one (0:50 to 1:15), not in a bar filling the chart."""
 OUTCOME_COLOURS = {"won": "var(--won)", "lost": "var(--lost)", "draw": "var(--draw)"}
 NICE_SECONDS = (1, 2, 5, 10, 15, 20, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200)
 
@@ -114,9 +117,15 @@ def _one_per_value(values: Sequence[tuple[Result, float]]) -> list[Bar]:
 def _ranges(values: Sequence[tuple[Result, float]], unit: str) -> list[Bar]:
     """About `BARS` bars of a round width (10 s, 30 s, 1 min...; 5, 10, 20 points...)."""
     least, most = min(v for _, v in values), max(v for _, v in values)
-    width = _nice_width((most - least) / BARS, unit)
+    # close values: bars of a width that suits their size (53 s: 5 s), not their spread
+    width = _nice_width(max(most - least, abs(most) / 2) / BARS, unit)
     start = math.floor(least / width) * width
     count = math.floor((most - start) / width) + 1
+    if count < FEWEST_BARS:  # widen the axis around the values, never below zero
+        before = min((FEWEST_BARS - count) // 2, math.floor(start / width)) if start >= 0 \
+            else (FEWEST_BARS - count) // 2
+        start -= before * width
+        count = FEWEST_BARS
     bars = [[0, 0] for _ in range(count)]
     for result, value in values:
         bars[min(int((value - start) // width), count - 1)][result.assisted] += 1

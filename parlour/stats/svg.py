@@ -20,6 +20,9 @@ LEFT, RIGHT = 44, 14
 FONT = 13
 BEST = "var(--focus)"
 """The best's marker: amber in every theme, apart from the bars' colour."""
+HELPED = "color-mix(in srgb, var(--accent) 35%, var(--surface))"
+"""Games played with help: the bars' colour, pale (they are no record), yet clearly a bar
+on the card in every theme."""
 TITLE_FONT = 15
 
 
@@ -213,7 +216,7 @@ def draw_histogram(chart: Histogram, ident: str) -> str:
     body = [_text(0, 17, chart.title, size=TITLE_FONT, weight="700", css="title")]
     if helped:
         body += _legend(38, [(chart.free_name, chart.colour),
-                             (chart.helped_name, "var(--surface-2)")])
+                             (chart.helped_name, HELPED)])
     body.append('<g class="axis y">')
     for tick in ticks:
         body.append(_rule(LEFT, y_of(tick), right, y_of(tick), "var(--line)", 0.6,
@@ -226,7 +229,7 @@ def draw_histogram(chart: Histogram, ident: str) -> str:
         bar_width = width - 2 * min(2, width * 0.1)
         range_words = _range_words(chart, bar)
         for count, base, colour, name in ((bar.free, 0, chart.colour, chart.free_name),
-                                          (bar.helped, bar.free, "var(--surface-2)",
+                                          (bar.helped, bar.free, HELPED,
                                            chart.helped_name)):
             if count:
                 outline = 0 if colour == chart.colour else 1  # pale bars need an edge

@@ -186,6 +186,10 @@ def test_the_menus_and_their_accelerators(open_page: OpenPage, create_game: Crea
     undo = page.locator('#menu-edit-list [data-run="undo"]')
     expect(undo).to_contain_text("Undo pick-up")
     expect(undo.locator(".menu-keys")).to_have_text("UCtrl+Z")
+    # the assist here is the "still winnable" light, and both its entry and its button say so
+    assist = "Assist: say whether a win is still possible"
+    expect(page.locator('#menu-edit-list [data-run="assist"]')).to_contain_text(assist)
+    expect(page.locator("#btn-assist")).to_have_attribute("title", f"{assist} (A); counts as help")
     page.keyboard.press("Escape")
     page.keyboard.press("Alt+n")
     expect(page.locator("#new-dialog")).to_be_visible()

@@ -23,12 +23,11 @@ be picked up.</p>
 a card turned stays turned, or you could look one card ahead.</p>
 <p>Click or tap a card, drag it onto the base, or move over the free cards with the
 arrow keys and press Enter. <b>Hint</b> (H) suggests the move after which a win stays
-possible in the most of the ways the unseen stock may fall, and in how many ("Pick up the
-7♣, and a win stays possible in 40 % of the ways the stock may fall"; on a winnable deal,
-"the deal stays winnable in 97 % of the ways its stock may fall"): it never looks at the
-stock. The
-<b>Assist</b> light (A) says whether some order of the unseen stock could still clear
-the pyramid; turning it on counts as help.</p>
+possible in the largest share of the ways the unseen stock may fall, and says how large
+("Pick up the 7♣, and a win stays possible in 40 % of the ways the stock may fall"; on a
+winnable deal, "the deal stays winnable in 97 % of the ways its stock may fall"): it
+never looks at the stock. The <b>Assist</b> light (A) says whether some order of the
+unseen stock could still clear the pyramid; turning it on counts as help.</p>
 <p>After the game, Parlour's solver tells you whether the deal could have been won;
 <b>Show a winning line</b> (W, in the Game menu) opens the deal again with the solver's
 line to step through with Redo (Y).</p>
@@ -93,7 +92,8 @@ SPEC = GameSpec(
         StatFigure("cards_left", "cards left", "distribution", unit="cards left at the end"),
     ),
     refusal_sound="bell",
-    command_labels={"undo": "Undo pick-up", "new": "New game…"},
+    command_labels={"undo": "Undo pick-up", "new": "New game…",
+                    "assist": "Assist: say whether a win is still possible"},
     display_options={"deck": ("two-colour", "four-colour"), "back": ("red", "blue", "green")},
     display_labels={"deck": {"two-colour": "Two colours", "four-colour": "Four colours"}},
     shortcuts=(

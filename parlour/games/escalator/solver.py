@@ -40,13 +40,13 @@ def known_seed(state: Layout) -> str:
 
 
 def hint(state: Layout, seat: int) -> Hint | None:
-    """The move after which a win stays possible in the most of the ways the unseen stock
-    may fall, said as a player would (after the page's "Hint: "): "Pick up the 7♣, and a
-    win stays possible in 40 % of the ways the stock may fall". On a deal dealt winnable
-    only the ways that let it be won count (the player knows the true one does): "...,
-    and the deal stays winnable in 97 % of the ways its stock may fall". A share of the
-    ways a win stays possible, not a chance to win: playing on, the player still cannot
-    see the stock."""
+    """The move after which a win stays possible in the largest share of the ways the
+    unseen stock may fall, said as a player would (after the page's "Hint: "): "Pick up
+    the 7♣, and a win stays possible in 40 % of the ways the stock may fall". On a deal
+    dealt winnable only the ways that let it be won count (the player knows the true one
+    does): "..., and the deal stays winnable in 97 % of the ways its stock may fall". A
+    share of the ways a win stays possible, not a chance to win: playing on, the player
+    still cannot see the stock."""
     if RULES.to_move(state) is None:
         return None
     turned = [rank(card) for card in state.stock[:state.turned]]  # seen, in order
