@@ -111,7 +111,7 @@ function pageActions({ views, connection, newGames, display, peek }) {
   const send = connection.send;
   return {
     new: () => newGames.openDialog(),
-    restart: () => send({ type: "restart" }),
+    restart: () => askToRestart(views.current(), () => send({ type: "restart" })),
     undo: () => send({ type: "undo" }),
     redo: () => send({ type: "redo" }),
     hint: () => send({ type: "hint" }),
@@ -140,6 +140,20 @@ function pageActions({ views, connection, newGames, display, peek }) {
     play: () => { for (const open of document.querySelectorAll("dialog[open]")) open.close(); display.syncMusic(); },
     peek: () => peek.toggle(),
   };
+}
+
+// Restart drops the moves played, and Undo cannot bring them back: in the middle of a
+// game it asks first (Enter restarts, Esc keeps playing); a finished game starts again at once.
+function askToRestart(view, restart) {
+  if (view?.status !== "playing" || !view.moves) { restart(); return; }
+  const dialog = $("restart-dialog");
+  if (dialog.open) return;
+  $("restart-what").textContent = view.moves === 1
+    ? "The move played so far will be lost: Undo cannot bring it back."
+    : `The ${view.moves} moves played so far will be lost: Undo cannot bring them back.`;
+  dialog.returnValue = "";
+  dialog.addEventListener("close", () => { if (dialog.returnValue === "restart") restart(); }, { once: true });
+  dialog.showModal();
 }
 
 // -- the toolbar, the seats' buttons, the take-back's, the end card's, the dialogs' -----

@@ -217,8 +217,18 @@ def test_restart_keeps_the_game_id(ttt: OpenGame) -> None:
     game.play([(1, 1), (0, 0), (2, 2)])
     game.wait_board("O../.X./..X")
     expect(restart).to_be_enabled()
+    # in the middle of a game Restart asks first, as Undo cannot bring the moves back
+    dialog = game.page.locator("#restart-dialog")
+    restart.click()
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("The 3 moves played so far will be lost")
+    game.page.keyboard.press("Escape")  # keep playing
+    expect(dialog).to_be_hidden()
+    game.wait_board("O../.X./..X")
+    game.page.keyboard.press("r")
+    expect(dialog).to_be_visible()
     with game.next_view(game.page):
-        restart.click()
+        game.page.keyboard.press("Enter")  # the Restart button has the focus
 
     game.wait_board(EMPTY)
     assert len(game.playable()) == 9
