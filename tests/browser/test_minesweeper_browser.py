@@ -774,3 +774,28 @@ def test_toolbar_one_set_of_boards_and_counters_on_their_own_row_on_a_phone(
     # the last board button opens New game, with the other boards
     page.locator("#ms-new-other").click()
     expect(page.locator("#new-dialog")).to_be_visible()
+
+
+def test_a_board_wider_than_the_window_scrolls_to_both_edges(
+    open_page: OpenPage, new_context: NewContext, create_game: CreateGame,
+) -> None:
+    """A custom board too wide for the window (cells at their smallest) starts at its
+    card's left edge, not past it: the card scrolls to the last column, and the first
+    column can be clicked."""
+    created = create_game("minesweeper", params={"rows": 40, "cols": 60, "mines": 500,
+                                                 "first_click": "opening"})
+    page = open_page(f"/play/minesweeper?session={created['session']}",
+                     context=new_context(tokens={created["session"]: created["token"]},
+                                         viewport={"width": 1280, "height": 860}))
+    grid, wrap = page.locator(".ms-grid"), page.locator("#board-wrap")
+    grid_box, wrap_box = grid.bounding_box(), wrap.bounding_box()
+    assert grid_box and wrap_box and grid_box["width"] > wrap_box["width"]  # it overflows
+    assert grid_box["x"] >= wrap_box["x"], "the first columns are cut off on the left"
+    first = page.locator('.ms-cell[aria-label^="row 6, column 1:"]')
+    last = page.locator('.ms-cell[aria-label^="row 6, column 60:"]')
+    first.click()  # the opening click: the first column is in reach
+    expect(first).not_to_have_class(re.compile(r"\bclosed\b"))
+    last.scroll_into_view_if_needed()
+    last_box, wrap_box = last.bounding_box(), wrap.bounding_box()
+    assert last_box and wrap_box
+    assert last_box["x"] + last_box["width"] <= wrap_box["x"] + wrap_box["width"]
