@@ -42,6 +42,18 @@ export function createEndCard() {
   function setShown(shown, over) {
     set($("end-card"), "hidden", !shown);
     set($("end-show"), "hidden", shown || !over);
+    if (shown) requestAnimationFrame(keepCauseInSight);
+  }
+
+  // What ended the game (a board marks it data-end-cause: Minesweeper's exploded mine)
+  // stays in sight: a card over it moves to the other side of the screen.
+  function keepCauseInSight() {
+    const card = $("end-card");
+    card.classList.remove("other-side");
+    const cause = $("board").querySelector("[data-end-cause]");
+    if (!cause || card.hidden) return;
+    const a = card.getBoundingClientRect(), b = cause.getBoundingClientRect();
+    if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) card.classList.add("other-side");
   }
 
   // the first action; or what asks for an answer first (data-end-focus: a rematch offered)

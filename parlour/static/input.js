@@ -21,6 +21,7 @@ const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], Arrow
 export function createInput({ info, send, actions, commands, newGameWith, endCard }) {
   const state = {
     droppedGhost: null,  // {ghost, home}: a dropped piece waiting for the server's answer
+    mouse: null,  // {x, y}: where the mouse last moved over the board, until the arrows move
   };
 
   // -- pointer actions on the board ----------------------------------------------------
@@ -93,7 +94,17 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     for (const type of ["pointerup", "pointercancel", "pointerleave"]) board.addEventListener(type, release);
     board.addEventListener("pointermove", (event) => {
       if (pressTimer && (Math.abs(event.movementX) + Math.abs(event.movementY) > 8)) clearTimeout(pressTimer);
+      if (event.pointerType === "mouse") state.mouse = { x: event.clientX, y: event.clientY };
     });
+    board.addEventListener("pointerleave", () => { state.mouse = null; });
+  }
+
+  // The cell under the mouse, when the mouse moved last (not the arrows): a cell's keys
+  // (Space, C...) act on it, as Minesweeper players expect of the cell they point at.
+  function pointedCell() {
+    if (!state.mouse) return null;
+    const cell = document.elementFromPoint(state.mouse.x, state.mouse.y)?.closest("[data-nav]");
+    return cell && $("board").contains(cell) ? cell : null;
   }
 
   // A swipe (or a drag) of `dx`, `dy` that began on `start`: from an element with a move toward
@@ -216,14 +227,16 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
       return;
     }
     const board = $("board");
-    const focused = document.activeElement?.closest?.("[data-nav]");
+    const pointed = ARROWS[key] ? null : pointedCell();
+    if (pointed && pointed !== document.activeElement) pointed.focus({ preventScroll: true });
+    const focused = pointed || document.activeElement?.closest?.("[data-nav]");
     const focusedKeys = focused && focused.dataset.keymoves ? parseMove(focused, "data-keymoves") : null;
     if (focusedKeys && focusedKeys[key.toLowerCase()]) { event.preventDefault(); sendMove(focusedKeys[key.toLowerCase()]); return; }
     // data-key lists the keys that activate an element, e.g. "d Space"
     const name = key === " " ? "Space" : key;
     const keyed = board.querySelector(`[data-key~="${CSS.escape(name)}"]`) || board.querySelector(`[data-key~="${CSS.escape(name.toLowerCase())}"]`);
     if (keyed) { event.preventDefault(); activate(keyed); return; }
-    if (ARROWS[key]) { event.preventDefault(); moveCursor(...ARROWS[key]); return; }
+    if (ARROWS[key]) { event.preventDefault(); state.mouse = null; moveCursor(...ARROWS[key]); return; }
     if ((key === "Enter" || key === " ") && focused && board.contains(focused)) {
       event.preventDefault(); activate(focused, key === " "); return;
     }

@@ -397,6 +397,27 @@ def test_flag_with_right_clicks(minesweeper: OpenGame, server_view: ServerView) 
     expect(game.page.locator("#ms-grid .open")).to_have_count(0)  # no click opened a cell
 
 
+def test_space_marks_the_cell_under_the_mouse_until_the_arrows_move(
+    minesweeper: OpenGame,
+) -> None:
+    """As on minesweeper.online: Space marks the cell the mouse points at, not the one
+    clicked last; once the arrow keys move the cursor, the keys follow it again."""
+    game = minesweeper(find_deal(7, 7, 10, (0, 0), lambda s: len(closed_safe(s)) >= 2))
+    clicked, pointed = (3, 4), (5, 5)
+    game.right_click(clicked)  # focuses it, flagged
+    expect(game.cell(clicked)).to_have_class(re.compile(r"\bflag\b"))
+    game.cell(pointed).hover()
+    with game.next_view(game.page):
+        game.page.keyboard.press(" ")
+    expect(game.cell(pointed)).to_have_class(re.compile(r"\bflag\b"))
+    expect(game.cell(clicked)).to_have_class(re.compile(r"\bflag\b"))  # untouched
+    game.page.keyboard.press("ArrowLeft")  # the cursor, from the pointed cell, to (5, 4)
+    with game.next_view(game.page):
+        game.page.keyboard.press(" ")
+    expect(game.cell((5, 4))).to_have_class(re.compile(r"\bflag\b"))
+    expect(game.cell(pointed)).to_have_class(re.compile(r"\bflag\b"))
+
+
 def test_flag_with_a_long_press_on_a_touch_screen(
     minesweeper: OpenGame, next_view: NextView, server_view: ServerView
 ) -> None:
@@ -799,3 +820,23 @@ def test_a_board_wider_than_the_window_scrolls_to_both_edges(
     last_box, wrap_box = last.bounding_box(), wrap.bounding_box()
     assert last_box and wrap_box
     assert last_box["x"] + last_box["width"] <= wrap_box["x"] + wrap_box["width"]
+
+
+def test_the_end_card_leaves_the_exploded_mine_in_sight(minesweeper: OpenGame) -> None:
+    """On a wide screen the end card is a panel at the top right, over the corner of an
+    expert board: a mine hit there stays in sight, the card moved to the other side."""
+    corner = (0, 29)
+    deal = find_deal(16, 30, 99, (8, 15), lambda s: corner[0] * 30 + corner[1] in s.mined)
+    game = minesweeper(deal)  # 1280×720: the card's panel is at the right
+    game.click(deal.first)
+    game.click(corner)
+    card = game.page.locator("#end-card")
+    expect(card).to_be_visible()
+    expect(card).to_have_class(re.compile(r"\bother-side\b"))
+    exploded, shown = game.cell(corner).bounding_box(), card.bounding_box()
+    assert exploded and shown
+    apart = (shown["x"] >= exploded["x"] + exploded["width"]
+             or exploded["x"] >= shown["x"] + shown["width"]
+             or shown["y"] >= exploded["y"] + exploded["height"]
+             or exploded["y"] >= shown["y"] + shown["height"])
+    assert apart, f"the card {shown} hides the mine {exploded}"

@@ -110,9 +110,10 @@ def _cell(row: int, col: int, symbol: str, hinted: bool) -> str:
                   {"F": "flag", "?": "question", "X": "exploded", "!": "wrong"}.get(symbol),
                   "hint" if hinted else None)
     label = LABELS.get(symbol, symbol)
+    cause = " data-end-cause" if symbol == "X" else ""  # the end card keeps it in sight
     return (
         f'<div id="ms-{row}-{col}" class="{css}" data-nav tabindex="-1" role="gridcell" '
-        f'aria-label="{attr(f"row {row + 1}, column {col + 1}: {label}")}"{actions}>'
+        f'aria-label="{attr(f"row {row + 1}, column {col + 1}: {label}")}"{cause}{actions}>'
         f"{_face_of(symbol)}</div>"
     )
 
