@@ -132,7 +132,7 @@ class Minesweeper(Game[Minefield, Move]):
         first_area = 1 if params["first_click"] == "safe" else 9
         most = rows * cols - min(first_area, rows * cols) - 1
         if mines > most:
-            kept = "" if first_area == 1 else " (the first click keeps nine cells clear)"
+            kept = "" if first_area == 1 else " (the first click keeps up to nine cells clear)"
             room = f"at most {most}" if most > 0 else "choose a safe first click or a larger board"
             fit = "does not fit" if mines == 1 else "do not fit"
             raise BadParams(f"{counted(mines, 'mine')} {fit} a {rows}×{cols} board{kept}: {room}")

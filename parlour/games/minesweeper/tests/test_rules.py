@@ -249,12 +249,13 @@ def test_presets(preset: str, size: tuple[int, int, int]) -> None:
         ({"rows": 3, "cols": 3, "mines": 8, "first_click": "safe"},
          "^8 mines do not fit a 3×3 board: at most 7$"),
         ({"rows": 4, "cols": 4, "mines": 7},
-         r"^7 mines do not fit a 4×4 board \(the first click keeps nine cells clear\): at most 6$"),
+         r"^7 mines do not fit a 4×4 board \(the first click keeps up to nine cells clear\): "
+         "at most 6$"),
         ({"rows": 3, "cols": 3, "mines": 1},
-         r"^1 mine does not fit a 3×3 board \(the first click keeps nine cells clear\): "
+         r"^1 mine does not fit a 3×3 board \(the first click keeps up to nine cells clear\): "
          "choose a safe first click or a larger board$"),
         ({"rows": 2, "cols": 5, "mines": 1},  # the opening fills all but one cell
-         r"^1 mine does not fit a 2×5 board \(the first click keeps nine cells clear\): "
+         r"^1 mine does not fit a 2×5 board \(the first click keeps up to nine cells clear\): "
          "choose a safe first click or a larger board$"),
         ({"rows": 1, "cols": 5, "mines": 1}, "at least 2"),
         ({"rows": 5, "cols": 5, "mines": 0}, "at least 1"),
