@@ -53,6 +53,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
       if (target && board.contains(target)) activate(target);
     });
     board.addEventListener("contextmenu", (event) => {
+      if (event.target.closest("[data-middle]")) { event.preventDefault(); return; }  // a chord's button, no menu
       const target = event.target.closest("[data-alt-move]");
       if (!target) return;
       event.preventDefault();
@@ -89,6 +90,18 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
         event.preventDefault();  // no text selection, which would start a native drag next time
         startDrag(draggable, event);
       }
+    });
+    // data-middle: a middle click, or both buttons pressed together (Windows Minesweeper's
+    // chord), plays the element's data-move; the left button's release is then no click
+    board.addEventListener("mousedown", (event) => {
+      const target = event.target.closest("[data-middle][data-move]");
+      if (!target || !board.contains(target)) return;
+      if (event.button === 1) event.preventDefault();  // no scrolling by the wheel
+      if ((event.buttons & 3) === 3) { suppressClick = true; activate(target); }
+    });
+    board.addEventListener("auxclick", (event) => {
+      const target = event.target.closest("[data-middle][data-move]");
+      if (event.button === 1 && target && board.contains(target)) { event.preventDefault(); activate(target); }
     });
     const release = () => { document.documentElement.classList.remove("pressing"); clearTimeout(pressTimer); };
     for (const type of ["pointerup", "pointercancel", "pointerleave"]) board.addEventListener(type, release);

@@ -501,9 +501,12 @@ def test_a_tap_after_a_long_press_opens_a_cell(
     expect(game.cell(deal.first)).to_have_class(re.compile(r"\bopen\b"))
 
 
+@pytest.mark.parametrize("how", ["click", "middle click", "both buttons"])
 def test_chording_opens_the_neighbours_of_a_number(
-    minesweeper: OpenGame, server_view: ServerView
+    minesweeper: OpenGame, server_view: ServerView, how: str
 ) -> None:
+    """A click on a number whose flags are all placed opens its other neighbours; so do
+    a middle click and both buttons pressed together, as in Windows Minesweeper."""
     deal = find_deal(6, 6, 5, (0, 0), lambda s: chordable(s) is not None and not s.won())
     game = minesweeper(deal)
     game.click(deal.first)
@@ -529,7 +532,18 @@ def test_chording_opens_the_neighbours_of_a_number(
     for cell in to_open:
         expect(game.cell(where(state, cell))).to_have_class(re.compile(r"\bclosed\b"))
 
-    game.click(at)
+    if how == "click":
+        game.click(at)
+    elif how == "middle click":
+        with game.next_view(game.page):
+            game.cell(at).click(button="middle")
+    else:
+        game.cell(at).hover()
+        with game.next_view(game.page):
+            game.page.mouse.down(button="left")
+            game.page.mouse.down(button="right")
+        game.nothing_happens(lambda: (game.page.mouse.up(button="right"),
+                                      game.page.mouse.up(button="left")))
     state = RULES.apply(state, ("chord", *at))
     game.wait_board(text(state))
     for cell in to_open:

@@ -128,9 +128,10 @@ def _actions(row: int, col: int, symbol: str) -> str:
         )
     if symbol == "F":
         return move_attr("data-alt-move", {"mark": where})
-    if symbol in "12345678":
+    if symbol in "12345678":  # a click, C, a middle click or both buttons chord it
         chord = {"chord": where}
-        return move_attr("data-move", chord) + move_attr("data-keymoves", {"c": chord})
+        return move_attr("data-move", chord) + move_attr("data-keymoves", {"c": chord}) + \
+            " data-middle"
     return ""
 
 
