@@ -591,8 +591,8 @@ def test_undo_asks_the_others_while_another_player_shares_the_game(
             assert f"{action.capitalize()} is off while another player shares this game" in message
             unchanged.check()
     asked = post(client, sid, "undo", mine).json()
-    assert asked["moves"] == 2 and asked["takeback"] == {
-        "seats": [0], "yours": True, "waiting_for_you": False}
+    assert asked["moves"] == 2 and asked["takeback"] == {  # its move, and theirs after it
+        "seats": [0], "moves": 2, "yours": True, "waiting_for_you": False}
 
 
 def test_can_undo_matches_what_undo_does(client: TestClient) -> None:

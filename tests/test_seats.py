@@ -164,7 +164,8 @@ def test_a_take_back_accepted_goes_back_to_the_askers_turn(client: TestClient) -
     asked = post(client, sid, "undo", cross).json()
     assert asked["moves"] == 3 and asked["can_undo"] is False  # one request at a time
     theirs = get_view(client, sid, nought)
-    assert theirs["takeback"] == {"seats": [0], "yours": False, "waiting_for_you": True}
+    assert theirs["takeback"] == {"seats": [0], "moves": 1, "yours": False,
+                                  "waiting_for_you": True}
     assert "already waiting" in error_of(post(client, sid, "undo", cross), 409)
     assert "waiting for the other players" in error_of(
         client.post(f"/api/games/{sid}/takeback", json={"accept": True}, headers=auth(cross)),
@@ -216,7 +217,7 @@ def test_a_spectator_cannot_answer_a_take_back(client: TestClient) -> None:
     post(client, sid, "undo", cross)
     error_of(client.post(f"/api/games/{sid}/takeback", json={"accept": True}), 403)
     assert get_view(client, sid)["takeback"] == {
-        "seats": [0], "yours": False, "waiting_for_you": False}
+        "seats": [0], "moves": 1, "yours": False, "waiting_for_you": False}
 
 
 def next_view(socket: Any) -> View:

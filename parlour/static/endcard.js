@@ -92,7 +92,7 @@ export function endDetail(next) {
     const winners = next.winners.map((seat) => next.seats[seat].name);
     return next.status === "draw" || winners.length !== 1 ? `A draw${help}.` : `${winners[0]} won${help}. Well played!`;
   }
-  if (next.outcome === "won") return next.seats.length > 1 ? `You won${help}. Well played!` : `Well played${help}!`;
+  if (next.outcome === "won") return `Well played${help}!`;  // the headline says who won ("You win!")
   if (next.outcome === "draw") return `A draw${help}.`;
   return next.seats.length > 1 ? `You lost this one${help}.` : `Better luck with the next deal${help}.`;  // the headline says it is over
 }

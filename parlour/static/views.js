@@ -115,9 +115,12 @@ export function createViews({ endCard, shown, resync }) {
     if (!request) return;
     const names = request.seats.map((s) => next.seats[s].name).join(" and ");
     const others = next.seats.filter((s) => s.held && !s.you).length > 1 ? "players" : "player";
-    $("takeback-text").textContent = request.waiting_for_you ? `${names} asks to take back their last move.`
+    // the moves played since go back too: say so ("... and the move after it")
+    const after = request.moves - 1;
+    const what = `their last move${after > 0 ? ` and the ${after === 1 ? "move" : `${after} moves`} after it` : ""}`;
+    $("takeback-text").textContent = request.waiting_for_you ? `${names} asks to take back ${what}.`
       : request.yours ? `Waiting for the other ${others} to accept your take-back…`
-        : `${names} asked to take back their last move.`;
+        : `${names} asked to take back ${what}.`;
     $("takeback-accept").hidden = !request.waiting_for_you;
     $("takeback-refuse").hidden = !(request.waiting_for_you || request.yours);
     $("takeback-refuse").textContent = request.yours ? "Withdraw" : "Refuse";

@@ -120,6 +120,16 @@ def test_a_take_back_accepted_and_one_refused(ttt: OpenGame, server_view: Server
     assert len(circle.playable()) == 8  # Circle to play again
     expect(circle.message).to_contain_text("accepted")
 
+    # Cross asks after Circle answered: Circle's move would go back too, and it says so
+    circle.click(0, 0)
+    cross.wait_board("O../.X./...")
+    cross.page.locator("#btn-undo").click()
+    circle_bar = circle.page.locator("#takeback")
+    expect(circle_bar).to_contain_text(
+        "Cross asks to take back their last move and the move after it.")
+    circle_bar.get_by_role("button", name="Refuse").click()
+    expect(circle_bar).to_be_hidden()
+
 
 def test_seats_come_back_after_a_server_restart(browser: Browser, tmp_path: Path) -> None:
     server = start_server(tmp_path / "parlour.sqlite3")

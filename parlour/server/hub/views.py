@@ -71,6 +71,8 @@ class TakebackView(BaseModel):
     """A take-back asked for by one player, waiting for the others."""
 
     seats: list[int] = Field(description="the seats of the player who asked")
+    moves: int = Field(description="the moves it takes back: the asker's last, and any "
+                       "played after it")
     yours: bool = Field(description="you asked: you may withdraw it")
     waiting_for_you: bool = Field(description="you may accept or refuse it")
 
@@ -321,8 +323,10 @@ def _takeback(live: Live, token: str | None) -> JSON:
     request, role = live.takeback, role_of(live.takeback, token)
     if request is None:
         return None
-    return {"seats": sorted(live.seats_of(request.asker)), "yours": role == "asker",
-            "waiting_for_you": role == "asked"}
+    seats = sorted(live.seats_of(request.asker))
+    target = live.session.undo_target(seats)
+    return {"seats": seats, "moves": 0 if target is None else live.session.cursor - target,
+            "yours": role == "asker", "waiting_for_you": role == "asked"}
 
 
 def _seats(live: Live, seats: Collection[int]) -> list[JSON]:
