@@ -72,6 +72,25 @@ def test_a_report_nobody_asked_for_starts_the_wait(page: Page) -> None:
     expect(page.locator(".progress-panel")).to_be_visible()
 
 
+def test_a_click_on_the_panel_goes_through_to_the_board_but_for_cancel(page: Page) -> None:
+    """Shown over the board's bottom rows (it keeps to the screen's bottom), the panel
+    must not take a quick player's next click: only Cancel is its own."""
+    page.evaluate("progress.waitingFor('Working…')")
+    page.clock.run_for(600)
+    panel = page.locator(".progress-panel")
+    expect(panel).to_be_visible()
+    words = panel.locator(".progress-text").bounding_box()
+    assert words
+    hit = page.evaluate("([x, y]) => !document.querySelector('.progress-panel')"
+                        ".contains(document.elementFromPoint(x, y))",
+                        [words["x"] + 5, words["y"] + words["height"] / 2])
+    assert hit, "the panel's words take the click"
+    cancel = panel.get_by_role("button", name="Cancel").bounding_box()
+    assert cancel
+    assert page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('.progress-cancel')"
+                         " !== null", [cancel["x"] + 5, cancel["y"] + 5])
+
+
 def test_cancel_hides_the_panel_and_tells_the_page(page: Page) -> None:
     page.evaluate("progress.waitingFor('Thinking…')")
     page.clock.run_for(600)
