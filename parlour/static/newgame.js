@@ -41,7 +41,8 @@ export function createNewGames({ info, views, connection }) {
     if (info.seats.length > 1) {
       info.seats.forEach((name, i) => fields.push(seatField(name, i, seats[i] || "human")));
     }
-    fields.push(`<label for="f-id">Game id</label><input id="f-id" placeholder="Optional: a deal's id" title="The id of a deal to play again (Copy link gives it); empty: a new deal" autocomplete="off">`);
+    // an id names a deal or a start position: a game with neither (Tic Tac Toe) asks for none
+    if (info.random_deal || info.position_help) fields.push(`<label for="f-id">Game id</label><input id="f-id" placeholder="Optional: a deal's id" title="The id of a deal to play again (Copy link gives it); empty: a new deal" autocomplete="off">`);
     $("new-fields").innerHTML = fields.join("");
     $("new-error").textContent = "";
     for (const select of $("new-fields").querySelectorAll("[data-upload]")) bindPictureField(select, paramNamed(select.dataset.param));
@@ -95,7 +96,7 @@ export function createNewGames({ info, views, connection }) {
       if (params[p.name] === UPLOAD_CHOICE) { $("new-error").textContent = "Choose a picture first"; return; }
     }
     const seats = [...$("new-fields").querySelectorAll("[data-seat]")].map((select) => select.value);
-    const id = $("f-id").value.trim();
+    const id = $("f-id")?.value.trim() ?? "";
     const chosen = { ...(info.parameters.length ? { params } : {}), ...(seats.length ? { seats } : {}) };
     try {
       const sid = await connection.create(id ? { id, ...(seats.length ? { seats } : {}) } : chosen);

@@ -207,6 +207,15 @@ def test_undo_and_redo(ttt: OpenGame) -> None:
     expect(redo).to_be_disabled()
 
 
+def test_new_asks_for_no_game_id_where_every_game_starts_the_same(ttt: OpenGame) -> None:
+    game = ttt()
+    game.open_new_dialog()
+    dialog = game.page.locator("#new-dialog")
+    expect(dialog.locator("#f-seat-0")).to_be_visible()
+    expect(dialog.locator("#f-id")).to_have_count(0)  # no deal, no start position to give
+    game.start_from_dialog()  # and Start still starts a game
+
+
 def test_restart_keeps_the_game_id(ttt: OpenGame) -> None:
     game = ttt()
     sid = game.new_game("human", "human")
