@@ -93,15 +93,19 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     });
     // data-middle: a middle click, or both buttons pressed together (Windows Minesweeper's
     // chord), plays the element's data-move; the left button's release is then no click
-    board.addEventListener("mousedown", (event) => {
+    const middleTarget = (event) => {
       const target = event.target.closest("[data-middle][data-move]");
-      if (!target || !board.contains(target)) return;
+      return target && board.contains(target) ? target : null;
+    };
+    board.addEventListener("mousedown", (event) => {
+      const target = middleTarget(event);
+      if (!target) return;
       if (event.button === 1) event.preventDefault();  // no scrolling by the wheel
       if ((event.buttons & 3) === 3) { suppressClick = true; activate(target); }
     });
     board.addEventListener("auxclick", (event) => {
-      const target = event.target.closest("[data-middle][data-move]");
-      if (event.button === 1 && target && board.contains(target)) { event.preventDefault(); activate(target); }
+      const target = middleTarget(event);
+      if (event.button === 1 && target) { event.preventDefault(); activate(target); }
     });
     const release = () => { document.documentElement.classList.remove("pressing"); clearTimeout(pressTimer); };
     for (const type of ["pointerup", "pointercancel", "pointerleave"]) board.addEventListener(type, release);
