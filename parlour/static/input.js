@@ -22,6 +22,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
   const state = {
     droppedGhost: null,  // {ghost, home}: a dropped piece waiting for the server's answer
     mouse: null,  // {x, y}: where the mouse last moved over the board, until the arrows move
+    altMode: false,  // the board's data-alt-mode switch is on: a click plays data-alt-move
   };
 
   // -- pointer actions on the board ----------------------------------------------------
@@ -36,10 +37,28 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
   }
 
   function activate(element, alternative = false) {
+    if (element.hasAttribute("data-alt-mode")) { setAltMode(!state.altMode); return; }
     if (element.dataset.command) { actions[element.dataset.command]?.(); return; }
     if (element.dataset.preset) { newGameWith(info.presets[element.dataset.preset]); return; }
     const attribute = alternative && element.hasAttribute("data-alt-move") ? "data-alt-move" : "data-move";
     if (element.hasAttribute(attribute)) sendMove(parseMove(element, attribute));
+  }
+
+  // data-alt-mode marks a switch (Minesweeper's flag mode, for touch screens): while it is
+  // on, a click or a tap plays an element's data-alt-move and a long press its data-move.
+  // The page keeps it (the board's markup is the server's) and shows it: the switch's
+  // aria-pressed, and the class alt-mode on the root.
+  function setAltMode(on) {
+    state.altMode = on;
+    document.documentElement.classList.toggle("alt-mode", on);
+    showAltMode();
+  }
+
+  // After each view: the server's markup says the switch is off.
+  function showAltMode() {
+    for (const toggle of $("board").querySelectorAll("[data-alt-mode]")) {
+      if (toggle.getAttribute("aria-pressed") !== String(state.altMode)) toggle.setAttribute("aria-pressed", String(state.altMode));
+    }
   }
 
   function bindBoard() {
@@ -49,8 +68,8 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     let pointerKind = "mouse";
     board.addEventListener("click", (event) => {
       if (suppressClick) { suppressClick = false; return; }
-      const target = event.target.closest("[data-move], [data-command], [data-preset]");
-      if (target && board.contains(target)) activate(target);
+      const target = event.target.closest(`[data-move], [data-command], [data-preset], [data-alt-mode]${state.altMode ? ", [data-alt-move]" : ""}`);
+      if (target && board.contains(target)) activate(target, state.altMode);
     });
     board.addEventListener("contextmenu", (event) => {
       if (event.target.closest("[data-middle]")) { event.preventDefault(); return; }  // a chord's button, no menu
@@ -77,12 +96,13 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
       if (event.target.closest('[aria-disabled="true"]')) return;  // sends nothing: no "uh-oh", no long press
       // "pressing" lets a game show it, e.g. Minesweeper's "uh-oh" face
       if (event.target.closest("[data-move], [data-alt-move]")) document.documentElement.classList.add("pressing");
-      const target = event.target.closest("[data-alt-move]");
+      const pressed = state.altMode ? "data-move" : "data-alt-move";  // what a long press plays
+      const target = event.target.closest(`[${pressed}]`);
       if (target && event.pointerType !== "mouse") {
         pressTimer = setTimeout(() => {
           suppressClick = true;
           navigator.vibrate?.(30);
-          sendMove(parseMove(target, "data-alt-move"));
+          sendMove(parseMove(target, pressed));
         }, LONG_PRESS_MS);
       }
       const draggable = event.target.closest("[data-drag]");
@@ -261,7 +281,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     if (command) { event.preventDefault(); commands.run(command); }
   }
 
-  return { bindBoard, bindKeys, settleDrop };
+  return { bindBoard, bindKeys, settleDrop, showAltMode };
 }
 
 // The data-nav cell nearest the focused one in the arrow's direction gets the focus (the

@@ -449,6 +449,54 @@ def test_flag_with_a_long_press_on_a_touch_screen(
     assert server_view(sid)["moves"] == 2
 
 
+def test_flag_mode_turns_taps_into_flags_and_a_long_press_opens(
+    minesweeper: OpenGame, next_view: NextView, server_view: ServerView
+) -> None:
+    deal = find_deal(5, 5, 3, (0, 0), lambda s: len(closed_safe(s)) >= 2)
+    game = minesweeper(deal, phone=True)
+    page, sid = game.page, game.session()
+    switch = page.locator("#ms-mode")
+    expect(switch).to_be_visible()  # a touch screen shows it
+    expect(switch).to_have_attribute("aria-pressed", "false")
+    switch.tap()
+    expect(switch).to_have_attribute("aria-pressed", "true")
+    assert game.views() == 1, "the switch is the page's: it sends nothing"
+
+    flagged = (4, 4) if deal.first != (4, 4) else (4, 3)
+    with next_view(page):
+        tap(page, *game.centre(game.cell(flagged)))
+    expect(game.cell(flagged)).to_have_class(re.compile(r"\bflag\b"))
+    # the server's new markup says "off": the page keeps the switch on
+    expect(switch).to_have_attribute("aria-pressed", "true")
+    with next_view(page):
+        long_press(page, *game.centre(game.cell(deal.first)))
+    game.wait_board(text(replay(deal.game_id, [("mark", *flagged), ("open", *deal.first)])))
+    with next_view(page):  # a tap on the flag cycles it, as a long press does out of flag mode
+        tap(page, *game.centre(game.cell(flagged)))
+    expect(game.cell(flagged)).to_have_class(re.compile(r"\bquestion\b"))
+    assert server_view(sid)["moves"] == 3
+
+    page.keyboard.press("f")  # the key switches it too
+    expect(switch).to_have_attribute("aria-pressed", "false")
+    closed = next(where(deal.start, c) for c in closed_safe(deal.start)
+                  if where(deal.start, c) != flagged)
+    with next_view(page):
+        tap(page, *game.centre(game.cell(closed)))
+    expect(game.cell(closed)).to_have_class(re.compile(r"\bopen\b"))
+
+
+def test_flag_mode_shows_with_a_mouse_only_once_on(minesweeper: OpenGame) -> None:
+    game = minesweeper(find_deal(5, 5, 3, (0, 0), lambda s: True))
+    switch = game.page.locator("#ms-mode")
+    expect(switch).to_be_hidden()
+    game.page.keyboard.press("f")
+    expect(switch).to_be_visible()
+    expect(switch).to_have_attribute("aria-pressed", "true")
+    game.sends_nothing(lambda: None)
+    game.page.keyboard.press("f")
+    expect(switch).to_be_hidden()
+
+
 def test_a_wide_board_stands_on_its_side_on_a_tall_phone(
     minesweeper: OpenGame, next_view: NextView
 ) -> None:

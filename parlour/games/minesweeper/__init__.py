@@ -13,7 +13,9 @@ neighbours hold a mine; a cell with none opens its neighbours by itself. Opening
 loses the game. Your first click is never a mine, and opens an area: the cell and its
 neighbours are kept clear.</p>
 <p><b>Right click</b> (or a long press, or Space) cycles a closed cell through a
-<b>flag</b> 🚩, a question mark and nothing. Flagged cells will not open. The counter on
+<b>flag</b> 🚩, a question mark and nothing. Flagged cells will not open. On a touch
+screen, the ⛏️🚩 switch beside the counters (or key F) turns on <b>flag mode</b>: a tap
+then flags and a long press opens. The counter on
 the left shows the mines left (mines minus flags); the one on the right, the seconds
 since your first click.</p>
 <p><b>Chording</b>: clicking an open number (or pressing C on it) whose flags around it
@@ -76,5 +78,6 @@ SPEC = GameSpec(
     shortcuts=(
         Shortcut("Enter", "open the cell under the cursor"),
         Shortcut("C", "chord: open the neighbours of a number whose flags are all placed"),
+        Shortcut("F", "flag mode: a click or a tap flags, a long press opens"),
     ),
 )

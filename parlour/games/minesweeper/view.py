@@ -80,8 +80,19 @@ def _toolbar(observation: JSON) -> str:
         f'title="New game of this size" aria-label="New game">{face_html}</button>',
         '<span class="lcd" id="ms-time" data-clock="seconds" title="Seconds" role="timer" '
         'aria-label="Seconds played">000</span>',
+        FLAG_MODE,
         "</div></div>",
     ])
+
+
+# Flag mode, as on phone Minesweepers: while it is on (the page keeps it: data-alt-mode),
+# a tap flags and a long press opens. Shown where a finger plays (view.css), or once on.
+FLAG_MODE = (
+    '<button class="ms-mode" id="ms-mode" data-alt-mode data-key="f" aria-pressed="false" '
+    'aria-label="Flag mode" title="Flag mode: a tap flags a cell, a long press opens it (F)">'
+    '<span class="mode-open" aria-hidden="true">⛏️</span>'
+    '<span class="mode-flag" aria-hidden="true">🚩</span></button>'
+)
 
 
 def _preset_button(ident: str, action: str, label: str, title: str, current: bool) -> str:
