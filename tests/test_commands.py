@@ -85,7 +85,7 @@ def test_a_games_own_commands_are_in_its_menus(client: TestClient) -> None:
     assert minesweeper["no-guess"] == {
         "name": "no-guess", "label": "New no-guess game", "menu": "game", "group": 1,
         "keys": ["G"], "kind": "new-game",
-        "args": {"params": {"first_click": "no_guess"}, "seats": []},
+        "args": {"params": {"first_click": "no_guess"}, "seats": []}, "in_menu": True,
     }
     assert minesweeper["easy"]["keys"] == ["1"]
     assert minesweeper["expert"]["args"]["params"] == {"rows": 16, "cols": 30, "mines": 99}
@@ -394,7 +394,7 @@ def test_the_catalog_carries_a_server_command(peek: TestClient) -> None:
     commands = commands_of(catalog_games(peek)["peek"])
     assert commands["largest"] == {"name": "largest", "label": "Show the largest",
                                    "menu": "edit", "group": 1, "keys": ["L"],
-                                   "kind": "server", "args": {}}
+                                   "kind": "server", "args": {}, "in_menu": True}
     assert commands["count"]["menu"] == "view"
 
 
@@ -470,6 +470,7 @@ def test_a_game_that_does_not_say_which_commands_are_on_has_them_all_on() -> Non
 def test_sound_is_one_switch_on_m_in_every_game() -> None:
     """One ticked "Sound" entry, not Sound, Mute and Unmute side by side."""
     for name, spec in GAMES.items():
-        sounds = [c for c, _ in menu_commands(spec) if c.action in ("sound", "mute", "unmute")]
+        sounds = [c for c, _ in menu_commands(spec)
+                  if c.action in ("sound", "mute", "unmute") and c.in_menu]
         assert [(c.name, c.label) for c in sounds] == [("sound", "Sound")], name
         assert "M" in sounds[0].keys, name

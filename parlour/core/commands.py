@@ -79,6 +79,9 @@ class Command:
     option: str = ""
     """option: which display option; `value` is the choice it selects."""
     value: str = ""
+    in_menu: bool = True
+    """False: its keys alone, listed among the keyboard shortcuts but not in the menus
+    (the sliding puzzle's U, which turns the sound on beside the Sound switch's M)."""
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
@@ -156,9 +159,11 @@ class MenuSource(Protocol):
     def display_label(self, option: str, value: str) -> str: ...
 
 
-def client(name: str, label: str, menu: Menu, *keys: str, action: str = "") -> Command:
+def client(
+    name: str, label: str, menu: Menu, *keys: str, action: str = "", in_menu: bool = True
+) -> Command:
     """A built-in action of the page (`action`, by default the name)."""
-    return Command(name, label, menu, keys, "client", action=action or name)
+    return Command(name, label, menu, keys, "client", action=action or name, in_menu=in_menu)
 
 
 def new_game(

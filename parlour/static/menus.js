@@ -41,7 +41,7 @@ export function createMenus({ root, menus, commands, state, run, home }) {
   const fold = root.querySelector(".menu-fold");
   const list = root.querySelector(".menu-list");
   const byName = new Map(commands.map((command) => [command.name, command]));
-  const inMenu = (menu) => commands.filter((command) => command.menu === menu.name);
+  const inMenu = (menu) => commands.filter((command) => command.menu === menu.name && command.in_menu);
   let returnFocus = null;
 
   function itemHtml(command) {

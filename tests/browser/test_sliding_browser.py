@@ -181,10 +181,18 @@ def test_a_photo_uploaded_and_cropped_becomes_the_puzzle(
 
 def test_m_mutes_and_u_unmutes(open_page: OpenPage) -> None:
     page = open_page("/play/sliding")
+    sound = "JSON.parse(localStorage.getItem('parlour.prefs') || '{}').sound ?? true"
+    page.keyboard.press("u")  # the seed's U only ever turns the sound on
+    assert page.evaluate(sound) is True
     page.keyboard.press("m")
-    assert page.evaluate("JSON.parse(localStorage.getItem('parlour.prefs')).sound") is False
+    assert page.evaluate(sound) is False
     page.keyboard.press("u")
-    assert page.evaluate("JSON.parse(localStorage.getItem('parlour.prefs')).sound") is True
+    assert page.evaluate(sound) is True
+    page.keyboard.press("u")
+    assert page.evaluate(sound) is True
+    # one Sound entry in the menus; U is listed among the keys
+    expect(page.locator("#menu-view-list [data-run='unmute']")).to_have_count(0)
+    expect(page.locator("#menu-view-list [data-run='sound']")).to_have_count(1)
     page.keyboard.press("i")
     expect(page.locator("#help-dialog")).to_be_visible()
     page.keyboard.press("p")

@@ -28,8 +28,8 @@ to see it full size over the board, and let go to return; or press <b>F</b>, and
 <b>Hint</b> (H) shows the next tile of a solution and how many moves are left;
 <b>Show me the solution</b> (Edit menu, W) plays it out; both count as help. Click a tile
 or press a key to take over.</p>
-<p>Keys from the original: <b>I</b> these instructions, <b>P</b> play, <b>M</b> mute and
-<b>U</b> unmute (either one switches the sound), <b>S</b> reshuffle. Undo is Ctrl+Z or
+<p>Keys from the original: <b>I</b> these instructions, <b>P</b> play, <b>M</b> mute (M again
+turns the sound back on) and <b>U</b> unmute, <b>S</b> reshuffle. Undo is Ctrl+Z or
 Backspace.</p>
 """
 
@@ -66,11 +66,12 @@ SPEC = GameSpec(
         client("instructions", "Instructions", "help", "I", action="help"),
         client("play", "Play", "help", "P"),
         client("finished-picture", "See the finished picture", "view", "F", action="peek"),
+        # the seed's U turns the sound back on (M, the Sound switch, also turns it off)
+        client("unmute", "Sound on", "view", "U", in_menu=False),
     ),
     command_handlers={"solution": solver.show_solution},
     commands_enabled=commands_enabled,
-    # one Sound switch: the seed's M mutes it and U turns it back on
-    command_keys={"undo": ("Ctrl+Z", "Backspace"), "sound": ("M", "U")},
+    command_keys={"undo": ("Ctrl+Z", "Backspace")},
     display_options={"numbers": ("off", "on")},
     music="music-box",
     tables=solver.TABLES,

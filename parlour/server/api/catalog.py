@@ -26,6 +26,7 @@ class CommandInfo(BaseModel):
     menu: str = Field(description="game, edit, view or help")
     group: int = Field(description="its group in the menu: a line is drawn between groups")
     keys: list[str] = Field(description="its keys, as shown: 'U', 'Ctrl+Z', 'Alt+N', 'F1'")
+    in_menu: bool = Field(True, description="false: its keys alone, not shown in the menus")
     kind: str = Field(
         description="client: a built-in action of the page (args.action); new-game: start a "
         "game with args.params (the others as in the current game) and args.seats; option: "
@@ -115,7 +116,7 @@ def describe_catalog(games: Mapping[str, GameSpec]) -> Catalog:
                 commands=[
                     CommandInfo(name=command.name, label=command.label, menu=command.menu,
                                 group=group, keys=list(command.keys), kind=command.kind,
-                                args=command.args())
+                                args=command.args(), in_menu=command.in_menu)
                     for command, group in menu_commands(spec)
                 ],
                 new_choices=list(spec.new_choices),
