@@ -51,8 +51,10 @@ async function start() {
   moveList.bind();
   bindNewChoices({ info, run: commands.run, current: views.current });
   $("btn-hint").hidden = !info.has_hints;
-  // a game that always starts the same (Tic Tac Toe) has no deal to show or share
+  // a game that always starts the same (Tic Tac Toe) has no deal to show or share, and
+  // its end card's New game is the same deal again
   if (!info.random_deal) for (const part of document.querySelectorAll(".idbar .id-label, #game-id, #btn-copy")) part.style.display = "none";
+  if (!info.random_deal && !info.position_help) $("end-replay").style.display = "none";
   $("btn-assist").hidden = !info.has_assist;
   // the button says what this game's assist does, as its menu entry does
   const assist = info.commands.find((c) => c.name === "assist");

@@ -164,6 +164,10 @@ def test_draw_game(ttt: OpenGame) -> None:
     expect(game.page.locator("#ttt-win")).to_have_count(0)
     assert game.playable() == []
     expect(game.message).to_contain_text("A draw")
+    # every game starts the same: the end card's New game is all there is to offer
+    card = game.page.locator("#end-card")
+    expect(card.get_by_role("button", name="New game")).to_be_visible()
+    expect(card.get_by_role("button", name="Same deal again")).to_be_hidden()
 
 
 def test_undo_and_redo(ttt: OpenGame) -> None:
