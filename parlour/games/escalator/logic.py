@@ -298,6 +298,8 @@ class Escalator(Game[Layout, Move]):
 
     def figures(self, state: Layout, elapsed_ms: int, moves: int) -> dict[str, float]:
         figures = {"cards_left": float(PYRAMID - state.removed.bit_count())}
+        if not figures["cards_left"]:  # cleared: the cards the stock had still to give
+            figures["stock_left"] = float(state.stock_left)
         if state.verdict is not None:
             figures["winnable"] = float(state.verdict.winnable)
         return figures

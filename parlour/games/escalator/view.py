@@ -372,8 +372,9 @@ def _end_panel(observation: JSON) -> list[str]:
     return parts
 
 
-def _stock_order(order: list[str], top: int) -> str:
-    """The cards left in the stock, in the order they would have come, fanned."""
+def _stock_order(order: list[str], top: int, title: str = "") -> str:
+    """The cards left in the stock, in the order they would have come, fanned, under
+    `title` (by default, how many they are)."""
     w, h = round(CARD_W * MINI), round(CARD_H * MINI)
     span = WIDTH - 2 * MARGIN - w
     step = min(w + 8, span / max(1, len(order) - 1))
@@ -384,11 +385,11 @@ def _stock_order(order: list[str], top: int) -> str:
         f'aria-label="{attr(card_label(card))}">{card_face(card)}</svg>'
         for i, card in enumerate(order)
     )
-    plural = "card" if len(order) == 1 else "cards"
+    title = title or f"{counted(len(order), 'card')} left in the stock, in order"
     return (
         f'<g id="esc-order" class="esc-order" role="group" aria-label="The stock, in order">'
-        f'<text class="esc-order-title" x="{WIDTH // 2}" y="{top + 28}">{len(order)} {plural} '
-        f"left in the stock, in order</text>{minis}</g>"
+        f'<text class="esc-order-title" x="{WIDTH // 2}" y="{top + 28}">{title}</text>'
+        f"{minis}</g>"
     )
 
 
@@ -408,8 +409,8 @@ def _celebration(observation: JSON) -> list[str]:
         "</g>"
     )
     parts = [_cascade(observation["bases"]), banner]
-    if order:
-        parts.append(_stock_order(order, BANNER_Y + 175))
+    if order:  # the banner has counted them
+        parts.append(_stock_order(order, BANNER_Y + 175, "Still in the stock, in order"))
     return parts
 
 

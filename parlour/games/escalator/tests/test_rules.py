@@ -329,6 +329,9 @@ def test_the_figures_count_the_cards_left_and_say_at_the_end_whether_it_was_winn
     assert GAME.figures(picked, 0, 2) == {"cards_left": 26.0}
     lost = GAME.apply(layout(CHAIN, " ".join(["5s"] * 24), turned=23), Draw())
     assert GAME.figures(lost, 0, 1) == {"cards_left": 28.0, "winnable": 0.0}
+    # a cleared pyramid counts what the stock had still to give instead (its end card)
+    won = GAME.apply(layout(CHAIN, "Ac " + "5s " * 23, removed=FULL ^ 1), Pick(0))
+    assert GAME.figures(won, 0, 1)["stock_left"] == float(won.stock_left) == 23.0
 
 
 def test_only_a_move_that_ends_the_game_waits_for_the_solver() -> None:

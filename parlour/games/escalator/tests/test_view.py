@@ -309,6 +309,9 @@ def test_a_cleared_pyramid_celebrates_and_shows_what_was_left_in_the_stock() -> 
     ids = by_id(markup)
     assert {"esc-cascade", "esc-banner", "esc-order"} <= set(ids)
     assert "Cleared!" in markup and "with 2 cards left in the stock" in markup
+    # counted once, in the banner: the fanned cards are not counted again
+    assert "cards left in the stock, in order" not in markup
+    assert "Still in the stock, in order" in markup
     assert "could have been won" not in markup  # it was
     assert "esc-card-" not in "".join(  # the cascade's cards are copies without ids of cards
         line for line in markup.split("\n") if "esc-cascade" in line)
