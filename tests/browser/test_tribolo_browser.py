@@ -482,3 +482,34 @@ def test_a_player_leaves_the_computer_plays_for_them_and_they_come_back(
     assert server_view(sid)["to_move"] == 1 and server_view(sid)["moves"] == moves + 1
     red.click(*red.legal()[0])
     assert server_view(sid)["moves"] >= moves + 2
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_the_coordinates_beside_the_board_name_cells_as_the_notes_do(
+    tribolo: OpenGame, create_game: CreateGame, new_context: NewContext, phone: bool
+) -> None:
+    """Blue plays, and "Blue played k3" sits under the letter k and beside the number 3
+    (on a phone, where the board stands on its side, the letters run down the side)."""
+    created = create_game("tribolo", seats=["human", "human", "human"])
+    sid = created["session"]
+    tokens = {sid: created["token"]}
+    size = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 860}
+    game = tribolo(f"/play/tribolo?session={sid}", tokens=tokens,
+                   context=new_context(tokens=tokens, viewport=size))
+    x, y = game.legal()[0]
+    game.click(x, y)
+    note = game.page.locator("#tb-note").inner_text()
+    name = note.split(" played ")[1].split(" ")[0]
+    letter, number = name[0], name[1:]
+    assert (letter, number) == ("abcdefghijklmnop"[x], str(y + 1)), note
+    cell = game.centre(game.page.locator(".tb-cell.placed"))
+    files = game.page.locator(".tb-files span")
+    ranks = game.page.locator(".tb-ranks span")
+    expect(files).to_have_text(list("abcdefghijklmnop"))
+    expect(ranks).to_have_text([str(n) for n in range(1, 12)])
+    file_at = game.centre(files.nth(x))
+    rank_at = game.centre(ranks.nth(y))
+    across, down = (1, 0) if phone else (0, 1)  # the letters' axis, then the numbers'
+    assert abs(file_at[across] - cell[across]) < 2, "the letter is not in line with the cell"
+    assert abs(rank_at[down] - cell[down]) < 2, "the number is not in line with the cell"
+    assert file_at[down] < cell[down] and rank_at[across] < cell[across], "labels outside"

@@ -58,12 +58,25 @@ def render(observation: JSON, ctx: RenderContext) -> str:
     return lines([
         f'<div class="tb" id="tb" data-mover="{"" if mover is None else mover}">',
         _note(observation, parity),
+        '<div class="tb-board">',
+        COORDINATES,
         f'<div class="{classes("tb-grid board-rows sideways-on-phone", over)}" id="tb-grid" '
         f'role="grid" aria-label="{grid_label}" '
         f'aria-disabled="{str(not ctx.can_move).lower()}">',
         *grid_rows(cells, WIDTH, boxed=True),
-        "</div></div>",
+        "</div></div></div>",
     ])
+
+
+# The names the move list and the notes give cells ("k3"): the columns' letters along the
+# top, the rows' numbers down the side (swapped over on a phone, where the board stands
+# on its side). The cells' own labels say "column 11, row 3" to a screen reader.
+COORDINATES = (
+    '<div class="tb-files" aria-hidden="true">'
+    + "".join(f"<span>{letter}</span>" for letter in COLUMNS[:WIDTH]) + "</div>"
+    '<div class="tb-ranks" aria-hidden="true">'
+    + "".join(f"<span>{row + 1}</span>" for row in range(HEIGHT)) + "</div>"
+)
 
 
 def _gains(rows: list[str], mover: int | None, legal: set[tuple[int, ...]]
