@@ -23,6 +23,7 @@ export function createConnection({ info, views, settleDrop, hello = () => ({}) }
     sessionId: null,
     socket: null,
     reconnectDelay: FIRST_RECONNECT_MS,
+    openingNote: "",  // what a game opened for the player says, under its first view
   };
   // the panel that shows long work after half a second
   const progress = createProgress({ board: $("board-wrap"), cancel: () => send({ type: "cancel" }) });
@@ -171,6 +172,8 @@ export function createConnection({ info, views, settleDrop, hello = () => ({}) }
     if (message.type === "view") {
       views.showView(message.view);
       settleDrop(true);
+      // it stays in the status line until the player's first step (a toast went too soon)
+      if (state.openingNote) { views.showNote(state.openingNote); state.openingNote = ""; }
     } else if (message.type === "hint") {
       play("hint");
       views.showNote(`Hint: ${message.note || "try the highlighted move"}`);
@@ -178,7 +181,8 @@ export function createConnection({ info, views, settleDrop, hello = () => ({}) }
       views.showNote(message.note);
     } else if (message.type === "open") {  // a game opened for this player (a replay)
       saveToken(message.session, message.token);
-      open(message.session).then(() => toast(message.note));
+      state.openingNote = message.note;
+      open(message.session);
     } else if (message.type === "error") {
       settleDrop(false);
       play(info.refusal_sound || "error");

@@ -316,3 +316,40 @@ def test_new_offers_a_winnable_or_a_random_deal_from_the_toolbar_and_a_key(
 
     page.keyboard.press("Shift+N")
     expect(winnable).to_have_text(re.compile(r"^escalator:winnable#"), timeout=DEAL_WAIT_MS)
+
+
+def test_after_a_loss_the_winning_line_opens_with_a_note_that_stays_until_redo(
+    open_page: OpenPage, create_game: CreateGame
+) -> None:
+    """W shows the solver's winning line as the same deal opened anew; what it says (press
+    Redo to step through it) stays under the board until the player's first step."""
+
+    def draw_first(state: Layout) -> list[Pick | Draw]:
+        moves: list[Pick | Draw] = []
+        while GAME.status(state).value == "playing":
+            move: Pick | Draw = Draw() if state.stock_left else Pick(state.playable()[0])
+            moves.append(move)
+            state = GAME.apply(state, move)
+        return moves if GAME.status(state).value == "lost" else []
+
+    for number in range(200):
+        game_id, layout = deal_of(f"line{number}")
+        if verdict_of_deal(layout).winnable and (losing := draw_first(layout)):
+            break
+    page, created = open_game(open_page, create_game, id=game_id)
+    state = layout
+    for move in losing:
+        play(page, state, move)
+        state = GAME.apply(state, move)
+    expect(page.locator("#headline")).to_contain_text("Game over")
+    page.keyboard.press("Escape")  # the end card
+    page.keyboard.press("w")
+    expect(page).not_to_have_url(re.compile(created["session"]), timeout=DEAL_WAIT_MS)
+    message = page.locator("#message")
+    expect(message).to_contain_text("press Redo (Y) to play it move by move")
+    expect(page.locator("#btn-redo")).to_be_enabled()
+    page.wait_for_timeout(3_000)  # longer than a toast stays
+    expect(message).to_contain_text("press Redo (Y)")
+    with expect_views(page):
+        page.keyboard.press("y")
+    expect(message).not_to_contain_text("press Redo")
