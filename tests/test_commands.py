@@ -24,7 +24,18 @@ from parlour.core.commands import (
     server,
     server_command_states,
 )
-from parlour.core.game import JSON, Game, GameSpec, Hint, IllegalMove, Params, Replay, Status
+from parlour.core.game import (
+    JSON,
+    Game,
+    GameSpec,
+    Hint,
+    IllegalMove,
+    Params,
+    Playback,
+    Replay,
+    Status,
+)
+from parlour.core.gameid import SHOWN
 from parlour.games import GAMES
 from parlour.server.app import create_app
 from parlour.server.compute import Compute, Progress
@@ -474,3 +485,52 @@ def test_sound_is_one_switch_on_m_in_every_game() -> None:
                   if c.action in ("sound", "mute", "unmute") and c.in_menu]
         assert [(c.name, c.label) for c in sounds] == [("sound", "Sound")], name
         assert "M" in sounds[0].keys, name
+
+
+def test_a_replay_the_solver_stepped_to_its_end_is_filed_apart_from_the_players_games(
+    peek: TestClient,
+) -> None:
+    sid, token, _ = started(peek)
+    with peek.websocket_connect(f"/ws/{sid}") as socket:
+        socket.send_json({"type": "hello", "token": token})
+        receive(socket, "view")
+        socket.send_json({"type": "command", "name": "firsts"})
+        opened = receive(socket, "open")
+    mine = {"Authorization": f"Bearer {opened['token']}"}
+    for _ in range(3):
+        stepped = peek.post(f"/api/games/{opened['session']}/redo", headers=mine).json()
+    assert stepped["status"] != "playing"
+    (group,) = peek.get("/api/stats?game=peek").json()["groups"]
+    assert (group["preset"], group["apart"], group["played"]) == (SHOWN, True, 1)
+    assert "not counted with yours" in group["note"]
+
+
+def play_out(state: PeekState, seat: int) -> Playback:
+    return Playback(({"take": 0},) * len(state.hidden), "played out", step_seconds=0)
+
+
+AUTO_SPEC = replace(PEEK_SPEC, commands=(server("auto", "Play it out", "game"),),
+                    command_handlers={"auto": play_out}, commands_enabled=None)
+
+
+def test_a_game_the_solvers_playback_ended_is_filed_apart_but_not_one_the_player_ended(
+    tmp_path: Path,
+) -> None:
+    app = create_app(Store(tmp_path / "db.sqlite3"), {"peek": AUTO_SPEC}, ai_delay_scale=0,
+                     allowed_hosts=("testserver",), compute=Inline(workers=1))
+    with TestClient(app) as client:
+        shown, token, _ = started(client)
+        with client.websocket_connect(f"/ws/{shown}") as socket:
+            socket.send_json({"type": "hello", "token": token})
+            receive(socket, "view")
+            socket.send_json({"type": "command", "name": "auto"})
+            while receive(socket, "view")["view"]["status"] == "playing":
+                pass
+        own, token, _ = started(client)  # a game the player plays to its end: theirs
+        auth = {"Authorization": f"Bearer {token}"}
+        client.post(f"/api/games/{own}/moves", json={"move": {"take": 0}}, headers=auth)
+        for _ in range(2):
+            client.post(f"/api/games/{own}/moves", json={"move": {"take": 0}}, headers=auth)
+        groups = {g["preset"]: g for g in client.get("/api/stats?game=peek").json()["groups"]}
+    assert groups[SHOWN]["played"] == 1 and groups[SHOWN]["apart"]
+    assert sum(g["played"] for preset, g in groups.items() if preset != SHOWN) == 1

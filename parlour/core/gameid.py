@@ -78,16 +78,22 @@ class GameId:
 
 CUSTOM_POSITION = "custom position"
 IMPORTED = "imported"
-FILED_APART = (CUSTOM_POSITION, IMPORTED)
-"""The statistics groups of games not dealt here: a start position the player gave, and a
-game imported from a file (its moves and clock were never seen by this server). Like
-lichess's casual games they are counted apart and set no records: anyone can write an id
-one move from the end, or a file's figures."""
+SHOWN = "shown by the solver"
+FILED_APART = (CUSTOM_POSITION, IMPORTED, SHOWN)
+"""The statistics groups of games not played here from their deal: a start position the
+player gave, a game imported from a file (its moves and clock were never seen by this
+server), and a game the solver played to its end (a winning line stepped through, a
+solution played out). Like lichess's casual games they are counted apart and set no
+records: anyone can write an id one move from the end, or a file's figures, and a win
+the solver showed is not the player's, nor is its loss (PySolFC's demo counts neither)."""
 
 
-def stat_group(game: Game[Any, Any], game_id: GameId, imported: bool = False) -> str:
+def stat_group(game: Game[Any, Any], game_id: GameId, imported: bool = False,
+               shown: bool = False) -> str:
     """The statistics group of a game of `game_id`: its board (`Game.stat_group`) when
-    it was dealt here, else one of `FILED_APART`."""
+    it was dealt here and played by its players, else one of `FILED_APART`."""
+    if shown:
+        return SHOWN
     if imported:
         return IMPORTED
     if game_id.position is not None:

@@ -10,11 +10,11 @@ with (`stat_outcomes`; win rate and streaks only where a game can be lost) and i
 figures (`stat_figures`: best time, fewest moves, best score...). Nothing shows a "best
 score" for a game that has none.
 
-Games not dealt here (a start position given, a game imported: `gameid.FILED_APART`) have
-groups of their own, which set no records. What a page asks for is bounded whatever is
-stored (`store_statistics`): the `GROUPS_PER_GAME` groups of each game played most
-recently, each over its latest `RESULTS_PER_GROUP` games, the answer kept until a result
-changes.
+Games not dealt here (a start position given, a game imported) and games the solver
+played to their end (`gameid.FILED_APART`) have groups of their own, which set no
+records. What a page asks for is bounded whatever is stored (`store_statistics`): the
+`GROUPS_PER_GAME` groups of each game played most recently, each over its latest
+`RESULTS_PER_GROUP` games, the answer kept until a result changes.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from parlour.core.game import GameSpec, readable
-from parlour.core.gameid import FILED_APART
+from parlour.core.gameid import FILED_APART, SHOWN
 from parlour.stats.charts import figure_chart, win_rate_chart
 from parlour.stats.numbers import summary
 from parlour.stats.svg import Chart
@@ -175,7 +175,9 @@ def group(key: Key, finished: Sequence[Result], spec: GameSpec | None, seat_name
                if (c := figure_chart(figure, finished, outcomes, marked=not apart))]
     keeps_records = any(f.show in ("lowest", "highest") for f in declared)
     helped = numbers["assisted"] and keeps_records and not apart
-    note = ("Games not dealt here (a position given, a game imported) set no records."
+    note = ("Games the solver played to the end (a winning line, a solution) are not "
+            "counted with yours." if preset == SHOWN else
+            "Games not dealt here (a position given, a game imported) set no records."
             if apart and keeps_records else
             "Games played with help (hints or Assist) set no best." if helped else "")
     return {

@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 
 from parlour.core import work
 from parlour.core.commands import server_command_states
-from parlour.core.game import GameError, Hint, Playback, Replay
+from parlour.core.game import GameError, Hint, Playback, Replay, Status
 from parlour.server.compute import THINK_BUDGET, TooSlow, WorkerFailed
 from parlour.server.hub.broadcast import Broadcast, sound_after
 from parlour.server.hub.live import Live
@@ -87,7 +87,7 @@ class Advice:
 
     async def _replay(self, live: Live, seats: frozenset[int], replay: Replay) -> Opened:
         """The game's deal opened anew for the caller, `replay.moves` ahead to redo; it
-        counts as assisted."""
+        counts as assisted, and its results are filed apart: the solver showed them."""
         old = live.session
         try:
             session = await self.workers.dealt(
@@ -97,7 +97,7 @@ class Advice:
         except GameError as error:
             raise GameError(f"the replay cannot be played: {error}") from None
         session.mark_assisted(seats)
-        opened, token = await self.opening.open(session, sorted(seats))
+        opened, token = await self.opening.open(session, sorted(seats), shown=True)
         return Opened(opened.sid, token, replay.note)
 
     async def _play_back(self, live: Live, seat: int, playback: Playback) -> None:
@@ -114,6 +114,8 @@ class Advice:
                     live.advice.playback = None
                     self.broadcast.show_all(live, None)
                     return
+                # the solver ended the game: its result is filed apart (`gameid.SHOWN`)
+                live.shown_to_end = session.status is not Status.PLAYING
                 await self.save(live, before)
             if played == len(playback.moves):
                 live.advice.playback = None  # so that the last view says it is the player's turn
@@ -124,6 +126,7 @@ class Advice:
         moves being played out for them are no longer wanted."""
         if not live.seats_of(token):
             return
+        live.shown_to_end = False  # an end from here on is the player's own
         self.workers.drop_advice(live)
         if live.advice.playback is not None:
             live.advice.playback.cancel()

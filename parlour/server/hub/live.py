@@ -60,6 +60,7 @@ class Live:
     left: bool = False
     waiting: int = 0
     unopened_import: bool = False  # imported here, and no page of its player opened it yet
+    shown_to_end: bool = False  # the solver's playback ended it (advice.py): filed apart
 
     @property
     def owner(self) -> str | None:

@@ -98,18 +98,19 @@ class Opening:
 
     async def open(
         self, session: Session, mine: list[int], also: Change | None = None,
-        imported: tuple[str, list[str]] | None = None,
+        imported: tuple[str, list[str]] | None = None, shown: bool = False,
     ) -> tuple[Live, str]:
         """Keep `session` as a new live game whose owner holds `mine`: committed first
         (with `also`, in the same transaction), then in memory. `imported`: who brought
         it in a file (`Client.key`) and its line in JSON; a long one is written from a
-        thread, and its results are filed apart (`gameid.FILED_APART`)."""
+        thread, and its results are filed apart (`gameid.FILED_APART`), as are those of a
+        game `shown` (a solver's line to step through)."""
         spec, sid, token = session.spec, secrets.token_urlsafe(9), secrets.token_urlsafe(18)
         live = Live(
             sid=sid,
             session=session,
             mode=describe_mode(spec, list(session.seats)),
-            preset=stat_group(spec.game, session.game_id, imported is not None),
+            preset=stat_group(spec.game, session.game_id, imported is not None, shown),
             round=1,
             holders={token_digest(token): frozenset(mine)},
         )
