@@ -45,12 +45,15 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
   }
 
   // data-alt-mode marks a switch (Minesweeper's flag mode, for touch screens): while it is
-  // on, a click or a tap plays an element's data-alt-move and a long press its data-move.
-  // The page keeps it (the board's markup is the server's) and shows it: the switch's
-  // aria-pressed, and the class alt-mode on the root.
+  // on, a click, a tap or Enter plays an element's data-alt-move, and a long press or
+  // Space its data-move. The page keeps it, for this game, across reloads (the board's
+  // markup is the server's) and shows it: the switch's aria-pressed, and the class
+  // alt-mode on the root.
+  const ALT_MODE_KEY = `parlour.altMode.${info.name}`;
   function setAltMode(on) {
     state.altMode = on;
     document.documentElement.classList.toggle("alt-mode", on);
+    try { if (on) localStorage.setItem(ALT_MODE_KEY, "1"); else localStorage.removeItem(ALT_MODE_KEY); } catch { /* private mode: for this page only */ }
     showAltMode();
   }
 
@@ -62,6 +65,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
   }
 
   function bindBoard() {
+    try { if (localStorage.getItem(ALT_MODE_KEY)) setAltMode(true); } catch { /* none kept */ }
     const board = $("board-wrap");
     let suppressClick = false;  // the click that ends a long press is not a click
     let pressTimer = 0;
@@ -275,7 +279,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     if (keyed) { event.preventDefault(); activate(keyed); return; }
     if (ARROWS[key]) { event.preventDefault(); state.mouse = null; moveCursor(...ARROWS[key]); return; }
     if ((key === "Enter" || key === " ") && focused && board.contains(focused)) {
-      event.preventDefault(); activate(focused, key === " "); return;
+      event.preventDefault(); activate(focused, (key === " ") !== state.altMode); return;
     }
     const command = commands.forKey(event);
     if (command) { event.preventDefault(); commands.run(command); }

@@ -485,15 +485,31 @@ def test_flag_mode_turns_taps_into_flags_and_a_long_press_opens(
     expect(game.cell(closed)).to_have_class(re.compile(r"\bopen\b"))
 
 
-def test_flag_mode_shows_with_a_mouse_only_once_on(minesweeper: OpenGame) -> None:
-    game = minesweeper(find_deal(5, 5, 3, (0, 0), lambda s: True))
-    switch = game.page.locator("#ms-mode")
+def test_flag_mode_shows_with_a_mouse_only_once_on_swaps_the_keys_and_is_remembered(
+    minesweeper: OpenGame, next_view: NextView
+) -> None:
+    deal = find_deal(5, 5, 3, (0, 0), lambda s: len(closed_safe(s)) >= 2)
+    game = minesweeper(deal)
+    page = game.page
+    switch = page.locator("#ms-mode")
     expect(switch).to_be_hidden()
-    game.page.keyboard.press("f")
+    page.keyboard.press("f")
     expect(switch).to_be_visible()
     expect(switch).to_have_attribute("aria-pressed", "true")
     game.sends_nothing(lambda: None)
-    game.page.keyboard.press("f")
+
+    page.keyboard.press("ArrowRight")  # the cursor on the first cell, then Enter flags it
+    focused = page.evaluate("document.activeElement.id")
+    with next_view(page):
+        page.keyboard.press("Enter")
+    expect(page.locator(f"#{focused}")).to_have_class(re.compile(r"\bflag\b"))
+    page.reload()  # the page remembers the mode
+    wait_for_views(page, 1)
+    expect(switch).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("f")
+    expect(switch).to_be_hidden()
+    page.reload()
+    wait_for_views(page, 1)
     expect(switch).to_be_hidden()
 
 
