@@ -91,6 +91,15 @@ def position(cell: int) -> tuple[int, int]:
     return cell % WIDTH, cell // WIDTH
 
 
+COLUMNS = "abcdefghijklmnop"
+
+
+def cell_name(x: int, y: int) -> str:
+    """A cell as players name it: its column a-p from the left, its row 1-11 from the
+    top, as the letters and numbers beside the board show them ("k3")."""
+    return f"{COLUMNS[x]}{y + 1}"
+
+
 def cells(bitset: int) -> Iterator[int]:
     """The cell indexes in a bitset, lowest first."""
     while bitset:

@@ -39,7 +39,7 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
-from parlour.core.game import Hint
+from parlour.core.game import Hint, counted
 from parlour.games.tribolo import kernel
 from parlour.games.tribolo.logic import Position
 from parlour.games.tribolo.rules import (
@@ -47,6 +47,8 @@ from parlour.games.tribolo.rules import (
     HEIGHT,
     WIDTH,
     Board,
+    captures,
+    cell_name,
     cells,
     deal,
     legal_moves,
@@ -122,5 +124,9 @@ def hint(state: Position, seat: int) -> Hint | None:
     """The strong computer's move for `seat`, when it is that seat's turn."""
     if state.player != seat:
         return None
-    x, y = position(hint_cell(state.board, seat))
-    return Hint(move={"cell": [x, y]}, note="the strong computer would play here")
+    cell = hint_cell(state.board, seat)
+    turned = captures(state.board, seat, cell).bit_count()
+    x, y = position(cell)
+    return Hint(move={"cell": [x, y]},
+                note=f"play {cell_name(x, y)}, turning {counted(turned, 'cell')} "
+                     "(the strong computer's move)")

@@ -22,16 +22,9 @@ from parlour.core.game import JSON, MoveNote, RenderContext, counted
 from parlour.core.markup import attr, classes, grid_rows, lines, move_attr
 from parlour.games.tribolo import rules
 from parlour.games.tribolo.logic import EMPTY, MARKS, SEAT_NAMES, WALL, Position
-from parlour.games.tribolo.rules import HEIGHT, WIDTH
+from parlour.games.tribolo.rules import COLUMNS, HEIGHT, WIDTH, cell_name
 
 SHAPES = ("round", "square", "diamond")
-COLUMNS = "abcdefghijklmnop"
-
-
-def cell_name(x: int, y: int) -> str:
-    """A cell as the move list names it: its column a-p from the left, its row 1-11 from
-    the top (as the cells' labels count them)."""
-    return f"{COLUMNS[x]}{y + 1}"
 
 
 def render(observation: JSON, ctx: RenderContext) -> str:
@@ -70,7 +63,7 @@ def render(observation: JSON, ctx: RenderContext) -> str:
 
 # The names the move list and the notes give cells ("k3"): the columns' letters along the
 # top, the rows' numbers down the side (swapped over on a phone, where the board stands
-# on its side). The cells' own labels say "column 11, row 3" to a screen reader.
+# on its side). The cells' own labels name them so too, for a screen reader.
 COORDINATES = (
     '<div class="tb-files" aria-hidden="true">'
     + "".join(f"<span>{letter}</span>" for letter in COLUMNS[:WIDTH]) + "</div>"
@@ -131,7 +124,7 @@ def _cell(x: int, y: int, mark: str, change: int | None, parity: int, legal: boo
         inner += f'<span class="gain" aria-hidden="true">{gain}</span>'
     return (
         f'<div id="tb-{x}-{y}" class="{css}" data-nav tabindex="-1" role="gridcell" '
-        f'aria-label="{attr(f"column {x + 1}, row {y + 1}: {label}")}"{actions}{delay}>'
+        f'aria-label="{attr(f"{cell_name(x, y)}: {label}")}"{actions}{delay}>'
         f"{inner}</div>"
     )
 

@@ -16,6 +16,8 @@ from parlour.games.tribolo.rules import (
     HEIGHT,
     WIDTH,
     board_from_rows,
+    captures,
+    cell_at,
     cells,
     legal_moves,
     position,
@@ -327,5 +329,11 @@ def test_a_hint_is_a_legal_cell_of_the_player_to_move(client: TestClient) -> Non
     sid, token, view = three_on_one_screen(client)
     reply = client.post(f"/api/games/{sid}/hint", headers=auth(token))
     assert reply.status_code == 200, reply.json()
-    assert tuple(reply.json()["move"]["cell"]) in set(legal(view))
+    x, y = reply.json()["move"]["cell"]
+    assert (x, y) in set(legal(view))
     assert reply.json()["view"]["assisted"] is True
+    # it names the cell as the board's letters and numbers do, and what it turns
+    board = board_from_rows(view["text"].split("\n")[:11])
+    turned = captures(board, view["to_move"], cell_at(x, y)).bit_count()
+    assert reply.json()["note"] == (f"play {'abcdefghijklmnop'[x]}{y + 1}, turning {turned} "
+                                    f"cell{'s' * (turned != 1)} (the strong computer's move)")
