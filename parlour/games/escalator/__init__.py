@@ -59,8 +59,13 @@ def commands_enabled(observation: JSON) -> Mapping[str, bool]:
 
 
 def end_actions(observation: JSON, params: Params) -> list[EndAction]:
-    """A random deal lost: most cannot be won, so the card offers one that can."""
-    if observation["status"] == "lost" and not params["winnable"]:
+    """A deal lost that could have been won: the card offers to show how (the felt says
+    it could); a random deal lost that could not: one that can."""
+    if observation["status"] != "lost":
+        return []
+    if (observation.get("verdict") or {}).get("winnable"):
+        return [EndAction("Show a winning line", "winning-line")]
+    if not params["winnable"]:
         return [EndAction("Deal a winnable one", "new-winnable")]
     return []
 
