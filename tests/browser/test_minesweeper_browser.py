@@ -869,6 +869,10 @@ def test_toolbar_one_set_of_boards_and_counters_on_their_own_row_on_a_phone(
     centres = {round(box["y"] + box["height"] / 2) for box in counters if box}
     assert len(centres) == 1, "the counters and the face break across rows"
     assert all(box and box["y"] > boxes[0]["y"] + boxes[0]["height"] for box in counters)  # type: ignore[index]
+    face, grid = counters[1], page.locator("#ms-grid").bounding_box()
+    assert face and grid
+    assert abs(face["x"] + face["width"] / 2 - (grid["x"] + grid["width"] / 2)) < 2, \
+        "the face is not in the middle of the board"
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     # the last board button opens New game, with the other boards
     page.locator("#ms-new-other").click()

@@ -78,10 +78,11 @@ def _toolbar(observation: JSON) -> str:
         f'{observation["mines_left"]:03d}</span>',
         f'<button class="face" id="ms-face" data-command="again" '
         f'title="New game of this size" aria-label="New game">{face_html}</button>',
-        '<span class="lcd" id="ms-time" data-clock="seconds" title="Seconds" role="timer" '
-        'aria-label="Seconds played">000</span>',
+        # the seconds and the flag mode together: on a phone the face sits in the middle
+        '<span class="ms-right"><span class="lcd" id="ms-time" data-clock="seconds" '
+        'title="Seconds" role="timer" aria-label="Seconds played">000</span>',
         FLAG_MODE,
-        "</div></div>",
+        "</span></div></div>",
     ])
 
 
