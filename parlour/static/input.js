@@ -23,6 +23,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     droppedGhost: null,  // {ghost, home}: a dropped piece waiting for the server's answer
     mouse: null,  // {x, y}: where the mouse last moved over the board, until the arrows move
     altMode: false,  // the board's data-alt-mode switch is on: a click plays data-alt-move
+    cursorAt: null,  // {cell, x, y}: the data-nav cell that last had the focus, and where
   };
 
   // -- pointer actions on the board ----------------------------------------------------
@@ -57,6 +58,21 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     showAltMode();
   }
 
+  // After each view: the cursor stays on the board. When the cell it was on is gone (an
+  // Escalator card picked up), the data-nav cell nearest where it was takes it.
+  function keepCursor() {
+    const at = state.cursorAt;
+    const holder = document.activeElement;
+    if (!at || at.cell.isConnected || (holder && holder !== document.body)) return;
+    let best = null, bestDistance = Infinity;
+    for (const cell of $("board").querySelectorAll("[data-nav]")) {
+      const { x, y } = centre(cell);
+      const distance = Math.hypot(x - at.x, y - at.y);
+      if (distance < bestDistance) { best = cell; bestDistance = distance; }
+    }
+    best?.focus({ preventScroll: true });
+  }
+
   // After each view: the server's markup says the switch is off.
   function showAltMode() {
     for (const toggle of $("board").querySelectorAll("[data-alt-mode]")) {
@@ -67,6 +83,10 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
   function bindBoard() {
     try { if (localStorage.getItem(ALT_MODE_KEY)) setAltMode(true); } catch { /* none kept */ }
     const board = $("board-wrap");
+    board.addEventListener("focusin", (event) => {
+      const cell = event.target.closest("[data-nav]");
+      if (cell) state.cursorAt = { cell, ...centre(cell) };
+    });
     let suppressClick = false;  // the click that ends a long press is not a click
     let pressTimer = 0;
     let pointerKind = "mouse";
@@ -281,11 +301,14 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     if ((key === "Enter" || key === " ") && focused && board.contains(focused)) {
       event.preventDefault(); activate(focused, (key === " ") !== state.altMode); return;
     }
+    // Enter with nothing focused puts the cursor on the board, as an arrow does
+    const idle = [document.body, $("board-wrap"), null].includes(document.activeElement);
+    if (key === "Enter" && idle && !focused && board.querySelector("[data-nav]")) { event.preventDefault(); moveCursor(0, 0); return; }
     const command = commands.forKey(event);
     if (command) { event.preventDefault(); commands.run(command); }
   }
 
-  return { bindBoard, bindKeys, settleDrop, showAltMode };
+  return { bindBoard, bindKeys, settleDrop, showAltMode, keepCursor };
 }
 
 // The data-nav cell nearest the focused one in the arrow's direction gets the focus (the

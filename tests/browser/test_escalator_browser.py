@@ -359,3 +359,21 @@ def test_after_a_loss_the_winning_line_opens_with_a_note_that_stays_until_redo(
     with expect_views(page):
         page.keyboard.press("y")
     expect(message).not_to_contain_text("press Redo")
+
+
+def test_enter_brings_the_keyboards_cursor_onto_the_board_and_a_pick_leaves_it_there(
+    open_page: OpenPage, create_game: CreateGame
+) -> None:
+    game_id = next(text for number in range(100)
+                   for text, layout in [deal_of(f"keys{number}")] if layout.playable())
+    page, _ = open_game(open_page, create_game, id=game_id)
+    page.keyboard.press("Enter")  # nothing focused yet: the cursor comes onto the board
+    assert page.evaluate("document.activeElement.hasAttribute('data-nav')")
+    playable = page.locator(".esc-card.playable").first
+    playable.focus()  # (as the arrows would bring it there)
+    picked = playable.get_attribute("id")
+    with expect_views(page):
+        page.keyboard.press("Enter")
+    expect(page.locator(f"#{picked}")).not_to_have_class(re.compile(r"\bplayable\b"))
+    assert page.evaluate("document.activeElement.hasAttribute('data-nav')"), \
+        "the cursor fell off the board"
