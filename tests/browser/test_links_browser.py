@@ -71,9 +71,13 @@ def test_a_pasted_deal_link_shows_the_deal_and_starts_it_only_after_the_click(
     page.wait_for_load_state("networkidle")
     assert sent == [] and games_of(server.db, deal) == 0
     assert page.evaluate("localStorage.getItem('parlour.tokens')") in (None, "{}")
+    # no game yet: the toolbar behind the prompt has nothing to undo, hint or restart
+    for button in ("restart", "undo", "redo", "hint"):
+        expect(page.locator(f"#btn-{button}")).to_be_disabled()
 
     play.click()
     wait_for_views(page, 1)
+    expect(page.locator("#btn-hint")).to_be_enabled()
     expect(page).to_have_url(re.compile(r"/play/minesweeper\?session="))
     assert games_of(server.db, deal) == 1
     assert [write for write in sent if "/api/games" in write] == [
