@@ -279,7 +279,8 @@ def _hints(state: Puzzle, moves: tuple[int, ...], optimal: bool) -> list[Hint]:
         left = len(moves) - done
         tile = tiles[cell]
         row, col = divmod(cell, state.cols)
-        note = (f"slide tile {tile} {_direction(state.cols, cell, gap)}: "
+        # the tile named by its number and lit on the board: its number may not be shown
+        note = (f"slide the highlighted tile ({tile}) {_direction(state.cols, cell, gap)}: "
                 f"{counted(left, 'move')} to go ({proof})")
         hints.append(Hint(move={"cell": [row, col]}, note=note[0].upper() + note[1:]))
         tiles[gap], tiles[cell] = tiles[cell], 0

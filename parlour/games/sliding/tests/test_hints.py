@@ -61,7 +61,8 @@ def test_a_move_off_the_line_makes_the_next_hint_solve_afresh(
 ) -> None:
     session = session_at("1,2,3,4,5,6,0,7,8")
     first = session.hint(0)
-    assert first.move == {"cell": [2, 1]} and first.note.startswith("Slide tile 7 left: 2 moves")
+    assert first.move == {"cell": [2, 1]}
+    assert first.note.startswith("Slide the highlighted tile (7) left: 2 moves")
     session.play({"cell": [1, 0]}, 0)  # not the hint: the tile above the gap comes down
     monkeypatch.setattr(solver, "_known", type(solver._known)())
     assert session.planned_hint(0) is None
@@ -72,7 +73,7 @@ def test_a_4x4_hint_is_shortest() -> None:
     session = session_at("1,2,3,4,5,6,7,8,9,10,11,12,13,0,14,15", rows=4, cols=4)
     found = session.hint(0)
     assert found.move == {"cell": [3, 2]}
-    assert found.note == "Slide tile 14 left: 2 moves to go (the shortest way)"
+    assert found.note == "Slide the highlighted tile (14) left: 2 moves to go (the shortest way)"
 
 
 def test_on_big_boards_the_hint_says_it_is_not_proved_shortest() -> None:
