@@ -141,6 +141,7 @@ export function createViews({ endCard, shown, resync }) {
     if (!mover) return "";
     if (view.you.length === 0) return `You are watching. ${mover.name} to play.`;
     if (view.playing_back) return "Playing the moves out: click or press a key to take over.";
+    if (view.shown && view.can_redo) return "The solver's line: press Redo (Y) to play its next move.";
     if (view.seats.length === 1) return "";  // a solitaire: nobody else's turn to tell apart
     if (view.can_move) return view.you.length > 1 ? `${mover.name} to play` : "Your turn";
     if (mover.kind === "ai" || mover.stand_in) return `${mover.name} (computer) is thinking…`;

@@ -355,10 +355,13 @@ def test_after_a_loss_the_winning_line_opens_with_a_note_that_stays_until_redo(
     expect(message).to_contain_text("press Redo (Y) to play it move by move")
     expect(page.locator("#btn-redo")).to_be_enabled()
     page.wait_for_timeout(3_000)  # longer than a toast stays
-    expect(message).to_contain_text("press Redo (Y)")
+    expect(message).to_contain_text("press Redo (Y) to play it move by move")
     with expect_views(page):
         page.keyboard.press("y")
-    expect(message).not_to_contain_text("press Redo")
+    # then, and after a reload, the status line says what the game is while Redo goes on
+    expect(message).to_have_text("The solver's line: press Redo (Y) to play its next move.")
+    page.reload()
+    expect(message).to_have_text("The solver's line: press Redo (Y) to play its next move.")
 
 
 def test_enter_brings_the_keyboards_cursor_onto_the_board_and_a_pick_leaves_it_there(

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from parlour.core.commands import server_command_states
 from parlour.core.game import JSON, RenderContext, Status
-from parlour.core.gameid import params_text
+from parlour.core.gameid import SHOWN, params_text
 from parlour.core.outcome import outcome
 from parlour.core.session import Session
 from parlour.server import timing
@@ -213,6 +213,9 @@ class View(BaseModel):
         description="moves a command plays out (e.g. a solution shown) are still coming; "
         "any action of a player stops them"
     )
+    shown: bool = Field(
+        False, description="a solver's line opened to step through with Redo (e.g. "
+        "Escalator's winning line): its results are filed apart")
 
 
 def build_view(
@@ -275,6 +278,7 @@ def build_view(
         "end_figures": end_figures(session, perspective),
         "end_actions": end_actions(session, observation),
         "playing_back": live.advice.playback is not None,
+        "shown": live.preset == SHOWN,
         "move_list": move_list(live),
         "series": _series(live),
         "rematch": _rematch(live, token, seats),
