@@ -23,7 +23,7 @@ from parlour.stats.charts import RATE_GAMES, WINDOW, figure_chart, win_rate_char
 from parlour.stats.numbers import summary
 from parlour.stats.statistics import statistics
 from parlour.stats.svg import Histogram
-from parlour.stats.wording import clock, number, players
+from parlour.stats.wording import clock, number, players, shown
 from parlour.store import (
     KeptSession,
     Progress,
@@ -180,6 +180,15 @@ def test_the_best_time_is_the_lowest_over_wins_without_help_the_mean_over_every_
     # the mean is of every game the chart shows, helped or not: the best is a record
     assert time == {"name": "time", "label": "time", "show": "lowest", "games": 3,
                     "unhelped": 2, "best": 30.0, "mean": 100 / 3}
+
+
+def test_a_best_that_only_helped_games_could_set_says_so() -> None:
+    helped = [result("won", 15_000, assisted=True)]
+    tiles = {t["label"]: t["value"] for t in shown(summary(helped, [TIME]), [TIME],
+                                                   {"won": "won", "lost": "lost"})}
+    assert tiles["best time"] == "– (all helped)" and tiles["mean time"] == "0:15"
+    tiles = {t["label"]: t["value"] for t in shown(summary([], [TIME]), [TIME], {"won": "won"})}
+    assert "best time" not in tiles  # no game yet: nothing to say
 
 
 def test_the_best_score_is_the_highest_over_every_game() -> None:

@@ -38,7 +38,9 @@ def _figure_tiles(figure: StatFigure, figured: Mapping[str, Any]) -> list[tuple[
         return [(figure.label, "–" if share is None else f"{round(share * 100)}%")]
     if figure.show == "distribution":
         return [(f"mean {figure.label}", write(figured["mean"]))]
-    best = [(figure.best_caption, write(figured["best"]))]
+    # no record yet because every such game had help: say so, not a bare dash
+    helped_only = figured["best"] is None and figured["games"] and not figured["unhelped"]
+    best = [(figure.best_caption, "– (all helped)" if helped_only else write(figured["best"]))]
     return [*best, (f"mean {figure.label}", write(figured["mean"]))] if figure.chart else best
 
 
