@@ -513,24 +513,32 @@ AUTO_SPEC = replace(PEEK_SPEC, commands=(server("auto", "Play it out", "game"),)
                     command_handlers={"auto": play_out}, commands_enabled=None)
 
 
-def test_a_game_the_solvers_playback_ended_is_filed_apart_but_not_one_the_player_ended(
+def test_a_game_the_solvers_playback_ended_is_filed_apart_until_the_player_ends_it(
     tmp_path: Path,
 ) -> None:
     app = create_app(Store(tmp_path / "db.sqlite3"), {"peek": AUTO_SPEC}, ai_delay_scale=0,
                      allowed_hosts=("testserver",), compute=Inline(workers=1))
+
+    def filed(client: TestClient) -> dict[str, int]:
+        groups = client.get("/api/stats?game=peek").json()["groups"]
+        return {group["preset"]: group["played"] for group in groups}
+
     with TestClient(app) as client:
-        shown, token, _ = started(client)
-        with client.websocket_connect(f"/ws/{shown}") as socket:
+        sid, token, _ = started(client)
+        with client.websocket_connect(f"/ws/{sid}") as socket:
             socket.send_json({"type": "hello", "token": token})
             receive(socket, "view")
             socket.send_json({"type": "command", "name": "auto"})
             while receive(socket, "view")["view"]["status"] == "playing":
                 pass
-        own, token, _ = started(client)  # a game the player plays to its end: theirs
+        assert filed(client) == {SHOWN: 1}
         auth = {"Authorization": f"Bearer {token}"}
-        client.post(f"/api/games/{own}/moves", json={"move": {"take": 0}}, headers=auth)
-        for _ in range(2):
-            client.post(f"/api/games/{own}/moves", json={"move": {"take": 0}}, headers=auth)
-        groups = {g["preset"]: g for g in client.get("/api/stats?game=peek").json()["groups"]}
-    assert groups[SHOWN]["played"] == 1 and groups[SHOWN]["apart"]
-    assert sum(g["played"] for preset, g in groups.items() if preset != SHOWN) == 1
+        for step in ("undo", "redo"):  # the solver's last move again: still its end
+            assert client.post(f"/api/games/{sid}/{step}", headers=auth).status_code == 200
+        assert filed(client) == {SHOWN: 1}
+        # the player's own last move: the end is theirs
+        assert client.post(f"/api/games/{sid}/undo", headers=auth).status_code == 200
+        played = client.post(f"/api/games/{sid}/moves", json={"move": {"take": 0}},
+                             headers=auth)
+        assert played.status_code == 200 and played.json()["status"] != "playing"
+        assert SHOWN not in filed(client) and sum(filed(client).values()) == 1

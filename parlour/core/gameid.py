@@ -82,8 +82,9 @@ SHOWN = "shown by the solver"
 FILED_APART = (CUSTOM_POSITION, IMPORTED, SHOWN)
 """The statistics groups of games not played here from their deal: a start position the
 player gave, a game imported from a file (its moves and clock were never seen by this
-server), and a game the solver played to its end (a winning line stepped through, a
-solution played out). Like lichess's casual games they are counted apart and set no
+server), and a game the solver played to its end (a solution played out; a game opened
+on a solver's winning line, whatever is then played in it: its player has seen the
+line). Like lichess's casual games they are counted apart and set no
 records: anyone can write an id one move from the end, or a file's figures, and a win
 the solver showed is not the player's, nor is its loss (PySolFC's demo counts neither)."""
 

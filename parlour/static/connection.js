@@ -129,6 +129,7 @@ export function createConnection({ info, views, settleDrop, hello = () => ({}) }
     ws.onclose = (event) => {
       if (state.socket !== ws) return;
       views.holdClock();  // the server stopped it: a page cut off is a page hidden
+      state.openingNote = "";  // what a game opened says is said under its first view, or not
       if (event.code === 4404) { views.showNote("This game no longer exists. Start a new one.", true); return; }
       if (event.code >= 4400 && event.code < 4500) return;  // refused for good: the reason is shown
       $("offline").hidden = false;

@@ -23,7 +23,6 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     droppedGhost: null,  // {ghost, home}: a dropped piece waiting for the server's answer
     mouse: null,  // {x, y}: where the mouse last moved over the board, until the arrows move
     altMode: false,  // the board's data-alt-mode switch is on: a click plays data-alt-move
-    cursorAt: null,  // {cell, x, y}: the data-nav cell that last had the focus, and where
   };
 
   // -- pointer actions on the board ----------------------------------------------------
@@ -47,30 +46,13 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
 
   // data-alt-mode marks a switch (Minesweeper's flag mode, for touch screens): while it is
   // on, a click, a tap or Enter plays an element's data-alt-move, and a long press or
-  // Space its data-move. The page keeps it, for this game, across reloads (the board's
-  // markup is the server's) and shows it: the switch's aria-pressed, and the class
-  // alt-mode on the root.
+  // Space its data-move (a right click too). The page keeps it, for this game, across
+  // reloads (the board's markup is the server's) and shows it on the switch's aria-pressed.
   const ALT_MODE_KEY = `parlour.altMode.${info.name}`;
   function setAltMode(on) {
     state.altMode = on;
-    document.documentElement.classList.toggle("alt-mode", on);
     try { if (on) localStorage.setItem(ALT_MODE_KEY, "1"); else localStorage.removeItem(ALT_MODE_KEY); } catch { /* private mode: for this page only */ }
     showAltMode();
-  }
-
-  // After each view: the cursor stays on the board. When the cell it was on is gone (an
-  // Escalator card picked up), the data-nav cell nearest where it was takes it.
-  function keepCursor() {
-    const at = state.cursorAt;
-    const holder = document.activeElement;
-    if (!at || at.cell.isConnected || (holder && holder !== document.body)) return;
-    let best = null, bestDistance = Infinity;
-    for (const cell of $("board").querySelectorAll("[data-nav]")) {
-      const { x, y } = centre(cell);
-      const distance = Math.hypot(x - at.x, y - at.y);
-      if (distance < bestDistance) { best = cell; bestDistance = distance; }
-    }
-    best?.focus({ preventScroll: true });
   }
 
   // After each view: the server's markup says the switch is off.
@@ -83,10 +65,6 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
   function bindBoard() {
     try { if (localStorage.getItem(ALT_MODE_KEY)) setAltMode(true); } catch { /* none kept */ }
     const board = $("board-wrap");
-    board.addEventListener("focusin", (event) => {
-      const cell = event.target.closest("[data-nav]");
-      if (cell) state.cursorAt = { cell, ...centre(cell) };
-    });
     let suppressClick = false;  // the click that ends a long press is not a click
     let pressTimer = 0;
     let pointerKind = "mouse";
@@ -97,11 +75,13 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     });
     board.addEventListener("contextmenu", (event) => {
       if (event.target.closest("[data-middle]")) { event.preventDefault(); return; }  // a chord's button, no menu
-      const target = event.target.closest("[data-alt-move]");
+      // the other action than a click's: in flag mode, the move (a mouse can still open)
+      const other = state.altMode ? "data-move" : "data-alt-move";
+      const target = event.target.closest(`[${other}]`);
       if (!target) return;
       event.preventDefault();
       // on touch the long-press timer sends the move; a menu event as well would send it twice
-      if (pointerKind === "mouse" && !suppressClick) sendMove(parseMove(target, "data-alt-move"));
+      if (pointerKind === "mouse" && !suppressClick) sendMove(parseMove(target, other));
     });
     board.addEventListener("pointerdown", (event) => {
       suppressClick = false;
@@ -308,7 +288,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     if (command) { event.preventDefault(); commands.run(command); }
   }
 
-  return { bindBoard, bindKeys, settleDrop, showAltMode, keepCursor };
+  return { bindBoard, bindKeys, settleDrop, showAltMode };
 }
 
 // The data-nav cell nearest the focused one in the arrow's direction gets the focus (the

@@ -91,8 +91,8 @@ export function createViews({ endCard, shown, resync }) {
   function seatChip(seat, index) {
     const view = state.view;
     // a computer's level gives way on a phone (app.css), so that two chips keep one row
-    const who = seat.kind === "ai" ? `Computer<span class="level"> (${escapeHtml(seat.level)})</span>` : seat.you ? "You"
-      : seat.stand_in ? "Computer, for now" : seat.open ? "Open seat" : "Friend";
+    const who = seat.kind === "ai" ? `Computer<span class="level"> (${escapeHtml(seat.level)})</span>`
+      : escapeHtml(seat.you ? "You" : seat.stand_in ? "Computer, for now" : seat.open ? "Open seat" : "Friend");
     const classes = ["seat"];
     if (view.to_move === index) classes.push("to-move");
     if (view.winners.includes(index)) classes.push("winner");
@@ -104,7 +104,7 @@ export function createViews({ endCard, shown, resync }) {
       : seat.open && view.you.length > 0 && view.status === "playing"
         ? `<button class="btn sit" data-invite-seat="${index}" title="Copy the invite link for ${escapeHtml(seat.name)}">Invite</button>` : "";
     return `<span class="${classes.join(" ")}" style="--seat-color: var(--seat-${index})" data-seat="${index}">`
-      + `<span class="dot"></span><b>${escapeHtml(seat.name)}</b><span class="who">${seat.kind === "ai" ? who : escapeHtml(who)}</span>`
+      + `<span class="dot"></span><b>${escapeHtml(seat.name)}</b><span class="who">${who}</span>`
       + `<span class="score">${seat.score}</span>${sit}`
       + "</span>";
   }

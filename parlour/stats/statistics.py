@@ -190,7 +190,7 @@ def group(key: Key, finished: Sequence[Result], spec: GameSpec | None, seat_name
         "apart": apart,
         **numbers,
         "note": note,
-        "shown": shown(numbers, declared, outcomes),
+        "shown": shown(numbers, declared, outcomes, records=not apart),
         "charts": [chart.as_json(_chart_id(key, number)) for number, chart in enumerate(charts)],
     }
 

@@ -496,7 +496,9 @@ def test_flag_mode_shows_with_a_mouse_only_once_on_swaps_the_keys_and_is_remembe
     page.keyboard.press("f")
     expect(switch).to_be_visible()
     expect(switch).to_have_attribute("aria-pressed", "true")
-    game.sends_nothing(lambda: None)
+    game.sends_nothing(lambda: page.keyboard.press("f"))  # the switch is the page's alone
+    game.sends_nothing(lambda: page.keyboard.press("f"))
+    expect(switch).to_have_attribute("aria-pressed", "true")
 
     page.keyboard.press("ArrowRight")  # the cursor on the first cell, then Enter flags it
     focused = page.evaluate("document.activeElement.id")
@@ -506,6 +508,12 @@ def test_flag_mode_shows_with_a_mouse_only_once_on_swaps_the_keys_and_is_remembe
     page.reload()  # the page remembers the mode
     wait_for_views(page, 1)
     expect(switch).to_have_attribute("aria-pressed", "true")
+    # a right click is the other action: in flag mode it opens (a mouse can still open)
+    safe = next(where(deal.start, c) for c in closed_safe(deal.start)
+                if f"ms-{where(deal.start, c)[0]}-{where(deal.start, c)[1]}" != focused)
+    with next_view(page):
+        game.cell(safe).click(button="right")
+    expect(game.cell(safe)).to_have_class(re.compile(r"\bopen\b"))
     page.keyboard.press("f")
     expect(switch).to_be_hidden()
     page.reload()

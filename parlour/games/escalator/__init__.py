@@ -29,12 +29,14 @@ winnable deal, "the deal stays winnable in 97 % of the ways its stock may fall")
 never looks at the stock. The <b>Assist</b> light (A) says whether some order of the
 unseen stock could still clear the pyramid; turning it on counts as help.</p>
 <p>After the game, Parlour's solver tells you whether the deal could have been won;
-<b>Show a winning line</b> (W, in the Game menu) opens the deal again with the solver's
-line to step through with Redo (Y).</p>
+<b>Show a winning line</b> (W, in the Game menu, and on the end card of a deal that
+could have been won) opens the deal again with the solver's line to step through with
+Redo (Y). A game the solver plays to its end counts apart in your statistics.</p>
 <p>Most random deals (about 85 %) cannot be won whatever you do, so Parlour deals
 <b>winnable deals</b> unless you ask otherwise: the solver checks each before you see it.
 <b>New ▾</b> on the toolbar (or the Game menu) offers a <b>New winnable deal</b> (Shift+N)
-or a <b>New random deal</b>, and a lost random deal's end card offers a winnable one. The
+or a <b>New random deal</b>, and the end card of a random deal lost for good offers a
+winnable one. The
 statistics count the two kinds apart.</p>
 <p>The game is tktk's; its author took the rules from <i>Pyramid</i> as his wife played
 it. PySolFC and others call this game <b>Escalator</b>.</p>

@@ -15,7 +15,8 @@ neighbours are kept clear.</p>
 <p><b>Right click</b> (or a long press, or Space) cycles a closed cell through a
 <b>flag</b> 🚩, a question mark and nothing. Flagged cells will not open. On a touch
 screen, the ⛏️🚩 switch beside the counters (or key F) turns on <b>flag mode</b>: a tap
-(or Enter) then flags and a long press (or Space) opens. The page remembers it. The counter on
+(or Enter) then flags and a long press (a right click, Space) opens. The page remembers
+it. The counter on
 the left shows the mines left (mines minus flags); the one on the right, the seconds
 since your first click.</p>
 <p><b>Chording</b>: clicking an open number (or pressing C on it) whose flags around it
@@ -78,6 +79,7 @@ SPEC = GameSpec(
     shortcuts=(
         Shortcut("Enter", "open the cell under the cursor"),
         Shortcut("C", "chord: open the neighbours of a number whose flags are all placed"),
-        Shortcut("F", "flag mode: a click, a tap or Enter flags; a long press or Space opens"),
+        Shortcut("F", "flag mode: a click, a tap or Enter flags; a long press, a right click "
+                      "or Space opens"),
     ),
 )

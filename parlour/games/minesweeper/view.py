@@ -87,8 +87,8 @@ def _toolbar(observation: JSON) -> str:
 
 
 # Flag mode, as on phone Minesweepers: while it is on (the page keeps it: data-alt-mode),
-# a tap or Enter flags and a long press or Space opens. Shown where a finger plays
-# (view.css), or once on.
+# a tap or Enter flags and a long press, a right click or Space opens. Shown where a
+# finger plays (view.css), or once on.
 FLAG_MODE = (
     '<button class="ms-mode" id="ms-mode" data-alt-mode data-key="f" aria-pressed="false" '
     'aria-label="Flag mode" title="Flag mode: a tap flags a cell, a long press opens it (F)">'

@@ -28,10 +28,11 @@ you can play. <b>Help</b> (the assist switch, A) shows on each how many cells it
 turn, and <b>Hint</b> (H) asks the strong computer; either counts as help in your
 statistics (only yours: each player's help is their own).</p>
 <p>The <b>move list</b> beside the board (under it on a phone) names every move: who
-played, where (columns a to p from the left, rows 1 to 11 from the top) and how many
-cells it turned. Choose one to see the board as it was then. A small corner in each
-player's colour marks their last move. How fast the <b>computers</b> play one after
-another is yours to choose in the View menu.</p>
+played, where (columns a to p and rows 1 to 11, as the letters and numbers beside the
+board show them; on a phone, where the board stands on its side, the letters run down
+the side) and how many cells it turned. Choose one to see the board as it was then. A
+small corner in each player's colour marks their last move. How fast the
+<b>computers</b> play one after another is yours to choose in the View menu.</p>
 <p>Any seat can be you, a friend on this screen, a friend in another browser (send them
 the invite link of their seat) or the computer: <i>easy</i> plays as the computer of
 triboard (the browser version Parlour's rules come from) did, <i>medium</i> and

@@ -126,7 +126,6 @@ class Advice:
         moves being played out for them are no longer wanted."""
         if not live.seats_of(token):
             return
-        live.shown_to_end = False  # an end from here on is the player's own
         self.workers.drop_advice(live)
         if live.advice.playback is not None:
             live.advice.playback.cancel()

@@ -60,7 +60,9 @@ class Live:
     left: bool = False
     waiting: int = 0
     unopened_import: bool = False  # imported here, and no page of its player opened it yet
-    shown_to_end: bool = False  # the solver's playback ended it (advice.py): filed apart
+    # the solver's playback ended it (advice.py): its result is filed apart, Undo and Redo
+    # keep it so, the player's own move or a Restart ends it (play.py)
+    shown_to_end: bool = False
 
     @property
     def owner(self) -> str | None:

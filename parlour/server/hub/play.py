@@ -34,6 +34,7 @@ class Play:
                 move,
             )
         session.play(move, seat, after=after)
+        live.shown_to_end = False  # an end from here on is the player's own (not Redo's)
         live.takeback = None  # a take-back is of the last move: it is no longer
         return None
 
@@ -56,6 +57,7 @@ class Play:
     ) -> Answer:
         _alone(live, seats, message.type)
         live.session.restart()
+        live.shown_to_end = False
         live.round += 1
         return None
 

@@ -161,14 +161,26 @@ def test_a_lost_random_deal_offers_a_winnable_one_and_statistics_keep_them_apart
 ) -> None:
     from parlour.games.escalator.logic import verdict_of_deal
 
-    lost = []  # (view at the end, whether the deal could have been won), of lost deals
-    while not ({True, False} <= {winnable for _, winnable in lost}):
-        game = create(client, winnable=False)
-        if (view := finish(client, game))["status"] == "lost":
-            lost.append((view, verdict_of_deal(deal_of(game)).winnable))
-        assert len(lost) < 60, "no random deal lost both ways"
-    for view, winnable in lost:  # the card offers to show how, or a deal that can be won
-        assert view["end_actions"] == (
+    def lost_by_finish(layout: Layout) -> bool:  # as `finish` plays it
+        while GAME.status(layout).value == "playing":
+            playable = layout.playable()
+            layout = GAME.apply(layout, GAME.parse_move(
+                {"pick": list(POSITIONS[playable[0]])} if playable else {"draw": True}))
+        return GAME.status(layout).value == "lost"
+
+    lost: dict[bool, str] = {}  # a random deal `finish` loses, by whether it could be won
+    for number in range(200):
+        game_id = f"escalator:standard#lost{number}"
+        layout = parse_game_id(GAME, game_id).deal(GAME)
+        if lost_by_finish(layout):
+            lost.setdefault(verdict_of_deal(layout).winnable, game_id)
+        if len(lost) == 2:
+            break
+    assert len(lost) == 2, "no random deal lost both ways"
+    for winnable, game_id in lost.items():  # the card offers to show how, or a deal to win
+        made = client.post("/api/games", json={"game": "escalator", "id": game_id}).json()
+        view = finish(client, made)
+        assert view["status"] == "lost" and view["end_actions"] == (
             [{"label": "Show a winning line", "command": "winning-line"}] if winnable else
             [{"label": "Deal a winnable one", "command": "new-winnable"}])
     catalog = client.get("/api/catalog").json()
