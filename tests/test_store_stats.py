@@ -18,12 +18,13 @@ from typing import Any
 import pytest
 
 from parlour.core.game import StatFigure
+from parlour.core.gameid import SHOWN
 from parlour.games import GAMES
 from parlour.stats.charts import RATE_GAMES, WINDOW, figure_chart, win_rate_chart
 from parlour.stats.numbers import summary
 from parlour.stats.statistics import statistics
 from parlour.stats.svg import Histogram
-from parlour.stats.wording import clock, number, players, shown
+from parlour.stats.wording import clock, number, players
 from parlour.store import (
     KeptSession,
     Progress,
@@ -182,13 +183,27 @@ def test_the_best_time_is_the_lowest_over_wins_without_help_the_mean_over_every_
                     "unhelped": 2, "best": 30.0, "mean": 100 / 3}
 
 
-def test_a_best_that_only_helped_games_could_set_says_so() -> None:
-    helped = [result("won", 15_000, assisted=True)]
-    tiles = {t["label"]: t["value"] for t in shown(summary(helped, [TIME]), [TIME],
-                                                   {"won": "won", "lost": "lost"})}
-    assert tiles["best time"] == "– (all helped)" and tiles["mean time"] == "0:15"
-    tiles = {t["label"]: t["value"] for t in shown(summary([], [TIME]), [TIME], {"won": "won"})}
-    assert "best time" not in tiles  # no game yet: nothing to say
+def test_a_best_that_only_helped_games_could_set_is_explained() -> None:
+    spec = GAMES["minesweeper"]
+    helped = [result("won", 15_000, assisted=True, game="minesweeper", preset="beginner",
+                     mode="solo")]
+    (group,) = statistics(helped, {"minesweeper": spec})["groups"]
+    tiles = {t["label"]: t["value"] for t in group["shown"]}
+    assert tiles["best time"] == "–" and tiles["mean time"] == "0:15"
+    assert group["note"].startswith("Every game won here had help")
+    unhelped = [*helped, result("won", 20_000, game="minesweeper", preset="beginner",
+                                mode="solo", round=2)]
+    (group,) = statistics(unhelped, {"minesweeper": spec})["groups"]
+    assert group["note"] == "Games played with help (hints or Assist) set no best."
+
+
+def test_games_the_solver_played_show_no_win_rate_or_streaks() -> None:
+    spec = GAMES["escalator"]
+    shown_games = [result("won", 15_000, assisted=True, game="escalator",
+                          preset=SHOWN, mode="solo")]
+    (group,) = statistics(shown_games, {"escalator": spec})["groups"]
+    labels = [t["label"] for t in group["shown"]]
+    assert "played" in labels and not {"win rate", "current streak", "best streak"} & set(labels)
 
 
 def test_the_best_score_is_the_highest_over_every_game() -> None:

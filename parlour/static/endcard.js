@@ -92,7 +92,9 @@ export function endDetail(next) {
     const winners = next.winners.map((seat) => next.seats[seat].name);
     return next.status === "draw" || winners.length !== 1 ? `A draw${help}.` : `${winners[0]} won${help}. Well played!`;
   }
+  if (next.shown && next.status !== "playing") return "The solver's line, played to its end.";
   if (next.outcome === "won") return `Well played${help}!`;  // the headline says who won ("You win!")
   if (next.outcome === "draw") return `A draw${help}.`;
-  return next.seats.length > 1 ? `You lost this one${help}.` : `Better luck with the next deal${help}.`;  // the headline says it is over
+  // (not "the next deal": the end card may offer to show how this one could be won)
+  return next.seats.length > 1 ? `You lost this one${help}.` : `Better luck next time${help}.`;  // the headline says it is over
 }

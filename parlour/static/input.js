@@ -23,6 +23,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     droppedGhost: null,  // {ghost, home}: a dropped piece waiting for the server's answer
     mouse: null,  // {x, y}: where the mouse last moved over the board, until the arrows move
     altMode: false,  // the board's data-alt-mode switch is on: a click plays data-alt-move
+    cursorAt: null,  // {cell, x, y}: the data-nav cell that last had the focus, and where
   };
 
   // -- pointer actions on the board ----------------------------------------------------
@@ -55,6 +56,25 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     showAltMode();
   }
 
+  // After each view: the cursor stays on the board. When the cell it was on is no longer
+  // one (gone, or no longer data-nav: Escalator's base once it has turned a card), the
+  // browser drops the focus, a frame later; the data-nav cell nearest where it was takes it.
+  function keepCursor() {
+    const at = state.cursorAt;
+    if (!at || (at.cell.isConnected && at.cell.matches("[data-nav]"))) return;
+    requestAnimationFrame(() => {
+      const holder = document.activeElement;
+      if (holder && holder !== document.body && holder !== at.cell) return;  // the player moved on
+      let best = null, bestDistance = Infinity;
+      for (const cell of $("board").querySelectorAll("[data-nav]")) {
+        const { x, y } = centre(cell);
+        const distance = Math.hypot(x - at.x, y - at.y);
+        if (distance < bestDistance) { best = cell; bestDistance = distance; }
+      }
+      best?.focus({ preventScroll: true });
+    });
+  }
+
   // After each view: the server's markup says the switch is off.
   function showAltMode() {
     for (const toggle of $("board").querySelectorAll("[data-alt-mode]")) {
@@ -65,6 +85,10 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
   function bindBoard() {
     try { if (localStorage.getItem(ALT_MODE_KEY)) setAltMode(true); } catch { /* none kept */ }
     const board = $("board-wrap");
+    board.addEventListener("focusin", (event) => {
+      const cell = event.target.closest("[data-nav]");
+      if (cell) state.cursorAt = { cell, ...centre(cell) };
+    });
     let suppressClick = false;  // the click that ends a long press is not a click
     let pressTimer = 0;
     let pointerKind = "mouse";
@@ -288,7 +312,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     if (command) { event.preventDefault(); commands.run(command); }
   }
 
-  return { bindBoard, bindKeys, settleDrop, showAltMode };
+  return { bindBoard, bindKeys, settleDrop, showAltMode, keepCursor };
 }
 
 // The data-nav cell nearest the focused one in the arrow's direction gets the focus (the

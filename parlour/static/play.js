@@ -84,7 +84,7 @@ function createParts(info) {
   const moveList = createMoveList({ sessionId: () => connection.sessionId() });
   const peek = createPeek();
   const shown = () => {
-    commands.update(); moveList.show(views.current()); series.show(views.current()); peek.hide(); input.showAltMode();
+    commands.update(); moveList.show(views.current()); series.show(views.current()); peek.hide(); input.showAltMode(); input.keepCursor();
   };
   const views = createViews({ endCard, shown, resync: () => connection.connect() });
   // the computers' speed goes to the server with the hello: a new choice says hello again

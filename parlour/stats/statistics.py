@@ -175,10 +175,14 @@ def group(key: Key, finished: Sequence[Result], spec: GameSpec | None, seat_name
                if (c := figure_chart(figure, finished, outcomes, marked=not apart))]
     keeps_records = any(f.show in ("lowest", "highest") for f in declared)
     helped = numbers["assisted"] and keeps_records and not apart
+    # a best shown as "–" beside games won: say why (every one of them had help)
+    helped_only = helped and numbers["won"] and not numbers["unassisted_won"]
     note = ("Games the solver played to the end (a winning line, a solution) are not "
             "counted with yours." if preset == SHOWN else
             "Games not dealt here (a position given, a game imported) set no records."
             if apart and keeps_records else
+            "Every game won here had help (hints or Assist), and a game with help sets no "
+            "best." if helped_only else
             "Games played with help (hints or Assist) set no best." if helped else "")
     return {
         "game": game,
@@ -190,7 +194,7 @@ def group(key: Key, finished: Sequence[Result], spec: GameSpec | None, seat_name
         "apart": apart,
         **numbers,
         "note": note,
-        "shown": shown(numbers, declared, outcomes, records=not apart),
+        "shown": shown(numbers, declared, outcomes, streaks=preset != SHOWN),
         "charts": [chart.as_json(_chart_id(key, number)) for number, chart in enumerate(charts)],
     }
 

@@ -11,14 +11,15 @@ from parlour.core.game import StatFigure
 
 
 def shown(numbers: Mapping[str, Any], declared: Sequence[StatFigure],
-          outcomes: Mapping[str, str], records: bool = True) -> list[dict[str, str]]:
+          outcomes: Mapping[str, str], streaks: bool = True) -> list[dict[str, str]]:
     """The figures a player of the game wants, each a short value under a caption;
-    `records`: whether the group keeps records (a group filed apart does not)."""
+    `streaks`: whether the win rate and streaks mean something (not for games the
+    solver played)."""
     counts = {"won": numbers["won"], "lost": numbers["lost"], "draw": numbers["drawn"]}
     tiles = [("played", str(numbers["played"]))]
     tiles += [(word, str(counts[outcome])) for outcome, word in outcomes.items()
               if len(outcomes) > 1]
-    if len(outcomes) > 1 and "won" in outcomes:
+    if len(outcomes) > 1 and "won" in outcomes and streaks:
         tiles += [
             ("win rate", f"{round(numbers['win_rate'] * 100)}%"),
             ("current streak", str(numbers["current_streak"])),
@@ -26,24 +27,20 @@ def shown(numbers: Mapping[str, Any], declared: Sequence[StatFigure],
         ]
     for figure, figured in zip(declared, numbers["over_all"], strict=True):
         if figured["games"]:  # nothing to say of a figure no game has yet
-            tiles += _figure_tiles(figure, figured, records)
+            tiles += _figure_tiles(figure, figured)
     if numbers["assisted"]:
         tiles.append(("played with help", str(numbers["assisted"])))
     return [{"label": label, "value": value} for label, value in tiles]
 
 
-def _figure_tiles(figure: StatFigure, figured: Mapping[str, Any], records: bool
-                  ) -> list[tuple[str, str]]:
+def _figure_tiles(figure: StatFigure, figured: Mapping[str, Any]) -> list[tuple[str, str]]:
     write = wording(figure.unit)
     if figure.show == "share":
         share = figured["share"]
         return [(figure.label, "–" if share is None else f"{round(share * 100)}%")]
     if figure.show == "distribution":
         return [(f"mean {figure.label}", write(figured["mean"]))]
-    # no record yet because every such game had help: say so, not a bare dash
-    helped_only = (records and figured["best"] is None and figured["games"]
-                   and not figured["unhelped"])
-    best = [(figure.best_caption, "– (all helped)" if helped_only else write(figured["best"]))]
+    best = [(figure.best_caption, write(figured["best"]))]
     return [*best, (f"mean {figure.label}", write(figured["mean"]))] if figure.chart else best
 
 

@@ -370,6 +370,11 @@ def test_after_a_loss_the_winning_line_opens_with_a_note_that_stays_until_redo(
     expect(message).to_have_text("The solver's line: press Redo (Y) to play its next move.")
     page.reload()
     expect(message).to_have_text("The solver's line: press Redo (Y) to play its next move.")
+    for _ in range(len(verdict_of_deal(layout).line) - 1):  # to its end: not the player's win
+        with expect_views(page):
+            page.keyboard.press("y")
+    expect(page.locator("#headline")).to_have_text("You win! Pyramid cleared")
+    expect(message).to_have_text("The solver's line, played to its end.")
 
 
 def test_enter_brings_the_keyboards_cursor_onto_the_board_and_then_plays(
@@ -389,3 +394,17 @@ def test_enter_brings_the_keyboards_cursor_onto_the_board_and_then_plays(
     with expect_views(page):
         page.keyboard.press("Enter")
     expect(page.locator(f"#{picked}")).not_to_have_class(re.compile(r"\bplayable\b"))
+
+
+def test_the_keyboards_cursor_stays_on_the_board_when_the_base_turns_a_card(
+    open_page: OpenPage, create_game: CreateGame
+) -> None:
+    """Enter on the base turns the stock's next card: the old base is no longer a place
+    the cursor can be, and the new base (where it was) takes the cursor."""
+    page, _ = open_game(open_page, create_game)
+    base = page.locator(".esc-base[data-nav]")
+    base.focus()
+    with expect_views(page):
+        page.keyboard.press("Enter")
+    page.wait_for_function("document.activeElement.hasAttribute('data-nav')", timeout=2_000)
+    assert page.evaluate("document.activeElement.classList.contains('esc-base')")

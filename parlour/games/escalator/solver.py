@@ -15,7 +15,6 @@ from parlour.games.escalator.logic import (
     Escalator,
     Layout,
     Pick,
-    card_name,
     code,
     move_of_step,
     rank,
@@ -120,7 +119,6 @@ def winning_line(state: Layout, seat: int) -> Replay | str:
     found = verdict_of_deal(state) if state.verdict is None else state.verdict
     if not found.winnable:
         return "No order of play could have won this deal."
-    first = card_name(state.stock[0])
+    # two lines on a phone at most (the status line's room); the deal is the one lost
     return Replay(tuple(RULES.move_to_json(move) for move in found.line),
-                  f"The winning line, from the deal with the {first} as base: press Redo "
-                  "(Y) to play it move by move")
+                  "The solver's winning line: press Redo (Y) to play it move by move")

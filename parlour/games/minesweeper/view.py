@@ -91,7 +91,8 @@ def _toolbar(observation: JSON) -> str:
 # finger plays (view.css), or once on.
 FLAG_MODE = (
     '<button class="ms-mode" id="ms-mode" data-alt-mode data-key="f" aria-pressed="false" '
-    'aria-label="Flag mode" title="Flag mode: a tap flags a cell, a long press opens it (F)">'
+    'aria-label="Flag mode" '
+    'title="Flag mode (F): a click or a tap flags a cell, a right click or a long press opens it">'
     '<span class="mode-open" aria-hidden="true">⛏️</span>'
     '<span class="mode-flag" aria-hidden="true">🚩</span></button>'
 )
