@@ -447,13 +447,19 @@ def test_a_spectator_cannot_send_a_command(peek: TestClient) -> None:
         assert "You hold no seat" in receive(socket, "error")["error"]
 
 
-def test_a_command_may_open_a_replay_of_the_deal(peek: TestClient) -> None:
-    sid, token, _ = started(peek)
-    with peek.websocket_connect(f"/ws/{sid}") as socket:
+def open_replay(client: TestClient) -> tuple[str, str, JSON]:
+    """A new game, and the replay its "firsts" command opens: (sid, token, the open
+    message)."""
+    sid, token, _ = started(client)
+    with client.websocket_connect(f"/ws/{sid}") as socket:
         socket.send_json({"type": "hello", "token": token})
         receive(socket, "view")
         socket.send_json({"type": "command", "name": "firsts"})
-        opened = receive(socket, "open")
+        return sid, token, receive(socket, "open")
+
+
+def test_a_command_may_open_a_replay_of_the_deal(peek: TestClient) -> None:
+    sid, token, opened = open_replay(peek)
     assert opened["note"] == "the firsts, to step through with Redo"
     assert opened["session"] != sid
     mine = {"Authorization": f"Bearer {opened['token']}"}
@@ -490,12 +496,7 @@ def test_sound_is_one_switch_on_m_in_every_game() -> None:
 def test_a_replay_the_solver_stepped_to_its_end_is_filed_apart_from_the_players_games(
     peek: TestClient,
 ) -> None:
-    sid, token, _ = started(peek)
-    with peek.websocket_connect(f"/ws/{sid}") as socket:
-        socket.send_json({"type": "hello", "token": token})
-        receive(socket, "view")
-        socket.send_json({"type": "command", "name": "firsts"})
-        opened = receive(socket, "open")
+    _, _, opened = open_replay(peek)
     mine = {"Authorization": f"Bearer {opened['token']}"}
     for _ in range(3):
         stepped = peek.post(f"/api/games/{opened['session']}/redo", headers=mine).json()
