@@ -504,6 +504,8 @@ def test_a_replay_the_solver_stepped_to_its_end_is_filed_apart_from_the_players_
     (group,) = peek.get("/api/stats?game=peek").json()["groups"]
     assert (group["preset"], group["apart"], group["played"]) == (SHOWN, True, 1)
     assert "not counted with yours" in group["note"]
+    (past,) = peek.get("/api/replays").json()  # the past games say who played it
+    assert past["players"] == SHOWN
 
 
 def play_out(state: PeekState, seat: int) -> Playback:

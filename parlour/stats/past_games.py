@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from parlour.core.game import GameSpec
-from parlour.core.gameid import board_words
+from parlour.core.gameid import SHOWN, board_words
 from parlour.store import Result, Store
 
 MAX_LISTED = 100
@@ -58,7 +58,8 @@ def past_games(store: Store, games: Mapping[str, GameSpec], game: str | None, li
             "game": result.game,
             "title": spec.game.title,
             "board": board_words(spec.game, row.game_id) or "",
-            "players": result.mode,
+            # the solver played it (gameid.SHOWN): not a win of the player's
+            "players": SHOWN if result.preset == SHOWN else result.mode,
             "headline": row.headline,
             "outcome": _outcome_word(spec, result),
             "moves": result.moves,
