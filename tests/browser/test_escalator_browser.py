@@ -396,15 +396,22 @@ def test_enter_brings_the_keyboards_cursor_onto_the_board_and_then_plays(
     expect(page.locator(f"#{picked}")).not_to_have_class(re.compile(r"\bplayable\b"))
 
 
-def test_the_keyboards_cursor_stays_on_the_board_when_the_base_turns_a_card(
+def test_the_keyboards_cursor_stays_in_the_pyramid_when_its_card_is_picked_up(
     open_page: OpenPage, create_game: CreateGame
 ) -> None:
-    """Enter on the base turns the stock's next card: the old base is no longer a place
-    the cursor can be, and the new base (where it was) takes the cursor."""
-    page, _ = open_game(open_page, create_game)
-    base = page.locator(".esc-base[data-nav]")
-    base.focus()
+    """The card picked becomes the base, which the cursor does not stop at (its next
+    Enter would turn a card, which cannot be undone): the pyramid card nearest where the
+    picked one was takes the cursor."""
+    game_id = next(text for number in range(100)
+                   for text, layout in [deal_of(f"keys{number}")] if layout.playable())
+    page, _ = open_game(open_page, create_game, id=game_id)
+    playable = page.locator(".esc-card.playable").first
+    playable.focus()  # (as the arrows would bring it there)
+    picked, was = playable.get_attribute("id"), playable.bounding_box()
     with expect_views(page):
         page.keyboard.press("Enter")
     page.wait_for_function("document.activeElement.hasAttribute('data-nav')", timeout=2_000)
-    assert page.evaluate("document.activeElement.classList.contains('esc-base')")
+    holder = page.evaluate("document.activeElement.id")
+    assert holder != picked and holder.startswith("esc-card-")
+    now = page.locator(f"#{holder}").bounding_box()
+    assert was and now and abs(now["y"] - was["y"]) < was["height"], "the cursor left the row"

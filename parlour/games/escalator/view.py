@@ -316,8 +316,10 @@ def _base_pile(observation: JSON, live: bool) -> list[tuple[int, str]]:
     turns = live and observation["stock"] > 0  # as in tktk, a click on the base turns a card
     actions = ' data-drop=""' if live else ""  # a dragged card sends its own pick here
     label = f"Base: {card_label(base)}"
-    if turns:
-        actions += _moves({"draw": True}) + ' data-nav tabindex="-1"'
+    if turns:  # a click, not a stop of the keyboard's cursor: the stock turns a card too,
+        # and a card picked becomes the base, so the cursor, left in the pyramid where the
+        # card was (input.js), does not turn a card at its next Enter (only a pick undoes)
+        actions += _moves({"draw": True})
         label += "; drop a card here, or turn the next card from the stock (D)"
     style = f";--sx:{STOCK_X - BASE_X}px;--sy:0px" if drawn else ""
     css = classes("esc-base", "esc-drawn" if drawn else None)

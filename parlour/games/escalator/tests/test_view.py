@@ -165,6 +165,7 @@ def test_the_base_takes_a_dropped_card_and_as_in_tktk_a_click_turns_the_stock() 
     assert base["data-drop"] == ""  # "the dragged card's own move"
     assert json.loads(base["data-move"] or "") == {"draw": True}
     assert "esc-base" in (base["class"] or "")
+    assert "data-nav" not in base  # the keyboard's cursor turns cards at the stock
     spent = card(render(observation(base="9h", stock=0), LIVE), "9h")
     assert "data-move" not in spent and "data-drop" in spent
 
