@@ -92,7 +92,7 @@ export function endDetail(next) {
     const winners = next.winners.map((seat) => next.seats[seat].name);
     return next.status === "draw" || winners.length !== 1 ? `A draw${help}.` : `${winners[0]} won${help}. Well played!`;
   }
-  if (next.shown && next.status !== "playing") return "The solver's line, played to its end.";
+  if (next.shown && next.outcome === "won") return "The solver's line, played to its end.";
   if (next.outcome === "won") return `Well played${help}!`;  // the headline says who won ("You win!")
   if (next.outcome === "draw") return `A draw${help}.`;
   // (not "the next deal": the end card may offer to show how this one could be won)
