@@ -7,7 +7,9 @@
 // and a "Show result" button that brings the card back.
 import { $, escapeHtml, formatTime, set, setText } from "/static/common.js";
 
-export function createEndCard() {
+// sameDeal: whether a game has a deal or a start position to play again (Tic Tac Toe has
+// neither: its New game is the same game again).
+export function createEndCard({ sameDeal = true } = {}) {
   const state = {
     shownFor: null,  // the session and line whose end the card shows (or was put away for)
   };
@@ -24,7 +26,7 @@ export function createEndCard() {
     const figures = [["Time", formatTime(next.elapsed_ms)], ...next.end_figures.map(({ label, value }) => [label, value])];
     $("end-figures").innerHTML = figures.map(([label, value]) =>
       `<div><dt>${escapeHtml(label)}</dt><dd>${escapeHtml(String(value))}</dd></div>`).join("");
-    $("end-replay").hidden = !(next.can_restart || next.id);
+    $("end-replay").hidden = !sameDeal || !(next.can_restart || next.id);
     $("end-watch").href = `/replay/${encodeURIComponent(next.session)}`;
     $("end-watch").hidden = next.line_length === 0;
     // the game's own buttons (view.end_actions), first in the actions row; play.js runs them

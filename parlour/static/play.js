@@ -51,10 +51,8 @@ async function start() {
   moveList.bind();
   bindNewChoices({ info, run: commands.run, current: views.current });
   $("btn-hint").hidden = !info.has_hints;
-  // a game that always starts the same (Tic Tac Toe) has no deal to show or share, and
-  // its end card's New game is the same deal again
+  // a game that always starts the same (Tic Tac Toe) has no deal to show or share
   if (!info.random_deal) for (const part of document.querySelectorAll(".idbar .id-label, #game-id, #btn-copy")) part.style.display = "none";
-  if (!info.random_deal && !info.position_help) $("end-replay").style.display = "none";
   $("btn-assist").hidden = !info.has_assist;
   // the button says what this game's assist does, as its menu entry does
   const assist = info.commands.find((c) => c.name === "assist");
@@ -80,7 +78,7 @@ async function start() {
 // The page's parts, each given the others it uses. A part made later is reached through
 // an arrow function: none is called before every part is made (start binds nothing sooner).
 function createParts(info) {
-  const endCard = createEndCard();
+  const endCard = createEndCard({ sameDeal: Boolean(info.random_deal || info.position_help) });
   const moveList = createMoveList({ sessionId: () => connection.sessionId() });
   const peek = createPeek();
   const shown = () => {

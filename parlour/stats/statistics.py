@@ -174,16 +174,7 @@ def group(key: Key, finished: Sequence[Result], spec: GameSpec | None, seat_name
     charts += [c for figure in declared
                if (c := figure_chart(figure, finished, outcomes, marked=not apart))]
     keeps_records = any(f.show in ("lowest", "highest") for f in declared)
-    helped = numbers["assisted"] and keeps_records and not apart
-    # a best shown as "–" beside games won: say why (every one of them had help)
-    helped_only = helped and numbers["won"] and not numbers["unassisted_won"]
-    note = ("Games the solver played to the end (a winning line, a solution) are not "
-            "counted with yours." if preset == SHOWN else
-            "Games not dealt here (a position given, a game imported) set no records."
-            if apart and keeps_records else
-            "Every game won here had help (hints or Assist), and a game with help sets no "
-            "best." if helped_only else
-            "Games played with help (hints or Assist) set no best." if helped else "")
+    note = _note(preset, numbers, keeps_records)
     return {
         "game": game,
         "title": spec.game.title if spec else game,
@@ -197,6 +188,23 @@ def group(key: Key, finished: Sequence[Result], spec: GameSpec | None, seat_name
         "shown": shown(numbers, declared, outcomes, streaks=preset != SHOWN),
         "charts": [chart.as_json(_chart_id(key, number)) for number, chart in enumerate(charts)],
     }
+
+
+def _note(preset: str, numbers: Mapping[str, Any], keeps_records: bool) -> str:
+    """Why a group's records are missing or partial, if they are."""
+    if preset == SHOWN:
+        return "Games the solver played to the end (a winning line, a solution) are not " \
+               "counted with yours."
+    if not keeps_records:
+        return ""
+    if preset in FILED_APART:
+        return "Games not dealt here (a position given, a game imported) set no records."
+    if not numbers["assisted"]:
+        return ""
+    if numbers["won"] and not numbers["unassisted_won"]:  # a best of "–" beside games won
+        return "Every game won here had help (hints or Assist), and a game with help sets " \
+               "no best."
+    return "Games played with help (hints or Assist) set no best."
 
 
 def _heading(spec: GameSpec | None, preset: str, who: str) -> str:

@@ -14,6 +14,7 @@ from playwright.sync_api import FloatRect, Page, expect
 from parlour.core.gameid import GameId
 from parlour.games.escalator.logic import Draw, Escalator, Layout, Pick, code, verdict_of_deal
 from tests.browser.conftest import CreateGame, OpenPage, ServerView, expect_views
+from tests.browser.scenes import stock_then_picks
 
 pytestmark = pytest.mark.browser
 
@@ -69,7 +70,7 @@ def draw_first(layout: Layout) -> list[Pick | Draw]:
     deal; else none."""
     moves: list[Pick | Draw] = []
     while GAME.status(layout).value == "playing":
-        move: Pick | Draw = Draw() if layout.stock_left else Pick(layout.playable()[0])
+        move = stock_then_picks(GAME, layout)
         moves.append(move)
         layout = GAME.apply(layout, move)
     return moves if GAME.status(layout).value == "lost" else []
@@ -86,8 +87,7 @@ def test_a_deal_lost_says_whether_it_could_have_been_won(
     assert game_id is not None, "no such deal among the first 200"
     page, created = open_game(open_page, create_game, id=game_id)
     state = deal_of_created(created)
-    while GAME.status(state).value == "playing":  # turn the whole stock, then pick what fits
-        move: Pick | Draw = Draw() if state.stock_left else Pick(state.playable()[0])
+    for move in draw_first(state):  # turn the whole stock, then pick what fits
         play(page, state, move)
         state = GAME.apply(state, move)
     left = 28 - bin(state.removed).count("1")

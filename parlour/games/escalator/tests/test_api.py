@@ -119,14 +119,20 @@ def test_winnable_deals_are_winnable(client: TestClient) -> None:
 
 
 # -- winnable deals by default, random ones a click away, counted apart ----------------
+def pick_or_draw(state: Layout) -> dict[str, Any]:
+    """`finish`'s move when it has no line: the first card that can be picked up, else a
+    card turned from the stock."""
+    playable = state.playable()
+    return {"pick": list(POSITIONS[playable[0]])} if playable else {"draw": True}
+
+
 def finish(client: TestClient, game: dict[str, Any], line: list[dict[str, Any]] | None = None
            ) -> dict[str, Any]:
     """Play `game` to its end: `line`'s moves, else a pick whenever one fits."""
     state, view = deal_of(game), game["view"]
     moves = iter(line or [])
     while view["status"] == "playing":
-        move = next(moves, None) or (
-            {"pick": list(POSITIONS[state.playable()[0]])} if state.playable() else {"draw": True})
+        move = next(moves, None) or pick_or_draw(state)
         reply = play(client, game, move)
         assert reply.status_code == 200, reply.json()
         view, state = reply.json(), GAME.apply(state, GAME.parse_move(move))
@@ -163,9 +169,7 @@ def test_a_lost_random_deal_offers_a_winnable_one_and_statistics_keep_them_apart
 
     def lost_by_finish(layout: Layout) -> bool:  # as `finish` plays it
         while GAME.status(layout).value == "playing":
-            playable = layout.playable()
-            layout = GAME.apply(layout, GAME.parse_move(
-                {"pick": list(POSITIONS[playable[0]])} if playable else {"draw": True}))
+            layout = GAME.apply(layout, GAME.parse_move(pick_or_draw(layout)))
         return GAME.status(layout).value == "lost"
 
     lost: dict[bool, str] = {}  # a random deal `finish` loses, by whether it could be won
