@@ -164,9 +164,16 @@ def test_a_worker_warms_up_every_game_that_asks_and_survives_one_that_fails(
     assert warmed[:2] == ["failing", "working"]
 
 
-def test_the_games_with_compiled_kernels_warm_them_up() -> None:
+def test_the_games_with_compiled_kernels_warm_them_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    from parlour.core import tables
     from parlour.games import GAMES
+    from parlour.games.sliding import patterns
 
+    read: list[str] = []
+    get = tables.get
+    monkeypatch.setattr(tables, "get", lambda table: (read.append(table.name), get(table))[1])
     assert GAMES["tribolo"].warm_up is not None and GAMES["sliding"].warm_up is not None
     GAMES["tribolo"].warm_up()
     GAMES["sliding"].warm_up()
+    # the 15-puzzle's table is read (or built, once a machine) before any 4x4 hint
+    assert patterns.FIFTEEN.name in read
