@@ -315,13 +315,13 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
   return { bindBoard, bindKeys, settleDrop, showAltMode, keepCursor };
 }
 
-// The data-nav cell nearest the focused one in the arrow's direction gets the focus (the
-// first playable cell, when none has it).
+// The data-nav cell nearest the focused one in the arrow's direction gets the focus
+// (`firstCell`, when none has it).
 function moveCursor(dx, dy) {
   const cells = [...$("board").querySelectorAll("[data-nav]")];
   if (!cells.length) return;
   const current = document.activeElement?.closest?.("[data-nav]");
-  if (!current || !cells.includes(current)) { focusCell(cells.find((c) => c.hasAttribute("data-move")) || cells[0]); return; }
+  if (!current || !cells.includes(current)) { focusCell(firstCell(cells)); return; }
   const from = centre(current);
   let best = null, bestScore = Infinity;
   for (const cell of cells) {
@@ -334,6 +334,12 @@ function moveCursor(dx, dy) {
     if (score < bestScore) { best = cell; bestScore = score; }
   }
   if (best) focusCell(best);
+}
+
+// Where the cursor comes onto the board: the cell the view marks data-start (a move the
+// player may make), else the first that plays a move.
+function firstCell(cells) {
+  return cells.find((c) => c.hasAttribute("data-start")) || cells.find((c) => c.hasAttribute("data-move")) || cells[0];
 }
 
 function centre(element) {

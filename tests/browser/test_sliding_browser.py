@@ -87,6 +87,17 @@ def test_a_puzzle_solved_by_the_arrow_keys(
     expect(page.locator("#headline")).to_have_text("You win! 2 moves")
 
 
+def test_enter_brings_the_cursor_onto_a_tile_beside_the_gap_and_enter_slides_it(
+    create_game: CreateGame, open_page: OpenPage, next_view: NextView,
+) -> None:
+    page = start(create_game, open_page, "1,2,3,4,5,6,7,0,8")
+    page.keyboard.press("Enter")  # nothing focused: the cursor comes onto the board
+    expect(tile(page, 5)).to_be_focused()  # above the gap: a tile that slides
+    with next_view(page):
+        page.keyboard.press("Enter")
+    assert board(page) == " 1  2  3\n 4  .  6\n 7  5  8"
+
+
 def test_a_swipe_moves_the_tile_next_to_the_gap_that_way(
     create_game: CreateGame, open_page: OpenPage, next_view: NextView,
 ) -> None:

@@ -57,9 +57,11 @@ def render(observation: JSON, ctx: RenderContext) -> str:
     playing = observation["status"] == "playing" and ctx.can_move
     valid = observation["valid"] if ctx.assist else {}
     hint = tuple(ctx.hint["place"]) if ctx.hint else None
+    # Enter's cell: the first place the tile fits, when help shows them (never otherwise)
+    start = min(map(int, valid), default=None)
     cells = (
         _cell(col, row, observation["cells"][row * COLS + col], playing,
-              valid.get(str(row * COLS + col)), hint == (col, row))
+              valid.get(str(row * COLS + col)), hint == (col, row), row * COLS + col == start)
         for row in range(ROWS)
         for col in range(COLS)
     )
@@ -76,12 +78,14 @@ def render(observation: JSON, ctx: RenderContext) -> str:
 
 @lru_cache(maxsize=65536)  # a cell's markup depends on these alone: most cells stay as they are
 def _cell(col: int, row: int, tile: int | None, playing: bool, score: int | None,
-          hinted: bool) -> str:
+          hinted: bool, start: bool = False) -> str:
     where = f"column {col + 1}, row {row + 1}"
     if tile is not None:
         return _tile_element(tile, "cell", f'id="ish-{col}-{row}" data-nav tabindex="-1" '
                              f'role="gridcell" aria-label="{attr(f"{where}: {tile_name(tile)}")}"')
     actions = _place_actions(col, row) if playing else ""
+    if actions and start:
+        actions += " data-start"
     css = classes("cell", "slot", "valid" if score is not None else None,
                   "hint" if hinted else None)
     return (

@@ -47,6 +47,7 @@ def render(observation: JSON, ctx: RenderContext) -> str:
              f"--crop-x:{picture['crop_x']}%;--crop-y:{picture['crop_y']}%;"
              f"--zoom:{picture['zoom'] / 100:g}")
     gap = tiles.index(0)
+    start = _next_to(gap, rows, cols)
     return lines([
         f'<div class="sl {status}{" wide" if cols > rows else ""}" id="sl" style="{attr(style)}">',
         _target_thumbnail(rows, cols),
@@ -55,7 +56,7 @@ def render(observation: JSON, ctx: RenderContext) -> str:
         # in the order of the tiles, not of the cells: a slide then changes a few tiles'
         # places, never their order, so the page moves no element and each tile's
         # transition plays (the labels say where each tile is)
-        *(_tile(tile, cell, cols, (cell // cols, cell % cols) == hinted)
+        *(_tile(tile, cell, cols, (cell // cols, cell % cols) == hinted, cell == start)
           for tile, cell in sorted((tile, cell) for cell, tile in enumerate(tiles) if tile)),
         _gap(gap, rows, cols),
         _keys(gap, rows, cols),
@@ -66,7 +67,7 @@ def render(observation: JSON, ctx: RenderContext) -> str:
 
 
 @lru_cache(maxsize=16384)  # a tile's markup depends on these alone: most tiles stay put
-def _tile(tile: int, cell: int, cols: int, hinted: bool) -> str:
+def _tile(tile: int, cell: int, cols: int, hinted: bool, start: bool = False) -> str:
     row, col = divmod(cell, cols)
     home_row, home_col = divmod(tile - 1, cols)
     home = (row, col) == (home_row, home_col)
@@ -75,9 +76,17 @@ def _tile(tile: int, cell: int, cols: int, hinted: bool) -> str:
         f'<div class="{classes("sl-tile", "home" if home else None, "hint" if hinted else None)}" '
         f'id="sl-t{tile}" style="--r:{row};--c:{col};--hr:{home_row};--hc:{home_col}" '
         f'role="button" aria-label="{label}" data-nav tabindex="-1"'
-        f'{move_attr("data-move", {"cell": [row, col]})}>'
+        f'{move_attr("data-move", {"cell": [row, col]})}{" data-start" if start else ""}>'
         f'<i class="sl-pic"></i><b class="sl-num">{tile}</b></div>'
     )
+
+
+def _next_to(gap: int, rows: int, cols: int) -> int:
+    """The first cell in reading order beside the gap: a tile that slides, where Enter
+    brings the keyboard's cursor."""
+    row, col = divmod(gap, cols)
+    return gap - cols if row > 0 else gap - 1 if col > 0 else gap + 1 if col + 1 < cols \
+        else gap + cols
 
 
 def _gap(gap: int, rows: int, cols: int) -> str:

@@ -39,9 +39,11 @@ def render(observation: JSON, ctx: RenderContext) -> str:
     gains = _gains(rows, mover, legal) if ctx.assist else {}
     lasts = {tuple(cell): seat for seat, cell in enumerate(observation["lasts"]) if cell}
     hint = tuple(ctx.hint["cell"]) if ctx.hint else None
+    start = min(legal, key=lambda cell: (cell[1], cell[0]), default=None)  # Enter's cell
     cells = (
         _cell(x, y, rows[y][x], _change(x, y, placed, turned), parity,
-              (x, y) in legal, (x, y) == hint, lasts.get((x, y)), gains.get((x, y)))
+              (x, y) in legal, (x, y) == hint, lasts.get((x, y)), gains.get((x, y)),
+              (x, y) == start)
         for y in range(HEIGHT)
         for x in range(WIDTH)
     )
@@ -96,7 +98,8 @@ def _change(x: int, y: int, placed: tuple[int, ...] | None,
 
 @lru_cache(maxsize=8192)  # a cell's markup depends on these alone; most stay the same
 def _cell(x: int, y: int, mark: str, change: int | None, parity: int, legal: bool,
-          hinted: bool, last_of: int | None = None, gain: int | None = None) -> str:
+          hinted: bool, last_of: int | None = None, gain: int | None = None,
+          start: bool = False) -> str:
     if mark == WALL:
         kind, label = "wall", "wall"
     elif mark == EMPTY:
@@ -118,6 +121,8 @@ def _cell(x: int, y: int, mark: str, change: int | None, parity: int, legal: boo
     if legal:
         label += ", you may play here" if gain is None else f", turns {gain}"
     actions = move_attr("data-move", {"cell": [x, y]}) if mark == EMPTY else ""
+    if start:
+        actions += " data-start"
     delay = f' style="--ring:{change}"' if change else ""
     inner = '<span class="disc"></span>' if kind not in ("wall", "vacant") else ""
     if gain is not None:

@@ -53,6 +53,8 @@ def test_a_tile_shows_the_picture_of_its_home_cell_and_is_marked_when_home() -> 
 
 
 def test_a_slide_changes_only_the_lines_of_the_tiles_it_moved() -> None:
+    """And of the tiles where the keyboard's cursor starts, before and after (above the
+    gap, in a row the slide leaves alone)."""
     rng = random.Random(3)
     state = GAME.deal(GAME.validate({"rows": 8, "cols": 8, "shuffle": "random"}), rng)
     before = html(state)
@@ -61,10 +63,13 @@ def test_a_slide_changes_only_the_lines_of_the_tiles_it_moved() -> None:
     after = html(GAME.apply(state, Slide(gap_row, far)))
     parts = changed_parts(before, after)
     assert parts is not None
+    assert gap_row > 0
     moved = abs(far - gap_col)
-    # the tiles moved, the gap, and the keys' line (the tiles next to the gap changed)
-    assert len(parts) == moved + 2
-    assert sum('class="sl-tile' in part for part in parts) == moved
+    # the tiles moved, the two start tiles, the gap, and the keys' line (the tiles next
+    # to the gap changed)
+    assert len(parts) == moved + 2 + 2
+    assert sum('class="sl-tile' in part for part in parts) == moved + 2
+    assert sum("data-start" in part for part in parts) == 1
 
 
 def test_each_arrow_slides_the_tile_that_moves_that_way() -> None:
@@ -162,3 +167,15 @@ def test_a_photo_is_the_finished_picture_too() -> None:
     root = photo.split("\n")[0]
     assert "/api/uploads/0123456789abcdef" in root and 'id="sl"' in root
     assert photo.count('<i class="sl-whole"></i>') == 2  # drawn from the root's --picture
+
+
+def started_tiles(markup: str) -> list[int]:
+    return [int(tile) for tile in re.findall(r'id="sl-t(\d+)"[^>]* data-start', markup)]
+
+
+def test_the_keyboards_cursor_starts_on_a_tile_beside_the_gap() -> None:
+    """The first in reading order: above the gap, else left of it, else right of it."""
+    assert started_tiles(html(puzzle("1,2,3,4,0,5,7,8,6"))) == [2]
+    assert started_tiles(html(puzzle("0,1,2,3,4,5,6,7,8"))) == [1]
+    assert started_tiles(html(puzzle("1,2,3,0,4,5,6,7,8"))) == [1]
+    assert started_tiles(html(puzzle("1,2,3,4,5,6,7,8,0"))) == [6]

@@ -208,3 +208,11 @@ def test_the_cells_use_no_class_the_page_styles_for_itself() -> None:
     used = {name for found in cells(draw(state)).values() for name in css(found)}
     assert {"vacant", "wall", "p0", "placed"} <= used
     assert not used & page_classes
+
+
+def test_the_keyboards_cursor_starts_on_the_first_cell_you_may_play() -> None:
+    state = dealt("help")
+    started = [c for c, f in cells(draw(state, RenderContext(seat=state.player, can_move=True)))
+               .items() if "data-start" in f]
+    assert started == [min(GAME.legal_moves(state), key=lambda cell: (cell[1], cell[0]))]
+    assert not [c for c, f in cells(draw(state, WATCHING)).items() if "data-start" in f]

@@ -1,0 +1,30 @@
+"""Ishido's board markup: where the keyboard's cursor starts."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from parlour.core.game import RenderContext
+from parlour.games.ishido.logic import COLS, Ishido
+from parlour.games.ishido.view import render
+
+GAME = Ishido()
+
+
+def started(assist: bool) -> list[tuple[int, int]]:
+    state = GAME.deal(GAME.validate({}), random.Random(4))
+    markup = render(GAME.observe(state, 0), RenderContext(seat=0, can_move=True, assist=assist))
+    return [(int(col), int(row)) for col, row in
+            re.findall(r'id="ish-(\d+)-(\d+)"[^>]* data-start', markup)]
+
+
+def test_with_help_the_cursor_starts_on_the_first_place_the_tile_fits() -> None:
+    state = GAME.deal(GAME.validate({}), random.Random(4))
+    valid = GAME.observe(state, 0)["valid"]
+    first = min(map(int, valid))
+    assert started(assist=True) == [(first % COLS, first // COLS)]
+
+
+def test_without_help_no_cell_gives_away_where_the_tile_fits() -> None:
+    assert started(assist=False) == []
