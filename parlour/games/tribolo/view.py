@@ -135,9 +135,12 @@ def _cell(x: int, y: int, mark: str, change: int | None, parity: int, legal: boo
 
 
 def _note(observation: JSON, parity: int) -> str:
-    """The last move in a few words, and who passed after it."""
+    """The last move in a few words, and who passed after it; before the first move,
+    who plays first (drawn at random, rule 6)."""
     parts = []
     last = observation["last"]
+    if last is None and observation["to_move"] is not None and not any(observation["moves"]):
+        parts.append(f"{SEAT_NAMES[observation['to_move']]} plays first, drawn at random.")
     if last is not None:
         count = len(last["turned"])
         where = cell_name(*last["cell"])

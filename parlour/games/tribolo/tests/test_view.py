@@ -12,7 +12,7 @@ from pathlib import Path
 import parlour
 from parlour.core.game import MoveNote, RenderContext
 from parlour.core.gameid import parse_game_id
-from parlour.games.tribolo.logic import Position, Tribolo
+from parlour.games.tribolo.logic import SEAT_NAMES, Position, Tribolo
 from parlour.games.tribolo.rules import BLUE, HEIGHT, RED, WIDTH, board_from_rows
 from parlour.games.tribolo.view import SHAPES, describe_move, render
 from parlour.server.patch import changed_parts
@@ -216,3 +216,11 @@ def test_the_keyboards_cursor_starts_on_the_first_cell_you_may_play() -> None:
                .items() if "data-start" in f]
     assert started == [min(GAME.legal_moves(state), key=lambda cell: (cell[1], cell[0]))]
     assert not [c for c, f in cells(draw(state, WATCHING)).items() if "data-start" in f]
+
+
+def test_before_the_first_move_the_note_says_who_was_drawn_to_play_first() -> None:
+    state = dealt("first")
+    note = draw(state).split('id="tb-note"')[1].split("</p>")[0]
+    assert note.endswith(f">{SEAT_NAMES[state.player or 0]} plays first, drawn at random.")
+    after = GAME.apply(state, GAME.legal_moves(state)[0])
+    assert "plays first" not in draw(after)
