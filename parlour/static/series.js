@@ -58,16 +58,18 @@ export function createSeries({ send, open, endCard }) {
   }
 
   // From a series' second game on, a row under the seats: each seat's player's games won,
-  // drawn and lost (on a phone, as three numbers).
+  // drawn and lost (on a phone, as three numbers), under the player's name, as the
+  // dot's colour is only the seat they hold in this game.
   function showRow(view) {
     const series = view.series;
     const row = $("series");
     const wanted = series && series.number > 1;
     set(row, "hidden", !wanted);
     if (!wanted) return;
+    const names = playerNames(view);
     const html = `<span class="series-label"><span class="long">Series, game</span><span class="short">Game</span> ${series.number}</span>`
       + series.seats.map((score, seat) => `<span class="series-seat" style="--seat-color: var(--seat-${seat})">`
-        + `<span class="dot"></span><b>${escapeHtml(view.seats[seat].name)}</b>`
+        + `<span class="dot"></span><b>${escapeHtml(names[seat])}</b>`
         + `<span class="long">${escapeHtml(counted(score))}</span>`
         + `<span class="short">${score.won}–${score.drawn}–${score.lost}</span></span>`).join("");
     if (row.innerHTML !== html) row.innerHTML = html;
@@ -78,10 +80,10 @@ export function createSeries({ send, open, endCard }) {
     const scores = $("end-series");
     set(scores, "hidden", !series || view.status === "playing");
     if (series && view.status !== "playing") {
+      const names = playerNames(view);
       scores.innerHTML = `<h3>${series.number > 1 ? `Series after ${series.number} games` : "Series so far"}</h3>`
         + series.seats.map((score, seat) => `<div class="series-seat" style="--seat-color: var(--seat-${seat})">`
-          + `<span class="dot"></span><b>${escapeHtml(view.seats[seat].name)}</b>`
-          + `<span class="who">${escapeHtml(who(view, seat))}</span>`
+          + `<span class="dot"></span><b>${escapeHtml(names[seat])}</b>`
           + `<span class="counts">${escapeHtml(counted(score))}</span></div>`).join("");
     }
     const offer = rematch?.offer;
@@ -115,10 +117,17 @@ export function createSeries({ send, open, endCard }) {
   return { show };
 }
 
-function who(view, seat) {
-  const chair = view.seats[seat];
-  if (chair.you && view.you.length < view.seats.length) return "you";
-  return chair.kind === "ai" ? "computer" : "";
+// The series counts games by player, and a rematch moves each player one seat up: so each
+// seat's score is named by who plays it ("You", "Computer"), not by the seat ("Cross"),
+// which another player held before. On one screen, a player is named by their number
+// (their seat in the series' first game); names two seats share take the seat's name too.
+function playerNames(view) {
+  const count = view.seats.length;
+  const shared = view.you.length === count;
+  const names = view.seats.map((chair, seat) => chair.kind === "ai" ? "Computer"
+    : shared ? `Player ${(seat + view.series.number - 1) % count + 1}` : chair.you ? "You" : "Friend");
+  return names.map((name, seat) =>
+    names.filter((other) => other === name).length > 1 ? `${name}, ${view.seats[seat].name}` : name);
 }
 
 function counted({ won, drawn, lost }) {

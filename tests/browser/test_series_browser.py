@@ -48,7 +48,9 @@ def test_two_players_accept_a_rematch_and_the_first_move_passes_on(
     expect(seat_chip(cross, 1)).to_contain_text("You")
     row = circle.page.locator("#series")
     expect(row).to_contain_text("Series, game 2", use_inner_text=True)
-    expect(row).to_contain_text("Cross 0 wins · 0 draws · 1 loss", use_inner_text=True)
+    # each score under its player: the loser is now Cross, the winner Circle
+    expect(row).to_contain_text("You 0 wins · 0 draws · 1 loss", use_inner_text=True)
+    expect(row).to_contain_text("Friend 1 win · 0 draws · 0 losses", use_inner_text=True)
     assert_none(audit_in_both_themes(circle.page, "the series' score", "#series"))
     circle.click(1, 1)
     cross.wait_board(".../.X./...")
