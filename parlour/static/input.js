@@ -75,6 +75,12 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     });
   }
 
+  // The switch is on and the view does not pause it (data-paused: Minesweeper's, until the
+  // first cell is open, so that a new game's first tap opens).
+  function altOn() {
+    return state.altMode && !$("board").querySelector("[data-alt-mode][data-paused]");
+  }
+
   // After each view: the server's markup says the switch is off.
   function showAltMode() {
     for (const toggle of $("board").querySelectorAll("[data-alt-mode]")) {
@@ -94,13 +100,13 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     let pointerKind = "mouse";
     board.addEventListener("click", (event) => {
       if (suppressClick) { suppressClick = false; return; }
-      const target = event.target.closest(`[data-move], [data-command], [data-preset], [data-alt-mode]${state.altMode ? ", [data-alt-move]" : ""}`);
-      if (target && board.contains(target)) activate(target, state.altMode);
+      const target = event.target.closest(`[data-move], [data-command], [data-preset], [data-alt-mode]${altOn() ? ", [data-alt-move]" : ""}`);
+      if (target && board.contains(target)) activate(target, altOn());
     });
     board.addEventListener("contextmenu", (event) => {
       if (event.target.closest("[data-middle]")) { event.preventDefault(); return; }  // a chord's button, no menu
       // the other action than a click's: in flag mode, the move (a mouse can still open)
-      const other = state.altMode ? "data-move" : "data-alt-move";
+      const other = altOn() ? "data-move" : "data-alt-move";
       const target = event.target.closest(`[${other}]`);
       if (!target) return;
       event.preventDefault();
@@ -124,7 +130,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
       if (event.target.closest('[aria-disabled="true"]')) return;  // sends nothing: no "uh-oh", no long press
       // "pressing" lets a game show it, e.g. Minesweeper's "uh-oh" face
       if (event.target.closest("[data-move], [data-alt-move]")) document.documentElement.classList.add("pressing");
-      const pressed = state.altMode ? "data-move" : "data-alt-move";  // what a long press plays
+      const pressed = altOn() ? "data-move" : "data-alt-move";  // what a long press plays
       const target = event.target.closest(`[${pressed}]`);
       if (target && event.pointerType !== "mouse") {
         pressTimer = setTimeout(() => {
@@ -303,7 +309,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     if (keyed) { event.preventDefault(); activate(keyed); return; }
     if (ARROWS[key]) { event.preventDefault(); state.mouse = null; moveCursor(...ARROWS[key]); return; }
     if ((key === "Enter" || key === " ") && focused && board.contains(focused)) {
-      event.preventDefault(); activate(focused, (key === " ") !== state.altMode); return;
+      event.preventDefault(); activate(focused, (key === " ") !== altOn()); return;
     }
     // Enter with nothing focused puts the cursor on the board, as an arrow does
     const idle = [document.body, $("board-wrap"), null].includes(document.activeElement);

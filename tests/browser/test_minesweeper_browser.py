@@ -452,7 +452,9 @@ def test_flag_with_a_long_press_on_a_touch_screen(
 def test_flag_mode_turns_taps_into_flags_and_a_long_press_opens(
     minesweeper: OpenGame, next_view: NextView, server_view: ServerView
 ) -> None:
-    deal = find_deal(5, 5, 3, (0, 0), lambda s: len(closed_safe(s)) >= 2)
+    # three closed safe cells, none a zero: opening one opens no other
+    deal = find_deal(5, 5, 3, (0, 0), lambda s: len(closed_safe(s)) >= 3
+                     and all(s.counts[c] for c in closed_safe(s)))
     game = minesweeper(deal, phone=True)
     page, sid = game.page, game.session()
     switch = page.locator("#ms-mode")
@@ -462,24 +464,31 @@ def test_flag_mode_turns_taps_into_flags_and_a_long_press_opens(
     expect(switch).to_have_attribute("aria-pressed", "true")
     assert game.views() == 1, "the switch is the page's: it sends nothing"
 
-    flagged = (4, 4) if deal.first != (4, 4) else (4, 3)
+    # with nothing open the mode waits: the first tap opens (kept on from the last game,
+    # it would otherwise flag a board that shows nothing)
+    expect(switch).to_have_attribute("data-paused", "")
+    with next_view(page):
+        tap(page, *game.centre(game.cell(deal.first)))
+    game.wait_board(text(deal.start))
+    expect(switch).not_to_have_attribute("data-paused", "")
+    safe = [where(deal.start, c) for c in closed_safe(deal.start)]
+    flagged = next(cell for cell in safe if cell != safe[0])
     with next_view(page):
         tap(page, *game.centre(game.cell(flagged)))
     expect(game.cell(flagged)).to_have_class(re.compile(r"\bflag\b"))
     # the server's new markup says "off": the page keeps the switch on
     expect(switch).to_have_attribute("aria-pressed", "true")
     with next_view(page):
-        long_press(page, *game.centre(game.cell(deal.first)))
-    game.wait_board(text(replay(deal.game_id, [("mark", *flagged), ("open", *deal.first)])))
+        long_press(page, *game.centre(game.cell(safe[0])))
+    expect(game.cell(safe[0])).to_have_class(re.compile(r"\bopen\b"))
     with next_view(page):  # a tap on the flag cycles it, as a long press does out of flag mode
         tap(page, *game.centre(game.cell(flagged)))
     expect(game.cell(flagged)).to_have_class(re.compile(r"\bquestion\b"))
-    assert server_view(sid)["moves"] == 3
+    assert server_view(sid)["moves"] == 4
 
     page.keyboard.press("f")  # the key switches it too
     expect(switch).to_have_attribute("aria-pressed", "false")
-    closed = next(where(deal.start, c) for c in closed_safe(deal.start)
-                  if where(deal.start, c) != flagged)
+    closed = next(cell for cell in safe[1:] if cell != flagged)
     with next_view(page):
         tap(page, *game.centre(game.cell(closed)))
     expect(game.cell(closed)).to_have_class(re.compile(r"\bopen\b"))
@@ -500,17 +509,20 @@ def test_flag_mode_shows_with_a_mouse_only_once_on_swaps_the_keys_and_is_remembe
     game.sends_nothing(lambda: page.keyboard.press("f"))
     expect(switch).to_have_attribute("aria-pressed", "true")
 
-    page.keyboard.press("ArrowRight")  # the cursor on the first cell, then Enter flags it
-    focused = page.evaluate("document.activeElement.id")
-    with next_view(page):
+    page.keyboard.press("ArrowRight")  # the cursor on the first cell
+    expect(game.cell(deal.first)).to_be_focused()
+    with next_view(page):  # nothing is open yet: the mode waits, and Enter opens
         page.keyboard.press("Enter")
-    expect(page.locator(f"#{focused}")).to_have_class(re.compile(r"\bflag\b"))
+    game.wait_board(text(deal.start))
+    flagged, safe = (where(deal.start, c) for c in closed_safe(deal.start)[:2])
+    game.cell(flagged).focus()
+    with next_view(page):  # then Enter flags
+        page.keyboard.press("Enter")
+    expect(game.cell(flagged)).to_have_class(re.compile(r"\bflag\b"))
     page.reload()  # the page remembers the mode
     wait_for_views(page, 1)
     expect(switch).to_have_attribute("aria-pressed", "true")
     # a right click is the other action: in flag mode it opens (a mouse can still open)
-    safe = next(where(deal.start, c) for c in closed_safe(deal.start)
-                if f"ms-{where(deal.start, c)[0]}-{where(deal.start, c)[1]}" != focused)
     with next_view(page):
         game.cell(safe).click(button="right")
     expect(game.cell(safe)).to_have_class(re.compile(r"\bopen\b"))

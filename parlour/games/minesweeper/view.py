@@ -81,21 +81,29 @@ def _toolbar(observation: JSON) -> str:
         # the seconds and the flag mode together: on a phone the face sits in the middle
         '<span class="ms-right"><span class="lcd" id="ms-time" data-clock="seconds" '
         'title="Seconds" role="timer" aria-label="Seconds played">000</span>',
-        FLAG_MODE,
+        FLAG_MODE_PAUSED if not observation["started"] else FLAG_MODE,
         "</span></div></div>",
     ])
 
 
 # Flag mode, as on phone Minesweepers: while it is on (the page keeps it: data-alt-mode),
 # a tap or Enter flags and a long press, a right click or Space opens. Shown where a
-# finger plays (view.css), or once on.
-FLAG_MODE = (
-    '<button class="ms-mode" id="ms-mode" data-alt-mode data-key="f" aria-pressed="false" '
-    'aria-label="Flag mode" '
-    'title="Flag mode (F): a click or a tap flags a cell, a right click or a long press opens it">'
-    '<span class="mode-open" aria-hidden="true">⛏️</span>'
-    '<span class="mode-flag" aria-hidden="true">🚩</span></button>'
-)
+# finger plays (view.css), or once on. Until the first cell is open it waits
+# (data-paused): a flag on a board with nothing open tells nothing, and a new game's first
+# tap in flag mode, kept from the last game, would otherwise flag rather than open.
+def _flag_mode(paused: bool) -> str:
+    wait = " data-paused" if paused else ""
+    when = " (from the first open cell on)" if paused else ""
+    return (
+        f'<button class="ms-mode" id="ms-mode" data-alt-mode{wait} data-key="f" '
+        f'aria-pressed="false" aria-label="Flag mode" title="Flag mode (F){when}: a click or '
+        'a tap flags a cell, a right click or a long press opens it">'
+        '<span class="mode-open" aria-hidden="true">⛏️</span>'
+        '<span class="mode-flag" aria-hidden="true">🚩</span></button>'
+    )
+
+
+FLAG_MODE, FLAG_MODE_PAUSED = _flag_mode(False), _flag_mode(True)
 
 
 def _preset_button(ident: str, action: str, label: str, title: str, current: bool) -> str:
