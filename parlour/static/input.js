@@ -228,6 +228,10 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     });
   }
 
+  function dropAt(x, y) {
+    return document.elementFromPoint(x, y)?.closest("[data-drop]") || null;
+  }
+
   function startDrag(source, down) {
     let ghost = null, over = null, lift = 0;
     const move = (event) => {
@@ -247,7 +251,8 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
       }
       const x = event.clientX, y = event.clientY - lift;
       ghost.style.left = `${x}px`; ghost.style.top = `${y}px`;
-      const target = document.elementFromPoint(x, y)?.closest("[data-drop]") || null;
+      // where the piece is seen; else under the fingertip, where a player may aim too
+      const target = dropAt(x, y) || (lift ? dropAt(x, event.clientY) : null);
       if (target !== over) { over?.classList.remove("drop-target"); target?.classList.add("drop-target"); over = target; }
     };
     const up = () => {

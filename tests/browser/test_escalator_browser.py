@@ -13,7 +13,7 @@ from playwright.sync_api import FloatRect, Page, expect
 
 from parlour.core.gameid import GameId
 from parlour.games.escalator.logic import Draw, Escalator, Layout, Pick, code, verdict_of_deal
-from tests.browser.conftest import CreateGame, OpenPage, ServerView, expect_views
+from tests.browser.conftest import CreateGame, NewContext, OpenPage, ServerView, expect_views
 from tests.browser.scenes import stock_then_picks
 
 pytestmark = pytest.mark.browser
@@ -239,6 +239,43 @@ def test_a_card_dragged_onto_the_base_is_picked(
     with expect_views(page):
         card.drag_to(base)
     assert server_view(created["session"])["moves"] == 1
+
+
+def test_a_card_a_finger_drags_drops_where_the_fingertip_ends_too(
+    open_page: OpenPage, new_context: NewContext, create_game: CreateGame,
+    server_view: ServerView,
+) -> None:
+    """The card rides above the fingertip, where it is seen; a player who aims with the
+    finger rather than the card still drops it on the base."""
+    for number in range(300):
+        game_id, layout = deal_of(f"drag{number}")
+        if layout.playable():
+            break
+    created = create_game("escalator", id=game_id)
+    sid = created["session"]
+    phone = new_context(tokens={sid: created["token"]}, viewport={"width": 390, "height": 844},
+                        has_touch=True, is_mobile=True)
+    page = open_page(f"/play/escalator?session={sid}", context=phone)
+    page.wait_for_selector("#esc-stock")
+    touch = page.context.new_cdp_session(page)
+
+    def finger(kind: str, x: float, y: float) -> None:
+        points = [] if kind == "touchEnd" else [{"x": x, "y": y}]
+        touch.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    def centre(selector: str) -> tuple[float, float]:
+        box = page.locator(selector).bounding_box()
+        assert box is not None
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    x, y = centre(f"#esc-card-{code(layout.pyramid[layout.playable()[0]])}")
+    to_x, to_y = centre(f"#esc-card-{code(layout.base)}")
+    finger("touchStart", x, y)
+    for step in range(1, 9):
+        finger("touchMove", x + (to_x - x) * step / 8, y + (to_y - y) * step / 8)
+    with expect_views(page):
+        finger("touchEnd", to_x, to_y)
+    assert server_view(sid)["moves"] == 1
 
 
 def test_the_four_colour_deck_inks_clubs_green_and_diamonds_blue(
