@@ -46,8 +46,10 @@ def test_escalator_restart_after_turning_the_stock_counts_as_help() -> None:
     session = alone_at(ESCALATOR)
     for _ in range(3):
         play_where(session, is_draw)
+    assert session.restart_helps({0})  # (the player is told so before restarting)
     session.restart()
     assert session.assisted_for({0})  # the second pass knows the stock's order
+    assert not session.restart_helps({0})  # counted once
 
 
 def test_escalator_restart_that_turned_no_stock_card_is_no_help() -> None:
@@ -55,6 +57,7 @@ def test_escalator_restart_that_turned_no_stock_card_is_no_help() -> None:
     picks = [m for m in ESCALATOR.game.legal_moves(session.state) if not is_draw(m)]
     assert picks, "this deal should have a card to pick up at once"
     play_where(session, lambda m: not is_draw(m))
+    assert not session.restart_helps({0})
     session.restart()
     assert not session.assisted_for({0})
 
@@ -71,8 +74,10 @@ def test_ishido_undo_that_showed_the_next_tile_counts_as_help() -> None:
     session = alone_at(ISHIDO)
     play_where(session, lambda m: True)
     play_where(session, lambda m: True)
+    assert session.undo_helps({0})  # (the page says so at the Undo)
     session.undo({0})
     assert session.assisted_for({0})  # the tile after the one put back was shown
+    assert not session.undo_helps({0})  # counted once
 
 
 def test_ishido_restart_after_placing_counts_as_help() -> None:
@@ -98,6 +103,7 @@ def small_minefield() -> Session:
 def test_minesweeper_restart_after_opening_cells_is_no_help_as_undo_is_none() -> None:
     session = small_minefield()
     play_where(session, lambda m: m[0] == "open")
+    assert not session.undo_helps({0}) and not session.restart_helps({0})
     session.restart()
     assert not session.assisted_for({0})
 
@@ -108,6 +114,7 @@ def test_minesweeper_restart_after_hitting_a_mine_counts_as_help() -> None:
     mine = min(session.state.mined)
     session.play({"open": list(divmod(mine, 6))}, 0)
     assert session.state.exploded is not None
+    assert session.undo_helps({0}) and session.restart_helps({0})
     session.restart()
     assert session.assisted_for({0})
 

@@ -201,6 +201,10 @@ class Game(ABC, Generic[S, M]):
     """How a start position given by the player is written (empty: none is taken)."""
     undo_refusal: ClassVar[str] = "that move cannot be taken back"
     """What the player is told when Undo meets a move `undo_rule` forbids."""
+    hidden_seen: ClassVar[str] = "what the deal hides"
+    """What a move whose undo counts as help (or is forbidden) showed, as in "you have
+    seen the next tile": the player is told before a Restart, and at an Undo, that the
+    game then counts as played with help."""
     new_game_preset: ClassVar[str | None] = None
     """The preset of a new game whose player chose no parameters (None: the parameters'
     defaults). Ids never read it: an id names its parameters, so it keeps its deal."""

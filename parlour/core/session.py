@@ -264,6 +264,17 @@ class Session:
             return self.game.undo_refusal
         return None
 
+    def undo_helps(self, seats: Collection[int]) -> bool:
+        """Whether Undo would make the game of `seats` count as played with help."""
+        target = self.undo_target(seats)
+        return (target is not None and not set(seats) <= self.assisted_seats
+                and UndoRule.ASSISTED in self._undo_rules(target))
+
+    def restart_helps(self, seats: Collection[int]) -> bool:
+        """Whether Restart would make the game of `seats` count as played with help (see
+        `restart`)."""
+        return self.seen_hidden and bool(seats) and not set(seats) <= self.assisted_seats
+
     def can_undo(self, seats: Collection[int]) -> bool:
         target = self.undo_target(seats)
         return target is not None and UndoRule.FORBIDDEN not in self._undo_rules(target)

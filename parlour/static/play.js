@@ -148,9 +148,10 @@ function askToRestart(view, restart) {
   if (view?.status !== "playing" || !view.moves) { restart(); return; }
   const dialog = $("restart-dialog");
   if (dialog.open) return;
-  $("restart-what").textContent = view.moves === 1
+  $("restart-what").textContent = (view.moves === 1
     ? "The move played so far will be lost: Undo cannot bring it back."
-    : `The ${view.moves} moves played so far will be lost: Undo cannot bring them back.`;
+    : `The ${view.moves} moves played so far will be lost: Undo cannot bring them back.`)
+    + (view.restart_help ? ` The game will then count as played with help: you have seen ${view.restart_help}.` : "");
   dialog.returnValue = "";
   dialog.addEventListener("close", () => { if (dialog.returnValue === "restart") restart(); }, { once: true });
   dialog.showModal();

@@ -26,9 +26,14 @@ export function createViews({ endCard, shown, resync }) {
 
   // A view from the server; a new view clears the note.
   function showView(next) {
-    const first = state.view === null;
+    const before = state.view;
     state.note = ""; state.noteIsError = false;
-    render(next, first ? null : next.sound);
+    render(next, before === null ? null : next.sound);
+    // an Undo that made the game one played with help says so: the badge alone goes unseen
+    if (before?.undo_help && !before.assisted && next.assisted && next.session === before.session
+        && next.moves < before.moves) {
+      showNote(`Undo counts as help here: you had seen ${before.undo_help}. This game now counts as played with help.`);
+    }
   }
 
   function render(next, sound) {
@@ -45,7 +50,8 @@ export function createViews({ endCard, shown, resync }) {
     const holder = next.you.length > 0;  // holds a seat: not a spectator
     set($("btn-undo"), "disabled", !next.can_undo);
     set($("btn-undo"), "title", next.undo_refusal ? `Undo is off: ${next.undo_refusal}`
-      : next.undo_asks ? "Ask the other player to take back your last move (U)" : "Undo (U or Ctrl+Z)");
+      : next.undo_asks ? "Ask the other player to take back your last move (U)"
+        : next.undo_help ? `Undo (U or Ctrl+Z): counts as help, as you have seen ${next.undo_help}` : "Undo (U or Ctrl+Z)");
     setText($("btn-undo").querySelector(".label"), next.undo_asks ? "Take back" : "Undo");
     showTakeback(next);
     set($("btn-redo"), "disabled", !next.can_redo);

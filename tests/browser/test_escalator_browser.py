@@ -278,6 +278,22 @@ def test_a_card_a_finger_drags_drops_where_the_fingertip_ends_too(
     assert server_view(sid)["moves"] == 1
 
 
+def test_restart_after_turning_the_stock_says_it_will_count_as_help(
+    open_page: OpenPage, create_game: CreateGame, server_view: ServerView,
+) -> None:
+    page, created = open_game(open_page, create_game)
+    with expect_views(page):
+        page.keyboard.press("d")
+    page.keyboard.press("r")
+    dialog = page.locator("#restart-dialog")
+    expect(dialog).to_contain_text("The game will then count as played with help: you have"
+                                   " seen the stock's cards.")
+    with expect_views(page):
+        page.keyboard.press("Enter")
+    expect(page.locator("#assisted")).to_be_visible()
+    assert server_view(created["session"])["moves"] == 0
+
+
 def test_the_four_colour_deck_inks_clubs_green_and_diamonds_blue(
     open_page: OpenPage, create_game: CreateGame,
 ) -> None:

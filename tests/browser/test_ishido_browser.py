@@ -309,6 +309,24 @@ def test_click_a_cell_to_place_the_tile(ishido: OpenGame, server_view: ServerVie
     expect(game.left).to_have_text("65")
 
 
+def test_an_undo_that_counts_as_help_says_so(ishido: OpenGame) -> None:
+    game = ishido()
+    page = game.page
+    game.click(best(fitting(game.board())))
+    expect(page.locator("#btn-undo")).to_have_attribute(
+        "title", re.compile("counts as help, as you have seen the next tile"))
+    with game.next_view(page):
+        page.keyboard.press("u")
+    expect(game.left).to_have_text("66")
+    expect(page.locator("#assisted")).to_be_visible()
+    expect(game.message).to_have_text("Undo counts as help here: you had seen the next tile."
+                                      " This game now counts as played with help.")
+    game.click(best(fitting(game.board())))  # the next Undo says nothing more: it is no news
+    with game.next_view(page):
+        page.keyboard.press("u")
+    expect(game.message).not_to_contain_text("Undo counts as help")
+
+
 def test_keyboard_placement(ishido: OpenGame, server_view: ServerView) -> None:
     game = ishido()
     before = game.board()

@@ -235,6 +235,7 @@ def test_restart_keeps_the_game_id(ttt: OpenGame) -> None:
     restart.click()
     expect(dialog).to_be_visible()
     expect(dialog).to_contain_text("The 3 moves played so far will be lost")
+    expect(dialog).not_to_contain_text("help")  # nothing here was hidden
     game.page.keyboard.press("Escape")  # keep playing
     expect(dialog).to_be_hidden()
     game.wait_board("O../.X./..X")

@@ -287,6 +287,7 @@ class Escalator(Game[Layout, Move]):
         return UndoRule.FORBIDDEN if isinstance(move, Draw) else UndoRule.ALLOWED
 
     undo_refusal: ClassVar[str] = "a card turned from the stock stays turned"
+    hidden_seen: ClassVar[str] = "the stock's cards"
 
     def slow_move(self, state: Layout, move: Move) -> bool:
         """A move that ends the game: the solver then tells whether the deal could have

@@ -213,6 +213,8 @@ class Ishido(Game[Board, Move]):
                           after.score + END_BONUS.get(len(after.pouch), 0), four_ways)
         return after
 
+    hidden_seen: ClassVar[str] = "the next tile"
+
     def undo_rule(self, before: Board, move: Move, after: Board) -> UndoRule:
         """Taking back a tile is allowed, but it is help: the tile after it was shown,
         and the player now knows which comes next."""

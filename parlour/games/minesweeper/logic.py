@@ -262,6 +262,8 @@ class Minesweeper(Game[Minefield, Move]):
         """The first click of a no-guess board lays the mines with the solver."""
         return move[0] == "open" and not state.started and state.first_click == "no_guess"
 
+    hidden_seen: ClassVar[str] = "where a mine is"
+
     def undo_rule(self, before: Minefield, move: Move, after: Minefield) -> UndoRule:
         """Taking back the fatal click is allowed, as in Tatham's Mines, but it is help."""
         return UndoRule.ASSISTED if after.exploded is not None else UndoRule.ALLOWED

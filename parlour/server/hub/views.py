@@ -161,6 +161,12 @@ class View(BaseModel):
         description="why Undo is off now, when the game's rules forbid taking the move back"
     )
     undo_asks: bool = Field(description="Undo is a take-back request to the other players")
+    undo_help: str | None = Field(
+        None, description="Undo now would make the game count as played with help: what "
+        "the player has seen (\"the next tile\")")
+    restart_help: str | None = Field(
+        None, description="Restart would make the game count as played with help: what "
+        "the player has seen (\"the stock's cards\")")
     takeback: TakebackView | None
     can_leave: bool = Field(
         description="you may leave your seats (POST /api/games/{sid}/leave): they open "
@@ -259,6 +265,8 @@ def build_view(
             may_ask(session, seats) if sharers else session.can_undo(seats)),
         "undo_refusal": session.undo_refusal(seats) if seats else None,
         "undo_asks": bool(sharers),
+        "undo_help": game.hidden_seen if seats and session.undo_helps(seats) else None,
+        "restart_help": game.hidden_seen if session.restart_helps(seats) else None,
         "takeback": _takeback(live, token),
         "can_leave": bool(sharers) and session.status is Status.PLAYING,
         "can_restart": alone and session.line_length > 0,
