@@ -221,7 +221,8 @@ class View(BaseModel):
     )
     shown: bool = Field(
         False, description="a solver's line opened to step through with Redo (e.g. "
-        "Escalator's winning line): its results are filed apart")
+        "Escalator's winning line), or a game a solver's playback ended (the sliding "
+        "puzzle's solution played out): its results are filed apart")
 
 
 def build_view(
@@ -286,7 +287,7 @@ def build_view(
         "end_figures": end_figures(session, perspective),
         "end_actions": end_actions(session, observation),
         "playing_back": live.advice.playback is not None,
-        "shown": live.preset == SHOWN,
+        "shown": live.preset == SHOWN or live.shown_to_end,
         "move_list": move_list(live),
         "series": _series(live),
         "rematch": _rematch(live, token, seats),
