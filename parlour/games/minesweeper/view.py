@@ -6,7 +6,7 @@ from functools import cache, lru_cache
 
 from parlour.core.game import JSON, RenderContext
 from parlour.core.markup import attr, classes, grid_rows, lines, move_attr
-from parlour.games.minesweeper.logic import PRESETS, Minesweeper
+from parlour.games.minesweeper.logic import PRESETS, RULE_WORDS, Minesweeper
 
 SEED_PRESETS = (("easy", "1"), ("medium", "2"), ("hard", "3"))
 LABELS_OF_PRESETS = {name: Minesweeper().preset_label(name) for name in PRESETS}
@@ -50,9 +50,12 @@ def _toolbar(observation: JSON) -> str:
     being played when it is one of those; then the counters and the face."""
     status = observation["status"]
     current = observation["preset"]
+    # a board button keeps the first-click rule of the game on (G's no guess, say)
+    rule = RULE_WORDS[observation["first_click"]]
     buttons = "".join(
         _preset_button(f"ms-new-{name}", f'data-preset="{name}"', LABELS_OF_PRESETS[name],
-                       f"New {LABELS_OF_PRESETS[name]} game, {_size(name)} (key {key})",
+                       f"New {LABELS_OF_PRESETS[name]} game, {_size(name)}"
+                       f"{f', {rule}' if rule else ''} (key {key})",
                        name == current)
         for name, key in SEED_PRESETS
     )
