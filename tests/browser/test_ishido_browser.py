@@ -643,8 +643,8 @@ def test_reload_resumes_the_game(
 # Each drawn part of a tile as the eye sees it: whether it shows, its paint and its font.
 LOOK_JS = """(tile) => [tile, ...tile.querySelectorAll("*")].map((part) => {
   const s = getComputedStyle(part);
-  return [part.localName, s.display, s.fill, s.stroke, s.color, s.fontFamily, s.fontSize,
-          s.fontWeight, part.textContent];
+  return [part.localName, s.display, s.fill, s.stroke, s.strokeWidth, s.paintOrder, s.color,
+          s.fontFamily, s.fontSize, s.fontWeight, part.textContent];
 })"""
 # each theme once and each tile set once, for the mouse and for the finger
 MOUSE_LOOKS = (("light", "birds"), ("dark", "shapes"), ("colour-blind", "symbols"))
