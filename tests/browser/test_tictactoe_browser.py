@@ -141,6 +141,7 @@ def test_cross_wins_and_the_board_locks(
     assert style["stroke"] != "none" and float(style["opacity"]) > 0.5
     ends = [float(win.get_attribute(name) or "nan") for name in ("x1", "y1", "x2", "y2")]
     assert ends == [50, 50, 250, 50], "the winning line should cross the top row"
+    expect(win).to_have_attribute("data-end-cause", "")  # the end card keeps clear of it
     assert game.playable() == []
     expect(game.page.locator("#ttt-board [data-move]")).to_have_count(0)
     expect(game.message).to_contain_text("Well played")

@@ -87,7 +87,8 @@ def _win_line(line: list[list[int]] | None) -> list[str]:
     # opaque, on top of the marks, with a casing of the board's colour: no muddy overlap
     return [
         f'<line id="ttt-win-casing" class="win-casing" pathLength="1" {ends}/>',
-        f'<line id="ttt-win" class="win-line" pathLength="1" {ends}/>',
+        # data-end-cause: the end card keeps clear of it where it can
+        f'<line id="ttt-win" class="win-line" pathLength="1" data-end-cause {ends}/>',
     ]
 
 
