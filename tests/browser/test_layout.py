@@ -50,6 +50,19 @@ def open_game(new_context: NewContext, create_game: CreateGame, game: str, size:
     return page
 
 
+@pytest.mark.parametrize("game", ["escalator", "ishido"])  # New ▾ and Assist: the most buttons
+def test_on_a_phone_every_toolbar_button_is_a_fingers_target(
+    new_context: NewContext, create_game: CreateGame, game: str
+) -> None:
+    page = open_game(new_context, create_game, game, "phone")
+    sizes = page.eval_on_selector_all(
+        ".toolbar.wide .btn", "buttons => buttons.filter((b) => b.checkVisibility())"
+        ".map((b) => [b.id, b.getBoundingClientRect().width, b.getBoundingClientRect().height])")
+    assert len(sizes) >= 8, sizes
+    small = [(name, width, height) for name, width, height in sizes if width < 34 or height < 44]
+    assert not small, f"too small for a finger: {small}"
+
+
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("game", LARGEST)
 def test_status_line_and_board_are_in_the_first_screen(
