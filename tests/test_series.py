@@ -276,7 +276,8 @@ def test_a_version_5_file_migrates_and_its_games_still_load(tmp_path: Path) -> N
         view = get_view(client, "old", "t0")
         assert view["status"] == "won" and view["text"] == "XXX\nOO.\n..."
         assert view["series"] == {"number": 1, "seats": [
-            {"won": 1, "drawn": 0, "lost": 0}, {"won": 0, "drawn": 0, "lost": 1}]}
+            {"won": 1, "drawn": 0, "lost": 0, "player": 0},
+            {"won": 0, "drawn": 0, "lost": 1, "player": 1}]}
         after = answered(client, "old", "t0")["rematch"]["next"]
         assert get_view(client, after["session"], after["token"])["series"]["number"] == 2
     store.close()

@@ -203,8 +203,9 @@ class Game(ABC, Generic[S, M]):
     """What the player is told when Undo meets a move `undo_rule` forbids."""
     hidden_seen: ClassVar[str] = "what the deal hides"
     """What a move whose undo counts as help (or is forbidden) showed, as in "you have
-    seen the next tile": the player is told before a Restart, and at an Undo, that the
-    game then counts as played with help."""
+    seen the next tile": the player is told that an Undo or a Restart makes the game one
+    played with help, before (the Undo button's title, Restart's question in the middle
+    of a game) and after (the note of the Undo or Restart that did)."""
     new_game_preset: ClassVar[str | None] = None
     """The preset of a new game whose player chose no parameters (None: the parameters'
     defaults). Ids never read it: an id names its parameters, so it keeps its deal."""

@@ -118,16 +118,16 @@ export function createSeries({ send, open, endCard }) {
 }
 
 // The series counts games by player, and a rematch moves each player one seat up: so each
-// seat's score is named by who plays it ("You", "Computer"), not by the seat ("Cross"),
-// which another player held before. On one screen, a player is named by their number
-// (their seat in the series' first game); names two seats share take the seat's name too.
+// seat's score is named by who plays it ("You", "Computer", "Friend"), not by the seat
+// ("Cross"), which another player held before. Where that does not tell them apart (one
+// screen for all, a spectator, two computers), by the player's number in the series
+// (the server's: their seat in its first game).
 function playerNames(view) {
-  const count = view.seats.length;
-  const shared = view.you.length === count;
-  const names = view.seats.map((chair, seat) => chair.kind === "ai" ? "Computer"
-    : shared ? `Player ${(seat + view.series.number - 1) % count + 1}` : chair.you ? "You" : "Friend");
-  return names.map((name, seat) =>
-    names.filter((other) => other === name).length > 1 ? `${name}, ${view.seats[seat].name}` : name);
+  const mine = view.you.length > 0 && view.you.length < view.seats.length;
+  const names = view.seats.map((chair) => chair.kind === "ai" ? "Computer"
+    : !mine ? "Player" : chair.you ? "You" : "Friend");
+  return names.map((name, seat) => name === "Player" || names.filter((other) => other === name).length > 1
+    ? `${name} ${view.series.seats[seat].player + 1}` : name);
 }
 
 function counted({ won, drawn, lost }) {

@@ -26,14 +26,9 @@ export function createViews({ endCard, shown, resync }) {
 
   // A view from the server; a new view clears the note.
   function showView(next) {
-    const before = state.view;
+    const first = state.view === null;
     state.note = ""; state.noteIsError = false;
-    render(next, before === null ? null : next.sound);
-    // an Undo that made the game one played with help says so: the badge alone goes unseen
-    if (before?.undo_help && !before.assisted && next.assisted && next.session === before.session
-        && next.moves < before.moves) {
-      showNote(`Undo counts as help here: you had seen ${before.undo_help}. This game now counts as played with help.`);
-    }
+    render(next, first ? null : next.sound);
   }
 
   function render(next, sound) {

@@ -291,6 +291,9 @@ def test_restart_after_turning_the_stock_says_it_will_count_as_help(
     with expect_views(page):
         page.keyboard.press("Enter")
     expect(page.locator("#assisted")).to_be_visible()
+    expect(page.locator("#message")).to_have_text(
+        "Started again: you had seen the stock's cards, so this game now counts as played"
+        " with help.")
     assert server_view(created["session"])["moves"] == 0
 
 

@@ -319,8 +319,8 @@ def test_an_undo_that_counts_as_help_says_so(ishido: OpenGame) -> None:
         page.keyboard.press("u")
     expect(game.left).to_have_text("66")
     expect(page.locator("#assisted")).to_be_visible()
-    expect(game.message).to_have_text("Undo counts as help here: you had seen the next tile."
-                                      " This game now counts as played with help.")
+    expect(game.message).to_have_text("Undo counts as help here: you had seen the next tile,"
+                                      " so this game now counts as played with help.")
     game.click(best(fitting(game.board())))  # the next Undo says nothing more: it is no news
     with game.next_view(page):
         page.keyboard.press("u")

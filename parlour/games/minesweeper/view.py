@@ -84,7 +84,7 @@ def _toolbar(observation: JSON) -> str:
         # the seconds and the flag mode together: on a phone the face sits in the middle
         '<span class="ms-right"><span class="lcd" id="ms-time" data-clock="seconds" '
         'title="Seconds" role="timer" aria-label="Seconds played">000</span>',
-        FLAG_MODE_PAUSED if not observation["started"] else FLAG_MODE,
+        FLAG_MODE if _any_open(observation["cells"]) else FLAG_MODE_PAUSED,
         "</span></div></div>",
     ])
 
@@ -107,6 +107,11 @@ def _flag_mode(paused: bool) -> str:
 
 
 FLAG_MODE, FLAG_MODE_PAUSED = _flag_mode(False), _flag_mode(True)
+
+
+def _any_open(cells: list[str]) -> bool:
+    """Whether a cell is open (empty or a number) on the board's rows of symbols."""
+    return any("." in line or any(symbol.isdigit() for symbol in line) for line in cells)
 
 
 def _preset_button(ident: str, action: str, label: str, title: str, current: bool) -> str:

@@ -75,8 +75,8 @@ def warm_up() -> None:
     """Load the compiled search (or compile it, the first time: seconds) in a worker
     before its first hint, so that the hint's time budget is the search's alone; and
     read the 15-puzzle's pattern database, which every board of 4x4 or more uses. On
-    a machine that has never built it, that build (about 9 s of CPU) happens here,
-    seconds after start-up, rather than under a player's first hint."""
+    a machine that has never built it, that build (seconds of CPU) happens here, soon
+    after start-up, rather than under a player's first hint."""
     solve(3, 3, (1, 2, 3, 4, 5, 6, 7, 0, 8))
     patterns.for_side(4)
 

@@ -47,7 +47,7 @@ def render(observation: JSON, ctx: RenderContext) -> str:
              f"--crop-x:{picture['crop_x']}%;--crop-y:{picture['crop_y']}%;"
              f"--zoom:{picture['zoom'] / 100:g}")
     gap = tiles.index(0)
-    start = _next_to(gap, rows, cols)
+    start = _next_to(gap, rows, cols) if playing else -1
     return lines([
         f'<div class="sl {status}{" wide" if cols > rows else ""}" id="sl" style="{attr(style)}">',
         _target_thumbnail(rows, cols),

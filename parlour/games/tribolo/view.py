@@ -39,7 +39,9 @@ def render(observation: JSON, ctx: RenderContext) -> str:
     gains = _gains(rows, mover, legal) if ctx.assist else {}
     lasts = {tuple(cell): seat for seat, cell in enumerate(observation["lasts"]) if cell}
     hint = tuple(ctx.hint["cell"]) if ctx.hint else None
-    start = min(legal, key=lambda cell: (cell[1], cell[0]), default=None)  # Enter's cell
+    # Enter's cell: the first you may play (none for another's turn, the assist's cells)
+    start = min(legal, key=lambda cell: (cell[1], cell[0]), default=None) if ctx.can_move \
+        else None
     cells = (
         _cell(x, y, rows[y][x], _change(x, y, placed, turned), parity,
               (x, y) in legal, (x, y) == hint, lasts.get((x, y)), gains.get((x, y)),
@@ -136,11 +138,11 @@ def _cell(x: int, y: int, mark: str, change: int | None, parity: int, legal: boo
 
 def _note(observation: JSON, parity: int) -> str:
     """The last move in a few words, and who passed after it; before the first move,
-    who plays first (drawn at random, rule 6)."""
+    who plays first (drawn at random, rule 6, or passed on by a rematch)."""
     parts = []
     last = observation["last"]
     if last is None and observation["to_move"] is not None and not any(observation["moves"]):
-        parts.append(f"{SEAT_NAMES[observation['to_move']]} plays first, drawn at random.")
+        parts.append(f"{SEAT_NAMES[observation['to_move']]} plays first.")
     if last is not None:
         count = len(last["turned"])
         where = cell_name(*last["cell"])

@@ -42,8 +42,9 @@ class Play:
     async def undo(live: Live, token: str | None, seats: frozenset[int], message: Undo) -> Answer:
         if live.sharers(token):
             return ask_takeback(live, token, seats)
+        helps = live.session.undo_helps(seats)
         live.session.undo(seats)
-        return None
+        return _counted_as_help("Undo counts as help here", live) if helps else None
 
     @staticmethod
     async def redo(live: Live, token: str | None, seats: frozenset[int], message: Redo) -> Answer:
@@ -56,10 +57,18 @@ class Play:
         live: Live, token: str | None, seats: frozenset[int], message: Restart
     ) -> Answer:
         _alone(live, seats, message.type)
+        helps = live.session.restart_helps(seats)
         live.session.restart()
         live.shown_to_end = False
         live.round += 1
-        return None
+        return _counted_as_help("Started again", live) if helps else None
+
+
+def _counted_as_help(what: str, live: Live) -> str:
+    """The note of an Undo or a Restart that made the game one played with help, which
+    the player is told (a badge alone goes unseen)."""
+    return (f"{what}: you had seen {live.session.game.hidden_seen}, so this game now"
+            " counts as played with help.")
 
 
 def _alone(live: Live, seats: frozenset[int], action: str) -> None:

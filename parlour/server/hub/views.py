@@ -16,7 +16,7 @@ from parlour.core.session import Session
 from parlour.server import timing
 from parlour.server.hub.live import Live
 from parlour.server.hub.movelist import move_list
-from parlour.server.hub.series import MAX_OFFERS, seat_scores
+from parlour.server.hub.series import MAX_OFFERS, player_of, seat_scores
 from parlour.server.hub.takebacks import may_ask, role_of
 from parlour.server.hub.tokens import raw_token
 from parlour.store import SeriesRow
@@ -83,6 +83,8 @@ class SeriesScore(BaseModel):
     won: int
     drawn: int
     lost: int
+    player: int = Field(description="the series' player in this seat, numbered from 0 by "
+                        "their seat in the series' first game (a rematch rotates them)")
 
 
 class SeriesView(BaseModel):
@@ -299,9 +301,12 @@ def _series(live: Live) -> JSON:
     session, state = live.session, live.series
     if len(session.seats) < 2 or (state.number() == 0 and session.status is Status.PLAYING):
         return None
+    count = len(session.seats)
     return {"number": state.number() + 1,
-            "seats": [{"won": won, "drawn": drawn, "lost": lost}
-                      for won, drawn, lost in seat_scores(state, live.sid, session)]}
+            "seats": [{"won": won, "drawn": drawn, "lost": lost,
+                       "player": player_of(seat, state.number(), count)}
+                      for seat, (won, drawn, lost)
+                      in enumerate(seat_scores(state, live.sid, session))]}
 
 
 def _rematch(live: Live, token: str | None, seats: Collection[int]) -> JSON:

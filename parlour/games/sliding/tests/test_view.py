@@ -178,4 +178,11 @@ def test_the_keyboards_cursor_starts_on_a_tile_beside_the_gap() -> None:
     assert started_tiles(html(puzzle("1,2,3,4,0,5,7,8,6"))) == [2]
     assert started_tiles(html(puzzle("0,1,2,3,4,5,6,7,8"))) == [1]
     assert started_tiles(html(puzzle("1,2,3,0,4,5,6,7,8"))) == [1]
-    assert started_tiles(html(puzzle("1,2,3,4,5,6,7,8,0"))) == [6]
+    assert started_tiles(html(puzzle("1,2,3,4,8,5,7,6,0"))) == [5]
+
+
+def test_a_watched_or_solved_board_has_no_start_tile() -> None:
+    watching = RenderContext(seat=None, can_move=False)
+    assert started_tiles(html(puzzle("1,2,3,4,0,5,7,8,6"), watching)) == []
+    solved = GAME.apply(puzzle("1,2,3,4,5,6,7,0,8"), Slide(2, 2))
+    assert started_tiles(html(solved)) == []

@@ -216,11 +216,13 @@ def test_the_keyboards_cursor_starts_on_the_first_cell_you_may_play() -> None:
                .items() if "data-start" in f]
     assert started == [min(GAME.legal_moves(state), key=lambda cell: (cell[1], cell[0]))]
     assert not [c for c, f in cells(draw(state, WATCHING)).items() if "data-start" in f]
+    helped = RenderContext(seat=None, can_move=False, assist=True)  # another's legal cells
+    assert not [c for c, f in cells(draw(state, helped)).items() if "data-start" in f]
 
 
-def test_before_the_first_move_the_note_says_who_was_drawn_to_play_first() -> None:
+def test_before_the_first_move_the_note_says_who_plays_first() -> None:
     state = dealt("first")
     note = draw(state).split('id="tb-note"')[1].split("</p>")[0]
-    assert note.endswith(f">{SEAT_NAMES[state.player or 0]} plays first, drawn at random.")
+    assert note.endswith(f">{SEAT_NAMES[state.player or 0]} plays first.")
     after = GAME.apply(state, GAME.legal_moves(state)[0])
     assert "plays first" not in draw(after)
