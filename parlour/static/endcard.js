@@ -55,7 +55,12 @@ export function createEndCard({ sameDeal = true } = {}) {
     const cause = $("board").querySelector("[data-end-cause]");
     if (!cause || card.hidden) return;
     const a = card.getBoundingClientRect(), b = cause.getBoundingClientRect();
-    if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) card.classList.add("other-side");
+    if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) {
+      // at the top, below the bar of buttons that stays there (two rows on a phone)
+      const bar = document.querySelector(".topbar")?.getBoundingClientRect().bottom ?? 0;
+      card.style.setProperty("--below-bar", `${Math.max(0, bar)}px`);
+      card.classList.add("other-side");
+    }
   }
 
   // the first action; or what asks for an answer first (data-end-focus: a rematch offered)

@@ -314,7 +314,14 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     if (keyed) { event.preventDefault(); activate(keyed); return; }
     if (ARROWS[key]) { event.preventDefault(); state.mouse = null; moveCursor(...ARROWS[key]); return; }
     if ((key === "Enter" || key === " ") && focused && board.contains(focused)) {
-      event.preventDefault(); activate(focused, (key === " ") !== altOn()); return;
+      event.preventDefault();
+      // on a cell with nothing to play (Tribolo's own disc, once the others have moved),
+      // Enter brings the cursor to where the view says a move is
+      const start = board.querySelector("[data-start]");
+      if (key === "Enter" && start && !focused.matches("[data-move], [data-alt-move], [data-alt-mode], [data-command], [data-preset]")) {
+        focusCell(start); return;
+      }
+      activate(focused, (key === " ") !== altOn()); return;
     }
     // Enter with nothing focused puts the cursor on the board, as an arrow does
     const idle = [document.body, $("board-wrap"), null].includes(document.activeElement);

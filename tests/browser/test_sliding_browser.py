@@ -93,6 +93,8 @@ def test_enter_brings_the_cursor_onto_a_tile_beside_the_gap_and_enter_slides_it(
     page = start(create_game, open_page, "1,2,3,4,5,6,7,0,8")
     page.keyboard.press("Enter")  # nothing focused: the cursor comes onto the board
     expect(tile(page, 5)).to_be_focused()  # above the gap: a tile that slides
+    ring = "(t) => getComputedStyle(t, '::after').boxShadow"
+    assert tile(page, 5).evaluate(ring) != tile(page, 4).evaluate(ring), "no ring is drawn"
     with next_view(page):
         page.keyboard.press("Enter")
     assert board(page) == " 1  2  3\n 4  .  6\n 7  5  8"

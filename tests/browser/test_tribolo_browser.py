@@ -209,6 +209,7 @@ def test_one_player_beats_or_loses_to_two_computers_clicking_to_the_end(
                    context=with_speed(new_context, sid, created["token"], "instant"))
     rng = random.Random(5)
     keyboard_moves = 0
+    last = (0, 0)  # Blue's move with the keys
     while True:
         game.wait_my_turn()
         if server_view(sid)["status"] != "playing":
@@ -216,13 +217,22 @@ def test_one_player_beats_or_loses_to_two_computers_clicking_to_the_end(
         legal = game.legal()
         assert legal, "Blue's turn with nowhere to play"
         x, y = rng.choice(legal)
-        if keyboard_moves < 1:  # the first move with the arrow keys and Enter
+        if keyboard_moves == 1:  # on Blue's own disc, Enter brings the cursor to a move
+            game.cell(*last).focus()
+            game.page.keyboard.press("Enter")
+            x, y = min(legal, key=lambda cell: (cell[1], cell[0]))  # the view's data-start
+            expect(game.cell(x, y)).to_be_focused()
+            with game.next_view(game.page):
+                game.page.keyboard.press("Enter")
+            keyboard_moves += 1
+        elif keyboard_moves < 1:  # the first move with the arrow keys and Enter
             game.cell(x, y).focus()
             game.page.keyboard.press("ArrowLeft" if x > 0 else "ArrowRight")
             game.page.keyboard.press("ArrowRight" if x > 0 else "ArrowLeft")
             with game.next_view(game.page):
                 game.page.keyboard.press("Enter")
             keyboard_moves += 1
+            last = (x, y)
         else:
             game.click(x, y)
         game.page.wait_for_function(

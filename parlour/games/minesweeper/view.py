@@ -96,7 +96,7 @@ def _toolbar(observation: JSON) -> str:
 # tap in flag mode, kept from the last game, would otherwise flag rather than open.
 def _flag_mode(paused: bool) -> str:
     wait = " data-paused" if paused else ""
-    when = " (from the first open cell on)" if paused else ""
+    when = ", from the first open cell on" if paused else ""
     return (
         f'<button class="ms-mode" id="ms-mode" data-alt-mode{wait} data-key="f" '
         f'aria-pressed="false" aria-label="Flag mode" title="Flag mode (F){when}: a click or '
