@@ -259,16 +259,13 @@ class Session:
 
     def undo_refusal(self, seats: Collection[int]) -> str | None:
         """Why Undo cannot take back the last move of `seats`, if a rule forbids it."""
-        target = self.undo_target(seats)
-        if target is not None and UndoRule.FORBIDDEN in self._undo_rules(target):
-            return self.game.undo_refusal
-        return None
+        rules = self._undo_rules_of(seats)
+        return self.game.undo_refusal if UndoRule.FORBIDDEN in rules else None
 
     def undo_helps(self, seats: Collection[int]) -> bool:
         """Whether Undo would make the game of `seats` count as played with help."""
-        target = self.undo_target(seats)
-        return (target is not None and not set(seats) <= self.assisted_seats
-                and UndoRule.ASSISTED in self._undo_rules(target))
+        return (UndoRule.ASSISTED in self._undo_rules_of(seats)
+                and not set(seats) <= self.assisted_seats)
 
     def restart_helps(self, seats: Collection[int]) -> bool:
         """Whether Restart would make the game of `seats` count as played with help (see
@@ -276,8 +273,8 @@ class Session:
         return self.seen_hidden and bool(seats) and not set(seats) <= self.assisted_seats
 
     def can_undo(self, seats: Collection[int]) -> bool:
-        target = self.undo_target(seats)
-        return target is not None and UndoRule.FORBIDDEN not in self._undo_rules(target)
+        rules = self._undo_rules_of(seats)
+        return bool(rules) and UndoRule.FORBIDDEN not in rules
 
     def undo(self, seats: Collection[int]) -> None:
         """Go back to the last position where one of `seats` was to move."""
@@ -410,6 +407,12 @@ class Session:
 
     def _to_move_at(self, ply: int) -> int | None:
         return self.game.to_move(self._positions.state(ply))
+
+    def _undo_rules_of(self, seats: Collection[int]) -> list[UndoRule]:
+        """What the moves an Undo of `seats` would take back say about undo (none: there
+        is nothing to undo)."""
+        target = self.undo_target(seats)
+        return [] if target is None else self._undo_rules(target)
 
     def _undo_rules(self, target: int) -> list[UndoRule]:
         """What each move from position `target` to the current one says about undo."""

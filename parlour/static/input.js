@@ -37,12 +37,15 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     if (move) send({ type: "move", move });
   }
 
+  // What an element does when clicked or pressed; false when it does nothing.
   function activate(element, alternative = false) {
-    if (element.hasAttribute("data-alt-mode")) { setAltMode(!state.altMode); return; }
-    if (element.dataset.command) { actions[element.dataset.command]?.(); return; }
-    if (element.dataset.preset) { newGameWith(info.presets[element.dataset.preset]); return; }
+    if (element.hasAttribute("data-alt-mode")) { setAltMode(!state.altMode); return true; }
+    if (element.dataset.command) { actions[element.dataset.command]?.(); return true; }
+    if (element.dataset.preset) { newGameWith(info.presets[element.dataset.preset]); return true; }
     const attribute = alternative && element.hasAttribute("data-alt-move") ? "data-alt-move" : "data-move";
-    if (element.hasAttribute(attribute)) sendMove(parseMove(element, attribute));
+    if (!element.hasAttribute(attribute)) return false;
+    sendMove(parseMove(element, attribute));
+    return true;
   }
 
   // data-alt-mode marks a switch (Minesweeper's flag mode, for touch screens): while it is
@@ -318,10 +321,8 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
       // on a cell with nothing to play (Tribolo's own disc, once the others have moved),
       // Enter brings the cursor to where the view says a move is
       const start = board.querySelector("[data-start]");
-      if (key === "Enter" && start && !focused.matches("[data-move], [data-alt-move], [data-alt-mode], [data-command], [data-preset]")) {
-        focusCell(start); return;
-      }
-      activate(focused, (key === " ") !== altOn()); return;
+      if (!activate(focused, (key === " ") !== altOn()) && key === "Enter" && start) focusCell(start);
+      return;
     }
     // Enter with nothing focused puts the cursor on the board, as an arrow does
     const idle = [document.body, $("board-wrap"), null].includes(document.activeElement);

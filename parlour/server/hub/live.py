@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parlour.core.game import JSON, Status
+from parlour.core.gameid import SHOWN
 from parlour.core.session import HUMAN, Session
 from parlour.server.hub.advice_state import AdviceState
 from parlour.server.hub.editions import Edition
@@ -63,6 +64,12 @@ class Live:
     # the solver's playback ended it (advice.py): its result is filed apart, Undo and Redo
     # keep it so, the player's own move or a Restart ends it (play.py)
     shown_to_end: bool = False
+
+    @property
+    def group(self) -> str:
+        """The statistics group its result goes to now: its own (`preset`), or apart when
+        the solver's playback ended it (`gameid.SHOWN`)."""
+        return SHOWN if self.shown_to_end else self.preset
 
     @property
     def owner(self) -> str | None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from parlour.core.game import Status
-from parlour.core.gameid import SHOWN
 from parlour.core.outcome import outcome
 from parlour.server.hub.live import Live
 from parlour.store import (
@@ -102,7 +101,7 @@ def _result(live: Live, now: float, seats: frozenset[int], everyone: bool) -> Re
         sid=live.sid,
         round=live.round,
         game=session.game.name,
-        preset=SHOWN if live.shown_to_end else live.preset,
+        preset=live.group,
         mode=live.mode,
         outcome=outcome(session, {seat}) or "draw",
         score=scores[seat] if scores else None,
