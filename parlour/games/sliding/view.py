@@ -17,6 +17,7 @@ picture as the tiles, with the tiles' numbers in order for a player who shows nu
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
 
 from parlour.core.game import JSON, RenderContext
@@ -84,9 +85,17 @@ def _tile(tile: int, cell: int, cols: int, hinted: bool, start: bool = False) ->
 def _next_to(gap: int, rows: int, cols: int) -> int:
     """The first cell in reading order beside the gap: a tile that slides, where Enter
     brings the keyboard's cursor."""
-    row, col = divmod(gap, cols)
-    return gap - cols if row > 0 else gap - 1 if col > 0 else gap + 1 if col + 1 < cols \
-        else gap + cols
+    return min(row * cols + col for *_, (row, col) in _beside(gap, rows, cols))
+
+
+def _beside(gap: int, rows: int, cols: int) -> Iterator[tuple[str, str, str, tuple[int, int]]]:
+    """Each arrow (key, swipe, label) that has a tile beside the gap to slide, and the
+    cell of that tile."""
+    gap_row, gap_col = divmod(gap, cols)
+    for key, swipe, label, (dr, dc) in ARROWS:
+        row, col = gap_row + dr, gap_col + dc
+        if 0 <= row < rows and 0 <= col < cols:
+            yield key, swipe, label, (row, col)
 
 
 def _gap(gap: int, rows: int, cols: int) -> str:
@@ -99,14 +108,9 @@ def _gap(gap: int, rows: int, cols: int) -> str:
 
 def _keys(gap: int, rows: int, cols: int) -> str:
     """The arrow keys and swipes: each slides the tile that moves that way, if any."""
-    gap_row, gap_col = divmod(gap, cols)
-    buttons = []
-    for key, swipe, label, (dr, dc) in ARROWS:
-        row, col = gap_row + dr, gap_col + dc
-        if 0 <= row < rows and 0 <= col < cols:
-            buttons.append(f'<button type="button" tabindex="-1" data-key="{key}" '
-                           f'data-swipe="{swipe}"{move_attr("data-move", {"cell": [row, col]})}>'
-                           f"{label}</button>")
+    buttons = [f'<button type="button" tabindex="-1" data-key="{key}" data-swipe="{swipe}"'
+               f'{move_attr("data-move", {"cell": [row, col]})}>{label}</button>'
+               for key, swipe, label, (row, col) in _beside(gap, rows, cols)]
     return f'<div class="sl-keys" id="sl-keys" aria-hidden="true">{"".join(buttons)}</div>'
 
 
