@@ -332,6 +332,9 @@ class Peek(Game[PeekState, int]):
     def headline(self, observation: JSON) -> str:
         return "Peek"
 
+    def shown_headline(self, observation: JSON) -> str:
+        return "Peeked by the solver"
+
     def move_from_model(self, model: Any) -> int:
         take: int = model.take
         return take
@@ -532,10 +535,19 @@ def test_a_game_the_solvers_playback_ended_is_filed_apart_until_the_player_ends_
             socket.send_json({"type": "hello", "token": token})
             receive(socket, "view")
             socket.send_json({"type": "command", "name": "auto"})
-            while receive(socket, "view")["view"]["status"] == "playing":
+            while (view := receive(socket, "view")["view"])["status"] == "playing":
                 pass
         assert filed(client) == {SHOWN: 1}
+        assert (view["shown"], view["headline"]) == (True, "Peeked by the solver")
+    # the server restarts: the game still knows the solver ended it
+    app = create_app(Store(tmp_path / "db.sqlite3"), {"peek": AUTO_SPEC}, ai_delay_scale=0,
+                     allowed_hosts=("testserver",), compute=Inline(workers=1))
+    with TestClient(app) as client:
         auth = {"Authorization": f"Bearer {token}"}
+        again = client.get(f"/api/games/{sid}", headers=auth).json()
+        assert (again["shown"], again["headline"]) == (True, "Peeked by the solver")
+        (resumed,) = client.get("/api/replays").json()
+        assert resumed["headline"] == "Peeked by the solver"
         for step in ("undo", "redo"):  # the solver's last move again: still its end
             assert client.post(f"/api/games/{sid}/{step}", headers=auth).status_code == 200
         assert filed(client) == {SHOWN: 1}

@@ -599,6 +599,15 @@ def test_results_round_trip(store: Store) -> None:
 
 
 @on_both_stores
+def test_the_group_a_rounds_result_was_filed_in_is_read_back(store: Store) -> None:
+    store.create_session(fresh_row(), {"tok": [0]}, NOW)
+    assert store.filed_as("sid1", 1) is None  # no result yet
+    store.save(progress(cursor=5, status="won"), result("won", sid="sid1", preset=SHOWN))
+    assert (store.filed_as("sid1", 1), store.filed_as("sid1", 2)) == (SHOWN, None)
+    assert store.filed_as("nope", 1) is None
+
+
+@on_both_stores
 def test_results_are_one_per_session_and_round(store: Store) -> None:
     store.create_session(fresh_row(), {"tok": [0]}, NOW)
     store.create_session(fresh_row("sid2"), {"tok2": [0]}, NOW)

@@ -352,6 +352,12 @@ class Game(ABC, Generic[S, M]):
         "You win!" to the winner of a game against others. By default, `headline`."""
         return self.headline(observation)
 
+    def shown_headline(self, observation: JSON) -> str:
+        """The title line once a solver's line played out for the player (`Playback`)
+        ended the game, e.g. "Solved by the solver": not the player's own win. By default,
+        `headline`."""
+        return self.headline(observation)
+
     # -- moves as JSON ------------------------------------------------------------
     def parse_move(self, data: object) -> M:
         try:

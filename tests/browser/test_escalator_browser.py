@@ -429,7 +429,7 @@ def test_after_a_loss_the_winning_line_opens_with_a_note_that_stays_until_redo(
     for _ in range(len(verdict_of_deal(layout).line) - 1):  # to its end: not the player's win
         with expect_views(page):
             page.keyboard.press("y")
-    expect(page.locator("#headline")).to_have_text("You win! Pyramid cleared")
+    expect(page.locator("#headline")).to_have_text("Pyramid cleared by the solver")
     expect(message).to_have_text("The solver's line, played to its end.")
 
 

@@ -350,6 +350,11 @@ class Escalator(Game[Layout, Move]):
             return f"Game over: {counted(left, 'card')} left"
         return "Escalator"  # the board shows what is left; a phone has room for one line
 
+    def shown_headline(self, observation: JSON) -> str:
+        if observation["status"] == "won":
+            return "Pyramid cleared by the solver"
+        return self.headline(observation)
+
     # -- moves as JSON -----------------------------------------------------------------
     def move_from_model(self, model: Any) -> Move:
         if model.draw:

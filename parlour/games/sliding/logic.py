@@ -305,6 +305,9 @@ class Sliding(Game[Puzzle, Slide]):
         size = f"{observation['rows']}×{observation['cols']}"
         return f"{size} · {counted(moves, 'move')}"
 
+    def shown_headline(self, observation: JSON) -> str:
+        return f"Solved by the solver · {counted(observation['moves'], 'move')}"
+
     # -- moves as JSON ----------------------------------------------------------------
     def move_from_model(self, model: Any) -> Slide:
         row, col = model.cell

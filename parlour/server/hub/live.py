@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,7 +87,15 @@ class Live:
 
     def headline(self) -> str:
         """The headline as a spectator sees it (saved for the list of games to resume)."""
-        return self.session.game.headline(self.observe(None))
+        return self.headline_for(self.observe(None), frozenset())
+
+    def headline_for(self, observation: JSON, seats: Collection[int]) -> str:
+        """The headline as the holder of `seats` reads it: the game's own, unless a
+        solver's line played out ended the game (`Game.shown_headline`)."""
+        game = self.session.game
+        if self.group == SHOWN and self.session.status is not Status.PLAYING:
+            return game.shown_headline(observation)
+        return game.headline_for(observation, seats)
 
     def seats_of(self, token: str | None) -> frozenset[int]:
         return self.holders.get(token or "", frozenset())

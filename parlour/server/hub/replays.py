@@ -143,7 +143,7 @@ def replay_of(live: Live, token: str | None) -> dict[str, Any]:
     return {"session": live.sid, "game": game.name, "title": game.title,
             "id": session.id_text if viewer.reveals_id else None,
             "status": session.status.value,
-            "headline": game.headline_for(live.observe(seat), viewer.seats),
+            "headline": live.headline_for(live.observe(seat), viewer.seats),
             "plies": session.cursor,
             "seats": list(game.seat_names(session.game_id.params)),
             "params_text": params_text(game, session.game_id.params),

@@ -258,7 +258,7 @@ def build_view(
         "winners": list(session.facts().winners),
         "moves": game.moves_made(session.state, session.cursor),
         "line_length": session.line_length,
-        "headline": game.headline_for(observation, seats),
+        "headline": live.headline_for(observation, seats),
         "text": game.text(observation),
         "html": markup,
         "seats": _seats(live, seats),
