@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from parlour.store import Store
 from parlour.store.seat_tokens import seal, token_digest, unseal
 from parlour.store.sqlite import SqliteStore
-from parlour.store.sqlite.schema import BASELINE_SCHEMA, MIGRATIONS, _run_script
+from parlour.store.sqlite.schema import BASELINE_SCHEMA, MIGRATIONS, _run_script, _tokens_hashed
 from tests.support.stores import on_both_stores
 from tests.test_api import auth, error_of, new_game
 from tests.test_backup import a_series_of_two, backup_of, parlour_on, restore
@@ -97,7 +97,8 @@ LINES = {"old": [{"cell": [r, c]} for r, c in ((0, 0), (0, 1), (1, 0), (1, 1), (
 """The older database's games: the first won by Cross, its rematch with a move made."""
 
 
-def older_sqlite_database(path: Path, version: int = len(MIGRATIONS) - 1) -> None:
+def older_sqlite_database(path: Path, version: int = MIGRATIONS.index(_tokens_hashed)
+                          ) -> None:
     """A file at schema `version` with a game and its rematch, tokens in clear."""
     db = sqlite3.connect(path, isolation_level=None)
     db.execute("BEGIN")

@@ -97,6 +97,19 @@ def test_an_entry_says_which_board_and_who_plays_but_not_the_deal(client: TestCl
 
 
 @on_both_stores
+def test_an_entry_counts_the_moves_as_its_game_does(client: TestClient) -> None:
+    """The sliding puzzle counts tiles moved: one click that slides two tiles is two."""
+    sid, token = started(client, "sliding",
+                         params={"rows": 3, "cols": 3, "tiles": "4,1,3,7,2,6,0,5,8"})
+    reply = client.post(f"/api/games/{sid}/moves", json={"move": {"cell": [0, 0]}},
+                        headers=auth(token))
+    assert reply.status_code == 200, reply.text
+    assert reply.json()["moves"] == 2
+    (entry,) = mine(client, [token])["games"]
+    assert entry["moves"] == 2
+
+
+@on_both_stores
 def test_the_list_is_most_recent_first_and_limited(client: TestClient, store: Store) -> None:
     games = [started(client, seats=["human", "ai:random"]) for _ in range(7)]
     for sid, token in games:
@@ -217,6 +230,8 @@ def test_a_database_from_before_forgetting_lists_its_games(tmp_path: Path) -> No
     assert store.db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
     kept_as = token_digest("tok")  # the migration to schema 9 hashed it
     assert store.held_unfinished([kept_as]) == [("old", [0, 1])]
+    row = store.session_row("old")  # kept before its moves were: its cursor stands in
+    assert row is not None and (row.cursor, row.moves_made) == (2, None)
     store.write(forgotten_set("old", kept_as, True))
     assert store.held_unfinished([kept_as]) == []
     store.close()

@@ -18,7 +18,7 @@ RESULT_COLUMNS = ("sid, round, seat, seat_name, game, preset, mode, outcome, sco
 SESSION_COLUMNS = (
     "sid, game, game_id, seats, mode, preset, cursor, round, assisted, elapsed_ms,"
     " clock_last_at, status, headline, updated, assist, stand_ins, assisted_seats,"
-    " assist_seats"
+    " assist_seats, moves_made"
 )
 """The sessions table's columns, in the order of a SessionRow's fields."""
 

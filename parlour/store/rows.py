@@ -28,6 +28,9 @@ class SessionRow:
     stand_ins: dict[int, str] = field(default_factory=dict)  # seat -> AI level
     assisted_seats: frozenset[int] = frozenset()  # whose players used help (`assisted`: any)
     assist_seats: frozenset[int] = frozenset()  # whose players have the assist on
+    # the moves made as the game counts them (`Game.moves_made`: the sliding puzzle counts
+    # tiles moved, not clicks); None in a row kept before it was (then: `cursor`)
+    moves_made: int | None = None
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,7 @@ class Progress:
     assist: bool = False
     assisted_seats: frozenset[int] = frozenset()  # whose players used help (`assisted`: any)
     assist_seats: frozenset[int] = frozenset()  # whose players have the assist on
+    moves_made: int | None = None  # as the game counts them (SessionRow.moves_made)
     new_moves_from: int | None = None  # the line is cut here and `new_moves` appended
     new_moves: Sequence[JSON] = ()
 

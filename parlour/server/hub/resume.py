@@ -102,7 +102,7 @@ def unfinished(store: Store, games: Mapping[str, GameSpec], token: str | None
             "title": games[row.game].game.title if row.game in games else row.game,
             "mode": row.mode,
             "preset": row.preset,
-            "moves": row.cursor,
+            "moves": _moves_made(row),
             "headline": row.headline,
             "updated": row.updated,
         }
@@ -115,9 +115,14 @@ def _entry(row: SessionRow, games: Mapping[str, GameSpec], seats: list[int]) -> 
     spec = games.get(row.game)
     return ResumeEntry(
         session=row.sid, game=row.game, title=spec.game.title if spec else row.game,
-        summary=_summary(row, spec), players=_players(row.mode), moves=row.cursor,
+        summary=_summary(row, spec), players=_players(row.mode), moves=_moves_made(row),
         headline=row.headline, updated=row.updated, seats=seats,
     )
+
+
+def _moves_made(row: SessionRow) -> int:
+    """The moves made as the game counts them (a row kept before they were: its cursor)."""
+    return row.cursor if row.moves_made is None else row.moves_made
 
 
 def _summary(row: SessionRow, spec: GameSpec | None) -> str:

@@ -208,11 +208,26 @@ def _save_progress_function(db: Connection) -> None:
     db.execute(_SAVE_PROGRESS)
 
 
+def _moves_made_kept(db: Connection) -> None:
+    """Each session keeps its moves as the game counts them, for the Resume list (the
+    sliding puzzle counts tiles moved, not clicks): a column, and save_progress (version
+    4's, with it written too) takes it last. Rows from before have none: their cursor
+    stands in until their next move."""
+    db.execute("ALTER TABLE sessions ADD COLUMN moves_made integer")
+    db.execute("DROP FUNCTION save_progress")
+    function = _SAVE_PROGRESS.replace(
+        "p_owner text, p_epoch bigint\n", "p_owner text, p_epoch bigint, p_moves_made integer\n"
+    ).replace("revision = revision + 1", "revision = revision + 1, moves_made = p_moves_made")
+    assert function.count("p_moves_made") == 2, "version 4's save_progress is not as it was"
+    db.execute(function)
+
+
 MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
     _first_schema,  # 0 -> 1
     _leases,  # 1 -> 2
     _tokens_hashed,  # 2 -> 3
     _save_progress_function,  # 3 -> 4
+    _moves_made_kept,  # 4 -> 5
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

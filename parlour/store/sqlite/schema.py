@@ -233,6 +233,13 @@ def _tokens_hashed(db: sqlite3.Connection) -> None:
     db.execute(f"PRAGMA secure_delete = {int(secure_delete)}")
 
 
+def _moves_made_kept(db: sqlite3.Connection) -> None:
+    """Each session keeps its moves as the game counts them, for the Resume list (the
+    sliding puzzle counts tiles moved, not clicks). Rows from before have none: their
+    cursor stands in until their next move."""
+    db.execute("ALTER TABLE sessions ADD COLUMN moves_made INTEGER")
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _uploads_get_owner_size_and_last_upload,  # 0 -> 1
     _legacy_pictures_rechecked,  # 1 -> 2
@@ -243,6 +250,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _results_filed_apart,  # 6 -> 7
     _imports_kept_apart,  # 7 -> 8
     _tokens_hashed,  # 8 -> 9
+    _moves_made_kept,  # 9 -> 10
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
