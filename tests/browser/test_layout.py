@@ -18,7 +18,8 @@ from tests.browser.scenes import SCENES, Scene, Stage, open_a_mine
 
 pytestmark = pytest.mark.browser
 
-SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "height": 800}}
+SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "height": 800},
+         "small phone": {"width": 320, "height": 568}}
 LARGEST = {  # each game's largest board (the sliding puzzle's is a custom 8x8)
     "minesweeper": {"id": "minesweeper:expert#fit"},
     "ishido": {"id": "ishido:classic#fit"},
@@ -347,3 +348,16 @@ def test_two_seat_chips_keep_one_row_on_a_phone(
     assert len(tops) == 1, "the chips wrap"
     expect(chips.nth(1)).to_contain_text("Computer")
     expect(chips.nth(1).locator(".level")).to_be_hidden()  # its level gives way
+
+
+@pytest.mark.parametrize("size", ["phone", "small phone"])
+def test_three_seat_chips_keep_one_row_down_to_a_small_phone(
+    new_context: NewContext, create_game: CreateGame, size: str
+) -> None:
+    page = open_game(new_context, create_game, "tribolo", size,
+                     seats=["human", "ai:easy", "ai:easy"])
+    chips = page.locator("#seats .seat")
+    expect(chips).to_have_count(3)
+    tops = {round(box["y"]) for box in (chips.nth(i).bounding_box() for i in range(3)) if box}
+    assert len(tops) == 1, "the chips wrap"
+    expect(chips.nth(0)).to_contain_text("You")  # yours still says so
