@@ -19,7 +19,8 @@ from tests.browser.scenes import SCENES, Scene, Stage, open_a_mine
 pytestmark = pytest.mark.browser
 
 SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "height": 800},
-         "small phone": {"width": 320, "height": 568}}
+         "small phone": {"width": 320, "height": 568},
+         "narrow phone": {"width": 360, "height": 740}}
 LARGEST = {  # each game's largest board (the sliding puzzle's is a custom 8x8)
     "minesweeper": {"id": "minesweeper:expert#fit"},
     "ishido": {"id": "ishido:classic#fit"},
@@ -361,3 +362,19 @@ def test_three_seat_chips_keep_one_row_down_to_a_small_phone(
     tops = {round(box["y"]) for box in (chips.nth(i).bounding_box() for i in range(3)) if box}
     assert len(tops) == 1, "the chips wrap"
     expect(chips.nth(0)).to_contain_text("You")  # yours still says so
+
+
+@pytest.mark.parametrize("size", ["small phone", "narrow phone"])
+def test_minesweepers_medium_board_fits_across_a_narrow_phone(
+    new_context: NewContext, create_game: CreateGame, size: str
+) -> None:
+    page = open_game(new_context, create_game, "minesweeper", size,
+                     params={"rows": 15, "cols": 15, "mines": 40})
+    width = SIZES[size]["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    wrap = page.locator("#board-wrap")
+    assert wrap.evaluate("(w) => w.scrollWidth <= w.clientWidth"), "the board scrolls sideways"
+    grid = page.locator(".ms-grid").bounding_box()
+    assert grid is not None and grid["x"] >= 0 and grid["x"] + grid["width"] <= width
+    cell = page.locator(".ms-cell").first.bounding_box()
+    assert cell is not None and cell["width"] >= 18  # still a fingertip's cell
