@@ -74,10 +74,10 @@ def test_ishido_undo_that_showed_the_next_tile_counts_as_help() -> None:
     session = alone_at(ISHIDO)
     play_where(session, lambda m: True)
     play_where(session, lambda m: True)
-    assert session.undo_helps({0})  # (the page says so at the Undo)
+    assert session.undo_help({0}) == "the next tile"  # (the page says so at the Undo)
     session.undo({0})
     assert session.assisted_for({0})  # the tile after the one put back was shown
-    assert not session.undo_helps({0})  # counted once
+    assert session.undo_help({0}) is None  # counted once
 
 
 def test_ishido_restart_after_placing_counts_as_help() -> None:
@@ -93,6 +93,34 @@ def test_ishido_restart_before_placing_anything_is_no_help() -> None:
     assert not session.assisted_for({0})
 
 
+def test_an_undo_of_a_finished_game_counts_as_help_and_one_mid_game_does_not() -> None:
+    """Tic Tac Toe against the computer: taking back a move is free, but a loss taken
+    back and played on is not a result at the first try."""
+    spec = GAMES["tictactoe"]
+    session = Session(spec, parse_game_id(spec.game, "tictactoe:#honest"), ("human", "human"))
+    for cell in ([0, 0], [1, 1], [0, 1]):
+        session.play({"cell": cell}, session.to_move)
+    assert session.undo_help({0, 1}) is None
+    session.undo({0, 1})
+    assert not session.assisted_for({0, 1})
+    for cell in ([0, 1], [2, 2], [0, 2]):  # Cross's column: the game is over
+        session.play({"cell": cell}, session.to_move)
+    assert session.status.value == "won"
+    assert session.undo_help({0, 1}) == "how the game ends"
+    session.undo({0, 1})
+    assert session.assisted_for({0, 1}) and session.undo_help({0, 1}) is None
+
+
+def test_minesweeper_undo_after_a_win_counts_as_help() -> None:
+    session = small_minefield()
+    while session.status.value == "playing":  # (a safe first click lays no mine there)
+        play_where(session, lambda m: m[0] == "open" and m[1] * 6 + m[2] not in session.state.mined)
+    assert session.status.value == "won"
+    assert session.undo_help({0}) == "how the game ends"
+    session.undo({0})
+    assert session.assisted_for({0})
+
+
 def small_minefield() -> Session:
     """A 6x6 Minesweeper game with 4 mines, one player."""
     return Session(MINESWEEPER, parse_game_id(
@@ -103,7 +131,7 @@ def small_minefield() -> Session:
 def test_minesweeper_restart_after_opening_cells_is_no_help_as_undo_is_none() -> None:
     session = small_minefield()
     play_where(session, lambda m: m[0] == "open")
-    assert not session.undo_helps({0}) and not session.restart_helps({0})
+    assert session.undo_help({0}) is None and not session.restart_helps({0})
     session.restart()
     assert not session.assisted_for({0})
 
@@ -114,7 +142,7 @@ def test_minesweeper_restart_after_hitting_a_mine_counts_as_help() -> None:
     mine = min(session.state.mined)
     session.play({"open": list(divmod(mine, 6))}, 0)
     assert session.state.exploded is not None
-    assert session.undo_helps({0}) and session.restart_helps({0})
+    assert session.undo_help({0}) == "where a mine is" and session.restart_helps({0})
     session.restart()
     assert session.assisted_for({0})
 
@@ -129,6 +157,29 @@ def test_escalator_result_after_a_restart_that_knew_the_stock_is_stored_assisted
                        headers=auth).status_code == 200
     assert client.post(f"/api/games/{sid}/restart", headers=auth).status_code == 200
     view = client.post(f"/api/games/{sid}/moves", json={"move": {"draw": True}}, headers=auth)
+    assert view.json()["assisted"] is True
+
+
+def test_a_lost_game_taken_back_says_so_and_its_next_result_is_stored_assisted(
+    client: TestClient,
+) -> None:
+    created = client.post("/api/games", json={"game": "tictactoe",
+                                              "seats": ["human", "human"]}).json()
+    sid, token = created["session"], created["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    for cell in ([0, 0], [1, 1], [0, 1], [2, 2], [0, 2]):  # Cross's column
+        assert client.post(f"/api/games/{sid}/moves", json={"move": {"cell": cell}},
+                           headers=auth).status_code == 200
+    shown = client.get(f"/api/games/{sid}", headers=auth).json()
+    assert (shown["status"], shown["undo_help"]) == ("won", "how the game ends")
+    with client.websocket_connect(f"/ws/{sid}") as socket:
+        socket.send_json({"type": "hello", "token": token})
+        socket.send_json({"type": "undo"})
+        while (message := socket.receive_json())["type"] != "note":
+            pass
+    assert message["note"] == ("Undo counts as help here: you had seen how the game ends, so"
+                               " this game now counts as played with help.")
+    view = client.post(f"/api/games/{sid}/moves", json={"move": {"cell": [0, 2]}}, headers=auth)
     assert view.json()["assisted"] is True
 
 

@@ -517,7 +517,9 @@ def test_play_undo_redo_interleavings_match_a_replay(spec: GameSpec) -> None:
                 else:
                     assert target is not None
                     session.undo(chosen)
-                    assisted |= UndoRule.ASSISTED in rules
+                    # the game's rule, or an end taken back (a result seen) makes it help
+                    ended = game.status(replay(spec, game_id, line[:cursor])) is not Status.PLAYING
+                    assisted |= UndoRule.ASSISTED in rules or ended
                     cursor = target
             elif action == "redo":
                 if cursor == len(line):

@@ -28,6 +28,7 @@ from parlour.core.positions import Positions
 
 HUMAN = "human"
 AI_PREFIX = "ai:"
+ENDING_SEEN = "how the game ends"  # what an Undo of a finished game has seen (undo_help)
 
 
 def seat_kind_error(spec: GameSpec, kind: str) -> str | None:
@@ -262,10 +263,18 @@ class Session:
         rules = self._undo_rules_of(seats)
         return self.game.undo_refusal if UndoRule.FORBIDDEN in rules else None
 
-    def undo_helps(self, seats: Collection[int]) -> bool:
-        """Whether Undo would make the game of `seats` count as played with help."""
-        return (UndoRule.ASSISTED in self._undo_rules_of(seats)
-                and not set(seats) <= self.assisted_seats)
+    def undo_help(self, seats: Collection[int]) -> str | None:
+        """What the player of `seats` has seen that would make an Undo now count as help
+        (None: it would not, or their game counts so already): where the game's rules
+        make the Undo help, its `hidden_seen`; else, for an Undo that takes back the
+        game's end, how it ends (a lost game taken back and played on is not a win at the
+        first try)."""
+        rules = self._undo_rules_of(seats)
+        if not rules or set(seats) <= self.assisted_seats:
+            return None
+        if UndoRule.ASSISTED in rules:
+            return self.game.hidden_seen
+        return ENDING_SEEN if self.status is not Status.PLAYING else None
 
     def restart_helps(self, seats: Collection[int]) -> bool:
         """Whether Restart would make the game of `seats` count as played with help (see
@@ -284,7 +293,7 @@ class Session:
         rules = self._undo_rules(target)
         if UndoRule.FORBIDDEN in rules:
             raise GameError(self.game.undo_refusal)
-        if UndoRule.ASSISTED in rules:
+        if UndoRule.ASSISTED in rules or self.status is not Status.PLAYING:
             self.assisted_seats |= set(seats)
         self.cursor = target
         self.hints.clear()

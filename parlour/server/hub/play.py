@@ -42,9 +42,9 @@ class Play:
     async def undo(live: Live, token: str | None, seats: frozenset[int], message: Undo) -> Answer:
         if live.sharers(token):
             return ask_takeback(live, token, seats)
-        helps = live.session.undo_helps(seats)
+        seen = live.session.undo_help(seats)
         live.session.undo(seats)
-        return _counted_as_help("Undo counts as help here", live) if helps else None
+        return _counted_as_help("Undo counts as help here", seen) if seen else None
 
     @staticmethod
     async def redo(live: Live, token: str | None, seats: frozenset[int], message: Redo) -> Answer:
@@ -61,14 +61,13 @@ class Play:
         live.session.restart()
         live.shown_to_end = False
         live.round += 1
-        return _counted_as_help("Started again", live) if helps else None
+        return _counted_as_help("Started again", live.session.game.hidden_seen) if helps else None
 
 
-def _counted_as_help(what: str, live: Live) -> str:
+def _counted_as_help(what: str, seen: str) -> str:
     """The note of an Undo or a Restart that made the game one played with help, which
-    the player is told (a badge alone goes unseen)."""
-    return (f"{what}: you had seen {live.session.game.hidden_seen}, so this game now"
-            " counts as played with help.")
+    the player is told (a badge alone goes unseen); `seen`: what made it so."""
+    return f"{what}: you had seen {seen}, so this game now counts as played with help."
 
 
 def _alone(live: Live, seats: frozenset[int], action: str) -> None:

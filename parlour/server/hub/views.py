@@ -165,7 +165,7 @@ class View(BaseModel):
     undo_asks: bool = Field(description="Undo is a take-back request to the other players")
     undo_help: str | None = Field(
         None, description="Undo now would make the game count as played with help: what "
-        "the player has seen (\"the next tile\")")
+        "the player has seen (\"the next tile\", or \"how the game ends\" once it is over)")
     restart_help: str | None = Field(
         None, description="Restart would make the game count as played with help: what "
         "the player has seen (\"the stock's cards\")")
@@ -268,7 +268,7 @@ def build_view(
             may_ask(session, seats) if sharers else session.can_undo(seats)),
         "undo_refusal": session.undo_refusal(seats) if seats else None,
         "undo_asks": bool(sharers),
-        "undo_help": game.hidden_seen if session.undo_helps(seats) else None,
+        "undo_help": session.undo_help(seats),
         "restart_help": game.hidden_seen if session.restart_helps(seats) else None,
         "takeback": _takeback(live, token),
         "can_leave": bool(sharers) and session.status is Status.PLAYING,
