@@ -214,7 +214,9 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
 
   function sendGhostHome({ ghost, home }) {
     ghost.classList.add("returning");
+    ghost.classList.remove("snapped");
     ghost.style.left = `${home.left + home.width / 2}px`; ghost.style.top = `${home.top + home.height / 2}px`;
+    ghost.style.width = `${home.width}px`; ghost.style.height = `${home.height}px`;
     setTimeout(() => ghost.remove(), 450);
   }
 
@@ -235,8 +237,20 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     return document.elementFromPoint(x, y)?.closest("[data-drop]") || null;
   }
 
+  // Over a place it may drop, the piece sits there, as large as the place lets it: it
+  // shows where it would land (a piece larger than the place, as Ishido's next tile is
+  // than a cell, hid the place's highlight). Elsewhere it follows the pointer.
+  function placeGhost(ghost, target, x, y, size) {
+    const at = target?.getBoundingClientRect();
+    const scale = at ? Math.min(at.width / size.width, at.height / size.height) : 1;
+    ghost.classList.toggle("snapped", Boolean(at));
+    ghost.style.left = `${at ? at.left + at.width / 2 : x}px`;
+    ghost.style.top = `${at ? at.top + at.height / 2 : y}px`;
+    ghost.style.width = `${size.width * scale}px`; ghost.style.height = `${size.height * scale}px`;
+  }
+
   function startDrag(source, down) {
-    let ghost = null, over = null, lift = 0;
+    let ghost = null, over = null, lift = 0, size = null;
     const move = (event) => {
       if (!ghost) {
         if (Math.hypot(event.clientX - down.clientX, event.clientY - down.clientY) < DRAG_THRESHOLD_PX) return;
@@ -245,7 +259,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
         keepLook(source, ghost);
         ghost.classList.add("drag-ghost");
         const box = source.getBoundingClientRect();
-        ghost.style.width = `${box.width}px`; ghost.style.height = `${box.height}px`;
+        size = { width: box.width, height: box.height };
         // a finger would hide what it holds: the piece rides above the fingertip, and
         // drops where it is seen
         if (down.pointerType === "touch") lift = box.height * TOUCH_LIFT;
@@ -253,10 +267,10 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
         source.classList.add("dragging");
       }
       const x = event.clientX, y = event.clientY - lift;
-      ghost.style.left = `${x}px`; ghost.style.top = `${y}px`;
       // where the piece is seen; else under the fingertip, where a player may aim too
       const target = dropAt(x, y) || (lift ? dropAt(x, event.clientY) : null);
       if (target !== over) { over?.classList.remove("drop-target"); target?.classList.add("drop-target"); over = target; }
+      placeGhost(ghost, target, x, y, size);
     };
     const up = () => {
       document.removeEventListener("pointermove", move);
