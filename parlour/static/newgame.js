@@ -102,6 +102,9 @@ export function createNewGames({ info, views, connection }) {
       const sid = await connection.create(id ? { id, ...(seats.length ? { seats } : {}) } : chosen);
       localStorage.setItem(`parlour.new.${game}`, JSON.stringify(chosen));
       $("new-dialog").close();
+      // the board, not + New (where the dialog gave focus back): Enter then plays, not
+      // asks for yet another game
+      $("board-wrap").focus({ preventScroll: true });
       await connection.open(sid);
       if (seats.includes("open")) toast("Copy the invite link for your friend");
     } catch (error) {

@@ -237,3 +237,19 @@ def test_seats_and_display_options_read_as_words(game_page: OpenGame, base_url: 
     assert deck.all_inner_texts() == [escalator["display_labels"]["deck"][v] for v in values]
     assert all(text[:1].isupper() for text in deck.all_inner_texts())
     assert [deck.nth(i).get_attribute("value") for i in range(len(values))] == values
+
+
+def test_a_game_started_from_new_game_by_keys_alone_is_played_by_enter(
+    game_page: OpenGame,
+) -> None:
+    page = game_page("sliding", params={"rows": 3, "cols": 3, "tiles": "1,2,3,4,5,6,7,8,0"})
+    first = page.evaluate("new URLSearchParams(location.search).get('session')")
+    page.keyboard.press("n")
+    expect(page.locator("#new-dialog")).to_be_visible()
+    page.keyboard.press("Enter")  # Start: the dialog opens on it
+    expect(page.locator("#new-dialog")).to_be_hidden()
+    page.wait_for_function(
+        f"() => new URLSearchParams(location.search).get('session') !== {first!r}")
+    page.keyboard.press("Enter")  # the board's cursor, not New game once more
+    expect(page.locator("#new-dialog")).to_be_hidden()
+    expect(page.locator("#board [data-nav]:focus")).to_have_count(1)
