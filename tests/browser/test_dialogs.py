@@ -239,12 +239,12 @@ def test_seats_and_display_options_read_as_words(game_page: OpenGame, base_url: 
     assert [deck.nth(i).get_attribute("value") for i in range(len(values))] == values
 
 
-def test_a_game_started_from_new_game_by_keys_alone_is_played_by_enter(
+def test_a_game_started_from_new_game_is_played_by_enter_at_once(
     game_page: OpenGame,
 ) -> None:
     page = game_page("sliding", params={"rows": 3, "cols": 3, "tiles": "1,2,3,4,5,6,7,8,0"})
     first = page.evaluate("new URLSearchParams(location.search).get('session')")
-    page.keyboard.press("n")
+    page.locator("#btn-new").click()  # (the button keeps the focus)
     expect(page.locator("#new-dialog")).to_be_visible()
     page.keyboard.press("Enter")  # Start: the dialog opens on it
     expect(page.locator("#new-dialog")).to_be_hidden()
