@@ -192,6 +192,9 @@ class Game(ABC, Generic[S, M]):
     random_deal: ClassVar[bool] = True
     """False for a game that always starts the same (Tic Tac Toe): it has no deal to show
     or share."""
+    scores_shown: ClassVar[bool] = True
+    """False where the scores only say who won (Tic Tac Toe's 1 and 0): the seats show
+    none (a series' row shows the games won)."""
     old_deals: ClassVar[Mapping[int, Callable[[Params, random.Random], Any]]] = {}
     old_defaults: ClassVar[Mapping[int, Params]] = {}
     """Parameter defaults an earlier deal version had otherwise, per version: an id of that

@@ -106,7 +106,7 @@ export function createViews({ endCard, shown, resync }) {
         ? `<button class="btn sit" data-invite-seat="${index}" title="Copy the invite link for ${escapeHtml(seat.name)}">Invite</button>` : "";
     return `<span class="${classes.join(" ")}" style="--seat-color: var(--seat-${index})" data-seat="${index}">`
       + `<span class="dot"></span><b>${escapeHtml(seat.name)}</b><span class="who">${who}</span>`
-      + `<span class="score">${seat.score}</span>${sit}`
+      + (seat.score === null ? "" : `<span class="score">${seat.score}</span>`) + sit
       + "</span>";
   }
 

@@ -767,7 +767,8 @@ def test_the_dragged_tile_keeps_its_colour_and_symbol_under_a_finger(
     finger("touchMove", to_x, to_y + lift)
     expect(game.cell(target)).to_have_class(re.compile(r"\bdrop-target\b"))
     # over the cell, the tile sits in it, the cell's size: it shows where it will land
-    shown, cell = page.locator(".drag-ghost.snapped").bounding_box(), game.cell(target).bounding_box()
+    shown = page.locator(".drag-ghost.snapped").bounding_box()
+    cell = game.cell(target).bounding_box()
     assert shown is not None and cell is not None
     assert all(abs(shown[k] - cell[k]) < 2 for k in ("x", "y", "width", "height")), (shown, cell)
     with next_view(page):

@@ -130,6 +130,9 @@ def test_cross_wins_and_the_board_locks(
     game.wait_board("XXX/OO./...")
     expect(game.headline).to_have_text("Cross wins")
     expect(game.page).to_have_title("Cross wins · Tic Tac Toe · Parlour")  # the tab says it too
+    # the chips say who won, with no score of 1 and 0 (a series' row counts the games)
+    expect(game.page.locator("#seats .seat.winner")).to_contain_text("Cross")
+    expect(game.page.locator("#seats .seat .score")).to_have_count(0)
     win = game.page.locator("#ttt-win")
     expect(win).to_be_attached()  # (a level line has no height: Playwright's "visible" fails)
     style = win.evaluate(

@@ -74,6 +74,7 @@ class TicTacToe(Game[Turn, Cell]):
     name: ClassVar[str] = "tictactoe"
     title: ClassVar[str] = "Tic Tac Toe"  # as the seed writes it, in its headline too
     random_deal: ClassVar[bool] = False  # every game starts on the empty board
+    scores_shown: ClassVar[bool] = False  # 1 for the winner: the series counts the games
     move_model: ClassVar[type[BaseModel]] = CellMove
 
     def seat_names(self, params: Params) -> tuple[str, ...]:

@@ -36,7 +36,8 @@ class SeatView(BaseModel):
     )
     held: bool
     you: bool
-    score: int
+    score: int | None = Field(description="the seat's score; none where the scores only "
+                              "say who won (Tic Tac Toe)")
 
 
 class HintView(BaseModel):
@@ -361,7 +362,7 @@ def _seats(live: Live, seats: Collection[int]) -> list[JSON]:
             "stand_in": seat in session.stand_ins,
             "held": seat in held,
             "you": seat in seats,
-            "score": scores[seat],
+            "score": scores[seat] if session.game.scores_shown else None,
         }
         for seat in range(len(names))
     ]
