@@ -314,6 +314,27 @@ def test_the_four_colour_deck_inks_clubs_green_and_diamonds_blue(
     assert inks() == ["#137a38", "#1859c0", "#c4122f", "#191919"]
 
 
+def test_playable_cards_may_go_unmarked_as_in_microsofts_pyramid(
+    open_page: OpenPage, create_game: CreateGame,
+) -> None:
+    for number in range(300):
+        game_id, layout = deal_of(f"marks{number}")
+        playable = set(layout.playable())
+        if playable and set(layout.free()) - playable:
+            break
+    page, _ = open_game(open_page, create_game, id=game_id)
+    picked = page.locator(f"#esc-card-{code(layout.pyramid[min(playable)])} .esc-face")
+    stuck = page.locator(
+        f"#esc-card-{code(layout.pyramid[min(set(layout.free()) - playable)])} .esc-face")
+    stroke = "e => getComputedStyle(e).strokeWidth"
+    assert picked.evaluate(stroke) != stuck.evaluate(stroke)  # marked: the default
+    page.evaluate("localStorage.setItem('parlour.display.escalator',"
+                  " JSON.stringify({highlight: 'none'}))")
+    page.reload()
+    page.wait_for_selector("#esc-stock")
+    assert picked.evaluate(stroke) == stuck.evaluate(stroke)
+
+
 def test_a_dragged_card_keeps_its_four_colour_ink(
     open_page: OpenPage, create_game: CreateGame
 ) -> None:

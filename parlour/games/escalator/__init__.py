@@ -102,8 +102,10 @@ SPEC = GameSpec(
     refusal_sound="bell",
     command_labels={"undo": "Undo pick-up", "new": "New game…",
                     "assist": "Assist: say whether a win is still possible"},
-    display_options={"deck": ("two-colour", "four-colour"), "back": ("red", "blue", "green")},
-    display_labels={"deck": {"two-colour": "Two colours", "four-colour": "Four colours"}},
+    display_options={"deck": ("two-colour", "four-colour"), "back": ("red", "blue", "green"),
+                     "highlight": ("playable", "none")},
+    display_labels={"deck": {"two-colour": "Two colours", "four-colour": "Four colours"},
+                    "highlight": {"playable": "Playable cards"}},
     shortcuts=(
         Shortcut("D, Space", "turn the stock"),
         Shortcut("Arrows, Enter", "move over the free cards, pick one up"),
