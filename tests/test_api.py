@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import random
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -209,6 +210,21 @@ def test_ai_as_cross_moves_first(client: TestClient) -> None:
     assert view["moves"] == 1
     assert view["to_move"] == 1
     assert len(empty_cells(view)) == 8
+
+
+def test_a_watched_new_game_waits_for_its_page_before_the_computer_moves(
+    client: TestClient,
+) -> None:
+    """A browser's new game: its first computer move comes once the page is there to see
+    it, not before the page has even loaded."""
+    created = new_game(client, seats=["ai:perfect", "human"], watch=True)
+    assert (created["view"]["moves"], created["view"]["to_move"]) == (0, 0)
+    time.sleep(0.2)
+    assert get_view(client, created["session"], created["token"])["moves"] == 0
+    with client.websocket_connect(f"/ws/{created['session']}") as socket:
+        socket.send_json({"type": "hello", "token": created["token"]})
+        while (socket.receive_json().get("view") or {}).get("moves") != 1:
+            pass
 
 
 @pytest.mark.parametrize("human", [0, 1])

@@ -101,7 +101,8 @@ export function createConnection({ info, views, settleDrop, hello = () => ({}) }
   }
 
   async function create(options) {
-    const created = await api("POST", "/api/games", { game, ...options });
+    // watched: the computers' first moves wait for this page, to be seen as they come
+    const created = await api("POST", "/api/games", { game, ...options, watch: true });
     saveToken(created.session, created.token);
     return created.session;
   }

@@ -142,13 +142,14 @@ async def catalog(hub: HubDep) -> Catalog:
              description="Start a game: a new deal, or the deal of `id`. The token moves "
              "for your seats. Answers once the computers, if any are to move, have "
              "played (a game of computers only: once it is over, unless you hang up: "
-             "its computers then stop until someone opens it). 429: " + FAIR_SHARE)
+             "its computers then stop until someone opens it); with `watch`, at once. "
+             "429: " + FAIR_SHARE)
 async def new_game(body: NewGame, request: Request, hub: HubDep, client: ClientDep
                    ) -> Created:
     async def started() -> Created:
         live, token = await hub.create(body.game, body.id, body.params, body.seats,
-                                       client=client.key)
-        return await _created(hub, live, token)
+                                       client=client.key, watched=body.watch)
+        return await _created(hub, live, token, settle=not body.watch)
 
     return await while_connected(request, started())
 
@@ -211,8 +212,9 @@ async def _hung_up(request: Request) -> None:
         pass
 
 
-async def _created(hub: Hub, live: Live, token: str) -> Created:
-    await hub.settle(live)
+async def _created(hub: Hub, live: Live, token: str, settle: bool = True) -> Created:
+    if settle:
+        await hub.settle(live)
     key = Presented(token)
     return Created(session=live.sid, id=live.session.id_text, token=token,
                    seats=sorted(live.seats_of(key)), view=hub.view_for(live, key))

@@ -33,6 +33,11 @@ class NewGame(Strict):
         description="per seat: 'human' (you), 'open' (for whoever joins), or 'ai:<level>'",
         examples=[["human", "ai:perfect"]],
     )
+    watch: bool = Field(
+        False, description="answer at once, before the computers move: they start when "
+        "a page opens the game, at the pace its players chose, so that its first moves "
+        "are seen (a browser's new game)",
+    )
 
 
 class MoveRequest(Strict):

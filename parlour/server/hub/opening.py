@@ -49,14 +49,17 @@ class Opening:
         id_text: str | None = None,
         params: Mapping[str, object] | None = None,
         seats: list[str] | None = None,
+        watched: bool = False,
     ) -> tuple[Live, str]:
+        """A new game (`watched`: its computers start when a page opens it)."""
         spec = game_spec(self.games, game)
         game_id = self._game_id(spec, id_text, params)
         wanted = list(seats) if seats is not None else list(spec.default_seats)
         kinds, mine = _seating(spec, game_id, wanted)
         start = await self.workers.dealt(spec, game_id, 0, "dealing", work.deal, spec.game,
                                          game_id)
-        return await self.open(Session(spec, game_id, kinds, start=start), mine)
+        return await self.open(Session(spec, game_id, kinds, start=start), mine,
+                               watched=watched)
 
     async def adopt(self, data: bytes, owner: str) -> tuple[Live, str]:
         """A new session from a saved file's bytes (see `saved_games`): its pictures kept
@@ -99,12 +102,14 @@ class Opening:
     async def open(
         self, session: Session, mine: list[int], also: Change | None = None,
         imported: tuple[str, list[str]] | None = None, shown: bool = False,
+        watched: bool = False,
     ) -> tuple[Live, str]:
         """Keep `session` as a new live game whose owner holds `mine`: committed first
         (with `also`, in the same transaction), then in memory. `imported`: who brought
         it in a file (`Client.key`) and its line in JSON; a long one is written from a
         thread, and its results are filed apart (`gameid.FILED_APART`), as are those of a
-        game `shown` (a solver's line to step through)."""
+        game `shown` (a solver's line to step through). `watched`: its computers wait for
+        a page (`Hub.page_opened` starts them), so that their first moves are seen."""
         spec, sid, token = session.spec, secrets.token_urlsafe(9), secrets.token_urlsafe(18)
         live = Live(
             sid=sid,
@@ -125,7 +130,8 @@ class Opening:
             long = len(line_text) > QUICK_REPLAY_MOVES
             await (self.store.commit_apart(kept) if long else self.store.commit(kept))
         self.keep(live)
-        self.turns.kick(live)
+        if not watched:
+            self.turns.kick(live)
         return live, token
 
     def _game_id(
