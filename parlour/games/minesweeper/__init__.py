@@ -64,6 +64,9 @@ SPEC = GameSpec(
     hint=hint,
     about_html=ABOUT_HTML,
     stat_outcomes={"won": "won", "lost": "lost"},
+    # as minesweeper.online's end of a game: the board's 3BV, and a win's speed and
+    # efficiency (3BV per click); a loss shows the 3BV and its moves
+    end_figures={"3BV": "3BV", "3BV/s": "3BV/s", "efficiency": "Efficiency", "moves": "Moves"},
     stat_figures=(
         StatFigure("time", "time", "lowest", unit="seconds", of="won"),
         StatFigure("3BV/s", "3BV/s", "highest", of="won", chart=False),

@@ -274,7 +274,11 @@ class Minesweeper(Game[Minefield, Move]):
         return "reveal" if after.opened - before.opened > 1 else "move"
 
     def figures(self, state: Minefield, elapsed_ms: int, moves: int) -> dict[str, float]:
+        """The board's 3BV (the clicks it needs at least); for a win, the speed and the
+        efficiency they make (a lost game's would not be comparable)."""
         bbbv = three_bv(state)
+        if not state.won():
+            return {"3BV": bbbv}
         seconds = max(elapsed_ms / 1000, 1.0)
         return {
             "3BV": bbbv,

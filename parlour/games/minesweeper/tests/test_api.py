@@ -124,6 +124,8 @@ def test_a_won_game_records_3bv_speed_and_efficiency(client: TestClient) -> None
             if reply.status_code == 200:
                 view = reply.json()
     assert view["status"] == "won"
+    # the end card: the board's 3BV, the win's speed and efficiency, and the moves
+    assert [f["label"] for f in view["end_figures"]] == ["3BV", "3BV/s", "Efficiency", "Moves"]
     stats = client.get("/api/stats", params={"game": "minesweeper"}).json()
     (group,) = stats["groups"]
     assert group["won"] == 1

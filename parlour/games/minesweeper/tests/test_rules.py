@@ -290,6 +290,13 @@ def test_figures_report_3bv_speed_and_efficiency() -> None:
     assert figures == {"3BV": 1, "3BV/s": 0.5, "efficiency": 1.0}
 
 
+def test_a_lost_game_has_its_boards_3bv_but_no_speed_or_efficiency() -> None:
+    state = GAME.apply(field("*.. ... ..."), ("open", 0, 1))
+    state = GAME.apply(state, ("open", 0, 0))
+    assert GAME.status(state).value == "lost"
+    assert GAME.figures(state, elapsed_ms=2000, moves=2) == {"3BV": three_bv(state)}
+
+
 def test_a_board_with_two_openings_takes_a_click_for_each() -> None:
     assert three_bv(field("..*.. ..*.. ..*..")) == 2  # mines down the middle, one each side
 
