@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import itertools
 import sqlite3
 import subprocess
 import sys
@@ -23,7 +24,7 @@ from parlour.games import GAMES
 from parlour.stats.charts import RATE_GAMES, WINDOW, figure_chart, win_rate_chart
 from parlour.stats.numbers import summary
 from parlour.stats.statistics import statistics
-from parlour.stats.svg import Histogram
+from parlour.stats.svg import Histogram, x_label_indices
 from parlour.stats.wording import clock, number, players
 from parlour.store import (
     KeptSession,
@@ -946,3 +947,15 @@ def test_the_databases_folder_is_made_when_missing(tmp_path: Path) -> None:
         assert (tmp_path / "new" / "deeper" / "parlour.sqlite3").is_file()
     finally:
         store.close()
+
+
+@pytest.mark.parametrize(("count", "most", "expected"), [
+    (1, 5, [0]), (5, 5, [0, 1, 2, 3, 4]), (6, 5, [0, 2, 4]), (7, 5, [0, 2, 4, 6]),
+    (9, 5, [0, 2, 4, 6, 8]), (10, 5, [0, 3, 6, 9]), (12, 7, [0, 2, 4, 6, 8, 10]),
+])
+def test_an_axis_labels_places_evenly_ending_on_the_last_where_it_can(
+    count: int, most: int, expected: list[int],
+) -> None:
+    indices = x_label_indices(count, most)
+    assert indices == expected
+    assert len(indices) <= most and len({b - a for a, b in itertools.pairwise(indices)}) <= 1

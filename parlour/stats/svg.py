@@ -185,20 +185,24 @@ def draw_line(chart: Line, ident: str) -> str:
 
 def _x_labels(places: Sequence[tuple[float, str]], bottom: float, most: int = 5
               ) -> list[str]:
-    """At most `most` labels along the x axis, the first and the last among them."""
+    """At most `most` labels along the x axis, evenly spaced from the first: every k-th
+    place, k the least that keeps to `most` and, if one near it does, that ends on the
+    last place. (A last label added out of step read 0:30, 0:40, 0:50, 0:55.)"""
     if not places:
         return []
-    every = max(1, -(-(len(places) - 1) // (most - 1)))
-    chosen = [places[i] for i in range(0, len(places), every)]
-    if chosen[-1] != places[-1]:
-        if len(chosen) > 1 and places[-1][0] - chosen[-1][0] < 40:
-            chosen.pop()  # too close to the last one to read
-        chosen.append(places[-1])
+    chosen = [places[i] for i in x_label_indices(len(places), most)]
     body = ['<g class="axis x">', _rule(LEFT, bottom, WIDTH - RIGHT, bottom, "var(--line)")]
     for x, words in chosen:
         body.append(_rule(x, bottom, x, bottom + 4, "var(--line)"))
         body.append(_text(x, bottom + 18, words, "middle"))
     return [*body, "</g>"]
+
+
+def x_label_indices(count: int, most: int) -> list[int]:
+    """Which of `count` places along an axis get a label (see `_x_labels`)."""
+    least = max(1, -(-(count - 1) // (most - 1)))
+    every = next((k for k in range(least, least + 3) if (count - 1) % k == 0), least)
+    return list(range(0, count, every))
 
 
 def draw_histogram(chart: Histogram, ident: str) -> str:
