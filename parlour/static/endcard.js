@@ -91,17 +91,18 @@ export function createEndCard({ sameDeal = true } = {}) {
   return { show, hide, shown, reopen, focusFirstAction };
 }
 
-// Whose result it is, in a few words (the headline above is the game's own).
+// Whose result it is, in a few words: the headline above says what it was ("Cross
+// wins", "Draw Game"), so this does not say it again.
 export function endDetail(next) {
   const help = next.assisted ? " (with help)" : "";
   if (next.you.length === 0) return "The game is over.";
   if (next.seats.length > 1 && next.you.length === next.seats.length) {  // all seats at one screen
-    const winners = next.winners.map((seat) => next.seats[seat].name);
-    return next.status === "draw" || winners.length !== 1 ? `A draw${help}.` : `${winners[0]} won${help}. Well played!`;
+    const shared = next.status === "draw" || next.winners.length !== 1;
+    return shared ? `Well played, ${next.seats.length === 2 ? "both" : "all"}${help}!` : `Well played${help}!`;
   }
   if (next.shown && next.outcome === "won") return "The solver's line, played to its end.";
   if (next.outcome === "won") return `Well played${help}!`;  // the headline says who won ("You win!")
-  if (next.outcome === "draw") return `A draw${help}.`;
+  if (next.outcome === "draw") return `Well held${help}!`;  // (a tie at the top of three is a draw too)
   // (not "the next deal": the end card may offer to show how this one could be won)
   return next.seats.length > 1 ? `You lost this one${help}.` : `Better luck next time${help}.`;  // the headline says it is over
 }
