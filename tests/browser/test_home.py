@@ -186,3 +186,15 @@ def test_the_api_docs_work_without_internet(new_context: NewContext, base_url: s
     expect(page.locator(".opblock").first).to_be_visible(timeout=20_000)
     expect(page.locator(".opblock-summary-path", has_text="/api/sessions/mine")).to_have_count(1)
     assert elsewhere == []
+
+
+@pytest.mark.parametrize("width", [320, 360])
+def test_every_games_name_fits_its_card_on_a_narrow_phone(new_context: NewContext,
+                                                         width: int) -> None:
+    page = home(new_context(has_touch=True, is_mobile=True,
+                            viewport={"width": width, "height": 740}))
+    titles = page.locator(".home .card h3")
+    expect(titles).to_have_count(6)
+    cut = titles.evaluate_all(
+        "(all) => all.filter((h) => h.scrollWidth > h.clientWidth).map((h) => h.textContent)")
+    assert cut == [], f"names cut off at {width} px: {cut}"
