@@ -477,7 +477,8 @@ def _index(rank: str, suit: str) -> str:
 
 def _rank_text(rank: str) -> str:
     text = "10" if rank == "T" else rank
-    squeeze = ' textLength="27" lengthAdjust="spacingAndGlyphs"' if rank == "T" else ""
+    # "10" squeezed to a single rank's width, clear of the top-left pip (at x 28.5 on)
+    squeeze = ' textLength="23" lengthAdjust="spacingAndGlyphs"' if rank == "T" else ""
     return f'<text class="esc-rank" x="15" y="34"{squeeze}>{text}</text>'
 
 
