@@ -583,6 +583,12 @@ def test_play_to_the_end_with_clicks(
     else:
         expect(game.next_tile).not_to_have_attribute("data-drag", re.compile(".*"))
         expect(game.message).to_contain_text("Better luck next time")
+        # the tile that fitted nowhere stays in sight: the end card keeps clear of it
+        card, tile = (game.page.locator(f).bounding_box() for f in ("#end-card", "#ish-next"))
+        assert card is not None and tile is not None
+        assert (card["x"] >= tile["x"] + tile["width"] or tile["x"] >= card["x"] + card["width"]
+                or card["y"] >= tile["y"] + tile["height"]
+                or tile["y"] >= card["y"] + card["height"]), (card, tile)
     took = time.perf_counter() - start
     latencies: list[float] = game.page.evaluate("window.clickToView")
     assert len(latencies) == moves
@@ -595,6 +601,8 @@ def test_play_to_the_end_with_clicks(
     assert took < moves * TURN_BUDGET_S, f"{moves} turns took {took:.1f} s"
 
     # a finished board ignores clicks and keys
+    game.page.keyboard.press("Escape")  # the end card, which may lie over the board, put away
+    expect(game.page.locator("#end-card")).to_be_hidden()
     views = game.views()
     free = next(
         (c, r) for r in range(ROWS) for c in range(COLS) if placed(seen["text"], (c, r)) == ".."

@@ -112,7 +112,9 @@ def _side(observation: JSON, playing: bool) -> str:
         next_tile = '<div class="ish-next-empty" id="ish-pouch-empty">Pouch empty</div>'
     else:
         drag = " data-drag" if playing else ""
-        next_tile = _tile_element(following, "ish-next", f'id="ish-next"{drag} role="img" '
+        # the tile that fitted nowhere ended the game: the end card keeps it in sight
+        cause = " data-end-cause" if observation["status"] == "lost" else ""
+        next_tile = _tile_element(following, "ish-next", f'id="ish-next"{drag}{cause} role="img" '
                                   f'aria-label="next tile: {attr(tile_name(following))}"')
     return lines([
         '<aside class="ish-side" id="ish-side"><div class="ish-label">Next</div>',
