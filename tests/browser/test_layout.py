@@ -381,3 +381,21 @@ def test_minesweepers_medium_board_fits_across_a_narrow_phone(
     assert grid is not None and grid["x"] >= 0 and grid["x"] + grid["width"] <= width
     cell = page.locator(".ms-cell").first.bounding_box()
     assert cell is not None and cell["width"] >= 18  # still a fingertip's cell
+
+
+def test_a_wide_board_grows_on_a_big_screen(new_context: NewContext,
+                                            create_game: CreateGame) -> None:
+    """Expert's 30 columns: wider cells on 1600 x 1000 than on a laptop, and still the
+    whole board on the first screen."""
+    created = create_game("minesweeper", params={"rows": 16, "cols": 30, "mines": 99})
+    widths = {}
+    for width, height in ((1366, 800), (1600, 1000)):
+        context = new_context(tokens={created["session"]: created["token"]},
+                              viewport={"width": width, "height": height})
+        page = context.new_page()
+        page.goto(f"/play/minesweeper?session={created['session']}")
+        wait_for_views(page, 1)
+        grid = box(page, ".ms-grid")
+        assert grid["right"] <= width and grid["bottom"] <= height, grid
+        widths[width] = box(page, ".ms-cell")["right"] - box(page, ".ms-cell")["left"]
+    assert widths[1600] >= widths[1366] * 1.25, widths
