@@ -78,5 +78,12 @@ export function createCommands({ info, actions, views, display, send, newGameWit
     return state.keyCommands.get(name) || (event.shiftKey ? state.keyCommands.get(name.replace("shift+", "")) : undefined);
   }
 
-  return { bind, update, run, forKey };
+  // A toolbar button: its command, as the menus and the keys run it (an Undo the rules
+  // refuse says why), or the page's action where the game has no such command.
+  function runAction(action) {
+    const command = info.commands.find((c) => c.kind === "client" && c.args.action === action);
+    if (command) run(command); else actions[action]?.();
+  }
+
+  return { bind, update, run, forKey, runAction };
 }

@@ -160,7 +160,7 @@ function askToRestart(view, restart) {
 // -- the toolbar, the seats' buttons, the take-back's, the end card's, the dialogs' -----
 function bindToolbar({ info, actions, views, connection, newGames, endCard, display, commands }) {
   for (const name of ["new", "restart", "undo", "redo", "hint", "assist", "help", "sound"]) {
-    $(`btn-${name}`).addEventListener("click", () => actions[name]());
+    $(`btn-${name}`).addEventListener("click", () => commands.runAction(name));
   }
   $("btn-theme").addEventListener("click", () => actions.display());
   $("btn-copy").addEventListener("click", () => actions["copy-link"]());

@@ -43,7 +43,10 @@ export function createViews({ endCard, shown, resync }) {
     if (chips !== state.shownChips) { morphInto($("seats"), chips); state.shownChips = chips; }
     showBoard(next);
     const holder = next.you.length > 0;  // holds a seat: not a spectator
-    set($("btn-undo"), "disabled", !next.can_undo);
+    // refused by the rules (Escalator's turned card): it looks off, but a tap says why
+    const refused = !next.can_undo && Boolean(next.undo_refusal);
+    set($("btn-undo"), "disabled", !next.can_undo && !refused);
+    set($("btn-undo"), "ariaDisabled", refused ? "true" : null);
     set($("btn-undo"), "title", next.undo_refusal ? `Undo is off: ${next.undo_refusal}`
       : next.undo_asks ? "Ask the other player to take back your last move (U)"
         : next.undo_help ? `Undo (U or Ctrl+Z): counts as help, as you have seen ${next.undo_help}` : "Undo (U or Ctrl+Z)");
