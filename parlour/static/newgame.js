@@ -50,6 +50,11 @@ export function createNewGames({ info, views, connection }) {
     if (preset) {
       preset.value = view && presets.includes(view.preset) ? view.preset : "";
       preset.addEventListener("change", () => fillPreset(preset.value));
+      // a field changed by hand: the preset its values now make, else Custom ("Random
+      // deals" stayed shown over a ticked "Deal only winnable games")
+      $("new-fields").addEventListener("input", (event) => {
+        if (event.target.matches("[data-param]")) preset.value = presetOfFields();
+      });
     }
     $("new-dialog").showModal();
     $("new-start").focus();
@@ -73,6 +78,18 @@ export function createNewGames({ info, views, connection }) {
     return `<label for="f-seat-${index}">${escapeHtml(name)}</label><select id="f-seat-${index}" data-seat="${index}">`
       + options.map(([value, label]) => `<option value="${value}" ${value === kind ? "selected" : ""}>${escapeHtml(label)}</option>`).join("")
       + "</select>";
+  }
+
+  function presetOfFields() {
+    const shown = (p) => {
+      const input = $("new-fields").querySelector(`[data-param="${p.name}"]`);
+      return p.kind === "bool" ? input.checked : String(input.value);
+    };
+    const same = (p, values) => {
+      const wanted = values[p.name] ?? p.default;
+      return p.kind === "bool" ? shown(p) === Boolean(wanted) : shown(p) === String(wanted);
+    };
+    return Object.keys(info.presets).find((name) => info.parameters.every((p) => same(p, info.presets[name]))) ?? "";
   }
 
   function fillPreset(name) {

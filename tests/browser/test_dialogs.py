@@ -253,3 +253,21 @@ def test_a_game_started_from_new_game_is_played_by_enter_at_once(
     page.keyboard.press("Enter")  # the board's cursor, not New game once more
     expect(page.locator("#new-dialog")).to_be_hidden()
     expect(page.locator("#board [data-nav]:focus")).to_have_count(1)
+
+
+def test_the_preset_shown_follows_the_fields_changed_by_hand(game_page: OpenGame) -> None:
+    page = game_page("escalator", params={"winnable": False})
+    page.keyboard.press("n")
+    preset = page.locator("#f-preset")
+    expect(preset).to_have_value("standard")
+    page.locator("#f-param-winnable").check()
+    expect(preset).to_have_value("winnable")  # what Start will deal
+    page.locator("#f-param-winnable").uncheck()
+    expect(preset).to_have_value("standard")
+    page.keyboard.press("Escape")
+    sweeper = game_page("minesweeper", params={"rows": 9, "cols": 9, "mines": 10})
+    sweeper.keyboard.press("n")
+    sweeper.locator("#f-param-mines").fill("11")
+    expect(sweeper.locator("#f-preset")).to_have_value("")  # Custom
+    sweeper.locator("#f-param-mines").fill("10")
+    expect(sweeper.locator("#f-preset")).to_have_value("beginner")
