@@ -548,6 +548,13 @@ def test_a_game_the_solvers_playback_ended_is_filed_apart_until_the_player_ends_
         assert (again["shown"], again["headline"]) == (True, "Peeked by the solver")
         (resumed,) = client.get("/api/replays").json()
         assert resumed["headline"] == "Peeked by the solver"
+        # the solver's last move taken back, kept so through another restart, then again
+        assert client.post(f"/api/games/{sid}/undo", headers=auth).status_code == 200
+    app = create_app(Store(tmp_path / "db.sqlite3"), {"peek": AUTO_SPEC}, ai_delay_scale=0,
+                     allowed_hosts=("testserver",), compute=Inline(workers=1))
+    with TestClient(app) as client:
+        assert client.post(f"/api/games/{sid}/redo", headers=auth).json()["shown"] is True
+        assert filed(client) == {SHOWN: 1}
         for step in ("undo", "redo"):  # the solver's last move again: still its end
             assert client.post(f"/api/games/{sid}/{step}", headers=auth).status_code == 200
         assert filed(client) == {SHOWN: 1}

@@ -308,6 +308,7 @@ def test_a_custom_position_saved_before_is_filed_apart_when_the_store_opens(
         store.db.execute(f"DROP INDEX {index}")
     store.db.execute("DROP TABLE imports")
     store.db.execute("ALTER TABLE sessions DROP COLUMN moves_made")
+    store.db.execute("ALTER TABLE sessions DROP COLUMN shown_to_end")
     store.db.execute("PRAGMA user_version = 6")
     store.close()
     reopened = Store(path)

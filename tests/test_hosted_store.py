@@ -90,6 +90,20 @@ def test_each_write_of_a_games_progress_counts_in_its_revision(store: PostgresSt
         assert db.execute("SELECT revision FROM sessions").fetchall() == [(3,)]
 
 
+def test_a_process_not_yet_upgraded_still_saves_with_version_4s_function(
+    store: PostgresStore,
+) -> None:
+    """Schema 5's save_progress takes two more values; version 4's stays beside it, so a
+    process of the older Parlour saves on during a rolling upgrade."""
+    store.create_session(session_row("s1"), {"t": [0, 1]}, NOW)
+    with psycopg.connect(store.url) as db:
+        db.execute(
+            "SELECT save_progress('s1', 1, 1, false, 5, NULL, 'playing', 'h', 1.0, false,"
+            " '{}'::integer[], '{}'::integer[], NULL::integer, '[]'::json, '[]'::json,"
+            " NULL::text, NULL::bigint)")
+        assert db.execute("SELECT cursor, moves_made FROM sessions").fetchall() == [(1, None)]
+
+
 def test_a_commit_leaves_the_event_loop_free_and_returns_once_committed(
     store: PostgresStore,
 ) -> None:

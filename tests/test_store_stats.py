@@ -600,12 +600,16 @@ def test_results_round_trip(store: Store) -> None:
 
 
 @on_both_stores
-def test_the_group_a_rounds_result_was_filed_in_is_read_back(store: Store) -> None:
+def test_a_sessions_moves_made_and_solver_ended_flag_are_kept(store: Store) -> None:
     store.create_session(fresh_row(), {"tok": [0]}, NOW)
-    assert store.filed_as("sid1", 1) is None  # no result yet
-    store.save(progress(cursor=5, status="won"), result("won", sid="sid1", preset=SHOWN))
-    assert (store.filed_as("sid1", 1), store.filed_as("sid1", 2)) == (SHOWN, None)
-    assert store.filed_as("nope", 1) is None
+    row = store.session_row("sid1")
+    assert row is not None and (row.moves_made, row.shown_to_end) == (None, False)
+    store.save(progress(cursor=5, status="won", moves_made=9, shown_to_end=True))
+    row = store.session_row("sid1")
+    assert row is not None and (row.moves_made, row.shown_to_end) == (9, True)
+    store.save(progress(cursor=4, moves_made=7))  # a move of the player's own since
+    row = store.session_row("sid1")
+    assert row is not None and (row.moves_made, row.shown_to_end) == (7, False)
 
 
 @on_both_stores

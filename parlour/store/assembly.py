@@ -18,7 +18,7 @@ RESULT_COLUMNS = ("sid, round, seat, seat_name, game, preset, mode, outcome, sco
 SESSION_COLUMNS = (
     "sid, game, game_id, seats, mode, preset, cursor, round, assisted, elapsed_ms,"
     " clock_last_at, status, headline, updated, assist, stand_ins, assisted_seats,"
-    " assist_seats, moves_made"
+    " assist_seats, moves_made, shown_to_end"
 )
 """The sessions table's columns, in the order of a SessionRow's fields."""
 
@@ -46,7 +46,7 @@ def session_from(values: Sequence[Any]) -> SessionRow:
     """A session from its SESSION_COLUMNS, decoded (JSON values as lists and dicts):
     a stand-in's seat is a JSON object's key, so a string until made a number here."""
     decoded = list(values)
-    decoded[8], decoded[14] = bool(decoded[8]), bool(decoded[14])
+    decoded[8], decoded[14], decoded[19] = bool(decoded[8]), bool(decoded[14]), bool(decoded[19])
     decoded[15] = {int(seat): level for seat, level in decoded[15].items()}
     decoded[16], decoded[17] = frozenset(decoded[16]), frozenset(decoded[17])
     return SessionRow(*decoded)

@@ -94,11 +94,6 @@ class Store(ABC):
     def load_upload(self, upload_id: str) -> Picture | None: ...
 
     @abstractmethod
-    def filed_as(self, sid: str, round: int) -> str | None:
-        """The statistics group the session's result of `round` went to (its preset, or
-        one filed apart such as `gameid.SHOWN`); None while that round has no result."""
-
-    @abstractmethod
     def results(self, game: str | None = None) -> list[Result]:
         """Every seat's results (of `game`, or of all games), oldest first. Safe to call
         from a thread, as `kept_sessions`."""

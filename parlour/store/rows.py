@@ -31,6 +31,7 @@ class SessionRow:
     # the moves made as the game counts them (`Game.moves_made`: the sliding puzzle counts
     # tiles moved, not clicks); None in a row kept before it was (then: `cursor`)
     moves_made: int | None = None
+    shown_to_end: bool = False  # a solver's line played out ended it (`gameid.SHOWN`)
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,7 @@ class Progress:
     assisted_seats: frozenset[int] = frozenset()  # whose players used help (`assisted`: any)
     assist_seats: frozenset[int] = frozenset()  # whose players have the assist on
     moves_made: int | None = None  # as the game counts them (SessionRow.moves_made)
+    shown_to_end: bool = False  # (SessionRow.shown_to_end)
     new_moves_from: int | None = None  # the line is cut here and `new_moves` appended
     new_moves: Sequence[JSON] = ()
 

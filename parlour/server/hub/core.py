@@ -36,7 +36,7 @@ from typing import Any, Protocol, TypeVar
 
 from parlour.core import work
 from parlour.core.game import GameError, GameSpec
-from parlour.core.gameid import SHOWN, parse_game_id
+from parlour.core.gameid import parse_game_id
 from parlour.core.session import HUMAN, Clock, Session
 from parlour.server import timing
 from parlour.server.compute import ANYONE, Compute, shared_compute, working_for
@@ -237,9 +237,7 @@ class Hub:
         holders = {t: frozenset(s) for t, s in self.store.tokens(sid).items()}
         live = Live(sid, session, row.mode, row.preset, row.round, holders)
         live.series.place = self.store.series(sid)
-        # the solver's playback ended it: its result stays filed apart through Undo/Redo
-        live.shown_to_end = (row.preset != SHOWN
-                             and self.store.filed_as(sid, row.round) == SHOWN)
+        live.shown_to_end = row.shown_to_end  # its result stays filed apart (live.py)
         live.left = True  # its computers wait for a page or a request to come for them
         self._keep(live)
         self.turns.kick(live)

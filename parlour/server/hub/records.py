@@ -37,6 +37,7 @@ def created(live: Live, now: float, also: Change | None = None,
         assisted_seats=frozenset(session.assisted_seats),
         assist_seats=frozenset(session.assist_seats),
         moves_made=session.game.moves_made(session.state, session.cursor),
+        shown_to_end=live.shown_to_end,
     )
     holders = {t: sorted(s) for t, s in live.holders.items()}
     write = (session_created(row, holders, now, session.line) if line_text is None
@@ -69,6 +70,7 @@ def progress(live: Live, now: float, clock_now: float, appended_from: int | None
             assisted_seats=frozenset(session.assisted_seats),
             assist_seats=frozenset(session.assist_seats),
             moves_made=session.game.moves_made(session.state, session.cursor),
+            shown_to_end=live.shown_to_end,
             new_moves_from=appended_from,
             new_moves=session.line_from(appended_from) if appended_from is not None else (),
         ),

@@ -64,12 +64,6 @@ def tokens(db: Connection, sid: str) -> dict[str, list[int]]:
     return {token: seats for token, seats in found}
 
 
-def filed_as(db: Connection, sid: str, round: int) -> str | None:
-    found = db.execute("SELECT preset FROM results WHERE sid = %s AND round = %s LIMIT 1",
-                       (sid, round)).fetchone()
-    return None if found is None else str(found[0])
-
-
 def load_upload(db: Connection, upload_id: str) -> Picture | None:
     found = db.execute(
         "SELECT media_type, width, height, data FROM uploads WHERE upload_id = %s",

@@ -210,15 +210,19 @@ def _save_progress_function(db: Connection) -> None:
 
 def _moves_made_kept(db: Connection) -> None:
     """Each session keeps its moves as the game counts them, for the Resume list (the
-    sliding puzzle counts tiles moved, not clicks): a column, and save_progress (version
-    4's, with it written too) takes it last. Rows from before have none: their cursor
-    stands in until their next move."""
-    db.execute("ALTER TABLE sessions ADD COLUMN moves_made integer")
-    db.execute("DROP FUNCTION save_progress")
-    function = _SAVE_PROGRESS.replace(
-        "p_owner text, p_epoch bigint\n", "p_owner text, p_epoch bigint, p_moves_made integer\n"
-    ).replace("revision = revision + 1", "revision = revision + 1, moves_made = p_moves_made")
-    assert function.count("p_moves_made") == 2, "version 4's save_progress is not as it was"
+    sliding puzzle counts tiles moved, not clicks), and whether a solver's line played
+    out ended it: two columns, and a save_progress that takes them last (version 4's,
+    writing them too). Version 4's stays beside it, an overload, so that a process not
+    yet upgraded saves on meanwhile (leaving the two as they were). Rows from before have
+    no count: their cursor stands in until their next move."""
+    db.execute("ALTER TABLE sessions ADD COLUMN moves_made integer,"
+               " ADD COLUMN shown_to_end boolean NOT NULL DEFAULT false")
+    taking = "p_owner text, p_epoch bigint, p_moves_made integer, p_shown_to_end boolean\n"
+    function = _SAVE_PROGRESS.replace("p_owner text, p_epoch bigint\n", taking).replace(
+        "revision = revision + 1",
+        "revision = revision + 1, moves_made = p_moves_made, shown_to_end = p_shown_to_end")
+    if function.count("p_moves_made") != 2:
+        raise RuntimeError("version 4's save_progress is not as it was")
     db.execute(function)
 
 

@@ -47,9 +47,9 @@ def apply(db: Connection, change: Change | PgWrite) -> None:
 _SESSION_INSERT = (
     "INSERT INTO sessions (sid, game, game_id, seats, mode, preset, cursor, round,"
     " assisted, elapsed_ms, clock_last_at, status, headline, created, updated, assist,"
-    " stand_ins, assisted_seats, assist_seats, moves_made)"
+    " stand_ins, assisted_seats, assist_seats, moves_made, shown_to_end)"
     " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s,"
-    " %s)"
+    " %s, %s)"
 )
 
 
@@ -59,7 +59,8 @@ def _session_values(row: SessionRow, created: float, clock_last_at: float | None
             row.cursor, row.round, row.assisted, row.elapsed_ms, clock_last_at, row.status,
             row.headline, created, row.updated, row.assist,
             Json({str(seat): level for seat, level in row.stand_ins.items()}),
-            sorted(row.assisted_seats), sorted(row.assist_seats), row.moves_made)
+            sorted(row.assisted_seats), sorted(row.assist_seats), row.moves_made,
+            row.shown_to_end)
 
 
 def _session_created(db: Connection, change: SessionCreated) -> None:
@@ -121,7 +122,8 @@ def _restored(db: Connection, change: Restored) -> None:
 _SAVE_PROGRESS = (
     "SELECT save_progress(%s::text, %s::integer, %s::integer, %s::boolean, %s::bigint,"
     " %s::float8, %s::text, %s::text, %s::float8, %s::boolean, %s::integer[],"
-    " %s::integer[], %s::integer, %s::json, %s::json, %s::text, %s::bigint, %s::integer)"
+    " %s::integer[], %s::integer, %s::json, %s::json, %s::text, %s::bigint, %s::integer,"
+    " %s::boolean)"
 )
 FENCED = "PFENC"
 """The SQLSTATE save_progress raises when the writer does not hold the game's lease."""
@@ -142,7 +144,7 @@ def save_progress(db: Connection, change: ProgressSaved, lease: tuple[str, int] 
         sorted(progress.assist_seats), progress.new_moves_from, Json(list(progress.new_moves)),
         Json([dict(zip(_RESULT_FIELDS, result_values(result), strict=True))
               for result in change.results]),
-        owner, epoch, progress.moves_made))
+        owner, epoch, progress.moves_made, progress.shown_to_end))
 
 
 _RESULT_FIELDS = RESULT_COLUMNS.split(", ")

@@ -93,12 +93,6 @@ def tokens(db: sqlite3.Connection, sid: str) -> dict[str, list[int]]:
     }
 
 
-def filed_as(db: sqlite3.Connection, sid: str, round: int) -> str | None:
-    found = db.execute("SELECT preset FROM results WHERE sid=? AND round=? LIMIT 1",
-                       (sid, round)).fetchone()
-    return None if found is None else str(found[0])
-
-
 def load_upload(db: sqlite3.Connection, upload_id: str) -> Picture | None:
     found = db.execute(
         "SELECT media_type, width, height, data FROM uploads WHERE upload_id=?",

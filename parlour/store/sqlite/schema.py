@@ -235,9 +235,11 @@ def _tokens_hashed(db: sqlite3.Connection) -> None:
 
 def _moves_made_kept(db: sqlite3.Connection) -> None:
     """Each session keeps its moves as the game counts them, for the Resume list (the
-    sliding puzzle counts tiles moved, not clicks). Rows from before have none: their
-    cursor stands in until their next move."""
+    sliding puzzle counts tiles moved, not clicks), and whether a solver's line played
+    out ended it (its result filed apart, through an Undo and a Redo, after a restart
+    too). Rows from before have no count: their cursor stands in until their next move."""
     db.execute("ALTER TABLE sessions ADD COLUMN moves_made INTEGER")
+    db.execute("ALTER TABLE sessions ADD COLUMN shown_to_end INTEGER NOT NULL DEFAULT 0")
 
 
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (

@@ -45,12 +45,13 @@ def _session_created(db: sqlite3.Connection, change: SessionCreated) -> None:
     db.execute(
         "INSERT INTO sessions (sid, game, game_id, seats, mode, preset, cursor, round,"
         " assisted, elapsed_ms, clock_last_at, status, headline, created, updated,"
-        " assist, assisted_seats, assist_seats, moves_made)"
-        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        " assist, assisted_seats, assist_seats, moves_made, shown_to_end)"
+        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (row.sid, row.game, row.game_id, json.dumps(row.seats), row.mode, row.preset,
          row.cursor, row.round, int(row.assisted), row.elapsed_ms, row.clock_last_at,
          row.status, row.headline, change.now, row.updated, int(row.assist),
-         _seat_list(row.assisted_seats), _seat_list(row.assist_seats), row.moves_made),
+         _seat_list(row.assisted_seats), _seat_list(row.assist_seats), row.moves_made,
+         int(row.shown_to_end)),
     )
     db.executemany(
         "INSERT INTO tokens (token, sid, seats) VALUES (?,?,?)",
@@ -69,13 +70,14 @@ def _restored(db: sqlite3.Connection, change: Restored) -> None:
         added = db.execute(
             "INSERT INTO sessions (sid, game, game_id, seats, mode, preset, cursor, round,"
             " assisted, elapsed_ms, clock_last_at, status, headline, created, updated,"
-            " assist, stand_ins, assisted_seats, assist_seats, moves_made)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (sid) DO NOTHING",
+            " assist, stand_ins, assisted_seats, assist_seats, moves_made, shown_to_end)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (sid) DO NOTHING",
             (row.sid, row.game, row.game_id, json.dumps(row.seats), row.mode, row.preset,
              row.cursor, row.round, int(row.assisted), row.elapsed_ms, None, row.status,
              row.headline, kept.created, row.updated, int(row.assist),
              json.dumps({str(seat): level for seat, level in row.stand_ins.items()}),
-             _seat_list(row.assisted_seats), _seat_list(row.assist_seats), row.moves_made),
+             _seat_list(row.assisted_seats), _seat_list(row.assist_seats), row.moves_made,
+             int(row.shown_to_end)),
         ).rowcount
         if not added:
             continue
@@ -123,11 +125,12 @@ def _progress_saved(db: sqlite3.Connection, change: ProgressSaved) -> None:
     db.execute(
         "UPDATE sessions SET cursor=?, round=?, assisted=?, elapsed_ms=?,"
         " clock_last_at=?, status=?, headline=?, updated=?, assist=?, assisted_seats=?,"
-        " assist_seats=?, moves_made=? WHERE sid=?",
+        " assist_seats=?, moves_made=?, shown_to_end=? WHERE sid=?",
         (progress.cursor, progress.round, int(progress.assisted), progress.elapsed_ms,
          progress.clock_last_at, progress.status, progress.headline, progress.now,
          int(progress.assist), _seat_list(progress.assisted_seats),
-         _seat_list(progress.assist_seats), progress.moves_made, progress.sid),
+         _seat_list(progress.assist_seats), progress.moves_made, int(progress.shown_to_end),
+         progress.sid),
     )
     # a saved move or clock: someone plays the game, which is kept for good if imported
     db.execute("UPDATE imports SET opened=1 WHERE sid=? AND opened=0", (progress.sid,))
