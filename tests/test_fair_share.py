@@ -365,3 +365,24 @@ def test_a_request_whose_client_hangs_up_drops_its_work(tmp_path: Path) -> None:
         hub.store.close()
 
     run_async(scenario())
+
+
+def test_a_watched_game_no_page_has_opened_runs_nothing_and_holds_no_share(
+    tmp_path: Path,
+) -> None:
+    """A browser's new game waits for its page: until one opens it, it is not running."""
+    async def scenario() -> None:
+        hub = Hub(Store(tmp_path / "db.sqlite3"), GAMES, ai_delay_scale=0,
+                  compute=Thinking(pause=60.0))
+        for _ in range(COMPUTER_GAMES_PER_CLIENT + 2):
+            live, _ = await hub.create("tictactoe", seats=COMPUTERS, client="player:a",
+                                       watched=True)
+            assert live.left and live.ai_task is None and live.session.cursor == 0
+        await hub.create("tictactoe", seats=COMPUTERS, client="player:a")  # still allowed
+        hub.page_opened(live, a_page())  # a page opens the last watched one: it runs
+        assert not live.left and live.ai_task is not None
+        for each in hub.live.values():
+            hub.turns.stop(each)
+        hub.store.close()
+
+    run_async(scenario())

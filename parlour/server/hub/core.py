@@ -79,7 +79,6 @@ MAX_LIVE = 200
 """Beyond this many sessions in memory, those idle for `GRACE_SECONDS` leave too."""
 GRACE_SECONDS = 10.0
 LEFT_GRACE_SECONDS = 2.0
-WATCH_WAIT_SECONDS = 30.0  # a watched new game's page may take this long to open it
 """Once everyone has left a game, its computers play no further move, and after this
 long (a reloaded page is back by then) their thinking is dropped if it still waits for a
 worker; thinking under way finishes (stopping it would end its worker, and a new one
@@ -175,16 +174,12 @@ class Hub:
         watched: bool = False,
     ) -> tuple[Live, str]:
         """A new game for `client` (429 over their share, `shares.py`, or their limit of
-        new games). `watched`: its computers wait for a page to open it (and, if none
-        comes, stop as in a game everyone has left)."""
+        new games). `watched`: its computers wait for a page to open it, as in a game
+        everyone has left (nor does it count as running meanwhile, `shares.py`)."""
         with acting_for(client) as key:
             self.shares.check_new_game(key, seats or list(self.spec(game).default_seats))
             await self.within_limit(client, Kind.NEW_GAMES)
-            live, token = await self.opening.create(game, id_text, params, seats, watched)
-        if watched:
-            asyncio.get_running_loop().call_later(
-                WATCH_WAIT_SECONDS, self._left_if_nobody_waits, live)
-        return live, token
+            return await self.opening.create(game, id_text, params, seats, watched)
 
     async def adopt(self, data: bytes, owner: str, client: str | None = None
                     ) -> tuple[Live, str]:

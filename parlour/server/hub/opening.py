@@ -129,9 +129,12 @@ class Opening:
                             import_kept(sid, importer, len(line_text), now))
             long = len(line_text) > QUICK_REPLAY_MOVES
             await (self.store.commit_apart(kept) if long else self.store.commit(kept))
+        # watched: as in a game everyone has left, its computers wait for a page (or a
+        # request waiting for them), so that the first moves of a game they open are
+        # played where its player sees them, at their pace, not found made before
+        live.left = watched
         self.keep(live)
-        if not watched:
-            self.turns.kick(live)
+        self.turns.kick(live)
         return live, token
 
     def _game_id(
