@@ -548,6 +548,10 @@ def test_a_game_the_solvers_playback_ended_is_filed_apart_until_the_player_ends_
         assert (again["shown"], again["headline"]) == (True, "Peeked by the solver")
         (resumed,) = client.get("/api/replays").json()
         assert resumed["headline"] == "Peeked by the solver"
+        last = again["moves"]  # and the replay's last position (the one before: the game's)
+        for ply, headline in ((last, "Peeked by the solver"), (last - 1, "Peek")):
+            position = client.get(f"/api/games/{sid}/positions/{ply}", headers=auth).json()
+            assert position["headline"] == headline
         # the solver's last move taken back, kept so through another restart, then again
         assert client.post(f"/api/games/{sid}/undo", headers=auth).status_code == 200
     app = create_app(Store(tmp_path / "db.sqlite3"), {"peek": AUTO_SPEC}, ai_delay_scale=0,
