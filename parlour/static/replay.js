@@ -93,7 +93,9 @@ function moveNote(ply) {
 
 function resultFigures() {
   const { replay } = state;
-  const figures = [["time", formatTime(replay.elapsed_ms)], ...replay.end_figures.map(({ label, value }) => [label.toLowerCase(), value])];
+  // "Moves" reads "moves" mid-sentence; "3BV" and "3BV/s" stay as they are written
+  const inSentence = (label) => label.replace(/^[A-Z](?![A-Z])/, (first) => first.toLowerCase());
+  const figures = [["time", formatTime(replay.elapsed_ms)], ...replay.end_figures.map(({ label, value }) => [inSentence(label), value])];
   return ` (${figures.map(([label, value]) => `${label} ${value}`).join(", ")})`;
 }
 
