@@ -36,13 +36,23 @@ T = TypeVar("T")
 
 
 class _Recorder(random.Random):
-    """Answers a level's one `choice` with the first option, and keeps the options."""
+    """Answers a level's one `choice` with the first option, and keeps the options. Any
+    other use of the generator (a second choice, a shuffle...) would make the figures
+    wrong: it stops the count."""
 
     options: Sequence[Any] | None = None
 
     def choice(self, seq: SupportsLenAndGetItem[T]) -> T:
+        if self.options is not None:
+            raise RuntimeError("a level chose twice: its odds cannot be counted this way")
         self.options = [seq[index] for index in range(len(seq))]
         return seq[0]
+
+    def random(self) -> float:  # what every other draw of random.Random comes from
+        raise RuntimeError("a level drew otherwise than by one choice")
+
+    def getrandbits(self, k: int) -> int:
+        raise RuntimeError("a level drew otherwise than by one choice")
 
 
 @functools.cache
