@@ -270,8 +270,8 @@ class Session:
         game's end, how it ends (a lost game taken back and played on is not a win at the
         first try)."""
         rules = self._undo_rules_of(seats)
-        if not rules or set(seats) <= self.assisted_seats:
-            return None
+        if not rules or UndoRule.FORBIDDEN in rules or set(seats) <= self.assisted_seats:
+            return None  # no Undo, a refused one, or a game already played with help
         if UndoRule.ASSISTED in rules:
             return self.game.hidden_seen
         return ENDING_SEEN if self.status is not Status.PLAYING else None
