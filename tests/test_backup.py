@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from parlour.cli import main as parlour_main
+from parlour.core.gameid import SHOWN
 from parlour.games import GAMES
 from parlour.server.app import create_app
 from parlour.server.hub import backup
@@ -826,3 +827,20 @@ def test_games_saved_by_an_earlier_parlour_move_to_another_machine(tmp_path: Pat
     before, after = kept(old), kept(new)
     assert after["moves"] == before["moves"] and after["results"] == before["results"]
     assert [row[:3] for row in after["sessions"]] == [row[:3] for row in before["sessions"]]
+
+
+def test_a_game_a_solvers_line_ended_is_restored_as_such(tmp_path: Path) -> None:
+    """The file carries no flag of it: its last round's result, filed as the solver's,
+    says so, and the restored game keeps it (its headline and its Undo and Redo)."""
+    with parlour_on(Store(tmp_path / "here.sqlite3")) as here:
+        played = tictactoe_to_the_end(here)
+        document = json.loads(backup_of(here))
+    for result in document["results"]:
+        result["preset"] = SHOWN  # as a solver's playback files it
+    restored_into(tmp_path / "there.sqlite3", document)
+    store = Store(tmp_path / "there.sqlite3")
+    try:
+        row = store.session_row(played["session"])
+        assert row is not None and row.shown_to_end and row.preset != SHOWN
+    finally:
+        store.close()

@@ -70,7 +70,7 @@ from pydantic import ConfigDict, Field, StringConstraints, ValidationError, mode
 
 from parlour.core import work
 from parlour.core.game import JSON, BadParams, GameError, GameSpec
-from parlour.core.gameid import CUSTOM_POSITION, GameId, parse_game_id, stat_group
+from parlour.core.gameid import CUSTOM_POSITION, SHOWN, GameId, parse_game_id, stat_group
 from parlour.core.outcome import outcome
 from parlour.core.session import AI_PREFIX, Session, seat_kind_error
 from parlour.server.hub.errors import ApiError
@@ -384,8 +384,10 @@ class Checked:
     # that restores it: its owner's (version 1), or its `your_token` (version 3)
     handed_to: dict[str, list[str]] = field(default_factory=dict)
     owner_tokens: dict[str, str] = field(default_factory=dict)
-    # per finished game, each seat's outcome as its moves make it (its last round's)
+    # per finished game, each seat's outcome as its moves make it (its last round's),
+    # and its headline if a solver's line ended it (`Game.shown_headline`)
     outcomes: dict[str, list[str]] = field(default_factory=dict)
+    shown_headlines: dict[str, str] = field(default_factory=dict)
 
 
 def refused(why: str) -> ApiError:
@@ -418,10 +420,12 @@ async def check(data: bytes, games: Mapping[str, GameSpec], replay: Replay) -> C
     checked = Checked()
     _check_identities(backup)
     for number, game in enumerate(backup.games, 1):
-        kept, needs, outcomes = await _checked_game(number, game, games, replay)
+        kept, needs, outcomes, shown_headline = await _checked_game(number, game, games, replay)
         checked.sessions.append(kept)
         checked.needs.update(needs)
         checked.outcomes[game.session] = outcomes
+        if shown_headline is not None:
+            checked.shown_headlines[game.session] = shown_headline
     _check_rematches(checked.sessions, in_clear=backup.version == TOKENS_IN_CLEAR)
     if backup.version == TOKENS_IN_CLEAR:
         _hash_tokens(checked)
@@ -430,6 +434,7 @@ async def check(data: bytes, games: Mapping[str, GameSpec], replay: Replay) -> C
     _check_yours(backup, checked)
     checked.results = await asyncio.to_thread(_checked_results, backup, checked.sessions,
                                               checked.outcomes)
+    _mark_solver_ended(checked)
     unused = sorted(set(backup.pictures) - checked.needs)
     if unused:
         raise refused(f"no game uses the picture {unused[0]}")
@@ -528,10 +533,12 @@ def _twice(values: Sequence[str]) -> str:
 
 
 async def _checked_game(number: int, game: BackupGame, games: Mapping[str, GameSpec],
-                        replay: Replay) -> tuple[KeptSession, list[str], list[str]]:
+                        replay: Replay
+                        ) -> tuple[KeptSession, list[str], list[str], str | None]:
     """The game as a store keeps it, replayed from its id and moves, with the pictures
-    its id names and each seat's outcome (none while it is played); refused if any part
-    of it is not what this game can be."""
+    its id names, each seat's outcome and its headline were a solver's line to have ended
+    it (none while it is played); refused if any part of it is not what this game can
+    be."""
     where = f"game {number} ({game.game[:40]})"
     spec = games.get(game.game)
     if spec is None:
@@ -551,11 +558,12 @@ async def _checked_game(number: int, game: BackupGame, games: Mapping[str, GameS
         raise refused(f"{where} says it is {game.status}, but its moves leave it "
                       f"{session.status.value}")
     every = range(seat_count)
+    observation = session.game.observe(session.state, None)
     row = SessionRow(
         game.session, spec.name, game.id, list(game.seats),
         describe_mode(spec, list(game.seats)), stat_group(spec.game, game_id),
         game.cursor, game.round, bool(game.assisted_seats), game.elapsed_ms, None,
-        game.status, session.game.headline(session.game.observe(session.state, None)),
+        game.status, session.game.headline(observation),
         game.updated, bool(game.assist_seats),
         stand_ins={int(seat): level for seat, level in game.stand_ins.items()},
         assisted_seats=frozenset(game.assisted_seats) & frozenset(every),
@@ -566,9 +574,10 @@ async def _checked_game(number: int, game: BackupGame, games: Mapping[str, GameS
                        {holder.token: sorted(set(holder.seats)) for holder in game.tokens},
                        frozenset(holder.token for holder in game.tokens if holder.forgotten),
                        place)
-    outcomes = [outcome(session, {seat}) or "draw" for seat in every
-                ] if game.status != "playing" else []
-    return kept, game_id.uploads(spec.game), outcomes
+    over = game.status != "playing"
+    outcomes = [outcome(session, {seat}) or "draw" for seat in every] if over else []
+    shown_headline = session.game.shown_headline(observation) if over else None
+    return kept, game_id.uploads(spec.game), outcomes, shown_headline
 
 
 def _check_seats(where: str, spec: GameSpec, game: BackupGame, seat_count: int) -> None:
@@ -678,6 +687,21 @@ def _check_yours(backup: Backup, checked: Checked) -> None:
             raise refused(f"game {number}: the seat token it holds for you is not one of "
                           "the game's (the file was changed since it was made)")
         checked.owner_tokens[game.session] = game.your_token
+
+
+def _mark_solver_ended(checked: Checked) -> None:
+    """A finished game whose last round's result is filed apart as the solver's is one a
+    solver's line ended (the file carries no flag of it): its row says so, and its
+    headline is the game's for that (`Live.headline_for`)."""
+    last_round = {kept.row.sid: kept.row.round for kept in checked.sessions}
+    ended = {result.sid for result in checked.results
+             if result.preset == SHOWN and result.round == last_round[result.sid]}
+    for index, kept in enumerate(checked.sessions):
+        row = kept.row
+        if row.sid in ended and row.preset != SHOWN and row.sid in checked.shown_headlines:
+            shown = dataclasses.replace(row, shown_to_end=True,
+                                        headline=checked.shown_headlines[row.sid])
+            checked.sessions[index] = dataclasses.replace(kept, row=shown)
 
 
 def _checked_results(backup: Backup, sessions: Sequence[KeptSession],
