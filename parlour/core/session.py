@@ -165,6 +165,11 @@ class Session:
         return self.facts().status
 
     @property
+    def moves_made(self) -> int:
+        """The moves made so far as the game counts them (`Game.moves_made`)."""
+        return self.game.moves_made(self.state, self.cursor)
+
+    @property
     def to_move(self) -> int | None:
         return self.facts().to_move
 

@@ -80,16 +80,15 @@ export function createNewGames({ info, views, connection }) {
       + "</select>";
   }
 
+  // A parameter's value as its field holds it, in the catalog's type.
+  function fieldValue(p) {
+    const input = $("new-fields").querySelector(`[data-param="${p.name}"]`);
+    return p.kind === "bool" ? input.checked : p.kind === "int" ? Number(input.value) : input.value;
+  }
+
   function presetOfFields() {
-    const shown = (p) => {
-      const input = $("new-fields").querySelector(`[data-param="${p.name}"]`);
-      return p.kind === "bool" ? input.checked : String(input.value);
-    };
-    const same = (p, values) => {
-      const wanted = values[p.name] ?? p.default;
-      return p.kind === "bool" ? shown(p) === Boolean(wanted) : shown(p) === String(wanted);
-    };
-    return Object.keys(info.presets).find((name) => info.parameters.every((p) => same(p, info.presets[name]))) ?? "";
+    const makes = (values) => info.parameters.every((p) => fieldValue(p) === (values[p.name] ?? p.default));
+    return Object.keys(info.presets).find((name) => makes(info.presets[name])) ?? "";
   }
 
   function fillPreset(name) {
@@ -109,7 +108,7 @@ export function createNewGames({ info, views, connection }) {
     const params = {};
     for (const input of $("new-fields").querySelectorAll("[data-param]")) {
       const p = paramNamed(input.dataset.param);
-      params[p.name] = p.kind === "bool" ? input.checked : p.kind === "int" ? Number(input.value) : input.value;
+      params[p.name] = fieldValue(p);
       if (params[p.name] === UPLOAD_CHOICE) { $("new-error").textContent = "Choose a picture first"; return; }
     }
     const seats = [...$("new-fields").querySelectorAll("[data-seat]")].map((select) => select.value);

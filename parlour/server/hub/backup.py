@@ -568,7 +568,7 @@ async def _checked_game(number: int, game: BackupGame, games: Mapping[str, GameS
         stand_ins={int(seat): level for seat, level in game.stand_ins.items()},
         assisted_seats=frozenset(game.assisted_seats) & frozenset(every),
         assist_seats=frozenset(game.assist_seats) & frozenset(every),
-        moves_made=session.game.moves_made(session.state, session.cursor),
+        moves_made=session.moves_made,
     )
     kept = KeptSession(row, game.created, list(session.line),
                        {holder.token: sorted(set(holder.seats)) for holder in game.tokens},

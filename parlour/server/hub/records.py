@@ -36,7 +36,7 @@ def created(live: Live, now: float, also: Change | None = None,
         None, session.status.value, live.headline(), now, session.assist,
         assisted_seats=frozenset(session.assisted_seats),
         assist_seats=frozenset(session.assist_seats),
-        moves_made=session.game.moves_made(session.state, session.cursor),
+        moves_made=session.moves_made,
         shown_to_end=live.shown_to_end,
     )
     holders = {t: sorted(s) for t, s in live.holders.items()}
@@ -69,7 +69,7 @@ def progress(live: Live, now: float, clock_now: float, appended_from: int | None
             assist=session.assist,
             assisted_seats=frozenset(session.assisted_seats),
             assist_seats=frozenset(session.assist_seats),
-            moves_made=session.game.moves_made(session.state, session.cursor),
+            moves_made=session.moves_made,
             shown_to_end=live.shown_to_end,
             new_moves_from=appended_from,
             new_moves=session.line_from(appended_from) if appended_from is not None else (),
@@ -110,7 +110,7 @@ def _result(live: Live, now: float, seats: frozenset[int], everyone: bool) -> Re
         outcome=outcome(session, {seat}) or "draw",
         score=scores[seat] if scores else None,
         elapsed_ms=session.clock.elapsed_ms,
-        moves=session.game.moves_made(session.state, session.cursor),
+        moves=session.moves_made,
         assisted=session.assisted_for(seats),  # their own help, not the other players'
         finished=now,
         figures=session.game.figures(session.state, session.clock.elapsed_ms, session.cursor),

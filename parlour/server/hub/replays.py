@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from parlour.core.game import RenderContext, Status, counted
-from parlour.core.gameid import SHOWN, params_text
+from parlour.core.gameid import params_text
 from parlour.core.session import Session
 from parlour.server.hub.errors import ApiError
 from parlour.server.hub.live import Live
@@ -116,27 +116,25 @@ async def position(live: Live, token: str | None, ply: int) -> dict[str, Any]:
         raise ApiError(404, f"There is no move {ply}: this game has "
                        f"{counted(session.cursor, 'move')}")
     state = session.position(ply)  # at most a snapshot's interval replayed (module doc)
-    # its last position, if a solver's line ended it, is headed so (`Game.shown_headline`)
-    shown = ply == session.cursor and live.group == SHOWN
-    seen = await asyncio.to_thread(_seen, session, state, viewer, shown)
+    seen = await asyncio.to_thread(_seen, session, state, viewer)
+    if ply == session.cursor:  # the game as it stands: headed as its view is (a solver's end)
+        seat = _perspective(session, state, viewer)
+        seen["headline"] = live.headline_for(live.observe(seat), viewer.seats)
     return {"ply": ply, "plies": session.cursor, "game": session.game.name,
             "title": session.game.title, "session": live.sid,
             "id": session.id_text if viewer.reveals_id else None,
             "moves": session.game.moves_made(state, ply), **seen}
 
 
-def _seen(session: Session, state: Any, viewer: Audience, shown: bool = False
-          ) -> dict[str, Any]:
+def _seen(session: Session, state: Any, viewer: Audience) -> dict[str, Any]:
     """A position observed, rendered and written out (in a thread: pure work)."""
     game = session.game
     seat = _perspective(session, state, viewer)
     observation = game.observe(state, seat)
     markup = _ACTIONS.sub("", session.spec.render(observation, RenderContext(seat, False)))
-    over = game.status(state) is not Status.PLAYING
     return {"status": game.status(state).value, "to_move": game.to_move(state),
             "scores": list(game.scores(state)), "winners": list(game.winners(state)),
-            "headline": (game.shown_headline(observation) if shown and over
-                         else game.headline_for(observation, viewer.seats)),
+            "headline": game.headline_for(observation, viewer.seats),
             "text": game.text(observation), "html": markup}
 
 

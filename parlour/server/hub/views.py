@@ -257,7 +257,7 @@ def build_view(
         "to_move": to_move,
         "scores": list(session.facts().scores),
         "winners": list(session.facts().winners),
-        "moves": game.moves_made(session.state, session.cursor),
+        "moves": session.moves_made,
         "line_length": session.line_length,
         "headline": live.headline_for(observation, seats),
         "text": game.text(observation),
@@ -384,7 +384,7 @@ def end_figures(session: Session, seat: int | None) -> list[JSON]:
     if session.status is Status.PLAYING or not declared:
         return []
     game = session.game
-    known: dict[str, float] = {"moves": game.moves_made(session.state, session.cursor)}
+    known: dict[str, float] = {"moves": session.moves_made}
     if seat is not None:
         known["score"] = session.facts().scores[seat]
     if declared.keys() - known.keys():
