@@ -26,6 +26,7 @@ from tests.test_api import (
     CROSS_WINS,
     auth,
     error_of,
+    get_view,
     new_game,
     open_socket,
     play_out,
@@ -327,6 +328,36 @@ def test_the_token_goes_in_the_first_message_not_the_url(client: TestClient) -> 
         with pytest.raises(WebSocketDisconnect) as closed:
             socket.receive_json()
         assert closed.value.code == 1008
+
+
+def test_a_burst_of_moves_quicker_than_the_server_is_played_in_full_and_in_order(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A quick player's clicks while the server lags (a loaded machine) wait their turn:
+    none is dropped. The socket is read no faster than its moves are carried out, so a
+    flood still holds only a few of its messages in the server's memory."""
+    created = minesweeper(client, rows=16, cols=30, mines=99)
+    sid, token = created["session"], created["token"]
+    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+    act = hub.act
+
+    async def lagging(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(0.005)
+        return await act(*args, **kwargs)
+
+    monkeypatch.setattr(hub, "act", lagging)
+    cells = [(row, col) for row in range(2) for col in range(30)]
+    with open_socket(client, sid, token) as socket:
+        assert socket.receive_json()["type"] == "view"
+        for row, col in cells:
+            socket.send_json({"type": "move", "move": {"mark": [row, col]}})
+        socket.send_json({"type": "move", "move": {"mark": [99, 0]}})  # refused, last
+        told = socket.receive_json()
+        while "error" not in told:
+            told = socket.receive_json()
+        assert "99" in told["error"] or "board" in told["error"], told
+    html = get_view(client, sid, token)["html"]
+    assert html.count(": flagged") == len(cells)
 
 
 # -- 1 and 4. viewers that stall, sessions nobody uses ------------------------------------

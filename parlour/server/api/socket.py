@@ -43,7 +43,9 @@ from parlour.server.hub.viewers import Viewer
 HELLO_TIMEOUT = 10.0
 """Seconds a new WebSocket has to say hello (with its token) before it is closed."""
 MESSAGES_WAITING = 16
-"""A browser's messages waiting to be carried out, at most: more are refused."""
+"""A browser's messages read and waiting to be carried out, at most. Past it the socket
+is not read until one is done: a quick player's clicks on a lagging server wait their
+turn (none is dropped), and a flood waits in its own connection's buffers."""
 log = logging.getLogger("parlour")
 Arrived = tuple[Action | Leave, float]
 """A message waiting to be carried out, with when it was read (`time.perf_counter()`)."""
@@ -132,7 +134,8 @@ async def _until_gone(hub: Hub, socket: WebSocket, live: Live, viewer: Viewer, c
 async def _serve(hub: Hub, socket: WebSocket, live: Live, viewer: Viewer, client: str
                  ) -> None:
     """Read the browser's messages while they are carried out one by one, so that a
-    "cancel" reaches the long work it is meant for at once."""
+    "cancel" reaches the long work it is meant for at once (unless MESSAGES_WAITING are
+    already waiting: a browser sends one and waits for the answer)."""
     waiting: asyncio.Queue[Arrived] = asyncio.Queue(MESSAGES_WAITING)
     carrying_out = asyncio.create_task(_carry_out(hub, live, viewer, waiting, client))
     try:
@@ -161,11 +164,7 @@ async def _serve(hub: Hub, socket: WebSocket, live: Live, viewer: Viewer, client
                 continue
             if message.plays_on:
                 hub.play_on(live, viewer.token)  # a hint still coming is moot now
-            if waiting.full():
-                viewer.tell({"type": "error", "error": "Too many messages at once: "
-                             "wait for the answers"})
-            else:
-                waiting.put_nowait((message, arrived))
+            await waiting.put((message, arrived))
     finally:
         carrying_out.cancel()
 
