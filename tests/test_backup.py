@@ -37,6 +37,7 @@ from parlour.store.sqlite import SqliteStore as Store
 from tests.support.loops import run_async
 from tests.support.servers import TEST_HOSTS
 from tests.test_api import auth, error_of
+from tests.test_honest_stats import lost_minesweeper
 from tests.test_uploads import png, png_header
 
 THIS_MACHINE = ("127.0.0.1", 50000)
@@ -166,6 +167,23 @@ def test_a_backup_restored_on_another_machine_brings_back_games_results_and_pict
                            json={"move": hint.json()["move"]}, headers=auth(given[sid]))
         assert moved.status_code == 200, moved.text
         assert moved.json()["moves"] == views[sid]["moves"] + 1
+
+
+def test_a_loss_taken_back_and_left_in_play_is_restored_with_its_game(tmp_path: Path) -> None:
+    """A round's result stands while an Undo has it in play again (with help): a backup
+    carries both, and restoring it keeps the loss and the game to play on."""
+    with parlour_on(Store(tmp_path / "here.sqlite3")) as here:
+        sid, headers = lost_minesweeper(here)
+        assert here.post(f"/api/games/{sid}/undo", headers=headers).status_code == 200
+        data = backup_of(here, held=[headers["Authorization"].removeprefix("Bearer ")])
+        stats = here.get("/api/stats").json()
+    with parlour_on(Store(tmp_path / "there.sqlite3")) as there:
+        report = restore(there, data).json()
+        assert (report["games_added"], report["results_added"]) == (1, 1), report
+        assert there.get("/api/stats").json() == stats
+        token = report["tokens"][sid]
+        view = there.get(f"/api/games/{sid}", headers=auth(token)).json()
+        assert (view["status"], view["assisted"]) == ("playing", True)
 
 
 def test_restoring_a_backup_twice_adds_nothing_the_second_time(tmp_path: Path) -> None:

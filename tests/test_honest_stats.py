@@ -15,10 +15,13 @@ from parlour.core.game import BadParams, GameSpec
 from parlour.core.gameid import CUSTOM_POSITION, IMPORTED, parse_game_id
 from parlour.core.session import Session
 from parlour.games import GAMES
+from parlour.games.minesweeper.logic import OPEN
 from parlour.stats import statistics as stats
 from parlour.stats.past_games import SCANNED
+from parlour.store import Store as AnyStore
 from parlour.store.assembly import RESULT_COLUMNS
 from parlour.store.sqlite import SqliteStore as Store
+from tests.support.stores import on_both_stores, reopened
 
 ESCALATOR, ISHIDO, MINESWEEPER = GAMES["escalator"], GAMES["ishido"], GAMES["minesweeper"]
 
@@ -181,6 +184,72 @@ def test_a_lost_game_taken_back_says_so_and_its_next_result_is_stored_assisted(
                                " this game now counts as played with help.")
     view = client.post(f"/api/games/{sid}/moves", json={"move": {"cell": [0, 2]}}, headers=auth)
     assert view.json()["assisted"] is True
+
+
+SMALL_MINEFIELD = "minesweeper:rows=6,cols=6,mines=4,first_click=safe#calm"
+
+
+def lost_minesweeper(client: TestClient) -> tuple[str, dict[str, str]]:
+    """A small Minesweeper game lost at its second click: (session, its auth header)."""
+    created = client.post("/api/games", json={"game": "minesweeper", "id": SMALL_MINEFIELD})
+    assert created.status_code == 201, created.text
+    sid, auth = created.json()["session"], {"Authorization": f"Bearer {created.json()['token']}"}
+    mirror = small_minefield()  # the same deal, to know where its mines are
+    for move in ({"open": [0, 0]}, None):
+        if move is None:
+            move = {"open": list(divmod(min(mirror.state.mined), 6))}
+        mirror.play(move, 0)
+        played = client.post(f"/api/games/{sid}/moves", json={"move": move}, headers=auth)
+        assert played.status_code == 200, played.text
+    assert played.json()["status"] == "lost"
+    return sid, auth
+
+
+def lost_and_played(client: TestClient) -> tuple[int, int]:
+    (group,) = client.get("/api/stats").json()["groups"]
+    return group["lost"], group["played"]
+
+
+@on_both_stores
+def test_a_loss_taken_back_stands_if_the_player_restarts_or_leaves(
+    client: TestClient, store: AnyStore
+) -> None:
+    """An Undo of a lost game lets the player play on (with help), but the loss is not
+    erased by starting the deal again or leaving the game in play: it stands until the
+    game ends again."""
+    sid, auth = lost_minesweeper(client)
+    assert lost_and_played(client) == (1, 1)
+    undone = client.post(f"/api/games/{sid}/undo", headers=auth)
+    assert undone.status_code == 200 and undone.json()["status"] == "playing"
+    assert lost_and_played(client) == (1, 1)  # left in play: still a loss
+    assert client.post(f"/api/games/{sid}/restart", headers=auth).status_code == 200
+    assert lost_and_played(client) == (1, 1)
+    later = reopened(store)  # and after the server restarts
+    try:
+        (result,) = later.results()
+    finally:
+        later.close()
+    assert (result.sid, result.round, result.outcome, result.assisted) == (sid, 1, "lost", False)
+
+
+@on_both_stores
+def test_a_loss_taken_back_and_played_to_a_win_counts_once_as_a_win_with_help(
+    client: TestClient, store: AnyStore
+) -> None:
+    sid, auth = lost_minesweeper(client)
+    assert client.post(f"/api/games/{sid}/undo", headers=auth).status_code == 200
+    mirror = small_minefield()
+    mirror.play({"open": [0, 0]}, 0)
+    view: dict[str, Any] = {}
+    while mirror.status.value == "playing":
+        safe = next(cell for cell in range(36) if cell not in mirror.state.mined
+                    and mirror.state.marks[cell] != OPEN)
+        move = {"open": list(divmod(safe, 6))}
+        mirror.play(move, 0)
+        view = client.post(f"/api/games/{sid}/moves", json={"move": move}, headers=auth).json()
+    assert view["status"] == "won" and view["assisted"] is True
+    (group,) = client.get("/api/stats").json()["groups"]
+    assert (group["played"], group["won"], group["lost"]) == (1, 1, 0)
 
 
 # -- heavy reads only for this server's own pages -----------------------------------------

@@ -76,6 +76,7 @@ from parlour.core.session import AI_PREFIX, Session, seat_kind_error
 from parlour.server.hub.errors import ApiError
 from parlour.server.hub.messages import Strict
 from parlour.server.hub.opening import describe_mode
+from parlour.server.hub.records import help_of
 from parlour.server.hub.saved_games import (
     MAX_ELAPSED_MS,
     MAX_MOVES,
@@ -720,9 +721,11 @@ def _checked_results(backup: Backup, sessions: Sequence[KeptSession],
             raise refused(f"{where} does not fit its game (its name, round or seat)")
         if entry.round == row.round:
             made = outcomes[entry.session]
-            if not made:
+            if not made and entry.seat not in help_of(row, len(row.seats))[0]:
+                # a round's result stands while an Undo has it in play again, which
+                # made the game one played with help: else the game never ended
                 raise refused(f"{where} is of a game still being played")
-            if entry.outcome != made[entry.seat]:
+            if made and entry.outcome != made[entry.seat]:
                 raise refused(f"{where} says {entry.outcome}, but its game's moves make "
                               f"it {made[entry.seat]}")
         key = (entry.session, entry.round, entry.seat)

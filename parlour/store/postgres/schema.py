@@ -217,13 +217,53 @@ def _moves_made_kept(db: Connection) -> None:
     no count: their cursor stands in until their next move."""
     db.execute("ALTER TABLE sessions ADD COLUMN moves_made integer,"
                " ADD COLUMN shown_to_end boolean NOT NULL DEFAULT false")
+    db.execute(_with_moves_made(_SAVE_PROGRESS))
+
+
+def _with_moves_made(function: str) -> str:
+    """Version 4's save_progress made version 5's: taking and writing the two columns."""
     taking = "p_owner text, p_epoch bigint, p_moves_made integer, p_shown_to_end boolean\n"
-    function = _SAVE_PROGRESS.replace("p_owner text, p_epoch bigint\n", taking).replace(
+    function = function.replace("p_owner text, p_epoch bigint\n", taking).replace(
         "revision = revision + 1",
         "revision = revision + 1, moves_made = p_moves_made, shown_to_end = p_shown_to_end")
     if function.count("p_moves_made") != 2:
         raise RuntimeError("version 4's save_progress is not as it was")
-    db.execute(function)
+    return function
+
+
+_RESULTS_REPLACED = """
+    -- the game's results, or none while it is (again, after an undo) in play
+    DELETE FROM results WHERE sid = p_sid AND round = p_round;
+    INSERT INTO results (sid, round, seat, seat_name, game, preset, mode, outcome, score,
+                         elapsed_ms, moves, assisted, finished, figures)
+        SELECT sid, round, seat, seat_name, game, preset, mode, outcome, score,
+               elapsed_ms, moves, assisted, finished, figures
+        FROM json_populate_recordset(NULL::results, p_results);
+"""
+_RESULTS_STAND = """
+    -- the round's results once it ends: they stand while an Undo has it in play again
+    -- (a loss taken back is still a loss if the player restarts or leaves it) and are
+    -- replaced when it ends again
+    IF json_array_length(p_results) > 0 THEN
+        DELETE FROM results WHERE sid = p_sid AND round = p_round;
+        INSERT INTO results (sid, round, seat, seat_name, game, preset, mode, outcome,
+                             score, elapsed_ms, moves, assisted, finished, figures)
+            SELECT sid, round, seat, seat_name, game, preset, mode, outcome, score,
+                   elapsed_ms, moves, assisted, finished, figures
+            FROM json_populate_recordset(NULL::results, p_results);
+    END IF;
+"""
+
+
+def _results_stand(db: Connection) -> None:
+    """A round's results stand once it has ended, while an Undo has it in play again:
+    both save_progress functions (version 5's and version 4's, which a process not yet
+    upgraded calls) replace them only with the results of its next end."""
+    for function in (_SAVE_PROGRESS, _with_moves_made(_SAVE_PROGRESS)):
+        if _RESULTS_REPLACED not in function:
+            raise RuntimeError("save_progress is not as it was")
+        db.execute(function.replace("CREATE FUNCTION", "CREATE OR REPLACE FUNCTION")
+                   .replace(_RESULTS_REPLACED, _RESULTS_STAND))
 
 
 MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
@@ -232,6 +272,7 @@ MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
     _tokens_hashed,  # 2 -> 3
     _save_progress_function,  # 3 -> 4
     _moves_made_kept,  # 4 -> 5
+    _results_stand,  # 5 -> 6
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -138,14 +138,17 @@ def _progress_saved(db: sqlite3.Connection, change: ProgressSaved) -> None:
         start = progress.new_moves_from
         db.execute("DELETE FROM moves WHERE sid=? AND ply>=?", (progress.sid, start))
         _insert_moves(db, progress.sid, start, progress.new_moves)
-    # the game's results, or none while it is (again, after an undo) in play
-    db.execute(
-        "DELETE FROM results WHERE sid=? AND round=?", (progress.sid, progress.round)
-    )
-    db.executemany(
-        f"INSERT INTO results ({RESULT_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-        [_result_row(result) for result in change.results],
-    )
+    # the round's results once it ends: they stand while an Undo has it in play again
+    # (a loss taken back is still a loss if the player restarts or leaves it) and are
+    # replaced when it ends again
+    if change.results:
+        db.execute(
+            "DELETE FROM results WHERE sid=? AND round=?", (progress.sid, progress.round)
+        )
+        db.executemany(
+            f"INSERT INTO results ({RESULT_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            [_result_row(result) for result in change.results],
+        )
 
 
 def _seating_changed(db: sqlite3.Connection, change: SeatingChanged) -> None:
