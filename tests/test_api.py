@@ -139,7 +139,7 @@ def test_catalog_lists_tictactoe(client: TestClient) -> None:
     assert ttt["title"] == "Tic Tac Toe"
     assert ttt["seats"] == ["Cross", "Circle"]
     assert ttt["presets"] == {"standard": {}}
-    assert set(ttt["ai_levels"]) == {"random", "medium", "perfect"}
+    assert set(ttt["ai_levels"]) == {"random", "medium", "hard", "perfect"}
     assert ttt["default_seats"] == ["human", "ai:medium"]
     assert ttt["has_hints"] is True
     assert ttt["parameters"] == []

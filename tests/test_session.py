@@ -37,7 +37,7 @@ def two_humans(spec: GameSpec = TICTACTOE) -> Session:
 def test_a_seat_is_a_human_or_one_of_the_games_computer_levels() -> None:
     assert seat_kind_error(TICTACTOE, "human") is None
     assert seat_kind_error(TICTACTOE, "ai:perfect") is None
-    levels = "a seat is 'human' or one of: ai:random, ai:medium, ai:perfect"
+    levels = "a seat is 'human' or one of: ai:random, ai:medium, ai:hard, ai:perfect"
     assert seat_kind_error(TICTACTOE, "ai:genius") == levels
     assert seat_kind_error(TICTACTOE, "xx:perfect") == levels  # a level needs its "ai:"
 

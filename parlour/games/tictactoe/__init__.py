@@ -13,9 +13,10 @@ first, then <b>Circle</b>.</p>
 and nobody has a line, it is a <b>draw</b>.</p>
 <p>Undo takes back your last move (and the computer's reply); at the start it does nothing.
 Restart plays again from an empty board.</p>
-<p>Opponents: the computer at three levels (<i>random</i>, <i>medium</i>, which takes wins
-and blocks, and <i>perfect</i>, which never loses), a friend on this screen, or a friend in
-another browser who opens your invite link.</p>
+<p>Opponents: the computer at four levels (<i>random</i>; <i>medium</i>, which takes wins
+and blocks; <i>hard</i>, which plays well but slips now and then; and <i>perfect</i>, which
+never loses), a friend on this screen, or a friend in another browser who opens your
+invite link.</p>
 """
 
 ABOUT_HTML = """
@@ -23,7 +24,7 @@ ABOUT_HTML = """
 begins with a blog post in ClojureScript that builds it as the proof of concept of a
 bigger game, Tribolo: its game logic, rendering, store and game loop kept apart, with
 Cross to move first, Undo and Restart. Parlour keeps that architecture for every game.</p>
-<p>The original had no computer player. Parlour added one at three levels (the perfect one
+<p>The original had no computer player. Parlour added one at four levels (the perfect one
 never loses), hints, a friend in another browser through an invite link, the keys 1 to 9,
 and statistics.</p>
 """

@@ -1,5 +1,5 @@
-"""Tic-Tac-Toe opponents: random, medium (wins and blocks), and perfect (plays the solver's
-best moves, `solver.py`)."""
+"""Tic-Tac-Toe opponents: random, medium (wins and blocks), hard (the solver's best moves
+but for a slip now and then) and perfect (the solver's best moves, `solver.py`)."""
 
 from __future__ import annotations
 
@@ -27,8 +27,28 @@ def medium(turn: Turn, rng: random.Random) -> Cell:
     return rng.choice(threats or moves)
 
 
+SLIPS = 4
+"""Hard slips once in SLIPS quiet moves: it then plays any move, the best among them."""
+
+
+def hard(turn: Turn, rng: random.Random) -> Cell:
+    """Never misses a win or a block. Otherwise it plays a best move, but one time in
+    SLIPS any move at all: a player who sets traps beats it about three games in ten as
+    Cross and one in seven as Circle (`bench.tictactoe_levels`), where medium falls to
+    any fork and perfect to nothing. (One `choice`, so that the bench can count it.)"""
+    moves = list(RULES.legal_moves(turn))
+    best = best_moves(turn)
+    wins = [cell for cell in moves if winner(RULES.apply(turn, cell)) == turn.player]
+    opponent_view = Turn(turn.owners, 1 - turn.player)
+    threats = [c for c in moves if winner(RULES.apply(opponent_view, c)) == 1 - turn.player]
+    if wins or threats:
+        return rng.choice(wins or [cell for cell in threats if cell in best] or threats)
+    # each best move weighs (SLIPS - 1) * len(moves), each move len(best): a slip 1 in SLIPS
+    return rng.choice(best * ((SLIPS - 1) * len(moves)) + moves * len(best))
+
+
 def random_move(turn: Turn, rng: random.Random) -> Cell:
     return rng.choice(list(RULES.legal_moves(turn)))
 
 
-LEVELS = {"random": random_move, "medium": medium, "perfect": perfect}
+LEVELS = {"random": random_move, "medium": medium, "hard": hard, "perfect": perfect}

@@ -569,6 +569,36 @@ def test_medium_takes_wins_and_blocks() -> None:
     assert all_choices(ai.medium, turn) == {(2, 1)}
 
 
+def chances(player: Any, turn: Turn) -> dict[Cell, float]:
+    """How likely `player` is to make each move in `turn` (its one `choice`, uniform)."""
+    probe = Branch(0)
+    player(turn, probe)
+    counted: dict[Cell, float] = {}
+    for index in range(probe.options):
+        cell = player(turn, Branch(index))
+        counted[cell] = counted.get(cell, 0.0) + 1 / probe.options
+    return counted
+
+
+def test_hard_never_misses_a_win_or_a_block_and_slips_one_quiet_move_in_four() -> None:
+    quiet = 0
+    for turn in playing_positions():
+        odds = chances(ai.hard, turn)
+        wins = immediate_wins(turn, turn.player)
+        threats = immediate_wins(turn, 1 - turn.player)
+        if wins:
+            assert set(odds) <= wins, turn
+        elif threats:
+            assert set(odds) <= threats, turn
+        else:
+            quiet += 1
+            legal, best = set(GAME.legal_moves(turn)), set(solver.best_moves(turn))
+            assert set(odds) == legal  # a slip may be any move
+            off_best = sum(p for cell, p in odds.items() if cell not in best)
+            assert off_best == pytest.approx(len(legal - best) / len(legal) / ai.SLIPS), turn
+    assert quiet > 100
+
+
 def test_random_plays_only_legal_moves() -> None:
     for turn in playing_positions():
         legal = set(GAME.legal_moves(turn))
@@ -580,7 +610,7 @@ def test_random_plays_only_legal_moves() -> None:
 
 
 def test_ai_levels() -> None:
-    assert set(SPEC.ai_levels) == {"random", "medium", "perfect"}
+    assert set(SPEC.ai_levels) == {"random", "medium", "hard", "perfect"}
     assert SPEC.ai_levels["perfect"] is ai.perfect
 
 
