@@ -24,6 +24,22 @@ def _gradient(name: str, stops: list[tuple[float, str]], vertical: bool = True) 
     return f'<linearGradient id="{name}" x1="0" y1="0" x2="{x2}" y2="{y2}">{inner}</linearGradient>'
 
 
+def _light(x: float, y: float, colour: str, reach: float = 700) -> str:
+    """Light falling across the scene from (x, y), a sun's or a moon's, fading towards a
+    corner: every part of a plain sky, hill or sea then has a shade of its own, so that
+    no two of a large board's tiles look alike (a board of 8×8 had dozens of pairs)."""
+    glow = (f'<radialGradient id="light" cx="{x / SIDE:.2f}" cy="{y / SIDE:.2f}" '
+            f'r="{reach / SIDE:.2f}"><stop offset="0" stop-color="{colour}" stop-opacity="0.45"/>'
+            f'<stop offset="1" stop-color="{colour}" stop-opacity="0"/></radialGradient>')
+    shade = ('<linearGradient id="shade" x1="0" y1="0" x2="1" y2="0.6">'
+             '<stop offset="0" stop-color="#000" stop-opacity="0"/>'
+             '<stop offset="1" stop-color="#000" stop-opacity="0.2"/></linearGradient>')
+    if x > SIDE / 2:  # the shade falls away from the light
+        shade = shade.replace('x1="0" y1="0" x2="1"', 'x1="1" y1="0" x2="0"')
+    return (f"<defs>{glow}{shade}</defs>" + el("rect", width=SIDE, height=SIDE, fill="url(#light)")
+            + el("rect", width=SIDE, height=SIDE, fill="url(#shade)"))
+
+
 def _ridge(rng: random.Random, base: float, height: float, roughness: float,
            points: int = 24) -> str:
     """A closed path: a wavy skyline from left to right, filled down to the bottom."""
@@ -73,8 +89,10 @@ def meadow(rng: random.Random) -> str:
            el("rect", width=SIDE, height=SIDE, fill="url(#sky)"),
            el("circle", cx=780, cy=190, r=90, fill="#ffe27a"),
            el("circle", cx=780, cy=190, r=125, fill="#ffe27a", opacity=0.25)]
-    for _ in range(5):  # clouds
-        x, y, s = rng.uniform(40, 900), rng.uniform(60, 330), rng.uniform(0.6, 1.3)
+    for _ in range(9):  # clouds, clear of the sun
+        x, y, s = 780.0, 190.0, 1.0
+        while math.hypot(x + 40 - 780, y - 190) < 220:
+            x, y, s = rng.uniform(-40, 900), rng.uniform(30, 400), rng.uniform(0.5, 1.3)
         out.append(group(f"translate({x:.0f},{y:.0f}) scale({s:.2f})",
                          el("ellipse", cx=0, cy=0, rx=70, ry=34),
                          el("ellipse", cx=50, cy=-18, rx=50, ry=38),
@@ -98,6 +116,7 @@ def meadow(rng: random.Random) -> str:
     for _ in range(140):  # flowers in the front field
         out.append(el("circle", cx=rng.uniform(0, SIDE), cy=rng.uniform(820, 995),
                       r=rng.uniform(4, 9), fill=rng.choice(colours)))
+    out.append(_light(780, 190, "#fff6c2"))
     return "".join(out)
 
 
@@ -105,8 +124,8 @@ def mountains(rng: random.Random) -> str:
     """Ranges fading into a dusk sky, a lake mirroring them, and a crescent moon."""
     sky = _gradient("sky", [(0, "#1d2b64"), (0.45, "#6a4c93"), (0.75, "#f08a5d"), (1, "#f9d976")])
     out = [f"<defs>{sky}</defs>", el("rect", width=SIDE, height=SIDE, fill="url(#sky)")]
-    for _ in range(60):
-        out.append(el("circle", cx=rng.uniform(0, SIDE), cy=rng.uniform(0, 320),
+    for _ in range(180):  # stars, in every part of the sky
+        out.append(el("circle", cx=rng.uniform(0, SIDE), cy=rng.uniform(0, 420),
                       r=rng.uniform(0.8, 2.4), fill="#fff", opacity=round(rng.uniform(0.4, 1), 2)))
     out.append(el("circle", cx=220, cy=170, r=46, fill="#fdf6d8")
                + el("circle", cx=242, cy=156, r=42, fill="#2a3470"))
@@ -115,13 +134,14 @@ def mountains(rng: random.Random) -> str:
         out.append(el("path", d=_ridge(rng, base, height, 0.5), fill=colour))
     out.append(el("rect", x=0, y=720, width=SIDE, height=280, fill="#3b4a7a"))
     for i in range(26):  # the lake's ripples, catching the sky
-        out.append(el("rect", x=rng.uniform(-100, 700), y=735 + i * 10,
+        out.append(el("rect", x=rng.uniform(-100, 900), y=735 + i * 10,
                       width=rng.uniform(120, 420), height=3, rx=1.5, fill="#f6b48f",
                       opacity=round(0.7 - i * 0.02, 2)))
     for _ in range(16):  # pines along the shore
         x, h = rng.uniform(0, SIDE), rng.uniform(50, 110)
         out.append(el("path", d=f"M{x:.0f},{720 - h:.0f} L{x + h * 0.28:.0f},724 "
                                 f"L{x - h * 0.28:.0f},724 Z", fill="#171a33"))
+    out.append(_light(220, 170, "#fdf6d8"))
     return "".join(out)
 
 
@@ -135,6 +155,10 @@ def sea(rng: random.Random) -> str:
     for i in range(7):
         out.append(el("rect", x=0, y=300 + i * 30, width=SIDE, height=8, fill="#ff9a6b",
                       opacity=0.35))
+    for _ in range(14):  # long thin clouds, lit from below
+        x, y, w = rng.uniform(-100, 950), rng.uniform(30, 280), rng.uniform(120, 320)
+        out.append(el("ellipse", cx=x, cy=y, rx=w / 2, ry=rng.uniform(6, 14), fill="#ffd3a8",
+                      opacity=round(rng.uniform(0.45, 0.8), 2)))
     for i in range(40):  # the sun's path on the water
         w = 260 - i * 4 + rng.uniform(-30, 30)
         out.append(el("rect", x=500 - w / 2, y=560 + i * 11, width=w, height=4, rx=2,
@@ -147,12 +171,13 @@ def sea(rng: random.Random) -> str:
                      el("path", d="M0,0 L120,0 L100,26 L14,26 Z", fill="#3a2618"),
                      el("path", d="M58,-6 L58,-170 L128,-10 Z", fill="#fdfdfd"),
                      el("path", d="M52,-6 L52,-140 L4,-10 Z", fill="#e8e2d0")))
-    for _ in range(7):  # gulls
-        x, y, s = rng.uniform(80, 920), rng.uniform(80, 330), rng.uniform(0.6, 1.2)
+    for _ in range(16):  # gulls
+        x, y, s = rng.uniform(20, 980), rng.uniform(30, 420), rng.uniform(0.5, 1.2)
         out.append(el("path", transform=f"translate({x:.0f},{y:.0f}) scale({s:.2f})",
                       d="M-20,0 q10,-12 20,0 q10,-12 20,0", stroke="#4a2c2a",
                       stroke_width=4, fill="none"))
     out.append(el("path", d="M0,470 q120,-60 240,-10 q60,30 90,70 L0,540 Z", fill="#6d3b47"))
+    out.append(_light(500, 520, "#fff1b8"))
     return "".join(out)
 
 
@@ -191,9 +216,9 @@ def city(rng: random.Random) -> str:
            el("rect", width=SIDE, height=SIDE, fill="url(#sky)"),
            el("circle", cx=760, cy=160, r=70, fill="#fef9e7"),
            el("circle", cx=760, cy=160, r=110, fill="#fef9e7", opacity=0.12)]
-    for _ in range(90):
-        out.append(el("circle", cx=rng.uniform(0, SIDE), cy=rng.uniform(0, 420),
-                      r=rng.uniform(0.8, 2), fill="#fff"))
+    for _ in range(160):  # stars, in every part of the sky
+        out.append(el("circle", cx=rng.uniform(0, SIDE), cy=rng.uniform(0, 560),
+                      r=rng.uniform(0.8, 2.2), fill="#fff"))
     walls = ("#1b1f3b", "#232850", "#2d2f5e", "#1a1c33")
     lights = ("#ffd166", "#ffe8a3", "#f9c74f", "#90e0ef")
     windows = "".join(  # lit windows, a pattern that every building shows a part of
@@ -218,6 +243,7 @@ def city(rng: random.Random) -> str:
         out.append(el("rect", x=rng.uniform(0, SIDE), y=rng.uniform(770, 990),
                       width=rng.uniform(8, 40), height=3, fill=rng.choice(lights),
                       opacity=round(rng.uniform(0.3, 0.8), 2)))
+    out.append(_light(760, 160, "#fef9e7"))
     return "".join(out)
 
 
