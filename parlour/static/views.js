@@ -92,11 +92,22 @@ export function createViews({ endCard, shown, resync }) {
     if (!patched) resync();
   }
 
+  // Players taking turns on one screen are told apart by their number in the series (the
+  // series row's words), which a rematch keeps as it moves each to the next seat.
+  function sharedScreen(view) {
+    return view.seats.filter((seat) => seat.you && seat.kind !== "ai").length > 1;
+  }
+
+  function playerNumber(view, index) {
+    return `Player ${(view.series?.seats?.[index]?.player ?? index) + 1}`;
+  }
+
   function seatChip(seat, index) {
     const view = state.view;
     // a computer's level gives way on a phone (app.css), so that two chips keep one row
     const who = seat.kind === "ai" ? `Computer<span class="level"> (${escapeHtml(seat.level)})</span>`
-      : escapeHtml(seat.you ? "You" : seat.stand_in ? "Computer, for now" : seat.open ? "Open seat" : "Friend");
+      : escapeHtml(seat.you ? (sharedScreen(view) ? playerNumber(view, index) : "You")
+        : seat.stand_in ? "Computer, for now" : seat.open ? "Open seat" : "Friend");
     const classes = ["seat"];
     if (view.to_move === index) classes.push("to-move");
     if (view.winners.includes(index)) classes.push("winner");

@@ -79,3 +79,20 @@ def test_a_rematch_against_the_computer_starts_at_once(ttt: OpenGame) -> None:
                                 timeout=TIMEOUT_MS)  # the computer, now Cross, moved first
     expect(game.page.locator("#series")).to_contain_text("Series, game 2", use_inner_text=True)
     expect(card).to_be_hidden()
+
+
+def test_players_sharing_a_screen_are_told_apart_and_a_rematch_swaps_their_symbols(
+    ttt: OpenGame,
+) -> None:
+    game = ttt()
+    game.new_game("human", "human")
+    expect(seat_chip(game, 0)).to_contain_text("Player 1")
+    expect(seat_chip(game, 1)).to_contain_text("Player 2")
+    game.play([(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)])  # Player 1, Cross, wins the top row
+    game.page.locator("#end-card").get_by_role("button", name="Rematch", exact=True).click()
+    game.wait_board(EMPTY)
+    expect(seat_chip(game, 0)).to_contain_text("Cross")
+    expect(seat_chip(game, 0)).to_contain_text("Player 2")  # the loser moves first now
+    expect(seat_chip(game, 1)).to_contain_text("Player 1")
+    expect(game.page.locator("#series")).to_contain_text(
+        "Player 1 1 win · 0 draws · 0 losses", use_inner_text=True)
