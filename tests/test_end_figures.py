@@ -29,9 +29,9 @@ def test_the_end_card_figures_come_with_the_end(client: TestClient) -> None:
     sid, view = play(client, "tictactoe", ({"cell": cell} for cell in CROSS_WINS),
                      seats=["human", "human"])
     assert view["status"] == "won"
-    assert view["end_figures"] == [{"label": "Moves", "value": 5}]
+    assert view["end_figures"] == [{"label": "Moves", "value": 5, "shown": "5"}]
     assert client.get(f"/api/games/{sid}").json()["end_figures"] == [
-        {"label": "Moves", "value": 5}]  # a spectator too: no seat's score in it
+        {"label": "Moves", "value": 5, "shown": "5"}]  # a spectator too: no seat's score in it
 
 
 def test_a_score_is_its_holders_and_not_a_spectators(client: TestClient) -> None:

@@ -23,7 +23,7 @@ export function createEndCard({ sameDeal = true } = {}) {
     set(card, "className", `end-card ${next.outcome || ""}`);
     setText($("end-title"), next.headline);
     setText($("end-detail"), endDetail(next));
-    const figures = [["Time", formatTime(next.elapsed_ms)], ...next.end_figures.map(({ label, value }) => [label, value])];
+    const figures = [["Time", formatTime(next.elapsed_ms)], ...next.end_figures.map(({ label, shown }) => [label, shown])];
     $("end-figures").innerHTML = figures.map(([label, value]) =>
       `<div><dt>${escapeHtml(label)}</dt><dd>${escapeHtml(String(value))}</dd></div>`).join("");
     $("end-replay").hidden = !sameDeal || !(next.can_restart || next.id);

@@ -95,7 +95,7 @@ function resultFigures() {
   const { replay } = state;
   // "Moves" reads "moves" mid-sentence; "3BV" and "3BV/s" stay as they are written
   const inSentence = (label) => label.replace(/^[A-Z](?![A-Z])/, (first) => first.toLowerCase());
-  const figures = [["time", formatTime(replay.elapsed_ms)], ...replay.end_figures.map(({ label, value }) => [inSentence(label), value])];
+  const figures = [["time", formatTime(replay.elapsed_ms)], ...replay.end_figures.map(({ label, shown }) => [inSentence(label), shown])];
   return ` (${figures.map(([label, value]) => `${label} ${value}`).join(", ")})`;
 }
 

@@ -153,6 +153,19 @@ def test_the_end_card_tells_the_result_and_same_deal_again_deals_it_again(
     assert page.locator("#ms-grid .open").count() == 0  # the same deal, from the start
 
 
+def test_a_won_minesweeper_shows_its_speed_and_efficiency_to_two_places(
+    new_context: NewContext, own_stage: Stage
+) -> None:
+    page = open_scene_at(new_context, own_stage, "minesweeper-won")
+    card = page.get_by_role("dialog", name=page.locator("#headline").inner_text())
+    expect(card).to_be_visible()
+    shown = dict(zip(card.locator(".end-figures dt").all_inner_texts(),
+                     card.locator(".end-figures dd").all_inner_texts(), strict=True))
+    assert re.fullmatch(r"\d+", shown["3BV"]), shown
+    for fraction in ("3BV/s", "Efficiency"):
+        assert re.fullmatch(r"\d+\.\d\d", shown[fraction]), shown
+
+
 def settled(page: Page) -> None:
     """Wait for the page's animations (the card's entrance) and two frames."""
     page.evaluate("Promise.all(document.getAnimations().map((a) => a.finished))")

@@ -59,6 +59,8 @@ class EndFigure(BaseModel):
 
     label: str
     value: int | float
+    shown: str = Field(description="the figure as the card shows it: a count as it is, "
+                       "a fraction or rate to two places (0.70, 13.00)")
 
 
 class EndActionView(BaseModel):
@@ -389,11 +391,16 @@ def end_figures(session: Session, seat: int | None) -> list[JSON]:
         known["score"] = session.facts().scores[seat]
     if declared.keys() - known.keys():
         known |= game.figures(session.state, session.clock.elapsed_ms, session.cursor)
-    return [{"label": label, "value": _plain(known[name])}
+    return [{"label": label, "value": _plain(known[name]), "shown": _shown(known[name])}
             for name, label in declared.items() if name in known]
 
 
 def _plain(value: float) -> int | float:
     """2 rather than 2.0; a fraction to two places."""
     return int(value) if float(value).is_integer() else round(value, 2)
+
+
+def _shown(value: float) -> str:
+    """A count as it is, a fraction or a rate (a float, even a whole one) to two places."""
+    return str(value) if isinstance(value, int) else f"{value:.2f}"
 
