@@ -17,6 +17,7 @@ export function createViews({ endCard, shown, resync }) {
     note: "",            // a hint's note or an error, shown under the board until the next view
     noteIsError: false,
     titleWanted: null,   // a title that waits for the page to be idle
+    hinted: null,        // the board's cell a hint marked in the view shown now, if any
   };
 
   function current() { return state.view; }
@@ -42,6 +43,7 @@ export function createViews({ endCard, shown, resync }) {
     // morphed, not rebuilt: a move changes a class or a score, not the chips
     if (chips !== state.shownChips) { morphInto($("seats"), chips); state.shownChips = chips; }
     showBoard(next);
+    cursorToHint();
     const holder = next.you.length > 0;  // holds a seat: not a spectator
     // refused by the rules (Escalator's turned card): it looks off, but a tap says why
     const refused = !next.can_undo && Boolean(next.undo_refusal);
@@ -100,6 +102,18 @@ export function createViews({ endCard, shown, resync }) {
 
   function playerNumber(view, index) {
     return `Player ${(view.series?.seats?.[index]?.player ?? index) + 1}`;
+  }
+
+  // A hint shown while the keyboard's cursor is on the board takes the cursor to it, so
+  // that one cell is marked, not two, and Enter plays the hint.
+  function cursorToHint() {
+    const hinted = $("board").querySelector(".hint[data-nav]");
+    const holder = document.activeElement;
+    if (hinted && hinted !== state.hinted && holder !== hinted
+        && holder?.matches("[data-nav]") && $("board").contains(holder)) {
+      hinted.focus({ preventScroll: true });
+    }
+    state.hinted = hinted;
   }
 
   function seatChip(seat, index) {

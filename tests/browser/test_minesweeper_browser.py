@@ -705,6 +705,24 @@ def test_a_whole_game_with_the_keyboard_only(
     assert seen["status"] == "won" and seen["text"] == text(state)
 
 
+def test_a_hint_takes_the_keyboards_cursor_and_enter_plays_it(minesweeper: OpenGame) -> None:
+    deal = find_deal(5, 5, 3, (0, 0), lambda s: not s.won())
+    game = minesweeper(deal)
+    page = game.page
+    page.keyboard.press("ArrowRight")  # the cursor appears on the first cell
+    with game.next_view(page):
+        page.keyboard.press("Enter")
+    game.wait_board(text(deal.start))
+    page.keyboard.press("h")
+    hinted = page.locator("#ms-grid .ms-cell.hint")
+    expect(hinted).to_have_count(1)
+    expect(hinted).to_be_focused()  # one cell marked, not the hint and the cursor apart
+    cell = str(hinted.get_attribute("id"))
+    with game.next_view(page):
+        page.keyboard.press("Enter")
+    expect(page.locator(f"#{cell}")).to_have_class(re.compile(r"\bopen\b"))
+
+
 def test_the_face_and_the_counters(minesweeper: OpenGame, server_view: ServerView) -> None:
     deal = find_deal(5, 5, 3, (2, 2), lambda s: not s.won())
     game = minesweeper(deal)
