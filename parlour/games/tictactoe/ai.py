@@ -6,14 +6,27 @@ from __future__ import annotations
 import random
 
 from parlour.games.tictactoe.logic import Cell, TicTacToe, Turn, winner
-from parlour.games.tictactoe.solver import best_moves
+from parlour.games.tictactoe.solver import best_moves, value
 
 RULES = TicTacToe()
 
 
 def perfect(turn: Turn, rng: random.Random) -> Cell:
-    """Never loses; among equally good moves, picks at random so games vary."""
-    return rng.choice(best_moves(turn))
+    """Never loses. Among equally good moves, those that leave the other player the most
+    replies that lose (a corner opening, not an edge), at random so that games vary."""
+    best = best_moves(turn)
+    traps = {cell: _losing_replies(RULES.apply(turn, cell)) for cell in best}
+    most = max(traps.values())
+    return rng.choice([cell for cell in best if traps[cell] == most])
+
+
+def _losing_replies(turn: Turn) -> int:
+    """How many of the moves of the player to move in `turn` are worse than their best."""
+    replies = list(RULES.legal_moves(turn))
+    if not replies:
+        return 0
+    outcomes = [-value(RULES.apply(turn, reply)) for reply in replies]
+    return sum(outcome < max(outcomes) for outcome in outcomes)
 
 
 def medium(turn: Turn, rng: random.Random) -> Cell:

@@ -547,6 +547,12 @@ def test_perfect_takes_an_immediate_win() -> None:
         assert ai.perfect(turn, random.Random(seed)) == (2, 0)
 
 
+def test_perfect_opens_where_most_replies_lose() -> None:
+    """Every opening draws; a corner leaves Circle seven losing replies of eight (only the
+    centre holds), the centre four and an edge fewer: perfect opens in a corner."""
+    assert all_choices(ai.perfect, start()) == {(0, 0), (2, 0), (0, 2), (2, 2)}
+
+
 def test_medium_takes_wins_and_blocks() -> None:
     blocks = 0
     for turn in playing_positions():
