@@ -1,4 +1,5 @@
-// The end of a game: a card floats over the final board with the result (the game's
+// The end of a game: a card floats over the final board (a beat after a move ends the game
+// before the player's eyes, so that the winning line or the mines are seen first) with the result (the game's
 // headline), whose it is, the time and the game's own figures, and what next: New game (a
 // new deal like this one), Same deal again, Watch the replay (/replay/SID, replay.js),
 // See the board, and any action a game adds to its row (#end-actions). The board neither moves nor shrinks: the card is
@@ -9,16 +10,43 @@ import { $, escapeHtml, formatTime, set, setText } from "/static/common.js";
 
 // sameDeal: whether a game has a deal or a start position to play again (Tic Tac Toe has
 // neither: its New game is the same game again).
+const END_BEAT_MS = 900;
+
 export function createEndCard({ sameDeal = true } = {}) {
   const state = {
     shownFor: null,  // the session and line whose end the card shows (or was put away for)
+    playingSeen: null,  // the session last shown in play: an end of it is seen as it comes
+    latest: null,  // the last view of the end the card is for
+    beat: 0,  // the timer that shows the card a beat after the end (0: none waiting)
+    filled: null,  // the end the card was filled in for
   };
 
   function show(next) {
-    if (next.status === "playing") { state.shownFor = null; setShown(false, false); return; }
+    if (next.status === "playing") {
+      stopBeat();
+      state.playingSeen = next.session; state.shownFor = null; setShown(false, false);
+      return;
+    }
     const key = `${next.session}:${next.line_length}`;
+    state.latest = next;
     if (state.shownFor === key) return;  // shown already, or put away: later views keep it so
     state.shownFor = key;
+    stopBeat();
+    const live = state.playingSeen === next.session;
+    state.playingSeen = null;
+    // a game that ends before the player's eyes shows its final board first (the winning
+    // line, the mines) for a beat; one opened finished shows its card at once
+    if (live) state.beat = setTimeout(() => { state.beat = 0; fill(state.latest); }, END_BEAT_MS);
+    else fill(next);
+  }
+
+  function stopBeat() { clearTimeout(state.beat); state.beat = 0; }
+
+  // whether the card is on its way: a beat after the end (Esc then puts it away)
+  function coming() { return state.beat !== 0; }
+
+  function fill(next) {
+    state.filled = `${next.session}:${next.line_length}`;
     const card = $("end-card");
     set(card, "className", `end-card ${next.outcome || ""}`);
     setText($("end-title"), next.headline);
@@ -71,12 +99,14 @@ export function createEndCard({ sameDeal = true } = {}) {
   }
 
   function hide() {
+    stopBeat();  // put away before it came: "Show result" brings it
     setShown(false, state.shownFor !== null);
     $("board-wrap").focus({ preventScroll: true });
   }
 
   function reopen() {
     if (state.shownFor === null) return;
+    if (state.filled !== state.shownFor) { fill(state.latest); return; }
     setShown(true, true);
     // focus after the frame that shows the card: focusing now would force the whole
     // final board's style and layout inside the view's script, before its first paint
@@ -88,7 +118,7 @@ export function createEndCard({ sameDeal = true } = {}) {
   $("end-see").addEventListener("click", hide);
   $("end-show").addEventListener("click", reopen);
 
-  return { show, hide, shown, reopen, focusFirstAction };
+  return { show, hide, shown, coming, reopen, focusFirstAction };
 }
 
 // Whose result it is, in a few words: the headline above says what it was ("Cross

@@ -312,7 +312,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     }
     if (event.target.closest("input, select, textarea, #menus")) return;
     const key = event.key;
-    if (key === "Escape" && endCard.shown()) { event.preventDefault(); endCard.hide(); return; }
+    if (key === "Escape" && (endCard.shown() || endCard.coming())) { event.preventDefault(); endCard.hide(); return; }
     if (event.ctrlKey || event.metaKey || event.altKey) {
       // Ctrl and Alt keys are the commands' (Ctrl+Z, Alt+N...); the rest stay the browser's
       const command = commands.forKey(event);

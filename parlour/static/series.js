@@ -119,15 +119,16 @@ export function createSeries({ send, open, endCard }) {
 
 // The series counts games by player, and a rematch moves each player one seat up: so each
 // seat's score is named by who plays it ("You", "Computer", "Friend"), not by the seat
-// ("Cross"), which another player held before. Where that does not tell them apart (one
-// screen for all, a spectator, two computers), by the player's number in the series
-// (the server's: their seat in its first game).
+// ("Cross"), which another player held before. Where that does not tell them apart: one
+// screen for all, or a spectator, by the player's number in the series (the server's:
+// their seat in its first game), as the seat chips say; two computers (or two friends)
+// by the seat each plays in this game, as the headline and the chips say ("Computer, Red").
 function playerNames(view) {
   const mine = view.you.length > 0 && view.you.length < view.seats.length;
   const names = view.seats.map((chair) => chair.kind === "ai" ? "Computer"
     : !mine ? "Player" : chair.you ? "You" : "Friend");
-  return names.map((name, seat) => name === "Player" || names.filter((other) => other === name).length > 1
-    ? `${name} ${view.series.seats[seat].player + 1}` : name);
+  return names.map((name, seat) => name === "Player" ? `${name} ${view.series.seats[seat].player + 1}`
+    : names.filter((other) => other === name).length > 1 ? `${name}, ${view.seats[seat].name}` : name);
 }
 
 function counted({ won, drawn, lost }) {

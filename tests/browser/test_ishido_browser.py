@@ -257,8 +257,8 @@ def test_a_drop_where_the_tile_does_not_fit_sends_it_back(
     game.drag_next_to(wrong)
 
     # (wrong is (column, row) from 0; the player reads them from 1)
-    expect(game.message).to_have_text(
-        f"The tile does not fit at column {wrong[0] + 1}, row {wrong[1] + 1}")
+    expect(game.message).to_have_text(re.compile(
+        rf"^The tile does not fit at column {wrong[0] + 1}, row {wrong[1] + 1}: \w.+"))
     expect(game.message).to_have_class(re.compile(r"\berror\b"))
     # the ghost flies back to the next tile's place, then goes
     home = game.page.wait_for_function(
@@ -584,6 +584,7 @@ def test_play_to_the_end_with_clicks(
         expect(game.next_tile).not_to_have_attribute("data-drag", re.compile(".*"))
         expect(game.message).to_contain_text("Better luck next time")
         # the tile that fitted nowhere stays in sight: the end card keeps clear of it
+        expect(game.page.locator("#end-card")).to_be_visible()  # (a beat after the end)
         card, tile = (game.page.locator(f).bounding_box() for f in ("#end-card", "#ish-next"))
         assert card is not None and tile is not None
         assert (card["x"] >= tile["x"] + tile["width"] or tile["x"] >= card["x"] + card["width"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import TIMEOUT_MS, ServerView
+from tests.browser.conftest import TIMEOUT_MS, CreateGame, OpenPage, ServerView
 from tests.browser.test_accessibility import assert_none, audit_in_both_themes
 from tests.browser.test_seats_browser import seat_chip
 from tests.browser.test_tictactoe_browser import EMPTY, OpenGame
@@ -96,3 +96,14 @@ def test_players_sharing_a_screen_are_told_apart_and_a_rematch_swaps_their_symbo
     expect(seat_chip(game, 1)).to_contain_text("Player 1")
     expect(game.page.locator("#series")).to_contain_text(
         "Player 1 1 win · 0 draws · 0 losses", use_inner_text=True)
+
+
+def test_two_computers_in_a_series_are_named_by_their_seats(
+    create_game: CreateGame, open_page: OpenPage
+) -> None:
+    created = create_game("tictactoe", seats=["ai:random", "ai:random"])
+    assert created["view"]["status"] != "playing"  # played out before the answer came
+    page = open_page(f"/play/tictactoe?session={created['session']}")
+    scores = page.locator("#end-series")  # on the end card of the series' first game
+    expect(scores).to_contain_text("Computer, Cross", use_inner_text=True)
+    expect(scores).to_contain_text("Computer, Circle", use_inner_text=True)

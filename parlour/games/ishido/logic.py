@@ -91,6 +91,26 @@ def fits(cells: Sequence[Tile | None], cell: Cell, tile: Tile, rules: str) -> in
     return len(around)
 
 
+_SIDES = {-1: "left of it", 1: "right of it", -COLS: "above it", COLS: "below it"}
+_PAIRINGS = {2: "one must match its colour and the other its bird",
+             3: "two must match it by colour and one by bird, or the other way round",
+             4: "two must match its colour and two its bird"}
+
+
+def why_it_does_not_fit(cells: Sequence[Tile | None], cell: Cell, tile: Tile, rules: str
+                        ) -> str:
+    """Why `tile` may not go on the empty `cell` (where `fits` says 0), as the refusal
+    tells the player: the neighbour that matches it in neither colour nor bird, or the
+    classic rules' pairing."""
+    around = [(n, t) for n in NEIGHBOURS[cell] if (t := cells[n]) is not None]
+    if not around:
+        return "a tile must be placed next to another"
+    for n, other in around:
+        if colour(other) != colour(tile) and glyph(other) != glyph(tile):
+            return f"the tile {_SIDES[n - cell]} matches it in neither colour nor bird"
+    return f"with {len(around)} neighbours, under the classic rules, {_PAIRINGS[len(around)]}"
+
+
 def _pairing_holds(by_colour: list[bool], by_glyph: list[bool]) -> bool:
     """Can the neighbours be split into colour matches and glyph matches as required?"""
     count = len(by_colour)
@@ -195,7 +215,8 @@ class Ishido(Game[Board, Move]):
             raise IllegalMove(f"column {col + 1}, row {row + 1} is taken")
         neighbours = fits(state.cells, cell, tile, state.rules)
         if not neighbours:
-            raise IllegalMove(f"the tile does not fit at column {col + 1}, row {row + 1}")
+            why = why_it_does_not_fit(state.cells, cell, tile, state.rules)
+            raise IllegalMove(f"the tile does not fit at column {col + 1}, row {row + 1}: {why}")
         return self._placed(state, cell, tile, neighbours)
 
     def _placed(self, state: Board, cell: Cell, tile: Tile, neighbours: int) -> Board:

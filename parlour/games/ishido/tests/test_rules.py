@@ -71,10 +71,28 @@ def test_a_tile_must_touch_another_tile() -> None:
     with pytest.raises(IllegalMove, match="does not fit"):
         GAME.apply(state, (0, 0))
     # a refusal names the cell as a player counts (column 12, not [11, 7])
-    with pytest.raises(IllegalMove, match=r"^the tile does not fit at column 12, row 8$"):
+    with pytest.raises(IllegalMove, match=r"^the tile does not fit at column 12, row 8: a "
+                       r"tile must be placed next to another$"):
         GAME.apply(state, (11, 7))
     with pytest.raises(IllegalMove, match=r"^column 6, row 4 is taken$"):
         GAME.apply(state, (5, 3))
+
+
+def test_a_refusal_says_which_neighbour_or_pairing_keeps_the_tile_out() -> None:
+    # the tile (colour 0, bird 1) shares its bird with its left neighbour, nothing with the
+    # one above
+    cells = {(4, 3): tile(1, 1), (5, 2): tile(2, 2)}
+    state = board(cells, [tile(0, 1)])
+    with pytest.raises(IllegalMove, match=r": the tile above it matches it in neither "
+                       r"colour nor bird$"):
+        GAME.apply(state, (5, 3))
+    # both neighbours share its bird: the seed's rules take it, the classic ones want one
+    # match by colour and one by bird
+    cells = {(4, 3): tile(1, 1), (5, 2): tile(2, 1)}
+    assert GAME.apply(board(cells, [tile(0, 1)]), (5, 3))
+    with pytest.raises(IllegalMove, match=r": with 2 neighbours, under the classic rules, "
+                       r"one must match its colour and the other its bird$"):
+        GAME.apply(board(cells, [tile(0, 1)], rules="classic"), (5, 3))
 
 
 def test_rule_sets_and_presets_read_as_players_name_them() -> None:
