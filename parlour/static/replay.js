@@ -129,7 +129,8 @@ function moveListItems(replay) {
   return start + replay.move_list.map((note) => {
     const passes = note.passed.map((who) => `<li class="mv-pass" style="--seat-color: var(--seat-${who})">`
       + `<span class="dot" aria-hidden="true"></span>${escapeHtml(replay.seats[who] ?? "")} passes</li>`).join("");
-    return `<li><button type="button" class="mv" data-ply="${note.ply}" style="--seat-color: var(--seat-${note.seat})">`
+    // data-seat: a game's own marks for its seats (Tribolo's ● ■ ◆), as in the game's list
+    return `<li><button type="button" class="mv" data-ply="${note.ply}" data-seat="${note.seat}" style="--seat-color: var(--seat-${note.seat})">`
       + `<span class="visually-hidden">Move </span><span class="mv-n">${note.ply}</span><span class="dot" aria-hidden="true"></span>`
       + `<b class="mv-who">${escapeHtml(replay.seats[note.seat] ?? "")}</b> <span class="mv-text">${escapeHtml(note.text)}</span></button></li>`
       + passes;

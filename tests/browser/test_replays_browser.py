@@ -137,6 +137,12 @@ def test_the_slider_and_the_move_list_jump_to_any_move(
     page.get_by_role("slider", name="Move").fill(str(plies // 2))
     expect(page.locator("#replay-count")).to_have_text(f"Move {plies // 2} of {plies}")
     board_is(page, position_html(base_url, sid, plies // 2))
+    # each player's mark in the list has its shape as in the game (● ■ ◆), not colour alone
+    shapes = page.evaluate("""() => [1, 2, 3].map((ply) => {
+      const dot = document.querySelector(`#movelist-items .mv[data-ply='${ply}'] .dot`);
+      const style = getComputedStyle(dot);
+      return `${style.borderRadius} ${style.clipPath}`; })""")
+    assert len(set(shapes)) == 3, shapes
     page.locator("#movelist-items .mv[data-ply='3']").click()
     expect(page.locator("#replay-count")).to_have_text(f"Move 3 of {plies}")
     expect(page.locator("#message")).to_contain_text(" played ")
