@@ -6,7 +6,7 @@
 // out of the page's flow, so showing it lays nothing out again. ✕, Esc or See the board
 // put it away (the focus goes back to the board); the status row then keeps the result
 // and a "Show result" button that brings the card back.
-import { $, escapeHtml, formatTime, set, setText } from "/static/common.js";
+import { $, api, escapeHtml, formatTime, set, setText, tokens } from "/static/common.js";
 
 // sameDeal: whether a game has a deal or a start position to play again (Tic Tac Toe has
 // neither: its New game is the same game again).
@@ -40,6 +40,22 @@ export function createEndCard({ sameDeal = true } = {}) {
     else fill(next);
   }
 
+  // The group's records beside this game's figures ("Best time 1:02", as the statistics
+  // page keeps them), and a new one said in the detail line: asked once the card is filled.
+  async function showRecords(next) {
+    const filled = state.filled;
+    let records = [];
+    try {
+      records = await api("GET", `/api/games/${encodeURIComponent(next.session)}/records`, undefined, tokens()[next.session]);
+    } catch { return; }  // the card stands without them
+    if (state.filled !== filled || !records.length) return;
+    $("end-figures").insertAdjacentHTML("beforeend", records.map(({ caption, shown, new: fresh }) =>
+      `<div class="record${fresh ? " new" : ""}"><dt>${escapeHtml(caption[0].toUpperCase() + caption.slice(1))}</dt>`
+      + `<dd>${escapeHtml(shown)}</dd></div>`).join(""));
+    const broken = records.filter((record) => record.new).map(({ caption }) => caption);
+    if (broken.length) setText($("end-detail"), `${endDetail(next)} A new record: ${broken.join(", ")}!`);
+  }
+
   function stopBeat() { clearTimeout(state.beat); state.beat = 0; }
 
   // whether the card is on its way: a beat after the end (Esc then puts it away)
@@ -54,6 +70,7 @@ export function createEndCard({ sameDeal = true } = {}) {
     const figures = [["Time", formatTime(next.elapsed_ms)], ...next.end_figures.map(({ label, shown }) => [label, shown])];
     $("end-figures").innerHTML = figures.map(([label, value]) =>
       `<div><dt>${escapeHtml(label)}</dt><dd>${escapeHtml(String(value))}</dd></div>`).join("");
+    showRecords(next);
     $("end-replay").hidden = !sameDeal || !(next.can_restart || next.id);
     $("end-watch").href = `/replay/${encodeURIComponent(next.session)}`;
     $("end-watch").hidden = next.line_length === 0;

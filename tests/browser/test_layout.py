@@ -166,6 +166,24 @@ def test_a_won_minesweeper_shows_its_speed_and_efficiency_to_two_places(
         assert re.fullmatch(r"\d+\.\d\d", shown[fraction]), shown
 
 
+def test_a_win_seen_as_it_comes_shows_the_board_first_then_the_card_with_the_record(
+    new_context: NewContext, own_stage: Stage
+) -> None:
+    won = scene("minesweeper-won")
+    own_stage.reach(won)  # a game of the same board won before: a record to measure against
+    reached, last = own_stage.before_the_end(won)
+    page = new_context(tokens={reached.session: reached.token},
+                       viewport=SIZES["laptop"]).new_page()
+    page.goto(reached.path(won.game))
+    wait_for_views(page, 1)
+    own_stage.play(reached, won.game, last)
+    expect(page.locator("#headline")).to_have_text("You win! Board cleared")
+    card = page.locator("#end-card")
+    expect(card).to_be_hidden()  # the cleared board first, for a beat
+    expect(card).to_be_visible()
+    expect(card.locator(".end-figures .record dt")).to_contain_text(["Best time"])
+
+
 def settled(page: Page) -> None:
     """Wait for the page's animations (the card's entrance) and two frames."""
     page.evaluate("Promise.all(document.getAnimations().map((a) => a.finished))")

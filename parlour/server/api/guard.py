@@ -41,7 +41,7 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 HEAVY_READS = re.compile(
     r"/api/(stats|replays|daily|results\.csv|backup"
-    r"|games/[^/]+/(replay|export|positions/[^/]+))/?"
+    r"|games/[^/]+/(replay|records|export|positions/[^/]+))/?"
 )
 """GET routes whose answer takes real work: only this server's own pages may ask."""
 OTHER_SITES = ("cross-site", "same-site")

@@ -21,7 +21,7 @@ from fastapi.responses import Response
 from starlette.exceptions import HTTPException
 
 from parlour.core import daily
-from parlour.core.game import BadParams, Hint
+from parlour.core.game import BadParams, Hint, Status
 from parlour.server import timing
 from parlour.server.api import pace
 from parlour.server.api.catalog import Catalog, describe_catalog
@@ -72,6 +72,7 @@ from parlour.server.hub.views import View
 from parlour.server.limits import Kind
 from parlour.stats.daily import daily_report
 from parlour.stats.past_games import MAX_LISTED, PastGame, past_games
+from parlour.stats.records import store_end_records
 from parlour.stats.statistics import store_statistics
 from parlour.store import MAX_BYTES
 
@@ -252,6 +253,23 @@ async def get_replay(sid: str, hub: HubDep, authorization: Authorization = None
     a note per move. Open as GET /api/games/{sid}/positions/{ply} is."""
     live = await hub.get(sid)
     return replays.replay_of(live, bearer(authorization))
+
+
+@router.get("/api/games/{sid}/records", responses=errors(401, 404, 503), tags=["games"])
+async def get_records(sid: str, hub: HubDep, authorization: Authorization = None
+                      ) -> list[dict[str, Any]]:
+    """The records a finished game is measured against, for its end card: of each figure
+    the statistics keep a best of (a time, fewest moves, a score), the best before this
+    game in its group, or this game's own when it set a new one (`new`); per the seats
+    your token holds (no token: the game's first seat). [] while the game is on, or when
+    its group had no record yet. 403 to a page of another site."""
+    live = await hub.get(sid)
+    if live.session.status is Status.PLAYING:
+        return []
+    seats = live.seats_of(bearer(authorization))
+    # reading the group's results takes a while: not on the event loop
+    return await asyncio.to_thread(store_end_records, hub.store, live.session.spec, sid,
+                                   min(seats) if seats else None)
 
 
 @router.get("/api/games/{sid}/export", response_model=SavedGame, tags=["play"],

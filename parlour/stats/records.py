@@ -1,0 +1,74 @@
+"""A finished game beside the records of its group, for its end card: "Best time 1:02",
+and whether this game set a new one ("New best time!").
+
+The records are the statistics page's (`numbers.record`: the best over the group's games
+played without help, of its latest `RESULTS_PER_GROUP`), taken before this game: a game
+with help sets none, and a group's first game beats no record (it has none to beat).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from parlour.core.game import GameSpec, StatFigure
+from parlour.core.gameid import FILED_APART
+from parlour.stats.numbers import counted, record
+from parlour.stats.statistics import GROUPS_PER_GAME, RESULTS_PER_GROUP
+from parlour.store import Result, Store
+
+
+def end_records(spec: GameSpec, this: Result, group: Sequence[Result]) -> list[dict[str, Any]]:
+    """For each record figure of the game (`StatFigure.show` "lowest" or "highest") that
+    this game has: the group's record before it, or this game's value if it set a new
+    one (`new`), with its caption and unit. `group`: the results of this game's group,
+    this one among them or not."""
+    if this.preset in FILED_APART:
+        return []  # a position given or a game imported sets no records
+    before = [r for r in group if (r.sid, r.round, r.seat) != (this.sid, this.round, this.seat)]
+    shown = []
+    for figure in spec.stat_figures:
+        value = _value(figure, this)
+        if figure.show not in ("lowest", "highest") or value is None:
+            continue
+        best = record(figure, before)
+        if best is None:
+            continue  # nothing to beat yet: the statistics page will show this one
+        new = not this.assisted and _better(figure, value, best)
+        kept = value if new else best
+        shown.append({"name": figure.name, "caption": figure.best_caption, "value": kept,
+                      "shown": _shown(figure, kept), "new": new})
+    return shown
+
+
+def _shown(figure: StatFigure, value: float) -> str:
+    """As the end card shows it: a time as 1:02 (the clock's whole seconds), a count as it
+    is, a fraction to two places."""
+    if figure.unit == "seconds":
+        minutes, seconds = divmod(int(value), 60)
+        hours, minutes = divmod(minutes, 60)
+        return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
+    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
+
+
+def _value(figure: StatFigure, result: Result) -> float | None:
+    """The figure of `result`, if the figure counts it (a time counts only games won)."""
+    found = counted(figure, [result])
+    return found[0][1] if found else None
+
+
+def _better(figure: StatFigure, value: float, best: float) -> bool:
+    return value < best if figure.show == "lowest" else value > best
+
+
+def store_end_records(store: Store, spec: GameSpec, sid: str, seat: int | None
+                      ) -> list[dict[str, Any]]:
+    """`end_records` of the last result filed for game `sid` (at `seat`, else its first
+    seat's), read from `store`: [] if it has none. Blocking: run it in a thread."""
+    reading = store.stat_reading(spec.game.name, GROUPS_PER_GAME, RESULTS_PER_GROUP)
+    for group in reading.groups:
+        mine = [r for r in group.latest if r.sid == sid and (seat is None or r.seat == seat)]
+        if mine:
+            this = max(mine, key=lambda r: (r.round, -r.seat))
+            return end_records(spec, this, group.latest)
+    return []

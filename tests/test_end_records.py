@@ -1,0 +1,100 @@
+"""A finished game beside its group's records, as its end card shows them
+(`stats/records.py`, GET /api/games/{sid}/records): the best before this game, or this
+game's own when it beat it; none for a game with help, a group's first game, or a
+position given."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from parlour.core.gameid import CUSTOM_POSITION
+from parlour.games import GAMES
+from parlour.games.minesweeper.logic import OPEN
+from parlour.stats.records import end_records
+from parlour.store import Result
+from tests.test_honest_stats import SMALL_MINEFIELD, small_minefield
+
+MINESWEEPER, SLIDING = GAMES["minesweeper"], GAMES["sliding"]
+
+
+def won(sid: str, seconds: float, assisted: bool = False, **figures: float) -> Result:
+    return Result(sid=sid, round=1, game="minesweeper", preset="easy", mode="solo",
+                  outcome="won", score=None, elapsed_ms=int(seconds * 1000), moves=9,
+                  assisted=assisted, finished=1.0, figures=dict(figures))
+
+
+BEFORE = [won("a", 60, **{"3BV/s": 0.5}), won("b", 50, **{"3BV/s": 0.4}),
+          won("c", 20, assisted=True, **{"3BV/s": 2.0})]  # a game with help sets no record
+
+
+def records(this: Result, group: list[Result]) -> dict[str, tuple[str, bool]]:
+    return {r["name"]: (r["shown"], r["new"]) for r in end_records(MINESWEEPER, this, group)}
+
+
+def test_a_faster_win_sets_a_new_record_and_a_slower_one_is_shown_the_record() -> None:
+    faster = won("d", 45.7, **{"3BV/s": 0.45})
+    found = records(faster, [*BEFORE, faster])
+    assert found["time"] == ("0:45", True)
+    assert found["3BV/s"] == ("0.50", False)  # the record before it, not its own 0.45
+    assert "efficiency" not in found  # no game of the group has it: nothing to beat
+    slower = won("e", 75)
+    assert records(slower, [*BEFORE, slower])["time"] == ("0:50", False)
+
+
+def test_a_win_with_help_or_a_loss_or_a_first_game_sets_no_record() -> None:
+    helped = won("d", 10, assisted=True)
+    assert records(helped, BEFORE)["time"] == ("0:50", False)
+    lost = replace(won("d", 10), outcome="lost")
+    assert "time" not in records(lost, BEFORE)  # a time counts the games won only
+    first = won("d", 99)
+    assert records(first, [first]) == {}
+
+
+def test_a_position_given_sets_no_record() -> None:
+    given = replace(won("d", 10), preset=CUSTOM_POSITION)
+    assert end_records(MINESWEEPER, given, [*BEFORE, given]) == []
+
+
+def test_sliding_counts_fewest_moves_as_a_whole_number() -> None:
+    def solved(sid: str, moves: int) -> Result:
+        return Result(sid=sid, round=1, game="sliding", preset="4x4", mode="solo",
+                      outcome="won", score=None, elapsed_ms=90_000, moves=moves,
+                      assisted=False, finished=1.0, figures={"tiles_moved": float(moves)})
+
+    this = solved("b", 40)
+    found = {r["name"]: (r["caption"], r["shown"], r["new"])
+             for r in end_records(SLIDING, this, [solved("a", 52), this])}
+    assert found["tiles_moved"] == ("fewest moves", "40", True)
+    assert found["time"] == ("best time", "1:30", False)  # a tie is no new record
+
+
+def win_small_minefield(client: TestClient) -> dict[str, Any]:
+    created = client.post("/api/games", json={"game": "minesweeper", "id": SMALL_MINEFIELD})
+    assert created.status_code == 201, created.text
+    game = created.json()
+    mirror = small_minefield()
+    while mirror.status.value == "playing":
+        safe = next(cell for cell in range(36) if cell not in mirror.state.mined
+                    and mirror.state.marks[cell] != OPEN)
+        move = {"open": list(divmod(safe, 6))}
+        mirror.play(move, 0)
+        reply = client.post(f"/api/games/{game['session']}/moves", json={"move": move},
+                            headers={"Authorization": f"Bearer {game['token']}"})
+        assert reply.status_code == 200, reply.text
+    return game
+
+
+def test_the_end_card_asks_for_its_records(client: TestClient) -> None:
+    first = win_small_minefield(client)
+    assert client.get(f"/api/games/{first['session']}/records").json() == []  # none before
+    second = win_small_minefield(client)
+    answer = client.get(f"/api/games/{second['session']}/records",
+                        headers={"Authorization": f"Bearer {second['token']}"})
+    assert answer.status_code == 200, answer.text
+    (time,) = [r for r in answer.json() if r["name"] == "time"]
+    assert time["caption"] == "best time" and time["shown"] == "0:00"
+    playing = client.post("/api/games", json={"game": "minesweeper"}).json()
+    assert client.get(f"/api/games/{playing['session']}/records").json() == []
