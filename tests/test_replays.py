@@ -179,6 +179,8 @@ def test_past_games_list_finished_games_most_recent_first(client: TestClient) ->
     assert [past["session"] for past in listed] == [won["session"], lost["session"]]
     assert listed[1]["title"] == "Minesweeper" and listed[1]["outcome"] == "Lost"
     assert listed[1]["moves"] == 2
+    # who played, in the statistics' words (not the stored "two players", "vs AI (...)")
+    assert [past["players"] for past in listed] == ["Two players here", ""]
     only = client.get("/api/replays", params={"game": "minesweeper"}).json()
     assert [past["session"] for past in only] == [lost["session"]]
 

@@ -107,8 +107,14 @@ def _range_words(bar: Bar, write: Callable[[float], str], edges: bool) -> str:
 
 
 def _one_per_value(values: Sequence[tuple[Result, float]]) -> list[Bar]:
-    """A bar for every whole value from the least to the greatest, those never seen too."""
+    """A bar for every whole value from the least to the greatest, those never seen too,
+    at least `FEWEST_BARS` of them (a lone score of 107: 105 to 109, never below zero):
+    one bar alone filled the chart."""
     low, high = int(min(v for _, v in values)), int(max(v for _, v in values))
+    missing = FEWEST_BARS - (high - low + 1)
+    if missing > 0:
+        low -= min(missing // 2, low) if low >= 0 else missing // 2
+        high = max(high, low + FEWEST_BARS - 1)
     return [Bar(n, n + 1, sum(int(v) == n and not r.assisted for r, v in values),
                 sum(int(v) == n and r.assisted for r, v in values))
             for n in range(low, high + 1)]

@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 
 from parlour.core.game import GameSpec
 from parlour.core.gameid import SHOWN, board_words
+from parlour.stats.wording import players
 from parlour.store import Result, Store
 
 MAX_LISTED = 100
@@ -29,7 +30,8 @@ class PastGame(BaseModel):
     game: str
     title: str
     board: str = Field(description="the board or rules in the game's words")
-    players: str = Field(description="who played, as the statistics group them")
+    players: str = Field(description="who played, in the statistics' words (\"Against the "
+                         "computer (medium)\", \"Two players here\"; \"\" alone)")
     headline: str = Field(description="how it ended")
     outcome: str = Field(description="the result, in the statistics' words")
     moves: int
@@ -59,7 +61,8 @@ def past_games(store: Store, games: Mapping[str, GameSpec], game: str | None, li
             "title": spec.game.title,
             "board": board_words(spec.game, row.game_id) or "",
             # the solver played it (gameid.SHOWN): not a win of the player's
-            "players": SHOWN if result.preset == SHOWN else result.mode,
+            "players": SHOWN if result.preset == SHOWN else players(result.mode,
+                                                                     result.seat_name),
             "headline": row.headline,
             "outcome": _outcome_word(spec, result),
             "moves": result.moves,
