@@ -134,6 +134,9 @@ export function createConnection({ info, views, settleDrop, hello = () => ({}) }
       if (event.code === 4404) { views.showNote("This game no longer exists. Start a new one.", true); return; }
       if (event.code >= 4400 && event.code < 4500) return;  // refused for good: the reason is shown
       $("offline").hidden = false;
+      // the status line says so too, in place of a turn it can no longer vouch for
+      // ("Red (computer) is thinking…"); the next view, once back, replaces it
+      views.showNote("Not connected: reconnecting…", true);
       setTimeout(connect, state.reconnectDelay);
       state.reconnectDelay = Math.min(state.reconnectDelay * 2, LAST_RECONNECT_MS);
     };

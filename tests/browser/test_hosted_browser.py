@@ -70,6 +70,9 @@ def test_tribolo_in_three_browsers_on_three_processes_survives_its_owner_killed(
 
         owner = owner_index(hosted, sid)
         hosted.processes[owner].kill()  # mid-game, with a page connected to it
+        for player in players:  # no turn is vouched for meanwhile: the status line says so
+            expect(player.page.locator("#message")).to_have_text(
+                "Not connected: reconnecting…", timeout=30_000)
         hosted.restart(owner)  # its supervisor starts it again (on its port)
         for player in players:  # every page reconnects by itself
             expect(player.page.locator("#offline")).to_be_hidden(timeout=30_000)
