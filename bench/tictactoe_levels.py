@@ -11,7 +11,7 @@ real generator takes them. So every figure below is an exact probability over al
    player is the one that most raises it (ties: the likeliest draw), as Cross and as
    Circle. This is how beatable a level is for a player who has learnt it.
 
-Run from the repository root, in well under a second:
+Run from the repository root, in a couple of seconds:
     .venv/bin/python -m bench.tictactoe_levels
 """
 

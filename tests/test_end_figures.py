@@ -51,3 +51,20 @@ def test_a_score_is_its_holders_and_not_a_spectators(client: TestClient) -> None
     assert held[0]["value"] == rules.scores(state)[reply.json()["you"][0]]
     watched = client.get(f"/api/games/{sid}").json()["end_figures"]
     assert [figure["label"] for figure in watched] == ["Moves"]
+
+
+def test_counts_show_as_whole_numbers_and_rates_to_two_places(client: TestClient) -> None:
+    """Escalator's cards left is a count ("12", not "12.00"); Minesweeper's rates are
+    fractions whatever their value."""
+    rules = GAMES["escalator"].game
+    created = client.post("/api/games", json={"game": "escalator", "id": "escalator:#honest"})
+    sid, auth = created.json()["session"], {"Authorization": f"Bearer {created.json()['token']}"}
+    state = parse_game_id(rules, created.json()["id"]).deal(rules)
+    view = created.json()["view"]
+    while rules.status(state) is Status.PLAYING:  # the last legal move: the stock first
+        move = rules.legal_moves(state)[-1]
+        state = rules.apply(state, move)
+        view = client.post(f"/api/games/{sid}/moves", json={"move": rules.move_to_json(move)},
+                           headers=auth).json()
+    shown = {figure["label"]: figure["shown"] for figure in view["end_figures"]}
+    assert shown and all(text.isdigit() for text in shown.values()), shown

@@ -14,7 +14,8 @@ from parlour.core.gameid import CUSTOM_POSITION
 from parlour.games import GAMES
 from parlour.games.minesweeper.logic import OPEN
 from parlour.stats.records import end_records
-from parlour.store import Result
+from parlour.store import Result, Store
+from tests.support.stores import on_both_stores
 from tests.test_honest_stats import SMALL_MINEFIELD, small_minefield
 
 MINESWEEPER, SLIDING = GAMES["minesweeper"], GAMES["sliding"]
@@ -42,6 +43,12 @@ def test_a_faster_win_sets_a_new_record_and_a_slower_one_is_shown_the_record() -
     assert "efficiency" not in found  # no game of the group has it: nothing to beat
     slower = won("e", 75)
     assert records(slower, [*BEFORE, slower])["time"] == ("0:50", False)
+
+
+def test_a_game_opened_again_later_is_measured_as_it_was_when_it_ended() -> None:
+    this = won("d", 55)
+    later = replace(won("e", 30), finished=2.0)  # a faster game, played after it
+    assert records(this, [*BEFORE, this, later])["time"] == ("0:50", False)
 
 
 def test_a_win_with_help_or_a_loss_or_a_first_game_sets_no_record() -> None:
@@ -87,7 +94,8 @@ def win_small_minefield(client: TestClient) -> dict[str, Any]:
     return game
 
 
-def test_the_end_card_asks_for_its_records(client: TestClient) -> None:
+@on_both_stores
+def test_the_end_card_asks_for_its_records(client: TestClient, store: Store) -> None:
     first = win_small_minefield(client)
     assert client.get(f"/api/games/{first['session']}/records").json() == []  # none before
     second = win_small_minefield(client)

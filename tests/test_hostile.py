@@ -16,6 +16,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from parlour.games import GAMES
 from parlour.server.api.guard import Guard
+from parlour.server.api.socket import MESSAGES_WAITING
 from parlour.server.app import create_app
 from parlour.server.hub import core as hub_module
 from parlour.server.hub.core import Hub
@@ -358,6 +359,32 @@ def test_a_burst_of_moves_quicker_than_the_server_is_played_in_full_and_in_order
         assert "99" in told["error"] or "board" in told["error"], told
     html = get_view(client, sid, token)["html"]
     assert html.count(": flagged") == len(cells)
+
+
+def test_a_flood_of_messages_past_what_may_wait_closes_its_socket(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    created = minesweeper(client, rows=16, cols=30, mines=99)
+    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+    act = hub.act
+
+    async def stuck(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(0.5)
+        return await act(*args, **kwargs)
+
+    monkeypatch.setattr(hub, "act", stuck)
+    with open_socket(client, created["session"], created["token"]) as socket:
+        assert socket.receive_json()["type"] == "view"
+        for _ in range(MESSAGES_WAITING + 2):
+            socket.send_json({"type": "move", "move": {"mark": [0, 0]}})
+        told = socket.receive_json()
+        while "error" not in told:
+            told = socket.receive_json()
+        assert told["error"].startswith(f"More than {MESSAGES_WAITING} messages waiting")
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                socket.receive_json()
+        assert closed.value.code == 1008
 
 
 # -- 1 and 4. viewers that stall, sessions nobody uses ------------------------------------

@@ -379,12 +379,12 @@ def test_a_few_whole_values_get_a_bar_each() -> None:
     assert chart.table.rows[-1] == ["30", "2"]
 
 
-def test_one_score_sits_among_several_bars_never_below_zero() -> None:
+def test_one_score_sits_among_several_bars_below_it_never_below_zero() -> None:
     points = StatFigure("score", "score", "highest", unit="points")
     chart = figure_chart(points, [result("won", score=107, game="ishido")], {"won": "won"})
     assert chart is not None and not chart.edges
     assert [(bar.low, bar.free) for bar in chart.bars] == [
-        (105, 0), (106, 0), (107, 1), (108, 0), (109, 0)]
+        (103, 0), (104, 0), (105, 0), (106, 0), (107, 1)]
     low = figure_chart(points, [result("won", score=1, game="ishido")], {"won": "won"})
     assert low is not None and [bar.low for bar in low.bars] == [0, 1, 2, 3, 4]
 

@@ -330,7 +330,9 @@ class Game(ABC, Generic[S, M]):
         return played
 
     def figures(self, state: S, elapsed_ms: int, moves: int) -> dict[str, float]:
-        """Extra figures of a finished game for the statistics (e.g. Minesweeper's 3BV/s)."""
+        """Extra figures of a finished game for the statistics (e.g. Minesweeper's 3BV/s):
+        a count as an int, a rate or fraction as a float (the end card shows it to two
+        places, 13.00 3BV/s beside 0.70 efficiency)."""
         return {}
 
     def sound(self, before: S, move: M, after: S) -> str:

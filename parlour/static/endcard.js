@@ -19,6 +19,7 @@ export function createEndCard({ sameDeal = true } = {}) {
     latest: null,  // the last view of the end the card is for
     beat: 0,  // the timer that shows the card a beat after the end (0: none waiting)
     filled: null,  // the end the card was filled in for
+    fills: 0,  // how many times it was filled: a records answer for an earlier one is dropped
   };
 
   function show(next) {
@@ -43,12 +44,12 @@ export function createEndCard({ sameDeal = true } = {}) {
   // The group's records beside this game's figures ("Best time 1:02", as the statistics
   // page keeps them), and a new one said in the detail line: asked once the card is filled.
   async function showRecords(next) {
-    const filled = state.filled;
+    const fill = state.fills;
     let records = [];
     try {
       records = await api("GET", `/api/games/${encodeURIComponent(next.session)}/records`, undefined, tokens()[next.session]);
     } catch { return; }  // the card stands without them
-    if (state.filled !== filled || !records.length) return;
+    if (state.fills !== fill || !records.length) return;
     $("end-figures").insertAdjacentHTML("beforeend", records.map(({ caption, shown, new: fresh }) =>
       `<div class="record${fresh ? " new" : ""}"><dt>${escapeHtml(caption[0].toUpperCase() + caption.slice(1))}</dt>`
       + `<dd>${escapeHtml(shown)}</dd></div>`).join(""));
@@ -62,7 +63,9 @@ export function createEndCard({ sameDeal = true } = {}) {
   function coming() { return state.beat !== 0; }
 
   function fill(next) {
+    stopBeat();  // (a rematch offered during the beat fills it at once)
     state.filled = `${next.session}:${next.line_length}`;
+    state.fills += 1;
     const card = $("end-card");
     set(card, "className", `end-card ${next.outcome || ""}`);
     setText($("end-title"), next.headline);

@@ -125,8 +125,11 @@ export function createSeries({ send, open, endCard }) {
 // by the seat each plays in this game, as the headline and the chips say ("Computer, Red").
 function playerNames(view) {
   const mine = view.you.length > 0 && view.you.length < view.seats.length;
+  // players taking turns at this screen (two of Tribolo's seats, say) are numbered, as
+  // the seat chips number them (views.js)
+  const shared = view.seats.filter((chair) => chair.you && chair.kind !== "ai").length > 1;
   const names = view.seats.map((chair) => chair.kind === "ai" ? "Computer"
-    : !mine ? "Player" : chair.you ? "You" : "Friend");
+    : !mine || (shared && chair.you) ? "Player" : chair.you ? "You" : "Friend");
   return names.map((name, seat) => name === "Player" ? `${name} ${view.series.seats[seat].player + 1}`
     : names.filter((other) => other === name).length > 1 ? `${name}, ${view.seats[seat].name}` : name);
 }

@@ -108,12 +108,13 @@ def _range_words(bar: Bar, write: Callable[[float], str], edges: bool) -> str:
 
 def _one_per_value(values: Sequence[tuple[Result, float]]) -> list[Bar]:
     """A bar for every whole value from the least to the greatest, those never seen too,
-    at least `FEWEST_BARS` of them (a lone score of 107: 105 to 109, never below zero):
-    one bar alone filled the chart."""
+    at least `FEWEST_BARS` of them, added below the values down to zero and only then
+    above (a lone score of 107: 103 to 107; Tic Tac Toe's 9 moves: 5 to 9, never a
+    10th): one bar alone filled the chart."""
     low, high = int(min(v for _, v in values)), int(max(v for _, v in values))
     missing = FEWEST_BARS - (high - low + 1)
     if missing > 0:
-        low -= min(missing // 2, low) if low >= 0 else missing // 2
+        low -= min(missing, max(low, 0))
         high = max(high, low + FEWEST_BARS - 1)
     return [Bar(n, n + 1, sum(int(v) == n and not r.assisted for r, v in values),
                 sum(int(v) == n and r.assisted for r, v in values))

@@ -14,7 +14,7 @@ from typing import Any
 from parlour.core.game import GameSpec, StatFigure
 from parlour.core.gameid import FILED_APART
 from parlour.stats.numbers import counted, record
-from parlour.stats.statistics import GROUPS_PER_GAME, RESULTS_PER_GROUP
+from parlour.stats.statistics import RESULTS_PER_GROUP
 from parlour.store import Result, Store
 
 
@@ -22,10 +22,12 @@ def end_records(spec: GameSpec, this: Result, group: Sequence[Result]) -> list[d
     """For each record figure of the game (`StatFigure.show` "lowest" or "highest") that
     this game has: the group's record before it, or this game's value if it set a new
     one (`new`), with its caption and unit. `group`: the results of this game's group,
-    this one among them or not."""
+    this one among them or not (those finished after it are left out: a game opened again
+    later is measured as it was when it ended)."""
     if this.preset in FILED_APART:
         return []  # a position given or a game imported sets no records
-    before = [r for r in group if (r.sid, r.round, r.seat) != (this.sid, this.round, this.seat)]
+    before = [r for r in group if r.finished <= this.finished
+              and (r.sid, r.round, r.seat) != (this.sid, this.round, this.seat)]
     shown = []
     for figure in spec.stat_figures:
         value = _value(figure, this)
@@ -64,11 +66,7 @@ def _better(figure: StatFigure, value: float, best: float) -> bool:
 def store_end_records(store: Store, spec: GameSpec, sid: str, seat: int | None
                       ) -> list[dict[str, Any]]:
     """`end_records` of the last result filed for game `sid` (at `seat`, else its first
-    seat's), read from `store`: [] if it has none. Blocking: run it in a thread."""
-    reading = store.stat_reading(spec.game.name, GROUPS_PER_GAME, RESULTS_PER_GROUP)
-    for group in reading.groups:
-        mine = [r for r in group.latest if r.sid == sid and (seat is None or r.seat == seat)]
-        if mine:
-            this = max(mine, key=lambda r: (r.round, -r.seat))
-            return end_records(spec, this, group.latest)
-    return []
+    seat's), read from `store`: its group's latest results only, those finished after it
+    left out. [] if it has none. Blocking: run it in a thread."""
+    found = store.result_and_group(sid, seat, RESULTS_PER_GROUP)
+    return [] if found is None else end_records(spec, *found)

@@ -132,6 +132,14 @@ class Store(ABC):
         """The latest `limit` results (of `game`, or of all games), newest first, each
         with its session as it is now. Safe to call from a thread."""
 
+    @abstractmethod
+    def result_and_group(self, sid: str, seat: int | None, per_group: int
+                         ) -> tuple[Result, list[Result]] | None:
+        """Game `sid`'s last result (of its last round; `seat`'s, else its first seat's),
+        with the `per_group` latest results of its statistics group finished no later,
+        oldest first, itself among them: what its records are measured by. None if it
+        has no result. Safe to call from a thread."""
+
     # -- backups ------------------------------------------------------------------------
     @abstractmethod
     def kept_sessions(self) -> list[KeptSession]:

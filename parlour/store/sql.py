@@ -49,6 +49,8 @@ class Reads(Protocol[Db_contra]):
     def daily_results(self, db: Db_contra) -> list[Result]: ...
     def latest_results(self, db: Db_contra, game: str | None, limit: int
                        ) -> list[tuple[Result, SessionRow | None]]: ...
+    def result_and_group(self, db: Db_contra, sid: str, seat: int | None, per_group: int
+                         ) -> tuple[Result, list[Result]] | None: ...
     def kept_sessions(self, db: Db_contra) -> list[KeptSession]: ...
     def identities(self, db: Db_contra, sids: Sequence[str], tokens: Sequence[str],
                    uploads: Sequence[str]) -> Identities: ...
@@ -131,6 +133,11 @@ class SqlStore(Store, Generic[Db]):
                        ) -> list[tuple[Result, SessionRow | None]]:
         with self._apart() as db:
             return self.reads.latest_results(db, game, limit)
+
+    def result_and_group(self, sid: str, seat: int | None, per_group: int
+                         ) -> tuple[Result, list[Result]] | None:
+        with self._apart() as db:
+            return self.reads.result_and_group(db, sid, seat, per_group)
 
     def kept_sessions(self) -> list[KeptSession]:
         with self._apart() as db:

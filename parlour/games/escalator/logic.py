@@ -298,11 +298,12 @@ class Escalator(Game[Layout, Move]):
             return False
 
     def figures(self, state: Layout, elapsed_ms: int, moves: int) -> dict[str, float]:
-        figures = {"cards_left": float(PYRAMID - state.removed.bit_count())}
+        # counts as whole numbers: the end card shows a float to two places, as a rate
+        figures: dict[str, float] = {"cards_left": PYRAMID - state.removed.bit_count()}
         if not figures["cards_left"]:  # cleared: the cards the stock had still to give
-            figures["stock_left"] = float(state.stock_left)
+            figures["stock_left"] = state.stock_left
         if state.verdict is not None:
-            figures["winnable"] = float(state.verdict.winnable)
+            figures["winnable"] = int(state.verdict.winnable)
         return figures
 
     def sound(self, before: Layout, move: Move, after: Layout) -> str:

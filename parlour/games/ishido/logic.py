@@ -91,7 +91,6 @@ def fits(cells: Sequence[Tile | None], cell: Cell, tile: Tile, rules: str) -> in
     return len(around)
 
 
-_SIDES = {-1: "left of it", 1: "right of it", -COLS: "above it", COLS: "below it"}
 _PAIRINGS = {2: "one must match its colour and the other its bird",
              3: "two must match it by colour and one by bird, or the other way round",
              4: "two must match its colour and two its bird"}
@@ -100,14 +99,17 @@ _PAIRINGS = {2: "one must match its colour and the other its bird",
 def why_it_does_not_fit(cells: Sequence[Tile | None], cell: Cell, tile: Tile, rules: str
                         ) -> str:
     """Why `tile` may not go on the empty `cell` (where `fits` says 0), as the refusal
-    tells the player: the neighbour that matches it in neither colour nor bird, or the
-    classic rules' pairing."""
+    tells the player: the neighbour that matches it in neither colour nor bird, named by
+    its cell (not "above it": a phone turns the board on its side, and renames cells as
+    the player sees them), or the classic rules' pairing."""
     around = [(n, t) for n in NEIGHBOURS[cell] if (t := cells[n]) is not None]
     if not around:
         return "a tile must be placed next to another"
     for n, other in around:
         if colour(other) != colour(tile) and glyph(other) != glyph(tile):
-            return f"the tile {_SIDES[n - cell]} matches it in neither colour nor bird"
+            row, col = divmod(n, COLS)
+            return (f"the tile at column {col + 1}, row {row + 1} matches it in neither "
+                    "colour nor bird")
     return f"with {len(around)} neighbours, under the classic rules, {_PAIRINGS[len(around)]}"
 
 

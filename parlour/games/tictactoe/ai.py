@@ -13,7 +13,8 @@ RULES = TicTacToe()
 
 def perfect(turn: Turn, rng: random.Random) -> Cell:
     """Never loses. Among equally good moves, those that leave the other player the most
-    replies that lose (a corner opening, not an edge), at random so that games vary."""
+    replies worse than their best (that lose, or lose sooner, or only draw where a win
+    was there: a corner opening, not an edge), at random so that games vary."""
     best = best_moves(turn)
     traps = {cell: _losing_replies(RULES.apply(turn, cell)) for cell in best}
     most = max(traps.values())
@@ -21,7 +22,8 @@ def perfect(turn: Turn, rng: random.Random) -> Cell:
 
 
 def _losing_replies(turn: Turn) -> int:
-    """How many of the moves of the player to move in `turn` are worse than their best."""
+    """How many of the moves of the player to move in `turn` are worse than their best
+    (by the solver's values, which weigh how soon a game ends)."""
     replies = list(RULES.legal_moves(turn))
     if not replies:
         return 0

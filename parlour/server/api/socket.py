@@ -42,10 +42,12 @@ from parlour.server.hub.viewers import Viewer
 
 HELLO_TIMEOUT = 10.0
 """Seconds a new WebSocket has to say hello (with its token) before it is closed."""
-MESSAGES_WAITING = 16
-"""A browser's messages read and waiting to be carried out, at most. Past it the socket
-is not read until one is done: a quick player's clicks on a lagging server wait their
-turn (none is dropped), and a flood waits in its own connection's buffers."""
+MESSAGES_WAITING = 200
+"""A browser's messages read and waiting to be carried out, at most: a quick player's
+clicks on a lagging server wait their turn, none dropped (a burst of 17 once lost one),
+while the socket is still read, so that a "cancel" or a page hidden counts at once. A
+client past it is a flood, not a player: its socket is closed (1008), and its browser
+reconnects to the game as it stands."""
 log = logging.getLogger("parlour")
 Arrived = tuple[Action | Leave, float]
 """A message waiting to be carried out, with when it was read (`time.perf_counter()`)."""
@@ -134,8 +136,7 @@ async def _until_gone(hub: Hub, socket: WebSocket, live: Live, viewer: Viewer, c
 async def _serve(hub: Hub, socket: WebSocket, live: Live, viewer: Viewer, client: str
                  ) -> None:
     """Read the browser's messages while they are carried out one by one, so that a
-    "cancel" reaches the long work it is meant for at once (unless MESSAGES_WAITING are
-    already waiting: a browser sends one and waits for the answer)."""
+    "cancel" reaches the long work it is meant for at once."""
     waiting: asyncio.Queue[Arrived] = asyncio.Queue(MESSAGES_WAITING)
     carrying_out = asyncio.create_task(_carry_out(hub, live, viewer, waiting, client))
     try:
@@ -164,7 +165,11 @@ async def _serve(hub: Hub, socket: WebSocket, live: Live, viewer: Viewer, client
                 continue
             if message.plays_on:
                 hub.play_on(live, viewer.token)  # a hint still coming is moot now
-            await waiting.put((message, arrived))
+            if waiting.full():
+                await _refuse(socket, 1008, f"more than {MESSAGES_WAITING} messages waiting: "
+                              "wait for the answers")
+                return
+            waiting.put_nowait((message, arrived))
     finally:
         carrying_out.cancel()
 

@@ -145,6 +145,22 @@ def latest_results(db: Connection, game: str | None, limit: int
     return assembly.with_sessions(latest, lambda sid: session_row(db, sid))
 
 
+def result_and_group(db: Connection, sid: str, seat: int | None, per_group: int
+                     ) -> tuple[Result, list[Result]] | None:
+    mine = _results(db, "sid = %(sid)s AND (%(seat)s::integer IS NULL OR seat = %(seat)s)",
+                    {"sid": sid, "seat": seat}, "round DESC, seat LIMIT 1")
+    if not mine:
+        return None
+    this = mine[0]
+    newest_first = _results(
+        db, "game = %(game)s AND preset = %(preset)s AND mode = %(mode)s"
+        " AND seat_name = %(seat_name)s AND finished <= %(finished)s",
+        {"game": this.game, "preset": this.preset, "mode": this.mode,
+         "seat_name": this.seat_name, "finished": this.finished, "limit": per_group},
+        "finished DESC, seat DESC, made DESC LIMIT %(limit)s")
+    return this, newest_first[::-1]
+
+
 def daily_starts(db: Connection) -> list[DailyStart]:
     found = db.execute("SELECT sid, game, game_id, created, round, status FROM sessions"
                        f" WHERE {_DAILY} ORDER BY created, sid", _DAILY_PATTERN)

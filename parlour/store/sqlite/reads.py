@@ -168,6 +168,23 @@ def daily_results(db: sqlite3.Connection) -> list[Result]:
     return [_result(row) for row in rows]
 
 
+def result_and_group(db: sqlite3.Connection, sid: str, seat: int | None, per_group: int
+                     ) -> tuple[Result, list[Result]] | None:
+    found = db.execute(f"SELECT {RESULT_COLUMNS} FROM results WHERE sid=?1"
+                       " AND (?2 IS NULL OR seat=?2) ORDER BY round DESC, seat LIMIT 1",
+                       (sid, seat)).fetchone()
+    if found is None:
+        return None
+    this = _result(found)
+    rows = db.execute(
+        f"SELECT {RESULT_COLUMNS} FROM results"
+        " WHERE game=? AND preset=? AND mode=? AND seat_name=? AND finished<=?"
+        " ORDER BY finished DESC, seat DESC LIMIT ?",
+        (this.game, this.preset, this.mode, this.seat_name, this.finished, per_group)
+    ).fetchall()
+    return this, [_result(row) for row in reversed(rows)]
+
+
 def latest_results(db: sqlite3.Connection, game: str | None, limit: int
                    ) -> list[tuple[Result, SessionRow | None]]:
     rows = db.execute(

@@ -83,8 +83,8 @@ def test_a_refusal_says_which_neighbour_or_pairing_keeps_the_tile_out() -> None:
     # one above
     cells = {(4, 3): tile(1, 1), (5, 2): tile(2, 2)}
     state = board(cells, [tile(0, 1)])
-    with pytest.raises(IllegalMove, match=r": the tile above it matches it in neither "
-                       r"colour nor bird$"):
+    with pytest.raises(IllegalMove, match=r"column 6, row 4: the tile at column 6, row 3 "
+                       r"matches it in neither colour nor bird$"):
         GAME.apply(state, (5, 3))
     # both neighbours share its bird: the seed's rules take it, the classic ones want one
     # match by colour and one by bird
