@@ -49,6 +49,7 @@ class Suggestion:
     cell: int
     mine_probability: float
     why: Why
+    proof: int | None = None  # an open number beside a safe cell, all of its mines known
 
     @property
     def certain(self) -> bool:  # proven safe
@@ -66,11 +67,19 @@ def suggest(rows: int, cols: int, mines: int, known: Sequence[int]) -> Suggestio
     know = _Knowledge(rows, cols, mines, known)
     safe = know.deduce()
     if safe:
-        return Suggestion(_pick_safe(know, safe), 0.0, "safe")
+        cell = _pick_safe(know, safe)
+        return Suggestion(cell, 0.0, "safe", _full_number(know, known, cell))
     if not know.undetermined:
         raise ValueError("no closed cell is left to open")
     cell, why = _guess(know)
     return Suggestion(cell, know.probabilities()[cell], why)
+
+
+def _full_number(know: _Knowledge, known: Sequence[int], cell: int) -> int | None:
+    """An open number next to `cell` with as many proven mines around it as it shows, if
+    any: what a hint names to say why the cell is safe (the plainest of proofs)."""
+    return next((n for n in _bits(know.around_mask[cell]) if known[n] > 0
+                 and (know.around_mask[n] & know.mine).bit_count() == known[n]), None)
 
 
 def _pick_safe(know: _Knowledge, safe: int) -> int:
@@ -831,13 +840,24 @@ def hint(state: Minefield, seat: int) -> Hint | None:
     row, col = divmod(found.cell, state.cols)
     where = f"row {row + 1}, column {col + 1}"
     # the note follows the client's "Hint: ", so it says why in one clause of its own
-    why = "it is safe" if found.certain else \
+    why = _why_safe(found, state.cols, known) if found.certain else \
         f"a guess: {_percent(found.mine_probability)} mine, {GUESS_NOTES[found.why]}"
     if state.marks[found.cell] == FLAG:
         verdict = "is wrong" if found.certain else "may be wrong"
         return Hint(move={"mark": [row, col]},
                     note=f"The flag at {where} {verdict}: open it ({why})")
     return Hint(move={"open": [row, col]}, note=f"Open {where} ({why})")
+
+
+def _why_safe(found: Suggestion, cols: int, known: Sequence[int]) -> str:
+    """"it is safe: the 2 at row 3, column 4 has its 2 mines already", or, where no one
+    number shows it, that the numbers around it prove it."""
+    if found.proof is None:
+        return "it is safe: the numbers around it leave no mine there"
+    row, col = divmod(found.proof, cols)
+    count = known[found.proof]
+    mines = "its mine" if count == 1 else f"its {count} mines"
+    return f"it is safe: the {count} at row {row + 1}, column {col + 1} has {mines} already"
 
 
 GUESS_NOTES: dict[Why, str] = {

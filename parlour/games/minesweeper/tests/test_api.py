@@ -89,7 +89,7 @@ def test_hint_names_a_safe_cell_and_marks_the_game_assisted(client: TestClient) 
     assert hint["view"]["assisted"]
     row, col = hint["move"]["open"]
     layout = after_first_click(game["id"], 4, 4)
-    if hint["note"].endswith("(it is safe)"):
+    if "(it is safe" in hint["note"]:
         assert row * 9 + col not in layout.mined
     assert "hint" in hint["view"]["html"]
 

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from parlour.core.game import Status
 from parlour.core.gameid import GameId, parse_game_id
 from parlour.games.minesweeper.grid import neighbours
-from parlour.games.minesweeper.logic import PRESETS, Minefield, Minesweeper
+from parlour.games.minesweeper.logic import OPEN, PRESETS, Minefield, Minesweeper
 from parlour.games.minesweeper.solver import GUESS_NOTES, hint
 
 GAME = Minesweeper()
@@ -129,8 +129,15 @@ def test_a_hint_after_the_opening_is_safe_or_gives_its_odds(board: str) -> None:
         found = hint(after, 0)
         assert found is not None
         row, col = found.move["open"]
-        if found.note.endswith("(it is safe)"):
+        if "(it is safe" in found.note:
             assert after.cell(row, col) not in after.mined, f"{board}#h{seed}"
+            named = re.search(r"the (\d) at row (\d+), column (\d+) has", found.note)
+            if named:  # an open number beside it, whose mines are all next to it already
+                count, at = int(named[1]), after.cell(int(named[2]) - 1, int(named[3]) - 1)
+                assert after.counts[at] == count and after.marks[at] == OPEN
+                assert abs(at // after.cols - row) <= 1 and abs(at % after.cols - col) <= 1
+            else:
+                assert found.note.endswith("the numbers around it leave no mine there)")
         else:
             kinds = "|".join(map(re.escape, GUESS_NOTES.values()))
             assert re.fullmatch(rf"Open row \d+, column \d+ \(a guess: \d\d? % mine, "
