@@ -172,7 +172,10 @@ export function createViews({ endCard, shown, resync }) {
     if (view.playing_back) return "Playing the moves out: click or press a key to take over.";
     if (view.shown && view.can_redo) return "The solver's line: press Redo (Y) to play its next move.";
     if (view.seats.length === 1) return "";  // a solitaire: nobody else's turn to tell apart
-    if (view.can_move) return view.you.length > 1 ? `${mover.name} to play` : "Your turn";
+    if (view.can_move) {  // players sharing the screen are told by their number too
+      if (view.you.length <= 1) return "Your turn";
+      return sharedScreen(view) ? `${playerNumber(view, view.to_move)} to play (${mover.name})` : `${mover.name} to play`;
+    }
     if (mover.kind === "ai" || mover.stand_in) return `${mover.name} (computer) is thinking…`;
     if (mover.open) return "Waiting for a friend: send them the invite link.";
     return `Waiting for ${mover.name}…`;
