@@ -68,3 +68,19 @@ def test_counts_show_as_whole_numbers_and_rates_to_two_places(client: TestClient
                            headers=auth).json()
     shown = {figure["label"]: figure["shown"] for figure in view["end_figures"]}
     assert shown and all(text.isdigit() for text in shown.values()), shown
+
+
+def test_a_player_against_the_computer_is_shown_their_own_moves(client: TestClient) -> None:
+    created = client.post("/api/games", json={"game": "tictactoe",
+                                              "seats": ["human", "ai:random"]}).json()
+    sid, auth = created["session"], {"Authorization": f"Bearer {created['token']}"}
+    for cell in range(9):  # each cell in turn; one the computer took is refused
+        client.post(f"/api/games/{sid}/moves", json={"move": {"cell": [cell // 3, cell % 3]}},
+                    headers=auth)
+    view = client.get(f"/api/games/{sid}", headers=auth).json()
+    assert view["status"] != "playing"
+    crosses = view["text"].count("X")
+    assert {"label": "Your moves", "value": crosses, "shown": str(crosses)} in view[
+        "end_figures"]
+    watched = client.get(f"/api/games/{sid}").json()["end_figures"]  # a spectator: all
+    assert {"label": "Moves", "value": view["moves"], "shown": str(view["moves"])} in watched

@@ -169,6 +169,10 @@ class Session:
         """The moves made so far as the game counts them (`Game.moves_made`)."""
         return self.game.moves_made(self.state, self.cursor)
 
+    def moves_by(self, seats: Collection[int]) -> int:
+        """The moves so far made by `seats` (plies: Tribolo's three players' each count)."""
+        return sum(self._to_move_at(ply) in seats for ply in range(self.cursor))
+
     @property
     def to_move(self) -> int | None:
         return self.facts().to_move

@@ -289,7 +289,7 @@ def build_view(
         "params_text": params_text(game, session.game_id.params),
         "uses_upload": bool(session.game_id.uploads(game)),
         "sound": sound,
-        "end_figures": end_figures(session, perspective),
+        "end_figures": end_figures(session, perspective, seats),
         "end_actions": end_actions(session, observation),
         "playing_back": live.advice.playback is not None,
         "shown": live.group == SHOWN,
@@ -379,16 +379,21 @@ def end_actions(session: Session, observation: JSON) -> list[JSON]:
             for action in declared(observation, session.game_id.params)]
 
 
-def end_figures(session: Session, seat: int | None) -> list[JSON]:
+def end_figures(session: Session, seat: int | None, seats: Collection[int] = ()
+                ) -> list[JSON]:
     """What the end card shows besides the time (`GameSpec.end_figures`); none while playing.
-    A seat's score is for its holder: a spectator is shown the other figures."""
-    declared = session.spec.end_figures
+    A seat's score is for its holder: a spectator is shown the other figures. A player
+    who holds some of the seats is shown their own moves ("Your moves 39", not the 128
+    of Tribolo's three players)."""
+    declared = dict(session.spec.end_figures)
     if session.status is Status.PLAYING or not declared:
         return []
     game = session.game
     known: dict[str, float] = {"moves": session.moves_made}
     if seat is not None:
         known["score"] = session.facts().scores[seat]
+    if seats and len(seats) < len(session.seats) and "moves" in declared:
+        known["moves"], declared["moves"] = session.moves_by(seats), "Your moves"
     if declared.keys() - known.keys():
         known |= game.figures(session.state, session.clock.elapsed_ms, session.cursor)
     return [{"label": label, "value": _plain(known[name]), "shown": _shown(known[name])}
