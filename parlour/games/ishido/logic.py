@@ -104,13 +104,12 @@ def why_it_does_not_fit(cells: Sequence[Tile | None], cell: Cell, tile: Tile, ru
     the player sees them), or the classic rules' pairing."""
     around = [(n, t) for n in NEIGHBOURS[cell] if (t := cells[n]) is not None]
     if not around:
-        return "a tile must be placed next to another"
+        return "it must touch a tile"
     for n, other in around:
         if colour(other) != colour(tile) and glyph(other) != glyph(tile):
             row, col = divmod(n, COLS)
-            return (f"the tile at column {col + 1}, row {row + 1} matches it in neither "
-                    "colour nor bird")
-    return f"with {len(around)} neighbours, under the classic rules, {_PAIRINGS[len(around)]}"
+            return f"column {col + 1}, row {row + 1} shares neither colour nor bird"
+    return f"with {len(around)} neighbours, classic rules: {_PAIRINGS[len(around)]}"
 
 
 def _pairing_holds(by_colour: list[bool], by_glyph: list[bool]) -> bool:

@@ -71,8 +71,8 @@ def test_a_tile_must_touch_another_tile() -> None:
     with pytest.raises(IllegalMove, match="does not fit"):
         GAME.apply(state, (0, 0))
     # a refusal names the cell as a player counts (column 12, not [11, 7])
-    with pytest.raises(IllegalMove, match=r"^the tile does not fit at column 12, row 8: a "
-                       r"tile must be placed next to another$"):
+    with pytest.raises(IllegalMove, match=r"^the tile does not fit at column 12, row 8: it "
+                       r"must touch a tile$"):
         GAME.apply(state, (11, 7))
     with pytest.raises(IllegalMove, match=r"^column 6, row 4 is taken$"):
         GAME.apply(state, (5, 3))
@@ -83,15 +83,15 @@ def test_a_refusal_says_which_neighbour_or_pairing_keeps_the_tile_out() -> None:
     # one above
     cells = {(4, 3): tile(1, 1), (5, 2): tile(2, 2)}
     state = board(cells, [tile(0, 1)])
-    with pytest.raises(IllegalMove, match=r"column 6, row 4: the tile at column 6, row 3 "
-                       r"matches it in neither colour nor bird$"):
+    with pytest.raises(IllegalMove, match=r"column 6, row 4: column 6, row 3 shares neither "
+                       r"colour nor bird$"):
         GAME.apply(state, (5, 3))
     # both neighbours share its bird: the seed's rules take it, the classic ones want one
     # match by colour and one by bird
     cells = {(4, 3): tile(1, 1), (5, 2): tile(2, 1)}
     assert GAME.apply(board(cells, [tile(0, 1)]), (5, 3))
-    with pytest.raises(IllegalMove, match=r": with 2 neighbours, under the classic rules, "
-                       r"one must match its colour and the other its bird$"):
+    with pytest.raises(IllegalMove, match=r": with 2 neighbours, classic rules: one must "
+                       r"match its colour and the other its bird$"):
         GAME.apply(board(cells, [tile(0, 1)], rules="classic"), (5, 3))
 
 
