@@ -331,22 +331,26 @@ def test_the_token_goes_in_the_first_message_not_the_url(client: TestClient) -> 
         assert closed.value.code == 1008
 
 
-def test_a_burst_of_moves_quicker_than_the_server_is_played_in_full_and_in_order(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A quick player's clicks while the server lags (a loaded machine) wait their turn:
-    none is dropped. The socket is read no faster than its moves are carried out, so a
-    flood still holds only a few of its messages in the server's memory."""
-    created = minesweeper(client, rows=16, cols=30, mines=99)
-    sid, token = created["session"], created["token"]
+def lagging(client: TestClient, monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
+    """The app's hub takes `seconds` more over each action, as a loaded machine does."""
     hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
     act = hub.act
 
-    async def lagging(*args: Any, **kwargs: Any) -> Any:
-        await asyncio.sleep(0.005)
+    async def late(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(seconds)
         return await act(*args, **kwargs)
 
-    monkeypatch.setattr(hub, "act", lagging)
+    monkeypatch.setattr(hub, "act", late)
+
+
+def test_a_burst_of_moves_quicker_than_the_server_is_played_in_full_and_in_order(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A quick player's clicks while the server lags (a loaded machine) wait their turn,
+    in order: none is dropped (the 17th once was)."""
+    created = minesweeper(client, rows=16, cols=30, mines=99)
+    sid, token = created["session"], created["token"]
+    lagging(client, monkeypatch, 0.005)
     cells = [(row, col) for row in range(2) for col in range(30)]
     with open_socket(client, sid, token) as socket:
         assert socket.receive_json()["type"] == "view"
@@ -365,14 +369,7 @@ def test_a_flood_of_messages_past_what_may_wait_closes_its_socket(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     created = minesweeper(client, rows=16, cols=30, mines=99)
-    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
-    act = hub.act
-
-    async def stuck(*args: Any, **kwargs: Any) -> Any:
-        await asyncio.sleep(0.5)
-        return await act(*args, **kwargs)
-
-    monkeypatch.setattr(hub, "act", stuck)
+    lagging(client, monkeypatch, 0.5)
     with open_socket(client, created["session"], created["token"]) as socket:
         assert socket.receive_json()["type"] == "view"
         for _ in range(MESSAGES_WAITING + 2):

@@ -16,6 +16,7 @@ in, which SQLite's rowid gives for free.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -231,28 +232,18 @@ def _with_moves_made(function: str) -> str:
     return function
 
 
-_RESULTS_REPLACED = """
-    -- the game's results, or none while it is (again, after an undo) in play
-    DELETE FROM results WHERE sid = p_sid AND round = p_round;
-    INSERT INTO results (sid, round, seat, seat_name, game, preset, mode, outcome, score,
-                         elapsed_ms, moves, assisted, finished, figures)
-        SELECT sid, round, seat, seat_name, game, preset, mode, outcome, score,
-               elapsed_ms, moves, assisted, finished, figures
-        FROM json_populate_recordset(NULL::results, p_results);
-"""
-_RESULTS_STAND = """
-    -- the round's results once it ends: they stand while an Undo has it in play again
-    -- (a loss taken back is still a loss if the player restarts or leaves it) and are
-    -- replaced when it ends again
-    IF json_array_length(p_results) > 0 THEN
-        DELETE FROM results WHERE sid = p_sid AND round = p_round;
-        INSERT INTO results (sid, round, seat, seat_name, game, preset, mode, outcome,
-                             score, elapsed_ms, moves, assisted, finished, figures)
-            SELECT sid, round, seat, seat_name, game, preset, mode, outcome, score,
-                   elapsed_ms, moves, assisted, finished, figures
-            FROM json_populate_recordset(NULL::results, p_results);
-    END IF;
-"""
+_RESULTS_REPLACED = _SAVE_PROGRESS[_SAVE_PROGRESS.index("    -- the game's results"):
+                                   _SAVE_PROGRESS.index("END $$;")]
+"""Version 4's and 5's results: deleted at every save, so an Undo after the end took
+them back."""
+_RESULTS_STAND = (
+    "    -- the round's results once it ends: they stand while an Undo has it in play again\n"
+    "    -- (a loss taken back is still a loss if the player restarts or leaves it) and are\n"
+    "    -- replaced when it ends again\n"
+    "    IF json_array_length(p_results) > 0 THEN\n"
+    + textwrap.indent(_RESULTS_REPLACED.split("\n", 1)[1], "    ")
+    + "    END IF;\n"
+)
 
 
 def _results_stand(db: Connection) -> None:

@@ -553,10 +553,12 @@ def test_perfect_opens_where_most_replies_lose() -> None:
     assert all_choices(ai.perfect, start()) == {(0, 0), (2, 0), (0, 2), (2, 2)}
 
 
-def test_medium_takes_wins_and_blocks() -> None:
-    blocks = 0
+def quiet_positions(level: Any) -> list[Turn]:
+    """Every position in play where neither player can win at once, `level` checked on
+    the others (more than a hundred blocks among them): it takes a win, else blocks."""
+    quiet, blocks = [], 0
     for turn in playing_positions():
-        choices = all_choices(ai.medium, turn)
+        choices = all_choices(level, turn)
         wins = immediate_wins(turn, turn.player)
         threats = immediate_wins(turn, 1 - turn.player)
         if wins:
@@ -565,8 +567,14 @@ def test_medium_takes_wins_and_blocks() -> None:
             blocks += 1
             assert choices <= threats, turn
         else:
-            assert choices == set(GAME.legal_moves(turn))
+            quiet.append(turn)
     assert blocks > 100
+    return quiet
+
+
+def test_medium_takes_wins_and_blocks() -> None:
+    for turn in quiet_positions(ai.medium):  # otherwise it plays anywhere
+        assert all_choices(ai.medium, turn) == set(GAME.legal_moves(turn))
     # X X . / O . . / . . .  with Circle to move: Circle blocks at (2, 0).
     turn = play([(0, 0), (0, 1), (1, 0)])
     assert all_choices(ai.medium, turn) == {(2, 0)}
@@ -587,22 +595,14 @@ def chances(player: Any, turn: Turn) -> dict[Cell, float]:
 
 
 def test_hard_never_misses_a_win_or_a_block_and_slips_one_quiet_move_in_four() -> None:
-    quiet = 0
-    for turn in playing_positions():
+    quiet = quiet_positions(ai.hard)
+    for turn in quiet:
         odds = chances(ai.hard, turn)
-        wins = immediate_wins(turn, turn.player)
-        threats = immediate_wins(turn, 1 - turn.player)
-        if wins:
-            assert set(odds) <= wins, turn
-        elif threats:
-            assert set(odds) <= threats, turn
-        else:
-            quiet += 1
-            legal, best = set(GAME.legal_moves(turn)), set(solver.best_moves(turn))
-            assert set(odds) == legal  # a slip may be any move
-            off_best = sum(p for cell, p in odds.items() if cell not in best)
-            assert off_best == pytest.approx(len(legal - best) / len(legal) / ai.SLIPS), turn
-    assert quiet > 100
+        legal, best = set(GAME.legal_moves(turn)), set(solver.best_moves(turn))
+        assert set(odds) == legal  # a slip may be any move
+        off_best = sum(p for cell, p in odds.items() if cell not in best)
+        assert off_best == pytest.approx(len(legal - best) / len(legal) / ai.SLIPS), turn
+    assert len(quiet) > 100
 
 
 def test_random_plays_only_legal_moves() -> None:
