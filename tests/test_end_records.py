@@ -51,6 +51,16 @@ def test_a_game_opened_again_later_is_measured_as_it_was_when_it_ended() -> None
     assert records(this, [*BEFORE, this, later])["time"] == ("0:50", False)
 
 
+def test_a_record_is_beaten_by_as_much_as_the_card_shows() -> None:
+    """A time must be better by a whole second (the card shows 0:50 for both), and a rate
+    is written to two places even when it is whole."""
+    close = won("d", 50.9)
+    assert records(close, [*BEFORE, close])["time"] == ("0:50", False)
+    sharp = won("d", 49.9, efficiency=1.0)
+    found = records(sharp, [won("a", 60, efficiency=1.0), sharp])
+    assert found["time"] == ("0:49", True) and found["efficiency"] == ("1.00", False)
+
+
 def test_a_win_with_help_or_a_loss_or_a_first_game_sets_no_record() -> None:
     helped = won("d", 10, assisted=True)
     assert records(helped, BEFORE)["time"] == ("0:50", False)

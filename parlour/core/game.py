@@ -429,7 +429,9 @@ class StatFigure:
     `of`: "won" counts the games won only (e.g. the time to clear a minefield), "all"
     every game (e.g. Ishido's score). `unit` names the values on a chart's axis
     ("seconds", "moves", "points"); `best` is the best value's caption ("fewest moves";
-    default "best <label>"). Figures a game does not declare are in /api/stats only."""
+    default "best <label>"); `fraction`: a rate or a share, written to two places (0.70,
+    13.00) where a count is whole. Figures a game does not declare are in /api/stats
+    only."""
 
     name: str
     label: str
@@ -438,6 +440,7 @@ class StatFigure:
     of: Literal["all", "won"] = "all"
     best: str = ""
     chart: bool = True
+    fraction: bool = False
 
     @property
     def best_caption(self) -> str:

@@ -37,7 +37,7 @@ export function createEndCard({ sameDeal = true } = {}) {
     state.playingSeen = null;
     // a game that ends before the player's eyes shows its final board first (the winning
     // line, the mines) for a beat; one opened finished shows its card at once
-    if (live) state.beat = setTimeout(() => { state.beat = 0; fill(state.latest); }, END_BEAT_MS);
+    if (live) state.beat = setTimeout(afterTheBeat, END_BEAT_MS);
     else fill(next);
   }
 
@@ -55,6 +55,15 @@ export function createEndCard({ sameDeal = true } = {}) {
       + `<dd>${escapeHtml(shown)}</dd></div>`).join(""));
     const broken = records.filter((record) => record.new).map(({ caption }) => caption);
     if (broken.length) setText($("end-detail"), `${endDetail(next)} A new record: ${broken.join(", ")}!`);
+    else if (next.assisted) setText($("end-detail"), `${endDetail(next)} A game with help sets no record.`);
+  }
+
+  // The beat is over: the card, unless the player opened a dialog meanwhile (New game):
+  // then "Show result" offers it, rather than a card behind the dialog.
+  function afterTheBeat() {
+    state.beat = 0;
+    if (document.querySelector("dialog[open]")) setShown(false, true);
+    else fill(state.latest);
   }
 
   function stopBeat() { clearTimeout(state.beat); state.beat = 0; }

@@ -45,12 +45,14 @@ def end_records(spec: GameSpec, this: Result, group: Sequence[Result]) -> list[d
 
 def _shown(figure: StatFigure, value: float) -> str:
     """As the end card shows it: a time as 1:02 (the clock's whole seconds), a count as it
-    is, a fraction to two places."""
+    is, a fraction to two places (efficiency 1.00)."""
     if figure.unit == "seconds":
         minutes, seconds = divmod(int(value), 60)
         hours, minutes = divmod(minutes, 60)
         return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
-    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
+    if figure.fraction or not float(value).is_integer():
+        return f"{value:.2f}"
+    return str(int(value))
 
 
 def _value(figure: StatFigure, result: Result) -> float | None:
@@ -60,6 +62,10 @@ def _value(figure: StatFigure, result: Result) -> float | None:
 
 
 def _better(figure: StatFigure, value: float, best: float) -> bool:
+    """Whether `value` beats `best` by as much as the card shows: a time by a whole
+    second (0:41 against 0:41 is no new record, whatever the milliseconds say)."""
+    if figure.unit == "seconds":
+        value, best = int(value), int(best)
     return value < best if figure.show == "lowest" else value > best
 
 

@@ -184,6 +184,30 @@ def test_a_win_seen_as_it_comes_shows_the_board_first_then_the_card_with_the_rec
     expect(card.locator(".end-figures .record dt")).to_contain_text(["Best time"])
 
 
+def test_a_dialog_opened_during_the_beat_keeps_the_end_card_away_until_asked_for(
+    new_context: NewContext, own_stage: Stage
+) -> None:
+    won = scene("minesweeper-won")
+    reached, last = own_stage.before_the_end(won)
+    page = new_context(tokens={reached.session: reached.token},
+                       viewport=SIZES["laptop"]).new_page()
+    page.goto(reached.path(won.game))
+    wait_for_views(page, 1)
+    page.locator("#board-wrap").focus()
+    own_stage.play(reached, won.game, last)
+    expect(page.locator("#headline")).to_have_text("You win! Board cleared")
+    page.keyboard.press("n")  # New game, during the beat
+    dialog = page.locator("dialog[open]")
+    expect(dialog).to_be_visible()
+    page.wait_for_timeout(1500)  # the beat is over
+    expect(page.locator("#end-card")).to_be_hidden()  # not behind the dialog
+    page.keyboard.press("Escape")
+    expect(dialog).to_have_count(0)
+    page.locator("#end-show").click()
+    expect(page.locator("#end-card")).to_be_visible()
+    expect(page.locator("#end-title")).to_have_text("You win! Board cleared")
+
+
 def settled(page: Page) -> None:
     """Wait for the page's animations (the card's entrance) and two frames."""
     page.evaluate("Promise.all(document.getAnimations().map((a) => a.finished))")

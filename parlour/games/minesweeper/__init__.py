@@ -69,8 +69,9 @@ SPEC = GameSpec(
     end_figures={"3BV": "3BV", "3BV/s": "3BV/s", "efficiency": "Efficiency", "moves": "Moves"},
     stat_figures=(
         StatFigure("time", "time", "lowest", unit="seconds", of="won"),
-        StatFigure("3BV/s", "3BV/s", "highest", of="won", chart=False),
-        StatFigure("efficiency", "efficiency", "highest", of="won", chart=False),
+        StatFigure("3BV/s", "3BV/s", "highest", of="won", chart=False, fraction=True),
+        StatFigure("efficiency", "efficiency", "highest", of="won", chart=False,
+                   fraction=True),
     ),
     commands=(
         new_game("no-guess", "New no-guess game", "G", params={"first_click": "no_guess"}),

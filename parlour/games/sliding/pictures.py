@@ -137,6 +137,10 @@ def mountains(rng: random.Random) -> str:
         out.append(el("rect", x=rng.uniform(-100, 900), y=735 + i * 10,
                       width=rng.uniform(120, 420), height=3, rx=1.5, fill="#f6b48f",
                       opacity=round(0.7 - i * 0.02, 2)))
+    for _ in range(90):  # stars in the water, and the moon's glints
+        out.append(el("rect", x=rng.uniform(0, SIDE), y=rng.uniform(730, 995),
+                      width=rng.uniform(6, 26), height=2, fill=rng.choice(("#fdf6d8", "#b9a7e0")),
+                      opacity=round(rng.uniform(0.35, 0.8), 2)))
     for _ in range(16):  # pines along the shore
         x, h = rng.uniform(0, SIDE), rng.uniform(50, 110)
         out.append(el("path", d=f"M{x:.0f},{720 - h:.0f} L{x + h * 0.28:.0f},724 "
@@ -163,7 +167,7 @@ def sea(rng: random.Random) -> str:
         w = 260 - i * 4 + rng.uniform(-30, 30)
         out.append(el("rect", x=500 - w / 2, y=560 + i * 11, width=w, height=4, rx=2,
                       fill="#ffd28a", opacity=round(0.9 - i * 0.018, 2)))
-    for _ in range(70):  # waves
+    for _ in range(120):  # waves
         x, y, w = rng.uniform(0, SIDE), rng.uniform(580, 990), rng.uniform(20, 70)
         out.append(el("path", d=f"M{x:.0f},{y:.0f} q{w / 2:.0f},-10 {w:.0f},0",
                       stroke="#7fb3d5", stroke_width=3, fill="none", opacity=0.6))
@@ -239,7 +243,7 @@ def city(rng: random.Random) -> str:
                        + el("circle", cx=x + width / 2, cy=top - 52, r=5, fill="#ff4d6d"))
         x += width + rng.uniform(2, 14)
     out.append(el("rect", y=760, width=SIDE, height=240, fill="#141633"))
-    for _ in range(120):  # reflections in the river
+    for _ in range(240):  # reflections in the river
         out.append(el("rect", x=rng.uniform(0, SIDE), y=rng.uniform(770, 990),
                       width=rng.uniform(8, 40), height=3, fill=rng.choice(lights),
                       opacity=round(rng.uniform(0.3, 0.8), 2)))
@@ -251,7 +255,7 @@ def garden(rng: random.Random) -> str:
     """Big flowers and leaves on a soft ground: colour everywhere."""
     out = [f"<defs>{_gradient('ground', [(0, '#f7efe2'), (1, '#e8d8c3')])}</defs>",
            el("rect", width=SIDE, height=SIDE, fill="url(#ground)")]
-    for _ in range(40):  # leaves
+    for _ in range(80):  # leaves
         x, y, angle = rng.uniform(0, SIDE), rng.uniform(0, SIDE), rng.uniform(0, 360)
         out.append(el("ellipse", cx=x, cy=y, rx=60, ry=22,
                       fill=rng.choice(("#52796f", "#84a98c", "#354f52")),
