@@ -157,7 +157,11 @@ export function endDetail(next) {
   if (next.you.length === 0) return "The game is over.";
   if (next.seats.length > 1 && next.you.length === next.seats.length) {  // all seats at one screen
     const shared = next.status === "draw" || next.winners.length !== 1;
-    return shared ? `Well played, ${next.seats.length === 2 ? "both" : "all"}${help}!` : `Well played${help}!`;
+    if (shared) return `Well played, ${next.seats.length === 2 ? "both" : "all"}${help}!`;
+    // the winner by their number, as the seat chips name players sharing a screen
+    const winner = next.winners[0];
+    const humans = next.seats.filter((seat) => seat.kind !== "ai").length;
+    return humans > 1 ? `Well played, Player ${(next.series?.seats?.[winner]?.player ?? winner) + 1}${help}!` : `Well played${help}!`;
   }
   if (next.shown && next.outcome === "won") return "The solver's line, played to its end.";
   if (next.outcome === "won") return `Well played${help}!`;  // the headline says who won ("You win!")

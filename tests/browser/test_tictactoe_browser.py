@@ -147,7 +147,7 @@ def test_cross_wins_and_the_board_locks(
     expect(win).to_have_attribute("data-end-cause", "")  # the end card keeps clear of it
     assert game.playable() == []
     expect(game.page.locator("#ttt-board [data-move]")).to_have_count(0)
-    expect(game.message).to_contain_text("Well played")
+    expect(game.message).to_have_text("Well played, Player 1!")  # players sharing a screen
 
     # Neither a click nor a key plays on a finished board.
     game.cell(2, 2).click()
