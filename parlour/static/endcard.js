@@ -8,10 +8,10 @@
 // and a "Show result" button that brings the card back.
 import { $, api, escapeHtml, formatTime, set, setText, tokens } from "/static/common.js";
 
+const END_BEAT_MS = 900;  // the final board alone, before the card comes
+
 // sameDeal: whether a game has a deal or a start position to play again (Tic Tac Toe has
 // neither: its New game is the same game again).
-const END_BEAT_MS = 900;
-
 export function createEndCard({ sameDeal = true } = {}) {
   const state = {
     shownFor: null,  // the session and line whose end the card shows (or was put away for)

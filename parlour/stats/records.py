@@ -1,5 +1,5 @@
 """A finished game beside the records of its group, for its end card: "Best time 1:02",
-and whether this game set a new one ("New best time!").
+and whether this game set a new one ("A new record: best time!").
 
 The records are the statistics page's (`numbers.record`: the best over the group's games
 played without help, of its latest `RESULTS_PER_GROUP`), taken before this game: a game
@@ -21,9 +21,9 @@ from parlour.store import Result, Store
 def end_records(spec: GameSpec, this: Result, group: Sequence[Result]) -> list[dict[str, Any]]:
     """For each record figure of the game (`StatFigure.show` "lowest" or "highest") that
     this game has: the group's record before it, or this game's value if it set a new
-    one (`new`), with its caption and unit. `group`: the results of this game's group,
-    this one among them or not (those finished after it are left out: a game opened again
-    later is measured as it was when it ended)."""
+    one (`new`), with its caption and as the card writes it (`shown`). `group`: the
+    results of this game's group, this one among them or not (those finished after it
+    are left out: a game opened again later is measured as it was when it ended)."""
     if this.preset in FILED_APART:
         return []  # a position given or a game imported sets no records
     before = [r for r in group if r.finished <= this.finished
