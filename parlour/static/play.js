@@ -153,7 +153,9 @@ function askToRestart(view, restart) {
     : `The ${view.moves} moves played so far will be lost: Undo cannot bring them back.`)
     + (view.restart_help ? ` The game will then count as played with help: you have seen ${view.restart_help}.` : "");
   dialog.returnValue = "";
-  dialog.addEventListener("close", () => { if (dialog.returnValue === "restart") restart(); }, { once: true });
+  // one handler, replaced at each asking: a close event of the last asking, dispatched
+  // after this one opened (Esc, then R at once), neither restarts nor uses this one up
+  dialog.onclose = () => { if (!dialog.open && dialog.returnValue === "restart") restart(); };
   dialog.showModal();
 }
 
