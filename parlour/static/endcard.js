@@ -6,7 +6,7 @@
 // out of the page's flow, so showing it lays nothing out again. ✕, Esc or See the board
 // put it away (the focus goes back to the board); the status row then keeps the result
 // and a "Show result" button that brings the card back.
-import { $, api, escapeHtml, formatTime, set, setText, tokens } from "/static/common.js";
+import { $, api, escapeHtml, formatTime, playerNumber, set, setText, tokens } from "/static/common.js";
 
 const END_BEAT_MS = 900;  // the final board alone, before the card comes
 
@@ -158,10 +158,8 @@ export function endDetail(next) {
   if (next.seats.length > 1 && next.you.length === next.seats.length) {  // all seats at one screen
     const shared = next.status === "draw" || next.winners.length !== 1;
     if (shared) return `Well played, ${next.seats.length === 2 ? "both" : "all"}${help}!`;
-    // the winner by their number, as the seat chips name players sharing a screen
-    const winner = next.winners[0];
-    const humans = next.seats.filter((seat) => seat.kind !== "ai").length;
-    return humans > 1 ? `Well played, Player ${(next.series?.seats?.[winner]?.player ?? winner) + 1}${help}!` : `Well played${help}!`;
+    // (every seat is this page's here, so all are human: the winner by their number)
+    return `Well played, ${playerNumber(next, next.winners[0])}${help}!`;
   }
   if (next.shown && next.outcome === "won") return "The solver's line, played to its end.";
   if (next.outcome === "won") return `Well played${help}!`;  // the headline says who won ("You win!")

@@ -4,7 +4,7 @@
 // rematch once it has started: each player with their new seat's token, a spectator to
 // watch it. The server says what may be done (view.series, view.rematch); this module owns
 // the elements it adds to the end card and the #series row.
-import { $, escapeHtml, saveToken, set, setText, toast } from "/static/common.js";
+import { $, escapeHtml, playerNumber, saveToken, set, setText, sharedScreen, toast } from "/static/common.js";
 
 // send(message): to the server; open(sid): show another session; endCard: endcard.js's.
 export function createSeries({ send, open, endCard }) {
@@ -125,12 +125,11 @@ export function createSeries({ send, open, endCard }) {
 // by the seat each plays in this game, as the headline and the chips say ("Computer, Red").
 function playerNames(view) {
   const mine = view.you.length > 0 && view.you.length < view.seats.length;
-  // players taking turns at this screen (two of Tribolo's seats, say) are numbered, as
-  // the seat chips number them (views.js)
-  const shared = view.seats.filter((chair) => chair.you && chair.kind !== "ai").length > 1;
+  // players taking turns at this screen (two of Tribolo's seats, say) are numbered
+  const shared = sharedScreen(view);
   const names = view.seats.map((chair) => chair.kind === "ai" ? "Computer"
     : !mine || (shared && chair.you) ? "Player" : chair.you ? "You" : "Friend");
-  return names.map((name, seat) => name === "Player" ? `${name} ${view.series.seats[seat].player + 1}`
+  return names.map((name, seat) => name === "Player" ? playerNumber(view, seat)
     : names.filter((other) => other === name).length > 1 ? `${name}, ${view.seats[seat].name}` : name);
 }
 

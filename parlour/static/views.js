@@ -2,7 +2,7 @@
 // seats, which buttons work, a take-back asked for) applied to the page in place, the
 // status line or note under the headline, the clock and the tab's title. This module owns
 // the view shown now; the rest of the page reads it through current().
-import { $, escapeHtml, formatTime, play, set, setText, whenIdle } from "/static/common.js";
+import { $, escapeHtml, formatTime, play, playerNumber, set, setText, sharedScreen, whenIdle } from "/static/common.js";
 import { endDetail } from "/static/endcard.js";
 import { morphInto, patchParts } from "/static/morph.js";
 
@@ -92,16 +92,6 @@ export function createViews({ endCard, shown, resync }) {
     try { patched = patchParts($("board"), next.parts, next.orders, next.gone); } catch (error) { console.error(error); }
     // out of step (should not happen): a new connection starts with a whole view
     if (!patched) resync();
-  }
-
-  // Players taking turns on one screen are told apart by their number in the series (the
-  // series row's words), which a rematch keeps as it moves each to the next seat.
-  function sharedScreen(view) {
-    return view.seats.filter((seat) => seat.you && seat.kind !== "ai").length > 1;
-  }
-
-  function playerNumber(view, index) {
-    return `Player ${(view.series?.seats?.[index]?.player ?? index) + 1}`;
   }
 
   // A hint shown while the keyboard's cursor is on the board takes the cursor to it, so
