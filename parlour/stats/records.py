@@ -15,6 +15,7 @@ from parlour.core.game import GameSpec, StatFigure
 from parlour.core.gameid import FILED_APART
 from parlour.stats.numbers import counted, record
 from parlour.stats.statistics import RESULTS_PER_GROUP
+from parlour.stats.wording import clock
 from parlour.store import Result, Store
 
 
@@ -47,9 +48,7 @@ def _shown(figure: StatFigure, value: float) -> str:
     """As the end card shows it: a time as 1:02 (the clock's whole seconds), a count as it
     is, a fraction to two places (efficiency 1.00)."""
     if figure.unit == "seconds":
-        minutes, seconds = divmod(int(value), 60)
-        hours, minutes = divmod(minutes, 60)
-        return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
+        return clock(value)
     if figure.fraction or not float(value).is_integer():
         return f"{value:.2f}"
     return str(int(value))
