@@ -30,7 +30,19 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
   // A part of the board marked aria-disabled (e.g. a finished game) sends no moves.
   function parseMove(element, name) {
     if (element.closest('[aria-disabled="true"]')) return null;
-    try { return JSON.parse(element.getAttribute(name)); } catch { return null; }
+    try { return JSON.parse(element.getAttribute(chosenVariant(element, name))); } catch { return null; }
+  }
+
+  // A display option may change what an element plays: its data-move-<option>-<value> (or
+  // data-alt-move-…) is played instead while the player has chosen that value (Minesweeper's
+  // Marks: flags only, where a flag's second action clears it with no question mark between).
+  function chosenVariant(element, name) {
+    const board = $("board");
+    for (const option of Object.keys(info.display_options)) {
+      const variant = `${name}-${option}-${board.getAttribute(`data-opt-${option}`)}`;
+      if (element.hasAttribute(variant)) return variant;
+    }
+    return name;
   }
 
   function sendMove(move) {

@@ -397,6 +397,42 @@ def test_flag_with_right_clicks(minesweeper: OpenGame, server_view: ServerView) 
     expect(game.page.locator("#ms-grid .open")).to_have_count(0)  # no click opened a cell
 
 
+def test_marks_flags_only_clears_a_flag_at_once_and_is_remembered(
+    minesweeper: OpenGame, server_view: ServerView
+) -> None:
+    """The View menu's Marks: Flags only leaves the seed's question mark out of the cycle:
+    a flag's right click clears it (the move `unmark`), for this player from then on."""
+    deal = find_deal(7, 7, 10, (0, 0), lambda s: len(closed_safe(s)) >= 2)
+    game = minesweeper(deal)
+    page, at = game.page, (3, 4)
+    cell = game.cell(at)
+    game.right_click(at)
+    game.right_click(at)
+    expect(cell).to_have_class(re.compile(r"\bquestion\b"))  # the seed's cycle by default
+
+    page.locator("#menu-view").click()
+    page.locator('#menubar [data-run="marks-flags-only"]').click()
+    expect(page.locator("#board")).to_have_attribute("data-opt-marks", "flags-only")
+    game.right_click(at)  # a question mark already there clears as before
+    expect(cell).to_have_class("ms-cell closed")
+    game.right_click(at)
+    expect(cell).to_have_class(re.compile(r"\bflag\b"))
+    expect(game.mines_left).to_have_text("009")
+    game.right_click(at)
+    expect(cell).to_have_class("ms-cell closed")
+    expect(game.mines_left).to_have_text("010")
+    assert server_view(game.session())["moves"] == 5
+
+    page.reload()
+    game.wait_board("\n".join("#" * deal.cols for _ in range(deal.rows)))
+    expect(page.locator("#board")).to_have_attribute("data-opt-marks", "flags-only")
+    game.right_click(at)
+    game.right_click(at)
+    expect(cell).to_have_class("ms-cell closed")
+    seen = server_view(game.session())
+    assert seen["moves"] == 7 and "?" not in seen["text"] and "F" not in seen["text"]
+
+
 def test_space_marks_the_cell_under_the_mouse_until_the_arrows_move(
     minesweeper: OpenGame,
 ) -> None:

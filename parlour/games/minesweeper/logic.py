@@ -34,7 +34,7 @@ from parlour.games.minesweeper.noguess import no_guess_layout
 HIDDEN, FLAG, QUESTION, OPEN = 0, 1, 2, 3
 NEXT_MARK = {HIDDEN: FLAG, FLAG: QUESTION, QUESTION: HIDDEN}
 
-Action = Literal["open", "mark", "chord"]
+Action = Literal["open", "mark", "unmark", "chord"]
 Move = tuple[Action, int, int]  # (action, row, col)
 
 PRESETS: dict[str, Params] = {
@@ -98,12 +98,14 @@ class MoveModel(BaseModel):
     model_config = ConfigDict(extra="forbid")
     open: Where | None = Field(None, description="[row, col] to open")
     mark: Where | None = Field(None, description="[row, col] to mark: flag, ?, none")
+    unmark: Where | None = Field(None, description="[row, col] of a flag or ? to clear")
     chord: Where | None = Field(None, description="[row, col] of an open number to chord")
 
     @model_validator(mode="after")
     def one_action(self) -> MoveModel:
-        if sum(value is not None for value in (self.open, self.mark, self.chord)) != 1:
-            raise ValueError("a move is exactly one of open, mark or chord")
+        actions = (self.open, self.mark, self.unmark, self.chord)
+        if sum(value is not None for value in actions) != 1:
+            raise ValueError("a move is exactly one of open, mark, unmark or chord")
         return self
 
 
@@ -204,6 +206,8 @@ class Minesweeper(Game[Minefield, Move]):
             row, col = divmod(cell, state.cols)
             if mark != OPEN:
                 moves.append(("mark", row, col))
+                if mark != HIDDEN:
+                    moves.append(("unmark", row, col))
                 if mark != FLAG:
                     moves.append(("open", row, col))
             elif _chord_targets(state, cell):
@@ -221,6 +225,8 @@ class Minesweeper(Game[Minefield, Move]):
         cell = state.cell(row, col)
         if action == "mark":
             return self._mark(state, cell)
+        if action == "unmark":
+            return self._unmark(state, cell)
         if action == "open":
             if state.marks[cell] == OPEN:
                 raise IllegalMove(f"row {row + 1}, column {col + 1} is already open")
@@ -246,6 +252,16 @@ class Minesweeper(Game[Minefield, Move]):
         marks[cell] = NEXT_MARK[marks[cell]]
         return replace(state, marks=tuple(marks), clicks=state.clicks + 1)
 
+    def _unmark(self, state: Minefield, cell: Cell) -> Minefield:
+        """Clear a flag or a question mark at once: the second action of a player who
+        marks with flags alone (the Marks display option), where the seed's cycle would
+        put a question mark between."""
+        if state.marks[cell] not in (FLAG, QUESTION):
+            raise IllegalMove("only a flag or a question mark can be cleared")
+        marks = list(state.marks)
+        marks[cell] = HIDDEN
+        return replace(state, marks=tuple(marks), clicks=state.clicks + 1)
+
     def status(self, state: Minefield) -> Status:
         if state.exploded is not None:
             return Status.LOST
@@ -269,7 +285,7 @@ class Minesweeper(Game[Minefield, Move]):
         return UndoRule.ASSISTED if after.exploded is not None else UndoRule.ALLOWED
 
     def sound(self, before: Minefield, move: Move, after: Minefield) -> str:
-        if move[0] == "mark":
+        if move[0] in ("mark", "unmark"):
             return "flag"
         return "reveal" if after.opened - before.opened > 1 else "move"
 
@@ -330,11 +346,11 @@ class Minesweeper(Game[Minefield, Move]):
         return ", ".join([name, *self._rule_words({"first_click": observation["first_click"]})])
 
     def move_from_model(self, model: MoveModel) -> Move:
-        for action in ("open", "mark", "chord"):
+        for action in ("open", "mark", "unmark", "chord"):
             target = getattr(model, action)
             if target is not None:
                 return (action, target[0], target[1])
-        raise IllegalMove("a move is exactly one of open, mark or chord")
+        raise IllegalMove("a move is exactly one of open, mark, unmark or chord")
 
     def move_to_json(self, move: Move) -> JSON:
         action, row, col = move

@@ -8,6 +8,8 @@ from parlour.core.game import JSON, RenderContext
 from parlour.core.markup import attr, classes, grid_rows, lines, move_attr
 from parlour.games.minesweeper.logic import PRESETS, RULE_WORDS, Minesweeper
 
+FLAGS_ONLY = "flags-only"  # the Marks display option's choice with no question marks
+MARKS = ("with-question-marks", FLAGS_ONLY)
 SEED_PRESETS = (("easy", "1"), ("medium", "2"), ("hard", "3"))
 LABELS_OF_PRESETS = {name: Minesweeper().preset_label(name) for name in PRESETS}
 FACES = {"won": "😎", "lost": "😵"}
@@ -156,8 +158,9 @@ def _actions(row: int, col: int, symbol: str) -> str:
         return move_attr("data-move", {"open": where}) + move_attr(
             "data-alt-move", {"mark": where}
         )
-    if symbol == "F":
-        return move_attr("data-alt-move", {"mark": where})
+    if symbol == "F":  # to a question mark, or cleared at once for a player of flags only
+        return move_attr("data-alt-move", {"mark": where}) + move_attr(
+            f"data-alt-move-marks-{FLAGS_ONLY}", {"unmark": where})
     if symbol in "12345678":  # a click, C, a middle click or both buttons chord it
         chord = {"chord": where}
         return move_attr("data-move", chord) + move_attr("data-keymoves", {"c": chord}) + \

@@ -269,9 +269,10 @@ def test_custom_sizes_are_validated(params: dict[str, object], reason: str) -> N
 
 
 def test_moves_as_json() -> None:
-    for move in (("open", 1, 2), ("mark", 0, 0), ("chord", 3, 4)):
+    for move in (("open", 1, 2), ("mark", 0, 0), ("unmark", 0, 0), ("chord", 3, 4)):
         assert GAME.parse_move(GAME.move_to_json(move)) == move
-    for bad in ({}, {"open": [1]}, {"open": [1, 2], "mark": [1, 2]}, {"dig": [1, 2]}):
+    for bad in ({}, {"open": [1]}, {"open": [1, 2], "mark": [1, 2]},
+                {"mark": [1, 2], "unmark": [1, 2]}, {"dig": [1, 2]}):
         with pytest.raises(IllegalMove, match="malformed"):
             GAME.parse_move(bad)
     with pytest.raises(IllegalMove, match="off the board"):
@@ -301,6 +302,22 @@ def test_a_board_with_two_openings_takes_a_click_for_each() -> None:
     assert three_bv(field("..*.. ..*.. ..*..")) == 2  # mines down the middle, one each side
 
 
+def test_unmark_clears_a_flag_or_a_question_mark_at_once() -> None:
+    """The second action of a player who marks with flags alone (the Marks option)."""
+    state = GAME.apply(field("*.. ... ..."), ("mark", 0, 0))
+    assert state.marks[0] == FLAG and state.flags() == 1
+    cleared = GAME.apply(state, ("unmark", 0, 0))
+    assert cleared.marks[0] == HIDDEN and cleared.flags() == 0
+    assert cleared.clicks == 2  # a click, as a mark is
+    question = GAME.apply(state, ("mark", 0, 0))
+    assert question.marks[0] == QUESTION
+    assert GAME.apply(question, ("unmark", 0, 0)).marks[0] == HIDDEN
+    opened = GAME.apply(state, ("open", 1, 1))  # a 1: nothing else opens
+    for where in ((2, 2), (1, 1)):  # a closed cell with no mark, an open one
+        with pytest.raises(IllegalMove, match="only a flag or a question mark"):
+            GAME.apply(opened, ("unmark", *where))
+
+
 def test_every_click_counts_towards_efficiency_and_speed_is_per_second() -> None:
     state = field("..*.. ..*.. ..*..")
     state = GAME.apply(state, ("mark", 0, 2))  # a flag is a click too
@@ -318,9 +335,10 @@ def test_the_moves_open_to_a_player() -> None:
     # closed cells are marked or opened; an open number without its flags is not chorded
     assert GAME.legal_moves(state) == [
         ("mark", 0, 0), ("open", 0, 0), ("mark", 1, 0), ("open", 1, 0)]
-    state = GAME.apply(state, ("mark", 0, 0))  # a flag is marked again, not opened
-    assert GAME.legal_moves(state) == [
-        ("mark", 0, 0), ("chord", 0, 1), ("mark", 1, 0), ("open", 1, 0), ("chord", 1, 1)]
+    # a flag is marked again (to ?) or cleared, not opened
+    state = GAME.apply(state, ("mark", 0, 0))
+    assert GAME.legal_moves(state) == [("mark", 0, 0), ("unmark", 0, 0), ("chord", 0, 1),
+                                       ("mark", 1, 0), ("open", 1, 0), ("chord", 1, 1)]
     assert GAME.legal_moves(GAME.apply(state, ("open", 1, 0))) == ()  # won
 
 

@@ -36,3 +36,19 @@ def test_the_board_buttons_say_the_first_click_rule_they_keep() -> None:
 def test_flag_mode_waits_until_a_cell_is_open() -> None:
     assert re.search(r'id="ms-mode"[^>]* data-paused', markup("safe"))
     assert not re.search(r'id="ms-mode"[^>]* data-paused', markup("safe", opened=True))
+
+
+def test_a_flag_offers_its_clearing_to_a_player_of_flags_only() -> None:
+    """A flag's second action goes on to a question mark (the seed's cycle), or under the
+    Marks option's Flags only clears the flag; a closed cell and a question mark have one
+    second action whatever the option (to a flag; cleared)."""
+    state = GAME.deal(GAME.validate({}), random.Random(1))
+    state = GAME.apply(GAME.apply(state, ("mark", 0, 0)), ("mark", 0, 1))
+    state = GAME.apply(state, ("mark", 0, 1))  # a question mark
+    html = render(GAME.observe(state, 0), PLAYING)
+    cell = {name: re.search(rf'<div id="ms-0-{name}"[^>]*>', html).group(0)  # type: ignore[union-attr]
+            for name in (0, 1, 2)}
+    assert 'data-alt-move="{&quot;mark&quot;:[0,0]}"' in cell[0]
+    assert 'data-alt-move-marks-flags-only="{&quot;unmark&quot;:[0,0]}"' in cell[0]
+    for other in (cell[1], cell[2]):
+        assert "data-alt-move=" in other and "data-alt-move-marks" not in other
