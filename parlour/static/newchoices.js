@@ -1,10 +1,12 @@
 // The toolbar's New as a split button, for a game that names its new-game choices
-// (catalog `new_choices`, e.g. Escalator's "New winnable deal" and "New random deal"):
+// (catalog `new_choices`, e.g. Escalator's "New winnable deal" and "New random deal", Tic
+// Tac Toe's opponents):
 // New opens the New game dialog as for every game, ▾ offers those choices at once.
 import { $, escapeHtml } from "/static/common.js";
+import { seatsOf } from "/static/newgame.js";
 
 // info: the game's catalog entry; run(command): carries a command out (commands.js);
-// current(): the view shown (its kind of deal is marked).
+// current(): the view shown (its kind of deal, or of opponents, is marked).
 export function bindNewChoices({ info, run, current }) {
   const choices = (info.new_choices || []).map((name) => info.commands.find((c) => c.name === name)).filter(Boolean);
   const more = $("btn-new-more"), list = $("new-choices");
@@ -21,10 +23,14 @@ export function bindNewChoices({ info, run, current }) {
     list.hidden = !open;
     more.setAttribute("aria-expanded", String(open));
     if (!open) return;
-    const params = current()?.params || {};
+    const view = current();
+    const params = view?.params || {};
+    const seats = view ? seatsOf(view).join() : "";
     for (const item of items()) {
-      const wants = choices[Number(item.dataset.choice)].args.params;
-      item.setAttribute("aria-checked", String(Object.entries(wants).every(([name, value]) => params[name] === value)));
+      const wants = choices[Number(item.dataset.choice)].args;
+      const same = Object.entries(wants.params).every(([name, value]) => params[name] === value)
+        && (!wants.seats.length || wants.seats.join() === seats);
+      item.setAttribute("aria-checked", String(same));
     }
     (list.querySelector('[aria-checked="true"]') || items()[0]).focus();
   }

@@ -129,20 +129,17 @@ export function createNewGames({ info, views, connection }) {
   }
 
   // The seats of the game shown, as a new game asks for them.
-  function seatsLikeThis(view) {
-    return view.seats.map((s) => (s.kind === "ai" ? `ai:${s.level}` : s.open ? "open" : "human"));
-  }
 
   async function likeThis() {
     const view = views.current();
-    await startSession({ params: view.params, seats: seatsLikeThis(view) });
+    await startSession({ params: view.params, seats: seatsOf(view) });
   }
 
   // The same deal again: restarted in place where the player may, else as a new game of it.
   async function replay() {
     const view = views.current();
     if (view.can_restart) { connection.send({ type: "restart" }); return; }
-    await startSession({ id: view.id, seats: seatsLikeThis(view) });
+    await startSession({ id: view.id, seats: seatsOf(view) });
   }
 
   // A new game at once: these parameters over the current game's (a preset, "no-guess"...),
@@ -188,4 +185,9 @@ export function createNewGames({ info, views, connection }) {
   }
 
   return { choices, openDialog, startFromDialog, likeThis, replay, withChoices, bindPictureDrops };
+}
+
+// Who sits where in `view`, as a new game's seats are given ("human", "open", "ai:medium").
+export function seatsOf(view) {
+  return view.seats.map((s) => (s.kind === "ai" ? `ai:${s.level}` : s.open ? "open" : "human"));
 }

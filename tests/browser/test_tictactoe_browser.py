@@ -288,6 +288,36 @@ def test_the_computer_answers_and_undo_takes_both_back(ttt: OpenGame) -> None:
     assert len(game.playable()) == 9
 
 
+def test_new_starts_each_kind_of_opponent_in_one_tap(
+    ttt: OpenGame, server_view: ServerView
+) -> None:
+    """New ▾: the computer at each level, two on this screen, or a friend by invite link,
+    the kind on the board marked, as lichess's "play with the computer / a friend"."""
+    game = ttt()  # the default: against the computer (medium)
+    page, choices = game.page, game.page.locator("#new-choices")
+    page.click("#btn-new-more")
+    expect(choices.locator(".menu-label")).to_have_text([
+        *(f"New game against the computer ({level})"
+          for level in ("random", "medium", "hard", "perfect")),
+        "New game for two on this screen",
+        "New game with a friend in another browser (invite link)"])
+    checked = choices.locator('[aria-checked="true"]')
+    expect(checked).to_have_text(re.compile(r"computer \(medium\)"))
+    before = game.session()
+    choices.get_by_role("menuitemradio", name="New game against the computer (hard)").click()
+    expect(page.locator("#seats")).to_contain_text("Computer (hard)")
+    assert game.session() != before
+    assert [seat["level"] for seat in server_view(game.session())["seats"]
+            if seat["kind"] == "ai"] == ["hard"]
+
+    page.click("#btn-new-more")
+    expect(checked).to_have_text(re.compile(r"computer \(hard\)"))
+    choices.get_by_role("menuitemradio", name=re.compile("a friend in another browser")).click()
+    expect(page.locator("#btn-invite")).to_be_visible()
+    page.click("#btn-new-more")
+    expect(checked).to_have_text(re.compile("a friend in another browser"))
+
+
 WAIT_FOR_REPLY = """([crosses]) => {
   const board = document.getElementById("ttt-board");
   if (document.getElementById("headline").textContent !== "Tic Tac Toe") return true;

@@ -85,8 +85,8 @@ SPEC = GameSpec(
     display_options={"marks": MARKS},
     display_labels={"marks": {MARKS[0]: "Flags and question marks",
                               FLAGS_ONLY: "Flags only"}},
-    second_action="flag, question mark, clear (View › Marks: Flags only leaves out the "
-                  "question mark; also a right click or a long press)",
+    second_action="flag, question mark, clear (the View menu's Marks: Flags only leaves "
+                  "out the question mark; also a right click or a long press)",
     shortcuts=(
         Shortcut("Enter", "open the cell under the cursor"),
         Shortcut("C", "chord: open the neighbours of a number whose flags are all placed"),

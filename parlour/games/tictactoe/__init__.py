@@ -16,7 +16,7 @@ Restart plays again from an empty board.</p>
 <p>Opponents: the computer at four levels (<i>random</i>; <i>medium</i>, which takes wins
 and blocks; <i>hard</i>, which plays well but slips now and then; and <i>perfect</i>, which
 never loses), a friend on this screen, or a friend in another browser who opens your
-invite link.</p>
+invite link. The ▾ beside New starts each of them in one tap.</p>
 """
 
 ABOUT_HTML = """
@@ -41,11 +41,18 @@ SPEC = GameSpec(
     tables=(solver.VALUES,),
     default_seats=("human", "ai:medium"),
     about_html=ABOUT_HTML,
+    # New ▾ starts each kind of game in one tap, as lichess's "play with the computer" and
+    # "play with a friend"; the New game dialog still chooses seats one by one
     commands=(
-        new_game("new-perfect", "New game against the perfect computer",
-                 seats=("human", "ai:perfect")),
+        *(new_game(f"new-{level}", f"New game against the computer ({level})",
+                   seats=("human", f"ai:{level}"))
+          for level in ("random", "medium", "hard", "perfect")),
         new_game("new-two", "New game for two on this screen", seats=("human", "human")),
+        new_game("new-friend", "New game with a friend in another browser (invite link)",
+                 seats=("human", "open")),
     ),
+    new_choices=("new-random", "new-medium", "new-hard", "new-perfect", "new-two",
+                 "new-friend"),
     shortcuts=(
         Shortcut("1 to 9", "claim a cell, in reading order from the top left"),
     ),
