@@ -116,3 +116,32 @@ def test_the_end_card_asks_for_its_records(client: TestClient, store: Store) -> 
     assert time["caption"] == "best time" and time["shown"] == "0:00"
     playing = client.post("/api/games", json={"game": "minesweeper"}).json()
     assert client.get(f"/api/games/{playing['session']}/records").json() == []
+
+
+def solve_position(client: TestClient, tiles: str, cells: list[list[int]]) -> str:
+    """A 3x3 sliding game from `tiles`, played by sliding the tiles at `cells`: its sid."""
+    created = client.post("/api/games", json={"game": "sliding",
+                                              "id": f"sliding:rows=3,cols=3:{tiles}"})
+    assert created.status_code == 201, created.text
+    game = created.json()
+    for cell in cells:
+        reply = client.post(f"/api/games/{game['session']}/moves", json={"move": {"cell": cell}},
+                            headers={"Authorization": f"Bearer {game['token']}"})
+        assert reply.status_code == 200, reply.text
+    return str(game["session"])
+
+
+def test_the_end_card_gets_the_fewest_moves_possible_and_whether_they_were_met(
+    client: TestClient,
+) -> None:
+    """The sliding puzzle's solver proves the fewest moves from the start (GameSpec.
+    best_possible), given last among the records, a position given too."""
+    two_away = "1,2,3,4,5,6,0,7,8"  # 7 and 8 slide left, in one move of the line or two
+    for cells, moves, met in (([[2, 2]], 2, True), ([[1, 0], [2, 0], [2, 1], [2, 2]], 4, False)):
+        sid = solve_position(client, two_away, cells)
+        (possible,) = client.get(f"/api/games/{sid}/records").json()
+        assert possible["name"] == "best_possible" and possible["caption"] == "fewest possible"
+        assert (possible["value"], possible["shown"], possible["new"]) == (2, "2", False)
+        assert bool(possible["met"]) is met, moves
+    playing = solve_position(client, two_away, [[2, 1]])
+    assert client.get(f"/api/games/{playing}/records").json() == []

@@ -414,6 +414,21 @@ CommandHandler = Callable[[Any, int], "Hint | str | Replay | Playback"]
 game then counts as assisted), a note for the player, a replay to open, or moves to play
 out. Module-level: it runs in a worker."""
 
+@dataclass(frozen=True)
+class BestPossible:
+    """What the best play from the same start would have scored, for the end card beside
+    the player's own figures (the sliding puzzle's fewest moves: "Fewest possible 48")."""
+
+    caption: str  # as the card writes it after a capital: "fewest possible"
+    value: int
+    met: str = ""  # the card's words when the player's game scored it too, else empty
+
+
+BestPossibleFinder = Callable[[Any, Any], BestPossible | None]
+"""(start state, final state) -> the best possible, or None where the game cannot tell
+(the sliding puzzle proves the fewest moves on 3x3 and 4x4 only). Module-level: it runs
+in a worker, once the game has ended."""
+
 CommandStates = Callable[[JSON], Mapping[str, bool]]
 """Which server commands may be used, from the observation of the viewer's seat."""
 
@@ -546,6 +561,8 @@ class GameSpec:
     """Soft background music the page synthesises while the game is played (no audio
     files): the name of a style the client knows (`static/music.js`, e.g. "music-box");
     empty: none. It follows the sound switch (M) and the Display dialog's Music switch."""
+    best_possible: BestPossibleFinder | None = None
+    """What the best play from the game's start would have scored, for its end card."""
     stat_figures: tuple[StatFigure, ...] = ()
     """The game's own figures on the statistics page (best time, fewest moves, score...)."""
     stat_outcomes: Mapping[str, str] = field(

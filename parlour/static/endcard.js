@@ -42,7 +42,8 @@ export function createEndCard({ sameDeal = true } = {}) {
   }
 
   // The group's records beside this game's figures ("Best time 1:02", as the statistics
-  // page keeps them), and a new one said in the detail line: asked once the card is filled.
+  // page keeps them), and a new one said in the detail line: asked once the card is filled;
+  // with them, where the game can tell, the best possible from its start ("Fewest possible 48").
   async function showRecords(next) {
     const fill = state.fills;
     let records = [];
@@ -54,8 +55,11 @@ export function createEndCard({ sameDeal = true } = {}) {
       `<div class="record${fresh ? " new" : ""}"><dt>${escapeHtml(caption[0].toUpperCase() + caption.slice(1))}</dt>`
       + `<dd>${escapeHtml(shown)}</dd></div>`).join(""));
     const broken = records.filter((record) => record.new).map(({ caption }) => caption);
-    if (broken.length) setText($("end-detail"), `${endDetail(next)} A new record: ${broken.join(", ")}!`);
+    // the best possible from the start, when this game scored it ("no solution is shorter")
+    const met = records.map((record) => record.met).filter(Boolean).map((words) => ` ${words}`).join("");
+    if (broken.length) setText($("end-detail"), `${endDetail(next)} A new record: ${broken.join(", ")}!${met}`);
     else if (next.assisted) setText($("end-detail"), `${endDetail(next)} A game with help sets no record.`);
+    else if (met) setText($("end-detail"), `${endDetail(next)}${met}`);
   }
 
   // The beat is over: the card, unless the player opened a dialog meanwhile (New game):

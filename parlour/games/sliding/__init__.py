@@ -60,6 +60,7 @@ SPEC = GameSpec(
     about_html=ABOUT_HTML,
     thumbnail_svg=THUMBNAIL,
     hint=solver.hint,
+    best_possible=solver.fewest_moves,
     commands=(
         server("solution", "Show me the solution", "edit", "W"),
         new_game("reshuffle", "Reshuffle", "S"),

@@ -47,7 +47,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from parlour.core import progress
-from parlour.core.game import Hint, Playback, counted
+from parlour.core.game import BestPossible, Hint, Playback, counted
 from parlour.games.sliding import kernel, patterns
 from parlour.games.sliding import logic as rules
 from parlour.games.sliding.kernel import Bytes, Ints
@@ -290,6 +290,18 @@ def _hints(state: Puzzle, moves: tuple[int, ...], optimal: bool) -> list[Hint]:
         tiles[gap], tiles[cell] = tiles[cell], 0
         gap = cell
     return hints
+
+
+def fewest_moves(start: Puzzle, end: Puzzle) -> BestPossible | None:
+    """For a solved game's end card: the fewest moves that solve its start position, on
+    the boards where the solver proves them (3x3 and 4x4)."""
+    if not end.solved() or start.rows != start.cols or start.rows > 4:
+        return None
+    moves, optimal = solution(start)
+    if not optimal:
+        return None
+    met = "Not one move wasted: no solution is shorter." if end.moved == len(moves) else ""
+    return BestPossible("fewest possible", len(moves), met)
 
 
 def hint(state: Puzzle, seat: int) -> Hint | None:

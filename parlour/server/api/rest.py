@@ -261,15 +261,25 @@ async def get_records(sid: str, hub: HubDep, authorization: Authorization = None
     """The records a finished game is measured against, for its end card: of each figure
     the statistics keep a best of (a time, fewest moves, a score), the best before this
     game in its group, or this game's own when it set a new one (`new`); per the seats
-    your token holds (no token: the game's first seat). [] while the game is on, or when
-    its group had no record yet. 403 to a page of another site."""
+    your token holds (no token: the game's first seat). Last, where the game can tell,
+    the best possible from its start (`best_possible`: the sliding puzzle's fewest
+    moves), with `met` saying so when this game scored it. [] while the game is on, or
+    when there is none of these. 403 to a page of another site."""
     live = await hub.get(sid)
     if live.session.status is Status.PLAYING:
         return []
     seats = live.seats_of(bearer(authorization))
     # reading the group's results takes a while: not on the event loop
-    return await asyncio.to_thread(store_end_records, hub.store, live.session.spec, sid,
-                                   min(seats) if seats else None)
+    records: list[dict[str, Any]]
+    records, possible = await asyncio.gather(
+        asyncio.to_thread(store_end_records, hub.store, live.session.spec, sid,
+                          min(seats) if seats else None),
+        hub.advice.best_possible(live))
+    if possible is not None:
+        records.append({"name": "best_possible", "caption": possible.caption,
+                        "value": possible.value, "shown": str(possible.value), "new": False,
+                        "met": possible.met})
+    return records
 
 
 @router.get("/api/games/{sid}/export", response_model=SavedGame, tags=["play"],

@@ -16,9 +16,10 @@ from collections.abc import Awaitable, Callable
 
 from parlour.core import work
 from parlour.core.commands import server_command_states
-from parlour.core.game import GameError, Hint, Playback, Replay, Status
+from parlour.core.game import BestPossible, GameError, Hint, Playback, Replay, Status
 from parlour.server.compute import THINK_BUDGET, TooSlow, WorkerFailed
 from parlour.server.hub.broadcast import Broadcast, sound_after
+from parlour.server.hub.errors import ApiError
 from parlour.server.hub.live import Live
 from parlour.server.hub.messages import Answer, AskHint, Opened, RunCommand, SetAssist
 from parlour.server.hub.opening import Opening
@@ -38,6 +39,26 @@ class Advice:
         self.broadcast = broadcast
         self.save = save
         self.delay_scale = delay_scale
+
+    async def best_possible(self, live: Live) -> BestPossible | None:
+        """What the best play from the game's start would have scored, for the card at
+        its end (`GameSpec.best_possible`), worked out once per end in a worker; None
+        while it is on, where the game cannot tell, or when the worker fails."""
+        session = live.session
+        finder = session.spec.best_possible
+        if finder is None or session.status is Status.PLAYING:
+            return None
+        end = session.state
+        known = live.advice.best_possible
+        if known is not None and known[0] is end:
+            return known[1]
+        try:
+            found = await self.workers.apart(budget_for(live, THINK_BUDGET), "the best possible",
+                                             finder, session.position(0), end)
+        except ApiError:
+            return None  # the card stands without it
+        live.advice.best_possible = (end, found)
+        return found
 
     async def hint(
         self, live: Live, token: str | None, seats: frozenset[int], message: AskHint

@@ -18,6 +18,7 @@ import random
 import zlib
 from collections import deque
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -26,7 +27,8 @@ from hypothesis import strategies as st
 
 from parlour.core import progress, tables
 from parlour.games.sliding import patterns
-from parlour.games.sliding.solver import Solution, is_solvable, solve
+from parlour.games.sliding.logic import Picture, Puzzle
+from parlour.games.sliding.solver import Solution, fewest_moves, is_solvable, solve
 
 Position = tuple[int, ...]
 
@@ -361,3 +363,22 @@ def test_every_shape_is_solved(shape: tuple[int, int], steps: int, rng: random.R
     assert solution.optimal == (rows == cols and rows <= 4)
     if solution.optimal:
         assert len(solution.moves) <= steps
+
+
+def test_the_fewest_moves_possible_are_told_where_proved_and_once_solved(
+    eight_distances: dict[Position, int],
+) -> None:
+    """The end card's "fewest possible" (`fewest_moves`): the 8-puzzle's true distance
+    from the start, met only by a game that moved no more tiles; none on a board the
+    solver does not prove, nor before the puzzle is solved."""
+    picture = Picture("meadow")
+    start = next(p for p, d in eight_distances.items() if d == 20)
+    end = Puzzle(3, 3, goal(3, 3), picture, moved=20)
+    found = fewest_moves(Puzzle(3, 3, start, picture), end)
+    assert found is not None and (found.caption, found.value) == ("fewest possible", 20)
+    assert found.met
+    longer = fewest_moves(Puzzle(3, 3, start, picture), replace(end, moved=22))
+    assert longer is not None and longer.value == 20 and not longer.met
+    assert fewest_moves(Puzzle(3, 3, start, picture), Puzzle(3, 3, start, picture)) is None
+    five = Puzzle(5, 5, goal(5, 5), picture)
+    assert fewest_moves(five, five) is None
