@@ -145,6 +145,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
       if (event.target.closest('[aria-disabled="true"]')) return;  // sends nothing: no "uh-oh", no long press
       // "pressing" lets a game show it, e.g. Minesweeper's "uh-oh" face
       if (event.target.closest("[data-move], [data-alt-move]")) document.documentElement.classList.add("pressing");
+      if (event.pointerType === "mouse" && event.button === 0) pressAround(event.target.closest("[data-press-around]"));
       const pressed = altOn() ? "data-move" : "data-alt-move";  // what a long press plays
       const target = event.target.closest(`[${pressed}]`);
       if (target && event.pointerType !== "mouse") {
@@ -176,13 +177,28 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
       const target = middleTarget(event);
       if (event.button === 1 && target) { event.preventDefault(); activate(target); }
     });
-    const release = () => { document.documentElement.classList.remove("pressing"); clearTimeout(pressTimer); };
+    const release = () => {
+      document.documentElement.classList.remove("pressing"); clearTimeout(pressTimer);
+      for (const cell of $("board").querySelectorAll(".pressed")) cell.classList.remove("pressed");
+    };
     for (const type of ["pointerup", "pointercancel", "pointerleave"]) board.addEventListener(type, release);
     board.addEventListener("pointermove", (event) => {
       if (pressTimer && (Math.abs(event.movementX) + Math.abs(event.movementY) > 8)) clearTimeout(pressTimer);
       if (event.pointerType === "mouse") state.mouse = { x: event.clientX, y: event.clientY };
     });
     board.addEventListener("pointerleave", () => { state.mouse = null; });
+  }
+
+  // data-press-around (Minesweeper's numbers, which a click chords): while the mouse holds
+  // it down, the cells within a cell of it that a click plays (data-move: the closed ones)
+  // show pressed (class "pressed"), as Windows' Minesweeper shows what a chord would open.
+  function pressAround(element) {
+    if (!element || element.closest('[aria-disabled="true"]')) return;
+    const a = element.getBoundingClientRect();
+    for (const cell of $("board").querySelectorAll("[data-nav][data-move]:not([data-press-around])")) {
+      const b = cell.getBoundingClientRect();
+      if (Math.abs(b.left - a.left) < a.width * 1.5 && Math.abs(b.top - a.top) < a.height * 1.5) cell.classList.add("pressed");
+    }
   }
 
   // The cell under the mouse, when the mouse moved last (not the arrows): a cell's keys

@@ -674,6 +674,33 @@ def test_chording_opens_the_neighbours_of_a_number(
     assert server_view(game.session())["text"] == text(state)
 
 
+def test_a_number_held_down_shows_the_cells_its_chord_would_open(minesweeper: OpenGame) -> None:
+    """As in Windows' Minesweeper: while the mouse holds a number down, its closed
+    neighbours (not its flags) lie flat; on release they stand again, and nothing is
+    played when its flags are not all placed."""
+    deal = find_deal(6, 6, 5, (0, 0), lambda s: chordable(s) is not None and not s.won())
+    game = minesweeper(deal)
+    game.click(deal.first)
+    state = deal.start
+    game.wait_board(text(state))
+    number = chordable(state)
+    assert number is not None
+    mine = next(n for n in around(state, number) if n in state.mined)
+    game.right_click(where(state, mine))
+    closed = {f"ms-{r}-{c}" for r, c in (where(state, n) for n in around(state, number)
+                                         if state.marks[n] == HIDDEN and n != mine)}
+    assert closed
+    game.cell(where(state, number)).hover()
+    game.page.mouse.down()
+    pressed = game.page.locator("#ms-grid .pressed")
+    expect(pressed).to_have_count(len(closed))
+    assert set(pressed.evaluate_all("cells => cells.map((c) => c.id)")) == closed
+    flat = pressed.first.evaluate("c => getComputedStyle(c).backgroundImage")
+    assert flat == "none", "a pressed cell keeps its raised look"
+    game.page.mouse.up()
+    expect(pressed).to_have_count(0)
+
+
 def test_a_whole_game_with_the_keyboard_only(
     minesweeper: OpenGame, server_view: ServerView
 ) -> None:

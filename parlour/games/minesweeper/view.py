@@ -164,7 +164,7 @@ def _actions(row: int, col: int, symbol: str) -> str:
     if symbol in "12345678":  # a click, C, a middle click or both buttons chord it
         chord = {"chord": where}
         return move_attr("data-move", chord) + move_attr("data-keymoves", {"c": chord}) + \
-            " data-middle"
+            " data-middle data-press-around"
     return ""
 
 
