@@ -107,13 +107,25 @@ export function createConnection({ info, views, settleDrop, hello = () => ({}) }
     return created.session;
   }
 
-  async function open(sid) {
+  // Show session `sid`. A game opened from another (New game, a rematch, a replay) gets an
+  // address of its own in the history, so Back returns to the game before, as on lichess;
+  // the page's first game, and one reached by Back or Forward, take the address in place.
+  async function open(sid, { inPlace = !state.sessionId } = {}) {
+    const address = `/play/${encodeURIComponent(game)}?session=${encodeURIComponent(sid)}`;
+    if (inPlace || sid === state.sessionId) history.replaceState(null, "", address);
+    else history.pushState(null, "", address);
     state.sessionId = sid;
     localStorage.setItem(`parlour.last.${game}`, sid);
-    history.replaceState(null, "", `/play/${encodeURIComponent(game)}?session=${encodeURIComponent(sid)}`);
     views.forget();
     connect();
   }
+
+  // Back or Forward to another game's address: that game, as it stands now.
+  window.addEventListener("popstate", () => {
+    const sid = new URLSearchParams(location.search).get("session");
+    if (!sid) location.reload();  // a link's address (?id=...): the page asks again
+    else if (sid !== state.sessionId) open(sid, { inPlace: true });
+  });
 
   // -- the socket ---------------------------------------------------------------------
   function connect() {

@@ -227,3 +227,27 @@ def test_the_replays_play_this_deal_starts_it_without_asking(
     wait_for_views(page, 1)
     expect(page.locator(LINK_DIALOG)).to_be_hidden()
     assert page.url.rpartition("session=")[2] != reached.session  # a game of its own
+
+
+def test_back_and_forward_go_between_the_games_started_in_the_page(
+    new_context: NewContext, create_game: CreateGame
+) -> None:
+    """A new game gets an address of its own, as on lichess: Back returns to the game
+    before it, as it stands, and Forward to the new one again."""
+    first = create_game("minesweeper")
+    context = new_context(tokens={first["session"]: first["token"]})
+    page = context.new_page()
+    page.goto(f"/play/minesweeper?session={first['session']}")
+    wait_for_views(page, 1)
+    first_id = page.locator("#game-id").inner_text()
+    page.locator("#ms-face").click()  # a new game of this size
+    expect(page.locator("#game-id")).not_to_have_text(first_id)
+    second_url, second_id = page.url, page.locator("#game-id").inner_text()
+    assert second_url.rpartition("session=")[2] != first["session"]
+
+    page.go_back()
+    expect(page.locator("#game-id")).to_have_text(first_id)
+    assert page.url.rpartition("session=")[2] == first["session"]
+    page.go_forward()
+    expect(page.locator("#game-id")).to_have_text(second_id)
+    assert page.url == second_url

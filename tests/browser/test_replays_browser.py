@@ -168,6 +168,10 @@ def test_a_shared_link_opens_at_its_move_and_a_phone_steps_by_tap_and_swipe(
     page.mouse.up()  # a swipe to the left: the next move
     expect(page.locator("#replay-count")).to_have_text(f"Move 1 of {plies}")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # a replay starts no game and keeps no seconds: Minesweeper's boards and clock are gone
+    expect(page.locator("#ms-mines")).to_be_visible()
+    expect(page.locator("#ms-presets")).to_be_hidden()
+    expect(page.locator("#ms-time")).to_be_hidden()
 
 
 def test_a_game_being_played_has_no_replay_for_watchers_yet(

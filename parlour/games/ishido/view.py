@@ -67,7 +67,9 @@ def render(observation: JSON, ctx: RenderContext) -> str:
     )
     return lines([
         '<div class="ish" id="ish">',
-        '<div class="ish-board board-rows sideways-on-phone" id="ish-board" role="grid" '
+        # the outer ring's dashed line only where it scores differently (classic rules)
+        '<div class="ish-board board-rows sideways-on-phone'
+        f'{" ringed" if observation["rules"] == "classic" else ""}" id="ish-board" role="grid" '
         f'aria-label="Ishido board, {COLS} by {ROWS}">',
         *grid_rows(cells, COLS, boxed=True),
         "</div>",

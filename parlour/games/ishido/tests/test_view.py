@@ -28,3 +28,13 @@ def test_with_help_the_cursor_starts_on_the_first_place_the_tile_fits() -> None:
 
 def test_without_help_no_cell_gives_away_where_the_tile_fits() -> None:
     assert started(assist=False) == []
+
+
+def test_the_outer_ring_is_drawn_only_where_it_scores_nothing() -> None:
+    """The classic rules score nothing on the outer ring: the board draws its line; the
+    seed's rules score it as any cell, and draw none."""
+    for rules, ringed in (("classic", True), ("seed", False)):
+        state = GAME.deal(GAME.validate({"rules": rules}), random.Random(4))
+        markup = render(GAME.observe(state, 0), RenderContext(seat=0, can_move=True))
+        board = re.search(r'<div class="([^"]*)" id="ish-board"', markup)
+        assert board is not None and ("ringed" in board.group(1).split()) is ringed
