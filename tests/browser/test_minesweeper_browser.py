@@ -365,8 +365,10 @@ def test_lose_and_see_the_mines_then_undo(minesweeper: OpenGame, server_view: Se
 
 
 def test_flag_with_right_clicks(minesweeper: OpenGame, server_view: ServerView) -> None:
+    """The seed's cycle, under Marks: Flags and question marks."""
     deal = find_deal(7, 7, 10, (0, 0), lambda s: len(closed_safe(s)) >= 2)
     game = minesweeper(deal)
+    choose_marks(game.page, "with-question-marks")
     at = (3, 4)
     cell = game.cell(at)
     expect(game.mines_left).to_have_text("010")
@@ -397,40 +399,56 @@ def test_flag_with_right_clicks(minesweeper: OpenGame, server_view: ServerView) 
     expect(game.page.locator("#ms-grid .open")).to_have_count(0)  # no click opened a cell
 
 
-def test_marks_flags_only_clears_a_flag_at_once_and_is_remembered(
+def choose_marks(page: Page, marks: str) -> None:
+    """The View menu's Marks: `marks` ("flags-only", the default, or the seed's
+    "with-question-marks")."""
+    page.locator("#menu-view").click()
+    page.locator(f'#menubar [data-run="marks-{marks}"]').click()
+    expect(page.locator("#board")).to_have_attribute("data-opt-marks", marks)
+
+
+def test_marks_flags_only_by_default_clears_a_flag_at_once_and_the_choice_is_remembered(
     minesweeper: OpenGame, server_view: ServerView
 ) -> None:
-    """The View menu's Marks: Flags only leaves the seed's question mark out of the cycle:
-    a flag's right click clears it (the move `unmark`), for this player from then on."""
+    """As modern Minesweepers by default, a flag's right click clears it (the move
+    `unmark`); the View menu's Marks puts the seed's question mark between, for this
+    player from then on."""
     deal = find_deal(7, 7, 10, (0, 0), lambda s: len(closed_safe(s)) >= 2)
     game = minesweeper(deal)
     page, at = game.page, (3, 4)
     cell = game.cell(at)
-    game.right_click(at)
-    game.right_click(at)
-    expect(cell).to_have_class(re.compile(r"\bquestion\b"))  # the seed's cycle by default
-
-    page.locator("#menu-view").click()
-    page.locator('#menubar [data-run="marks-flags-only"]').click()
     expect(page.locator("#board")).to_have_attribute("data-opt-marks", "flags-only")
-    game.right_click(at)  # a question mark already there clears as before
-    expect(cell).to_have_class("ms-cell closed")
     game.right_click(at)
     expect(cell).to_have_class(re.compile(r"\bflag\b"))
     expect(game.mines_left).to_have_text("009")
     game.right_click(at)
     expect(cell).to_have_class("ms-cell closed")
     expect(game.mines_left).to_have_text("010")
-    assert server_view(game.session())["moves"] == 5
+
+    choose_marks(page, "with-question-marks")
+    game.right_click(at)
+    game.right_click(at)
+    expect(cell).to_have_class(re.compile(r"\bquestion\b"))
+    assert server_view(game.session())["moves"] == 4
 
     page.reload()
-    game.wait_board("\n".join("#" * deal.cols for _ in range(deal.rows)))
-    expect(page.locator("#board")).to_have_attribute("data-opt-marks", "flags-only")
+    game.wait_board(text_with(deal, at, "?"))
+    expect(page.locator("#board")).to_have_attribute("data-opt-marks", "with-question-marks")
+    choose_marks(page, "flags-only")
+    game.right_click(at)  # a question mark left from before clears as in the cycle
+    expect(cell).to_have_class("ms-cell closed")
     game.right_click(at)
     game.right_click(at)
     expect(cell).to_have_class("ms-cell closed")
     seen = server_view(game.session())
     assert seen["moves"] == 7 and "?" not in seen["text"] and "F" not in seen["text"]
+
+
+def text_with(deal: Deal, at: Where, symbol: str) -> str:
+    """The deal's closed board with `symbol` at `at`."""
+    rows = [["#"] * deal.cols for _ in range(deal.rows)]
+    rows[at[0]][at[1]] = symbol
+    return "\n".join("".join(row) for row in rows)
 
 
 def test_space_marks_the_cell_under_the_mouse_until_the_arrows_move(
@@ -477,10 +495,10 @@ def test_flag_with_a_long_press_on_a_touch_screen(
     assert seen["moves"] == 1 and seen["line_length"] == 1
     assert seen["text"].splitlines()[2][2] == "F"
 
-    # a long press on the flag takes it off again (flag -> question mark)
+    # a long press on the flag takes it off again
     with next_view(page):
         long_press(page, *game.centre(game.cell(at)))
-    expect(game.cell(at)).to_have_class(re.compile(r"\bquestion\b"))
+    expect(game.cell(at)).to_have_class("ms-cell closed")
     expect(game.mines_left).to_have_text("003")
     assert server_view(sid)["moves"] == 2
 
@@ -517,9 +535,9 @@ def test_flag_mode_turns_taps_into_flags_and_a_long_press_opens(
     with next_view(page):
         long_press(page, *game.centre(game.cell(safe[0])))
     expect(game.cell(safe[0])).to_have_class(re.compile(r"\bopen\b"))
-    with next_view(page):  # a tap on the flag cycles it, as a long press does out of flag mode
+    with next_view(page):  # a tap on the flag clears it, as a long press does out of flag mode
         tap(page, *game.centre(game.cell(flagged)))
-    expect(game.cell(flagged)).to_have_class(re.compile(r"\bquestion\b"))
+    expect(game.cell(flagged)).to_have_class("ms-cell closed")
     assert server_view(sid)["moves"] == 4
 
     page.keyboard.press("f")  # the key switches it too

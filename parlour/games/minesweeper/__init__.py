@@ -4,7 +4,13 @@ from parlour.core.commands import Command, new_game
 from parlour.core.game import GameSpec, Shortcut, StatFigure
 from parlour.games.minesweeper.logic import PRESETS, Minesweeper
 from parlour.games.minesweeper.solver import hint
-from parlour.games.minesweeper.view import FLAGS_ONLY, MARKS, THUMBNAIL, render
+from parlour.games.minesweeper.view import (
+    FLAGS_ONLY,
+    MARKS,
+    THUMBNAIL,
+    WITH_QUESTION_MARKS,
+    render,
+)
 
 RULES_HTML = """
 <p>Some cells hide mines. Open every cell that does not.</p>
@@ -12,14 +18,13 @@ RULES_HTML = """
 neighbours hold a mine; a cell with none opens its neighbours by itself. Opening a mine
 loses the game. Your first click is never a mine, and opens an area: the cell and its
 neighbours are kept clear.</p>
-<p><b>Right click</b> (or a long press, or Space) cycles a closed cell through a
-<b>flag</b> 🚩, a question mark and nothing; with <i>Marks: flags only</i> (the View menu)
-it flags and unflags, with no question mark between. Flagged cells will not open. On a touch
-screen, the ⛏️🚩 switch beside the counters (or key F) turns on <b>flag mode</b>: a tap
-(or Enter) then flags and a long press (a right click, Space) opens. The page remembers
-it. The counter on
-the left shows the mines left (mines minus flags); the one on the right, the seconds
-since your first click.</p>
+<p><b>Right click</b> (or a long press, or Space) flags a closed cell 🚩, and again
+takes the flag away; with <i>Marks: Flags and question marks</i> (the View menu, the
+original's way) it cycles through a flag, a question mark and nothing. Flagged cells
+will not open. On a touch screen, the ⛏️🚩 switch beside the counters (or key F) turns
+on <b>flag mode</b>: a tap (or Enter) then flags and a long press (a right click, Space)
+opens. The page remembers it. The counter on the left shows the mines left (mines minus
+flags); the one on the right, the seconds since your first click.</p>
 <p><b>Chording</b>: clicking an open number (or pressing C on it) whose flags around it
 match its number opens all its other neighbours — if a flag is wrong, that can hit a
 mine.</p>
@@ -80,13 +85,13 @@ SPEC = GameSpec(
         *(_preset(name, key) for name, key in (("beginner", "4"), ("intermediate", "5"),
                                                ("expert", "6"))),
     ),
-    # the seed's cycle through a question mark, or flags alone (a flag's second action
-    # then clears it: the view's data-alt-move-marks-flags-only)
+    # flags alone, as modern Minesweepers by default (a flag's second action clears it:
+    # the view's data-alt-move-marks-flags-only), or the seed's cycle through a ?
     display_options={"marks": MARKS},
-    display_labels={"marks": {MARKS[0]: "Flags and question marks",
-                              FLAGS_ONLY: "Flags only"}},
-    second_action="flag, question mark, clear (the View menu's Marks: Flags only leaves "
-                  "out the question mark; also a right click or a long press)",
+    display_labels={"marks": {FLAGS_ONLY: "Flags only",
+                              WITH_QUESTION_MARKS: "Flags and question marks"}},
+    second_action="flag, or clear a flag (the View menu's Marks: Flags and question marks "
+                  "puts a question mark between; also a right click or a long press)",
     shortcuts=(
         Shortcut("Enter", "open the cell under the cursor"),
         Shortcut("C", "chord: open the neighbours of a number whose flags are all placed"),

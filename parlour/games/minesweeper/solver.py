@@ -36,6 +36,7 @@ from parlour.games.minesweeper.analysis import (
     _Knowledge,
     _simple,
 )
+from parlour.games.minesweeper.grid import neighbours
 from parlour.games.minesweeper.logic import FLAG, OPEN, Minefield
 
 Why = Literal["safe", "coin", "endgame", "best"]
@@ -851,8 +852,12 @@ def hint(state: Minefield, seat: int) -> Hint | None:
 
 def _why_safe(found: Suggestion, cols: int, known: Sequence[int]) -> str:
     """"it is safe: the 2 at row 3, column 4 has its 2 mines already", or, where no one
-    number shows it, that the numbers around it prove it."""
+    number shows it, that the numbers around it prove it, or, where no number sees it,
+    the count of mines left."""
     if found.proof is None:
+        around = neighbours(len(known) // cols, cols)[found.cell]
+        if all(known[n] < 0 for n in around):  # no number sees it: the count proves it
+            return "it is safe: the mines left are all accounted for elsewhere"
         return "it is safe: the numbers around it leave no mine there"
     row, col = divmod(found.proof, cols)
     count = known[found.proof]

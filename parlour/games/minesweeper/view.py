@@ -9,7 +9,8 @@ from parlour.core.markup import attr, classes, grid_rows, lines, move_attr
 from parlour.games.minesweeper.logic import PRESETS, RULE_WORDS, Minesweeper
 
 FLAGS_ONLY = "flags-only"  # the Marks display option's choice with no question marks
-MARKS = ("with-question-marks", FLAGS_ONLY)
+WITH_QUESTION_MARKS = "with-question-marks"  # the seed's cycle: flag, ?, nothing
+MARKS = (FLAGS_ONLY, WITH_QUESTION_MARKS)  # the first is the default, as in modern games
 SEED_PRESETS = (("easy", "1"), ("medium", "2"), ("hard", "3"))
 LABELS_OF_PRESETS = {name: Minesweeper().preset_label(name) for name in PRESETS}
 FACES = {"won": "😎", "lost": "😵"}

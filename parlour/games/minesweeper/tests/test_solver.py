@@ -785,3 +785,16 @@ def test_no_guess_gives_up_after_a_fixed_number_of_layouts() -> None:
     state = GAME.deal(params, random.Random(0))
     with pytest.raises(IllegalMove, match="choose another first click"):
         GAME.apply(state, GAME.parse_move({"open": [0, 0]}))
+
+
+def test_a_cell_no_number_sees_is_safe_by_the_count_and_the_hint_says_so() -> None:
+    """One mine, and the 1 in the corner holds it: every cell beyond that 1's reach is
+    safe because no mine is left for it, which the hint says rather than naming numbers
+    that do not touch the cell."""
+    params = GAME.validate({"rows": 3, "cols": 3, "mines": 1, "first_click": "safe"})
+    state = GAME.apply(GAME.parse_position(params, "080"), ("open", 0, 0))  # the mine: (1, 1)
+    found = hint(state, 0)
+    assert found is not None and "open" in found.move
+    row, col = found.move["open"]
+    assert max(row, col) == 2  # beyond the 1's reach
+    assert found.note.endswith("(it is safe: the mines left are all accounted for elsewhere)")
