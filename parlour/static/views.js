@@ -36,9 +36,10 @@ export function createViews({ endCard, shown, resync }) {
     state.view = next;
     state.viewAt = performance.now();
     showTitle(`${next.headline} · ${next.title} · Parlour`);
-    const headline = $("headline");
-    setText(headline, next.headline);
-    set(headline, "className", `headline ${next.outcome || ""}`);
+    for (const headline of [$("headline"), $("topbar-headline")]) {
+      setText(headline, next.headline);
+      set(headline, "className", `${headline.id === "headline" ? "headline" : "topbar-headline"} ${next.outcome || ""}`);
+    }
     const chips = next.seats.length > 1 ? next.seats.map(seatChip).join("") : "";
     // morphed, not rebuilt: a move changes a class or a score, not the chips
     if (chips !== state.shownChips) { morphInto($("seats"), chips); state.shownChips = chips; }

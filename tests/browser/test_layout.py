@@ -80,6 +80,11 @@ def test_status_line_and_board_are_in_the_first_screen(
         shown = box(page, part)
         assert shown["top"] >= 0 and shown["bottom"] <= height, f"{part} is off screen: {shown}"
     assert page.locator("#headline").inner_text().strip(), "the headline says nothing"
+    if size == "phone":  # shown in the bar's first row, beside the logo
+        said = page.locator("#topbar-headline")
+        expect(said).to_be_visible()
+        expect(said).to_have_text(page.locator("#headline").inner_text())
+        assert box(page, "#topbar-headline")["bottom"] <= box(page, ".topbar")["bottom"]
     # a solitaire's status line may be empty ("Your turn" tells nothing there) but keeps
     # its line, so a hint or a refusal written into it later moves nothing
     assert box(page, "#message")["bottom"] - box(page, "#message")["top"] > 10
@@ -273,7 +278,9 @@ def test_the_end_card_put_away_shows_the_final_board_and_comes_back(
     expect(page.locator("#board-wrap")).to_be_focused()
     again = page.get_by_role("button", name="Show result")
     expect(again).to_be_visible()
-    expect(page.locator("#headline")).to_contain_text("You win")  # the result stays in sight
+    # the result stays in sight, in the bar's first row on a phone
+    expect(page.locator("#topbar-headline")).to_contain_text("You win")
+    expect(page.locator("#topbar-headline")).to_be_visible()
     settled(page)
     same_box(board, box(page, "#board > *"), "the board")
     again.click()
