@@ -94,7 +94,9 @@ export function createEndCard({ sameDeal = true } = {}) {
     for (const old of document.querySelectorAll("[data-end-command]")) old.remove();
     $("end-new").insertAdjacentHTML("beforebegin", (next.end_actions || []).map(({ label, command }) =>
       `<button class="btn primary" data-end-command="${escapeHtml(command)}">${escapeHtml(label)}</button>`).join(""));
-    $("end-new").classList.toggle("primary", !next.end_actions?.length);
+    // one primary action: the game's own, else Rematch when offered (series.js), else New game
+    const rematch = $("end-rematch-offer");
+    $("end-new").classList.toggle("primary", !next.end_actions?.length && (!rematch || rematch.hidden));
     setShown(true, true);
     // focus after the frame that shows the card: focusing now would force the whole
     // final board's style and layout inside the view's script, before its first paint

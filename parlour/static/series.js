@@ -78,8 +78,10 @@ export function createSeries({ send, open, endCard }) {
   function showOnCard(view) {
     const { series, rematch } = view;
     const scores = $("end-series");
-    set(scores, "hidden", !series || view.status === "playing");
-    if (series && view.status !== "playing") {
+    // a player's first game: its result says it all; from the second on, or to a watcher
+    const wanted = series && view.status !== "playing" && (series.number > 1 || !view.you.length);
+    set(scores, "hidden", !wanted);
+    if (wanted) {
       const names = playerNames(view);
       scores.innerHTML = `<h3>${series.number > 1 ? `Series after ${series.number} games` : "Series so far"}</h3>`
         + series.seats.map((score, seat) => `<div class="series-seat" style="--seat-color: var(--seat-${seat})">`

@@ -29,7 +29,12 @@ def test_two_players_accept_a_rematch_and_the_first_move_passes_on(
     ):
         player.click(*cell)
         other.wait_board(board)
-    expect(circle.page.locator("#end-series")).to_contain_text("1 loss")
+    # a player's first game: the result says it all, no "Series so far"; and one primary
+    # action, Rematch (a view and the card's beat each decide it: they agree)
+    card = circle.page.locator("#end-card")
+    expect(card).to_be_visible()
+    expect(circle.page.locator("#end-series")).to_be_hidden()
+    expect(card.locator(".end-actions .btn.primary")).to_have_text(["Rematch"])
 
     circle.page.locator("#end-card").get_by_role("button", name="Rematch", exact=True).click()
     expect(circle.page.locator("#end-rematch")).to_contain_text("waiting for an answer")
