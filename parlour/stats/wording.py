@@ -34,7 +34,7 @@ def shown(numbers: Mapping[str, Any], declared: Sequence[StatFigure],
 
 
 def _figure_tiles(figure: StatFigure, figured: Mapping[str, Any]) -> list[tuple[str, str]]:
-    write = wording(figure.unit)
+    write = fraction if figure.fraction else wording(figure.unit)
     if figure.show == "share":
         share = figured["share"]
         return [(figure.label, "–" if share is None else f"{round(share * 100)}%")]
@@ -47,6 +47,11 @@ def _figure_tiles(figure: StatFigure, figured: Mapping[str, Any]) -> list[tuple[
 def wording(unit: str) -> Callable[[float | None], str]:
     """How a value in `unit` is written: seconds as a clock (1:05), others as numbers."""
     return clock if unit == "seconds" else number
+
+
+def fraction(value: float | None) -> str:
+    """A rate to two places, as the end card writes it: efficiency 0.50, not 0.5."""
+    return "–" if value is None else f"{value:.2f}"
 
 
 def clock(seconds: float | None) -> str:
