@@ -170,6 +170,21 @@ export function endDetail(next) {
   if (next.shown && next.outcome === "won") return "The solver's line, played to its end.";
   if (next.outcome === "won") return `Well played${help}!`;  // the headline says who won ("You win!")
   if (next.outcome === "draw") return `Well held${help}!`;  // (a tie at the top of three is a draw too)
+  const place = placeOf(next);
+  if (place) return `${place}${help}.`;
   // (not "the next deal": the end card may offer to show how this one could be won)
   return next.seats.length > 1 ? `You lost this one${help}.` : `Better luck next time${help}.`;  // the headline says it is over
+}
+
+const PLACES = ["", "First", "Second", "Third", "Fourth", "Fifth", "Sixth"];
+
+// Where a player of one seat in a game of three or more finished, by the seats' scores:
+// "Second place", "Third place, shared"; "" where there are no scores or fewer seats.
+function placeOf(next) {
+  if (next.seats.length < 3 || next.you.length !== 1) return "";
+  const mine = next.seats[next.you[0]].score;
+  if (mine === null || mine === undefined) return "";
+  const place = 1 + next.seats.filter((seat) => seat.score > mine).length;
+  const shared = next.seats.filter((seat) => seat.score === mine).length > 1;
+  return PLACES[place] ? `${PLACES[place]} place${shared ? ", shared" : ""}` : "";
 }

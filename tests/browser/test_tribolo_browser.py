@@ -251,6 +251,13 @@ def test_one_player_beats_or_loses_to_two_computers_clicking_to_the_end(
         assert ("winner" in (chip.get_attribute("class") or "")) == (name in winners)
     expect(game.page.locator("#board .tb-score")).to_have_count(0)
     expect(game.page.locator("#btn-undo")).to_be_enabled()  # alone: Undo, not a take-back
+    # the end card says where Blue finished among the three: a place, not just "lost"
+    scores = final["scores"]
+    ahead = sum(score > scores[0] for score in scores)
+    shared = scores.count(scores[0]) > 1
+    said = ("Well played!" if final["winners"] == [0] else "Well held!" if 0 in final["winners"]
+            else f"{['Second', 'Third'][ahead - 1]} place{', shared' if shared else ''}.")
+    expect(game.page.locator("#end-detail")).to_have_text(said)
 
 
 def test_your_legal_cells_show_help_adds_what_each_turns_and_a_hint_one_cell(
