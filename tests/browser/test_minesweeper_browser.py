@@ -639,19 +639,25 @@ def test_a_tap_after_a_long_press_opens_a_cell(
     expect(game.cell(deal.first)).to_have_class(re.compile(r"\bopen\b"))
 
 
+def a_number_to_chord(minesweeper: OpenGame) -> tuple[MinesweeperPage, Minefield, int]:
+    """A 6x6 game opened at its corner, and an open number with closed safe cells around
+    it (and a mine) to chord."""
+    deal = find_deal(6, 6, 5, (0, 0), lambda s: chordable(s) is not None and not s.won())
+    game = minesweeper(deal)
+    game.click(deal.first)
+    game.wait_board(text(deal.start))
+    number = chordable(deal.start)
+    assert number is not None
+    return game, deal.start, number
+
+
 @pytest.mark.parametrize("how", ["click", "middle click", "both buttons"])
 def test_chording_opens_the_neighbours_of_a_number(
     minesweeper: OpenGame, server_view: ServerView, how: str
 ) -> None:
     """A click on a number whose flags are all placed opens its other neighbours; so do
     a middle click and both buttons pressed together, as in Windows Minesweeper."""
-    deal = find_deal(6, 6, 5, (0, 0), lambda s: chordable(s) is not None and not s.won())
-    game = minesweeper(deal)
-    game.click(deal.first)
-    state = deal.start
-    game.wait_board(text(state))
-    number = chordable(state)
-    assert number is not None
+    game, state, number = a_number_to_chord(minesweeper)
     at = where(state, number)
     expect(game.cell(at)).to_have_class(re.compile(rf"\bn{state.counts[number]}\b"))
     mines = [n for n in around(state, number) if n in state.mined]
@@ -696,13 +702,7 @@ def test_a_number_held_down_shows_the_cells_its_chord_would_open(minesweeper: Op
     """As in Windows' Minesweeper: while the mouse holds a number down, its closed
     neighbours (not its flags) lie flat; on release they stand again, and nothing is
     played when its flags are not all placed."""
-    deal = find_deal(6, 6, 5, (0, 0), lambda s: chordable(s) is not None and not s.won())
-    game = minesweeper(deal)
-    game.click(deal.first)
-    state = deal.start
-    game.wait_board(text(state))
-    number = chordable(state)
-    assert number is not None
+    game, state, number = a_number_to_chord(minesweeper)
     mine = next(n for n in around(state, number) if n in state.mined)
     game.right_click(where(state, mine))
     closed = {f"ms-{r}-{c}" for r, c in (where(state, n) for n in around(state, number)
