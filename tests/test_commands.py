@@ -146,6 +146,9 @@ def test_declarations_are_checked_where_they_are_made() -> None:
         replace(spec, commands=(client("undo", "Undo again", "edit"),))
     with pytest.raises(ValueError, match="command_handlers differ \\(peek\\)"):
         replace(spec, commands=(server("peek", "Peek", "edit"),))
+    for options in ({"tile-set": ("birds",)}, {"marks": ("-flags",)}):  # as data-opt-* reads
+        with pytest.raises(ValueError, match="display option"):
+            replace(spec, display_options=options)
 
 
 # -- the standard menus, as a player reads them --------------------------------------------

@@ -27,6 +27,10 @@ JSON = Any
 
 Params = dict[str, int | str | bool]
 UPLOAD_ID = re.compile(r"^[0-9a-f]{16}$")
+# a display option's name and values, as data-opt-<name>="<value>" and the attribute names
+# of the moves a value selects (data-alt-move-<name>-<value>) can carry them
+_OPTION_NAME = re.compile(r"^[a-z][a-z0-9]*$")
+_OPTION_VALUE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -525,7 +529,9 @@ class GameSpec:
     (None until it is known)."""
     display_options: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Choices the client keeps per player and sets on the board as `data-opt-<name>`
-    (e.g. Ishido's tile sets); the first is the default. Pure display: no rules."""
+    (e.g. Ishido's tile sets); the first is the default. No rules: the board's stylesheet
+    reads them, and an element may offer another move while one is chosen
+    (`data-alt-move-<name>-<value>`: Minesweeper's Marks, a flag cleared at once)."""
     display_labels: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     """How players read some `display_options` values, per option (e.g. {"deck":
     {"four-colour": "Four colours"}}), in the View menu and the Display dialog; the
@@ -602,6 +608,10 @@ class GameSpec:
         if served != set(self.command_handlers):
             raise ValueError(f"{self.name}: server commands and command_handlers differ "
                              f"({', '.join(sorted(served ^ set(self.command_handlers)))})")
+        for option, values in self.display_options.items():
+            if not _OPTION_NAME.match(option) or not all(map(_OPTION_VALUE.match, values)):
+                raise ValueError(f"{self.name}: display option {option!r}: its name lower-case "
+                                 "letters and digits, its values also '-' (data-opt-*)")
 
     @property
     def name(self) -> str:

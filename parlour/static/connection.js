@@ -120,11 +120,13 @@ export function createConnection({ info, views, settleDrop, hello = () => ({}) }
     connect();
   }
 
-  // Back or Forward to another game's address: that game, as it stands now.
+  // Back or Forward to another game's address: that game, as it stands now, with no
+  // dialog of the one left open over it.
   window.addEventListener("popstate", () => {
     const sid = new URLSearchParams(location.search).get("session");
-    if (!sid) location.reload();  // a link's address (?id=...): the page asks again
-    else if (sid !== state.sessionId) open(sid, { inPlace: true });
+    if (!sid || sid === state.sessionId) return;
+    for (const dialog of document.querySelectorAll("dialog[open]")) dialog.close();
+    open(sid, { inPlace: true });
   });
 
   // -- the socket ---------------------------------------------------------------------

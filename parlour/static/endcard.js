@@ -94,13 +94,19 @@ export function createEndCard({ sameDeal = true } = {}) {
     for (const old of document.querySelectorAll("[data-end-command]")) old.remove();
     $("end-new").insertAdjacentHTML("beforebegin", (next.end_actions || []).map(({ label, command }) =>
       `<button class="btn primary" data-end-command="${escapeHtml(command)}">${escapeHtml(label)}</button>`).join(""));
-    // one primary action: the game's own, else Rematch when offered (series.js), else New game
-    const rematch = $("end-rematch-offer");
-    $("end-new").classList.toggle("primary", !next.end_actions?.length && (!rematch || rematch.hidden));
+    markPrimary();
     setShown(true, true);
     // focus after the frame that shows the card: focusing now would force the whole
     // final board's style and layout inside the view's script, before its first paint
     requestAnimationFrame(() => setTimeout(() => { if (shown()) focusFirstAction(); }));
+  }
+
+  // One primary action: the game's own (view.end_actions), else Rematch when it is offered
+  // (series.js shows it), else New game. Asked at the fill and at each view's rematch.
+  function markPrimary() {
+    const rematch = $("end-rematch-offer");
+    const first = document.querySelector("[data-end-command]") || (rematch && !rematch.hidden);
+    $("end-new").classList.toggle("primary", !first);
   }
 
   // over: the game has ended (the status row then offers the card back while it is away)
@@ -153,7 +159,7 @@ export function createEndCard({ sameDeal = true } = {}) {
   $("end-see").addEventListener("click", hide);
   $("end-show").addEventListener("click", reopen);
 
-  return { show, hide, shown, coming, reopen, focusFirstAction };
+  return { show, hide, shown, coming, reopen, focusFirstAction, markPrimary };
 }
 
 // Whose result it is, in a few words: the headline above says what it was ("Cross

@@ -187,7 +187,11 @@ export function createNewGames({ info, views, connection }) {
   return { choices, openDialog, startFromDialog, likeThis, replay, withChoices, bindPictureDrops };
 }
 
-// Who sits where in `view`, as a new game's seats are given ("human", "open", "ai:medium").
+// Who sits where in `view`, as a new game's seats are given ("human", "open", "ai:medium"):
+// a seat a friend holds in another browser is theirs again, "open" (not this page's
+// "human"), for a player; a watcher's game like this one is theirs to fill.
 export function seatsOf(view) {
-  return view.seats.map((s) => (s.kind === "ai" ? `ai:${s.level}` : s.open ? "open" : "human"));
+  const mine = (seat) => !view.you.length || view.you.includes(seat);
+  return view.seats.map((s, seat) => (s.kind === "ai" ? `ai:${s.level}`
+    : s.open || !mine(seat) ? "open" : "human"));
 }

@@ -92,8 +92,7 @@ export function createSeries({ send, open, endCard }) {
     const button = $("end-rematch-offer");
     set(button, "hidden", !rematch || !(rematch.can_offer || (rematch.next && !state.watched)));
     setText(button, rematch?.next ? "Go to the rematch" : "Rematch");
-    // one primary action: Rematch, when offered, over New game
-    $("end-new").classList.toggle("primary", button.hidden && !document.querySelector("[data-end-command]"));
+    endCard.markPrimary();  // Rematch, when offered, over New game
     set($("end-rematch"), "hidden", !offer);
     if (!offer) return;
     const names = offer.seats.map((seat) => view.seats[seat].name).join(" and ");

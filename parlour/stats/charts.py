@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from parlour.core.game import StatFigure
 from parlour.stats.numbers import counted, record
 from parlour.stats.svg import Bar, Histogram, Line, Point, Table
-from parlour.stats.wording import wording
+from parlour.stats.wording import writer
 from parlour.store import Result
 
 WINDOW = 10
@@ -69,7 +69,7 @@ def figure_chart(figure: StatFigure, results: Sequence[Result], outcomes: Mappin
     values = counted(figure, results)
     if not figure.chart or not values or figure.show == "share":
         return None
-    write = wording(figure.unit)
+    write = writer(figure)
     games = "every game" if figure.of == "all" else f"games {outcomes.get('won', 'won')}"
     spread = [value for _, value in values]
     whole = all(float(v).is_integer() for v in spread)

@@ -15,7 +15,7 @@ from parlour.core.game import GameSpec, StatFigure
 from parlour.core.gameid import FILED_APART
 from parlour.stats.numbers import counted, record
 from parlour.stats.statistics import RESULTS_PER_GROUP
-from parlour.stats.wording import clock
+from parlour.stats.wording import fraction, writer
 from parlour.store import Result, Store
 
 
@@ -46,12 +46,10 @@ def end_records(spec: GameSpec, this: Result, group: Sequence[Result]) -> list[d
 
 def _shown(figure: StatFigure, value: float) -> str:
     """As the end card shows it: a time as 1:02 (the clock's whole seconds), a count as it
-    is, a fraction to two places (efficiency 1.00)."""
-    if figure.unit == "seconds":
-        return clock(value)
-    if figure.fraction or not float(value).is_integer():
-        return f"{value:.2f}"
-    return str(int(value))
+    is, a fraction to two places (efficiency 1.00), as the statistics page writes them."""
+    if figure.unit == "seconds" or figure.fraction:
+        return writer(figure)(value)
+    return str(int(value)) if float(value).is_integer() else fraction(value)
 
 
 def _value(figure: StatFigure, result: Result) -> float | None:

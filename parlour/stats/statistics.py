@@ -31,7 +31,7 @@ from parlour.core.gameid import FILED_APART, SHOWN
 from parlour.stats.charts import figure_chart, win_rate_chart
 from parlour.stats.numbers import summary
 from parlour.stats.svg import Chart
-from parlour.stats.wording import players, shown, wording
+from parlour.stats.wording import players, shown, writer
 from parlour.store import Result, Store
 
 OUTCOMES = {"won": "won", "lost": "lost", "draw": "drawn"}
@@ -126,7 +126,7 @@ def bests(groups: Sequence[Mapping[str, Any]], games: Mapping[str, GameSpec]
         for g in (g for g in groups if g["game"] == game and not g["apart"]):
             records = {f["name"]: f.get("best") for f in g["over_all"]}
             rows.append({"heading": g["heading"], "players": g["players"],
-                         "values": [wording(f.unit)(records.get(f.name)) for f in figures]})
+                         "values": [writer(f)(records.get(f.name)) for f in figures]})
         if rows:  # none when every group of the game is filed apart
             tables.append({"game": game, "title": spec.game.title if spec else game,
                            "columns": [_capital(f.best_caption) for f in figures],

@@ -34,7 +34,7 @@ def shown(numbers: Mapping[str, Any], declared: Sequence[StatFigure],
 
 
 def _figure_tiles(figure: StatFigure, figured: Mapping[str, Any]) -> list[tuple[str, str]]:
-    write = fraction if figure.fraction else wording(figure.unit)
+    write = writer(figure)
     if figure.show == "share":
         share = figured["share"]
         return [(figure.label, "–" if share is None else f"{round(share * 100)}%")]
@@ -42,6 +42,12 @@ def _figure_tiles(figure: StatFigure, figured: Mapping[str, Any]) -> list[tuple[
         return [(f"mean {figure.label}", write(figured["mean"]))]
     best = [(figure.best_caption, write(figured["best"]))]
     return [*best, (f"mean {figure.label}", write(figured["mean"]))] if figure.chart else best
+
+
+def writer(figure: StatFigure) -> Callable[[float | None], str]:
+    """How a figure's values are written: a rate to two places (`StatFigure.fraction`),
+    else as its unit's are."""
+    return fraction if figure.fraction else wording(figure.unit)
 
 
 def wording(unit: str) -> Callable[[float | None], str]:

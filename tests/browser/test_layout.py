@@ -68,6 +68,20 @@ def test_on_a_phone_every_toolbar_button_is_a_fingers_target(
     assert not small, f"too small for a finger: {small}"
 
 
+def test_on_a_touch_screen_the_small_buttons_and_minesweepers_boards_take_a_finger(
+    new_context: NewContext, create_game: CreateGame
+) -> None:
+    created = create_game("minesweeper")
+    context = new_context(tokens={created["session"]: created["token"]}, has_touch=True,
+                          is_mobile=True, viewport=SIZES["phone"])
+    page = context.new_page()
+    page.goto(f"/play/minesweeper?session={created['session']}")
+    wait_for_views(page, 1)
+    for part in ("#btn-copy", "#ms-new-easy"):
+        shown = box(page, part)
+        assert shown["bottom"] - shown["top"] >= 40, f"{part} is too low for a finger: {shown}"
+
+
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("game", LARGEST)
 def test_status_line_and_board_are_in_the_first_screen(

@@ -314,7 +314,9 @@ def test_new_starts_each_kind_of_opponent_in_one_tap(
     expect(checked).to_have_text(re.compile(r"computer \(hard\)"))
     choices.get_by_role("menuitemradio", name=re.compile("a friend in another browser")).click()
     expect(page.locator("#btn-invite")).to_be_visible()
-    page.click("#btn-new-more")
+    friend = ttt(f"/play/tictactoe?session={game.session()}", confirm=True)  # takes Circle
+    expect(friend.page.locator("#seats .seat.you")).to_contain_text("Circle")
+    page.click("#btn-new-more")  # the friend's seat is still a friend's, not this screen's
     expect(checked).to_have_text(re.compile("a friend in another browser"))
 
 

@@ -845,7 +845,7 @@ def hint(state: Minefield, seat: int) -> Hint | None:
         f"a guess: {_percent(found.mine_probability)} mine, {GUESS_NOTES[found.why]}"
     if state.marks[found.cell] == FLAG:
         verdict = "is wrong" if found.certain else "may be wrong"
-        return Hint(move={"mark": [row, col]},
+        return Hint(move={"unmark": [row, col]},  # cleared, so that it can be opened
                     note=f"The flag at {where} {verdict}: open it ({why})")
     return Hint(move={"open": [row, col]}, note=f"Open {where} ({why})")
 

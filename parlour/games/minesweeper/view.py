@@ -43,7 +43,7 @@ def render(observation: JSON, ctx: RenderContext) -> str:
 def _hint_cell(hint: JSON | None) -> tuple[int, int] | None:
     if not hint:
         return None
-    target = hint.get("open") or hint.get("chord") or hint.get("mark")
+    target = hint.get("open") or hint.get("chord") or hint.get("mark") or hint.get("unmark")
     return (target[0], target[1]) if target else None
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Awaitable, Callable
 
 from parlour.core import work
@@ -19,11 +20,12 @@ from parlour.core.commands import server_command_states
 from parlour.core.game import BestPossible, GameError, Hint, Playback, Replay, Status
 from parlour.server.compute import THINK_BUDGET, TooSlow, WorkerFailed
 from parlour.server.hub.broadcast import Broadcast, sound_after
-from parlour.server.hub.errors import ApiError
 from parlour.server.hub.live import Live
 from parlour.server.hub.messages import Answer, AskHint, Opened, RunCommand, SetAssist
 from parlour.server.hub.opening import Opening
 from parlour.server.hub.workers import Workers, budget_for
+
+log = logging.getLogger(__name__)
 
 Save = Callable[[Live, int | None], Awaitable[None]]
 """Commits a game's new state (`Hub.save`): the moves from the given ply are new."""
@@ -42,23 +44,25 @@ class Advice:
 
     async def best_possible(self, live: Live) -> BestPossible | None:
         """What the best play from the game's start would have scored, for the card at
-        its end (`GameSpec.best_possible`), worked out once per end in a worker; None
-        while it is on, where the game cannot tell, or when the worker fails."""
+        its end (`GameSpec.best_possible`, whose work the game bounds); None while it is
+        on, where the game cannot tell, or when the worker fails. Worked out once per end
+        in a worker, however many ask: later and simultaneous askers share the answer."""
         session = live.session
         finder = session.spec.best_possible
         if finder is None or session.status is Status.PLAYING:
             return None
         end = session.state
         known = live.advice.best_possible
-        if known is not None and known[0] is end:
-            return known[1]
+        if known is None or known[0] is not end:
+            work = self.workers.apart(budget_for(live, THINK_BUDGET), "the best possible",
+                                      finder, session.position(0), end)
+            known = (end, asyncio.ensure_future(work))
+            live.advice.best_possible = known
         try:
-            found = await self.workers.apart(budget_for(live, THINK_BUDGET), "the best possible",
-                                             finder, session.position(0), end)
-        except ApiError:
-            return None  # the card stands without it
-        live.advice.best_possible = (end, found)
-        return found
+            return await asyncio.shield(known[1])  # (an asker who leaves stops no one's)
+        except Exception:  # the card stands without it, whatever failed
+            log.warning("the best possible of game %s failed", live.sid, exc_info=True)
+            return None
 
     async def hint(
         self, live: Live, token: str | None, seats: frozenset[int], message: AskHint

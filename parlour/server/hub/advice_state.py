@@ -21,9 +21,9 @@ class AdviceState:
     playback: asyncio.Task[None] | None = None  # moves a command plays out (`Playback`)
     assist_facts: tuple[Any, JSON] | None = None  # (state, what GameSpec.assist_facts said)
     assist_task: asyncio.Task[None] | None = None  # working them out for the new position
-    # (final state, what GameSpec.best_possible said of the game ended there): asked again
-    # (the end card reopened), it is not worked out again
-    best_possible: tuple[Any, BestPossible | None] | None = None
+    # (final state, what GameSpec.best_possible says of the game ended there, once known):
+    # asked again (the end card reopened, or many times at once), it is worked out once
+    best_possible: tuple[Any, asyncio.Future[BestPossible | None]] | None = None
 
     def facts_of(self, state: Any) -> JSON:
         """The assist facts of `state`, if worked out (None for any other position)."""

@@ -798,3 +798,16 @@ def test_a_cell_no_number_sees_is_safe_by_the_count_and_the_hint_says_so() -> No
     row, col = found.move["open"]
     assert max(row, col) == 2  # beyond the 1's reach
     assert found.note.endswith("(it is safe: the mines left are all accounted for elsewhere)")
+
+
+def test_a_wrong_flag_hint_clears_the_flag_so_that_it_can_be_opened() -> None:
+    """A flag the numbers prove wrong: the hint's move takes it away (whatever the
+    player's Marks, with no question mark between), and its note says to open it."""
+    params = GAME.validate({"rows": 3, "cols": 3, "mines": 1, "first_click": "safe"})
+    state = GAME.apply(GAME.parse_position(params, "080"), ("open", 0, 0))  # the mine: (1, 1)
+    state = GAME.apply(state, ("mark", 2, 2))  # a flag where no mine can be
+    found = hint(state, 0)
+    assert found is not None and found.move == {"unmark": [2, 2]}
+    assert found.note.startswith("The flag at row 3, column 3 is wrong: open it")
+    cleared = GAME.apply(state, GAME.parse_move(found.move))
+    assert cleared.marks[8] == 0 and cleared.flags() == 0

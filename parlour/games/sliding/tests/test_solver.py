@@ -382,3 +382,16 @@ def test_the_fewest_moves_possible_are_told_where_proved_and_once_solved(
     assert fewest_moves(Puzzle(3, 3, start, picture), Puzzle(3, 3, start, picture)) is None
     five = Puzzle(5, 5, goal(5, 5), picture)
     assert fewest_moves(five, five) is None
+
+
+def test_the_fewest_moves_of_a_start_too_hard_to_prove_soon_are_not_told() -> None:
+    """One of the 15-puzzle's hardest starts (80 moves; a minute of search): the end card
+    gets none, once the search has used its `FEWEST_NODES`, rather than a worker's minute
+    for whoever asks; a start within reach is told."""
+    picture = Picture("meadow")
+    hardest = korf_to_ours("15 14 8 12 10 11 9 13 2 6 5 1 3 7 4 0")
+    solved = Puzzle(4, 4, goal(4, 4), picture, moved=90)
+    assert fewest_moves(Puzzle(4, 4, hardest, picture), solved) is None
+    number, (tiles, length) = next(iter(KORF.items()))
+    found = fewest_moves(Puzzle(4, 4, korf_to_ours(tiles), picture), solved)
+    assert found is not None and found.value == length, number
