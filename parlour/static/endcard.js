@@ -101,11 +101,13 @@ export function createEndCard({ sameDeal = true } = {}) {
     requestAnimationFrame(() => setTimeout(() => { if (shown()) focusFirstAction(); }));
   }
 
-  // One primary action: the game's own (view.end_actions), else Rematch when it is offered
-  // (series.js shows it), else New game. Asked at the fill and at each view's rematch.
+  // One primary action: the game's own (view.end_actions), else Rematch when it may be
+  // offered or Accept when it is (series.js shows them), else New game. Asked at the fill
+  // and at each view's rematch.
   function markPrimary() {
-    const rematch = $("end-rematch-offer");
-    const first = document.querySelector("[data-end-command]") || (rematch && !rematch.hidden);
+    const shown = (id) => $(id) && !$(id).hidden;  // (the card itself may be on its way)
+    const first = document.querySelector("[data-end-command]") || shown("end-rematch-offer")
+      || (shown("end-rematch") && shown("rematch-accept"));
     $("end-new").classList.toggle("primary", !first);
   }
 
@@ -123,13 +125,19 @@ export function createEndCard({ sameDeal = true } = {}) {
     card.classList.remove("other-side");
     const cause = $("board").querySelector("[data-end-cause]");
     if (!cause || card.hidden) return;
-    const a = card.getBoundingClientRect(), b = cause.getBoundingClientRect();
-    if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) {
-      // at the top, below the bar of buttons that stays there (two rows on a phone)
-      const bar = document.querySelector(".topbar")?.getBoundingClientRect().bottom ?? 0;
-      card.style.setProperty("--below-bar", `${Math.max(0, bar)}px`);
-      card.classList.add("other-side");
-    }
+    const covered = () => {  // how much of the cause the card hides, in square pixels
+      const a = card.getBoundingClientRect(), b = cause.getBoundingClientRect();
+      return Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left))
+        * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+    };
+    const here = covered();
+    if (!here) return;
+    // at the top, below the bar of buttons that stays there (two rows on a phone), unless
+    // it hides more there (a tall card over a long winning line)
+    const bar = document.querySelector(".topbar")?.getBoundingClientRect().bottom ?? 0;
+    card.style.setProperty("--below-bar", `${Math.max(0, bar)}px`);
+    card.classList.add("other-side");
+    if (covered() >= here) card.classList.remove("other-side");
   }
 
   // the first action; or what asks for an answer first (data-end-focus: a rematch offered)

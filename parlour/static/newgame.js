@@ -5,6 +5,9 @@
 import { $, escapeHtml, toast } from "/static/common.js";
 import { bindPictureField, pictureField, UPLOAD_CHOICE, usePicture } from "/static/pictures.js";
 
+// said when a new game has a seat for a friend (the invite link is theirs to be sent)
+const INVITE_NOTE = "Copy the invite link for your friend";
+
 // info: the game's catalog entry; views: the view shown (views.js); connection: creates,
 // opens and speaks to sessions (connection.js).
 export function createNewGames({ info, views, connection }) {
@@ -122,7 +125,7 @@ export function createNewGames({ info, views, connection }) {
       // asks for yet another game
       $("board-wrap").focus({ preventScroll: true });
       await connection.open(sid);
-      if (seats.includes("open")) toast("Copy the invite link for your friend");
+      if (seats.includes("open")) toast(INVITE_NOTE);
     } catch (error) {
       $("new-error").textContent = error.message;
     }
@@ -152,6 +155,7 @@ export function createNewGames({ info, views, connection }) {
     if (seats && seats.length) chosen.seats = seats;
     localStorage.setItem(`parlour.new.${game}`, JSON.stringify(chosen));
     await startSession(chosen);
+    if (chosen.seats?.includes("open")) toast(INVITE_NOTE);
   }
 
   // A picture dropped on the board or pasted starts the New game dialog with it, for games

@@ -92,15 +92,15 @@ export function createSeries({ send, open, endCard }) {
     const button = $("end-rematch-offer");
     set(button, "hidden", !rematch || !(rematch.can_offer || (rematch.next && !state.watched)));
     setText(button, rematch?.next ? "Go to the rematch" : "Rematch");
-    endCard.markPrimary();  // Rematch, when offered, over New game
     set($("end-rematch"), "hidden", !offer);
+    set($("rematch-accept"), "hidden", !offer?.waiting_for_you);
+    endCard.markPrimary();  // Rematch or Accept, when there, over New game
     if (!offer) return;
     const names = offer.seats.map((seat) => view.seats[seat].name).join(" and ");
     setText($("end-rematch-text"), offer.yours ? "Rematch offered: waiting for an answer."
       : offer.waiting_for_you ? `${names} offers a rematch.`
         : view.you.length ? "Rematch accepted: waiting for the other players."
           : `${names} offers a rematch.`);
-    set($("rematch-accept"), "hidden", !offer.waiting_for_you);
     set($("rematch-decline"), "hidden", !(offer.waiting_for_you || offer.yours));
     setText($("rematch-decline"), offer.yours ? "Withdraw" : "Decline");
     // an offer for this player brings the card back, if it was put away

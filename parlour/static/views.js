@@ -35,7 +35,8 @@ export function createViews({ endCard, shown, resync }) {
   function render(next, sound) {
     state.view = next;
     state.viewAt = performance.now();
-    showTitle(`${next.headline} · ${next.title} · Parlour`);
+    // (a headline that is the game's name, "Tic Tac Toe", is not said twice)
+    showTitle(`${next.headline === next.title ? "" : `${next.headline} · `}${next.title} · Parlour`);
     for (const headline of [$("headline"), $("topbar-headline")]) {
       setText(headline, next.headline);
       set(headline, "className", `${headline.id === "headline" ? "headline" : "topbar-headline"} ${next.outcome || ""}`);

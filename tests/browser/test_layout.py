@@ -418,16 +418,22 @@ def test_every_page_is_set_in_the_shipped_typeface(new_context: NewContext, path
     assert found["body"].startswith('"Nunito"') or found["body"].startswith("Nunito"), found
 
 
+@pytest.mark.parametrize("size", ["phone", "small phone"])
 def test_two_seat_chips_keep_one_row_on_a_phone(
-    new_context: NewContext, create_game: CreateGame
+    new_context: NewContext, create_game: CreateGame, size: str
 ) -> None:
-    page = open_game(new_context, create_game, "tictactoe", "phone", seats=["human", "ai:medium"])
+    page = open_game(new_context, create_game, "tictactoe", size, seats=["human", "ai:perfect"])
     chips = page.locator("#seats .seat")
     expect(chips).to_have_count(2)
     tops = {round(box["y"]) for box in (chips.nth(i).bounding_box() for i in range(2)) if box}
     assert len(tops) == 1, "the chips wrap"
     expect(chips.nth(1)).to_contain_text("Computer")
-    expect(chips.nth(1).locator(".level")).to_be_hidden()  # its level gives way
+    level = chips.nth(1).locator(".level")
+    if size == "phone":  # 390 px: room for which computer it is
+        expect(level).to_be_visible()
+        expect(level).to_have_text(" (perfect)")
+    else:  # 320 px: its level gives way
+        expect(level).to_be_hidden()
 
 
 @pytest.mark.parametrize("size", ["phone", "small phone"])

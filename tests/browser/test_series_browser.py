@@ -41,6 +41,8 @@ def test_two_players_accept_a_rematch_and_the_first_move_passes_on(
     offer = cross.page.locator("#end-rematch")
     expect(offer).to_contain_text("Circle offers a rematch.")
     expect(offer.get_by_role("button", name="Accept")).to_be_focused()  # the answer asked for
+    # one primary action on the card: Accept, not New game beside it
+    expect(cross.page.locator("#end-card .btn.primary:visible")).to_have_text(["Accept"])
     assert_none(audit_in_both_themes(cross.page, "the end card, a rematch offered", "#end-card"))
     offer.get_by_role("button", name="Accept").click()
 
