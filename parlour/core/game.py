@@ -313,6 +313,15 @@ class Game(ABC, Generic[S, M]):
     def scores(self, state: S) -> tuple[int, ...]:
         """One score per seat."""
 
+    def places(self, state: S) -> tuple[int, ...]:
+        """Each seat's place once the game is over (1: first; seats level share one), for
+        the end card of a game of three or more ("Second place"); () while it is on. By
+        default by score, the highest first: a game where less is better says so here."""
+        if self.status(state) is Status.PLAYING:
+            return ()
+        scores = self.scores(state)
+        return tuple(1 + sum(other > mine for other in scores) for mine in scores)
+
     def undo_rule(self, before: S, move: M, after: S) -> UndoRule:
         return UndoRule.ALLOWED
 

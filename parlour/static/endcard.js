@@ -192,13 +192,11 @@ export function endDetail(next) {
 
 const PLACES = ["", "First", "Second", "Third", "Fourth", "Fifth", "Sixth"];
 
-// Where a player of one seat in a game of three or more finished, by the seats' scores:
-// "Second place", "Third place, shared"; "" where there are no scores or fewer seats.
+// Where a player of one seat in a game of three or more finished, as the game places the
+// seats (view.places): "Second place", "Third place, shared"; "" otherwise.
 function placeOf(next) {
-  if (next.seats.length < 3 || next.you.length !== 1) return "";
-  const mine = next.seats[next.you[0]].score;
-  if (mine === null || mine === undefined) return "";
-  const place = 1 + next.seats.filter((seat) => seat.score > mine).length;
-  const shared = next.seats.filter((seat) => seat.score === mine).length > 1;
+  if (next.seats.length < 3 || next.you.length !== 1 || !next.places.length) return "";
+  const place = next.places[next.you[0]];
+  const shared = next.places.filter((other) => other === place).length > 1;
   return PLACES[place] ? `${PLACES[place]} place${shared ? ", shared" : ""}` : "";
 }

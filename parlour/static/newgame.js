@@ -131,8 +131,6 @@ export function createNewGames({ info, views, connection }) {
     }
   }
 
-  // The seats of the game shown, as a new game asks for them.
-
   async function likeThis() {
     const view = views.current();
     await startSession({ params: view.params, seats: seatsOf(view) });

@@ -137,6 +137,8 @@ class View(BaseModel):
     to_move: int | None
     scores: list[int]
     winners: list[int]
+    places: list[int] = Field(description="each seat's place once the game is over (1: "
+                              "first; seats level share one); [] while it is on")
     moves: int = Field(description="moves played up to the current position (as the game "
                        "counts them: the sliding puzzle counts tiles moved)")
     line_length: int = Field(description="moves in the line, the redo line included")
@@ -259,6 +261,7 @@ def build_view(
         "to_move": to_move,
         "scores": list(session.facts().scores),
         "winners": list(session.facts().winners),
+        "places": list(game.places(session.state)),
         "moves": session.moves_made,
         "line_length": session.line_length,
         "headline": live.headline_for(observation, seats),

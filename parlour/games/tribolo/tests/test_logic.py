@@ -88,6 +88,7 @@ def test_nobody_able_to_move_ends_the_game_with_the_most_cells_winning() -> None
     assert GAME.headline_for(observation, {RED}) == "Blue wins"
     assert GAME.headline_for(observation, {BLUE, GREEN}) == "Blue wins"  # one screen, two seats
     assert GAME.scores(after) == (5, 0, 2)
+    assert GAME.places(after) == (1, 3, 2)  # the end card's "Third place" for Red
 
 
 def test_two_players_sharing_the_most_cells_tie() -> None:
@@ -240,6 +241,7 @@ def test_each_players_moves_are_counted_and_every_move_flips() -> None:
 def test_nobody_is_named_a_winner_while_the_game_goes_on() -> None:
     state = Position(board("BRR.", "....G", "....R.B"), BLUE)
     assert GAME.observe(state, None)["winners"] == []
+    assert GAME.places(state) == ()
 
 
 def test_the_view_shows_each_players_last_cell_even_in_the_corner_and_none_before() -> None:
