@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from parlour.core.game import GameSpec, StatFigure
+from parlour.core.game import BestPossible, GameSpec, StatFigure
 from parlour.core.gameid import FILED_APART
 from parlour.stats.numbers import counted, record
 from parlour.stats.statistics import RESULTS_PER_GROUP
@@ -64,6 +64,13 @@ def _better(figure: StatFigure, value: float, best: float) -> bool:
     if figure.unit == "seconds":
         value, best = int(value), int(best)
     return value < best if figure.show == "lowest" else value > best
+
+
+def best_possible_record(possible: BestPossible) -> dict[str, Any]:
+    """The best possible from a game's start (`GameSpec.best_possible`), as the end card
+    shows it after the records: never new, and `met` when the game scored it."""
+    return {"name": "best_possible", "caption": possible.caption, "value": possible.value,
+            "shown": str(possible.value), "new": False, "met": possible.met}
 
 
 def store_end_records(store: Store, spec: GameSpec, sid: str, seat: int | None

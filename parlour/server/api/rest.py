@@ -72,7 +72,7 @@ from parlour.server.hub.views import View
 from parlour.server.limits import Kind
 from parlour.stats.daily import daily_report
 from parlour.stats.past_games import MAX_LISTED, PastGame, past_games
-from parlour.stats.records import store_end_records
+from parlour.stats.records import best_possible_record, store_end_records
 from parlour.stats.statistics import store_statistics
 from parlour.store import MAX_BYTES
 
@@ -275,11 +275,7 @@ async def get_records(sid: str, hub: HubDep, authorization: Authorization = None
         asyncio.to_thread(store_end_records, hub.store, live.session.spec, sid,
                           min(seats) if seats else None),
         hub.advice.best_possible(live))
-    if possible is not None:
-        records.append({"name": "best_possible", "caption": possible.caption,
-                        "value": possible.value, "shown": str(possible.value), "new": False,
-                        "met": possible.met})
-    return records
+    return records if possible is None else [*records, best_possible_record(possible)]
 
 
 @router.get("/api/games/{sid}/export", response_model=SavedGame, tags=["play"],
