@@ -37,9 +37,9 @@ export function createViews({ endCard, shown, resync }) {
     state.viewAt = performance.now();
     // (a headline that is the game's name, "Tic Tac Toe", is not said twice)
     showTitle(`${next.headline === next.title ? "" : `${next.headline} · `}${next.title} · Parlour`);
-    for (const headline of [$("headline"), $("topbar-headline")]) {
-      setText(headline, next.headline);
-      set(headline, "className", `${headline.id === "headline" ? "headline" : "topbar-headline"} ${next.outcome || ""}`);
+    for (const id of ["headline", "topbar-headline"]) {  // (each's class is its id)
+      setText($(id), next.headline);
+      set($(id), "className", `${id} ${next.outcome || ""}`);
     }
     const chips = next.seats.length > 1 ? next.seats.map(seatChip).join("") : "";
     // morphed, not rebuilt: a move changes a class or a score, not the chips

@@ -29,6 +29,17 @@ never loses), hints, a friend in another browser through an invite link, the key
 and statistics.</p>
 """
 
+# New ▾ starts each kind of game in one tap, as lichess's "play with the computer" and
+# "play with a friend"; the New game dialog still chooses seats one by one
+ONE_TAP_GAMES = (
+    *(new_game(f"new-{level}", f"New game against the computer ({level})",
+               seats=("human", f"ai:{level}"))
+      for level in ai.LEVELS),
+    new_game("new-two", "New game for two on this screen", seats=("human", "human")),
+    new_game("new-friend", "New game with a friend in another browser (invite link)",
+             seats=("human", "open")),
+)
+
 SPEC = GameSpec(
     order=20,
     game=TicTacToe(),
@@ -41,18 +52,8 @@ SPEC = GameSpec(
     tables=(solver.VALUES,),
     default_seats=("human", "ai:medium"),
     about_html=ABOUT_HTML,
-    # New ▾ starts each kind of game in one tap, as lichess's "play with the computer" and
-    # "play with a friend"; the New game dialog still chooses seats one by one
-    commands=(
-        *(new_game(f"new-{level}", f"New game against the computer ({level})",
-                   seats=("human", f"ai:{level}"))
-          for level in ("random", "medium", "hard", "perfect")),
-        new_game("new-two", "New game for two on this screen", seats=("human", "human")),
-        new_game("new-friend", "New game with a friend in another browser (invite link)",
-                 seats=("human", "open")),
-    ),
-    new_choices=("new-random", "new-medium", "new-hard", "new-perfect", "new-two",
-                 "new-friend"),
+    commands=ONE_TAP_GAMES,
+    new_choices=tuple(command.name for command in ONE_TAP_GAMES),
     shortcuts=(
         Shortcut("1 to 9", "claim a cell, in reading order from the top left"),
     ),
