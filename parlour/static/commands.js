@@ -7,6 +7,16 @@ import { createMenus, declaredKeyName, eventKeyName } from "/static/menus.js";
 // info: the game's catalog entry; actions: the page's own actions by name (a client
 // command names one); views: the view shown (views.js); display: the display options
 // (display.js); send(message): to the server; newGameWith(params, seats): a new game now.
+// The toolbar's buttons, each running the client command of its name (btn-<action>).
+export const TOOLBAR_ACTIONS = ["new", "restart", "undo", "redo", "hint", "assist", "help", "sound"];
+
+// The keys of the client command running `action` in this game, as a title names them:
+// "U or Ctrl+Z" (the first two), "" when no key runs it.
+export function keysOf(info, action) {
+  const command = info.commands.find((c) => c.kind === "client" && c.args.action === action);
+  return command ? command.keys.slice(0, 2).join(" or ") : "";
+}
+
 export function createCommands({ info, actions, views, display, send, newGameWith }) {
   const state = {
     menus: null,               // the menu bar, drawn from the game's commands
@@ -22,6 +32,18 @@ export function createCommands({ info, actions, views, display, send, newGameWit
       state: { enabled, checked }, home: $("board-wrap"),
     });
     state.menus.update();
+    nameToolbarKeys();
+  }
+
+  // A toolbar button's title names the keys its command has in this game (the sliding
+  // puzzle's U is the seed's "sound on", so its Undo is Ctrl+Z or Backspace, not U).
+  function nameToolbarKeys() {
+    for (const action of TOOLBAR_ACTIONS) {
+      const button = $(`btn-${action}`);
+      if (!button.title.includes("(")) continue;
+      const keys = keysOf(info, action);
+      button.title = keys ? button.title.replace(/\([^)]*\)/, `(${keys})`) : button.title.replace(/ \([^)]*\)/, "");
+    }
   }
 
   // The menus follow the view and the preferences.

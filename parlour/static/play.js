@@ -16,7 +16,7 @@
 //   help.js, fit.js (the board fits the first screen), gamefile.js (export, import),
 //   peek.js (hold a board's data-peek element to see what it shows: a finished picture)
 import { $, api, applyPrefs, LOGO, toast, warmSounds } from "/static/common.js";
-import { createCommands } from "/static/commands.js";
+import { createCommands, keysOf, TOOLBAR_ACTIONS } from "/static/commands.js";
 import { createConnection } from "/static/connection.js";
 import { createDisplay } from "/static/display.js";
 import { createEndCard } from "/static/endcard.js";
@@ -84,7 +84,7 @@ function createParts(info) {
   const shown = () => {
     commands.update(); moveList.show(views.current()); series.show(views.current()); peek.hide(); input.showAltMode(); input.keepCursor();
   };
-  const views = createViews({ endCard, shown, resync: () => connection.connect() });
+  const views = createViews({ endCard, shown, resync: () => connection.connect(), undoKeys: keysOf(info, "undo") });
   // the computers' speed goes to the server with the hello: a new choice says hello again
   const speed = () => (info.display_options.computers ? display.gameOptions().computers : undefined);
   const connection = createConnection({ info, views, settleDrop: (accepted) => input.settleDrop(accepted),
@@ -161,7 +161,7 @@ function askToRestart(view, restart) {
 
 // -- the toolbar, the seats' buttons, the take-back's, the end card's, the dialogs' -----
 function bindToolbar({ info, actions, views, connection, newGames, endCard, display, commands }) {
-  for (const name of ["new", "restart", "undo", "redo", "hint", "assist", "help", "sound"]) {
+  for (const name of TOOLBAR_ACTIONS) {
     $(`btn-${name}`).addEventListener("click", () => commands.runAction(name));
   }
   $("btn-theme").addEventListener("click", () => actions.display());

@@ -7,8 +7,11 @@ import { endDetail } from "/static/endcard.js";
 import { morphInto, patchParts } from "/static/morph.js";
 
 // endCard: the end card (endcard.js); shown(): called after each view (the menus follow
-// it); resync(): a new connection, which starts with a whole view.
-export function createViews({ endCard, shown, resync }) {
+// it); resync(): a new connection, which starts with a whole view; undoKeys: the keys that
+// undo in this game, as Undo's title names them ("U or Ctrl+Z").
+export function createViews({ endCard, shown, resync, undoKeys }) {
+  const undoTitle = undoKeys ? `Undo (${undoKeys})` : "Undo";
+  const firstUndoKey = undoKeys.split(" or ")[0];
   const state = {
     view: null,          // the view shown now; null until a session's first view comes
     viewAt: 0,           // performance.now() when `view` arrived (for the clock)
@@ -52,8 +55,8 @@ export function createViews({ endCard, shown, resync }) {
     set($("btn-undo"), "disabled", !next.can_undo && !refused);
     set($("btn-undo"), "ariaDisabled", refused ? "true" : null);
     set($("btn-undo"), "title", next.undo_refusal ? `Undo is off: ${next.undo_refusal}`
-      : next.undo_asks ? "Ask the other player to take back your last move (U)"
-        : next.undo_help ? `Undo (U or Ctrl+Z): counts as help, as you have seen ${next.undo_help}` : "Undo (U or Ctrl+Z)");
+      : next.undo_asks ? `Ask the other player to take back your last move${firstUndoKey ? ` (${firstUndoKey})` : ""}`
+        : next.undo_help ? `${undoTitle}: counts as help, as you have seen ${next.undo_help}` : undoTitle);
     setText($("btn-undo").querySelector(".label"), next.undo_asks ? "Take back" : "Undo");
     showTakeback(next);
     set($("btn-redo"), "disabled", !next.can_redo);

@@ -216,6 +216,8 @@ def test_m_mutes_and_u_unmutes(open_page: OpenPage) -> None:
     expect(page.locator("#help-dialog")).to_be_visible()
     page.keyboard.press("p")
     expect(page.locator("#help-dialog")).to_be_hidden()
+    # the Undo button names the keys that undo here, not the U the other games use
+    expect(page.locator("#btn-undo")).to_have_attribute("title", "Undo (Ctrl+Z or Backspace)")
 
 
 # -- the target: the finished picture beside the board, full size while held ------------
