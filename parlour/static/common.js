@@ -124,11 +124,19 @@ export function saveToken(session, token) {
 }
 
 let toastTimer = 0;
-export function toast(text) {
+// A short note at the bottom of the screen. With `action` ({ label, run }) it carries a
+// button, and stays long enough to reach it (a game just left: "Back to it").
+export function toast(text, action = null) {
   let el = document.querySelector(".toast");
   if (!el) { el = document.createElement("div"); el.className = "toast"; el.setAttribute("role", "status"); document.body.append(el); }
   el.textContent = text; el.classList.add("show");
-  clearTimeout(toastTimer); toastTimer = setTimeout(() => el.classList.remove("show"), 2200);
+  if (action) {
+    const button = document.createElement("button");
+    button.type = "button"; button.className = "toast-action"; button.textContent = action.label;
+    button.addEventListener("click", () => { el.classList.remove("show"); action.run(); });
+    el.append(button);
+  }
+  clearTimeout(toastTimer); toastTimer = setTimeout(() => el.classList.remove("show"), action ? 6000 : 2200);
 }
 
 export const $ = (id) => document.getElementById(id);

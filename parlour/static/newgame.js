@@ -7,6 +7,8 @@ import { bindPictureField, pictureField, UPLOAD_CHOICE, usePicture } from "/stat
 
 // said when a new game has a seat for a friend (the invite link is theirs to be sent)
 const INVITE_NOTE = "Copy the invite link for your friend";
+// said when a key or a tap started a new game over one under way
+const LEFT_NOTE = "New game: the one you left is kept";
 
 // info: the game's catalog entry; views: the view shown (views.js); connection: creates,
 // opens and speaks to sessions (connection.js).
@@ -19,8 +21,15 @@ export function createNewGames({ info, views, connection }) {
     try { return JSON.parse(localStorage.getItem(`parlour.new.${game}`)) || {}; } catch { return {}; }
   }
 
+  // A new game opened (true), or why not said (false).
   async function startSession(options) {
-    try { await connection.open(await connection.create(options)); } catch (error) { views.showNote(error.message, true); }
+    try {
+      await connection.open(await connection.create(options));
+      return true;
+    } catch (error) {
+      views.showNote(error.message, true);
+      return false;
+    }
   }
 
   function openDialog() {
@@ -152,8 +161,16 @@ export function createNewGames({ info, views, connection }) {
     if (info.parameters.length) chosen.params = { ...(view ? view.params : saved.params), ...params };
     if (seats && seats.length) chosen.seats = seats;
     localStorage.setItem(`parlour.new.${game}`, JSON.stringify(chosen));
-    await startSession(chosen);
+    const left = connection.sessionId();
+    if (!await startSession(chosen)) return;
     if (chosen.seats?.includes("open")) toast(INVITE_NOTE);
+    else if (underway(view)) toast(LEFT_NOTE, { label: "Back to it", run: () => connection.open(left) });
+  }
+
+  // One key or tap starts these games, with no question: one left half played is kept
+  // (on the home page's Resume list too), and the note's button goes back to it.
+  function underway(view) {
+    return Boolean(view && view.status === "playing" && view.moves > 0 && view.you.length);
   }
 
   // A picture dropped on the board or pasted starts the New game dialog with it, for games

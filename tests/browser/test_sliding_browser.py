@@ -350,3 +350,27 @@ def test_f_shows_the_finished_picture_until_pressed_again_or_esc_or_a_move(
     page.keyboard.press("?")  # Help lists the key
     keys = page.locator("#keys")
     expect(keys.get_by_role("row").filter(has_text="See the finished picture")).to_contain_text("F")
+
+
+def test_a_reshuffle_over_a_game_under_way_offers_it_back(
+    create_game: CreateGame, open_page: OpenPage, next_view: NextView,
+) -> None:
+    """S starts a new game at once, as the seed's does; the game left is kept, one tap away."""
+    page = start(create_game, open_page, "0,2,3,1,5,6,4,7,8")
+    left = page.evaluate("new URLSearchParams(location.search).get('session')")
+    page.keyboard.press("s")  # nothing played yet: nothing to offer back
+    expect(page).not_to_have_url(re.compile(left))
+    expect(page.locator(".toast")).not_to_be_visible()
+    page.go_back()
+    expect(page).to_have_url(re.compile(left))
+    with next_view(page):
+        tile(page, 1).click()
+    page.keyboard.press("s")
+    expect(page).not_to_have_url(re.compile(left))
+    toast = page.locator(".toast")
+    expect(toast).to_contain_text("the one you left is kept")
+    toast.get_by_role("button", name="Back to it").click()
+    expect(page).to_have_url(re.compile(left))
+    expect(page.locator("#sl-t1")).to_be_visible()
+    assert board(page) == " 1  2  3\n .  5  6\n 4  7  8"
+    expect(toast).not_to_be_visible()
