@@ -557,6 +557,10 @@ class GameSpec:
     """Which server commands are enabled now (None: all, for a seat's holder)."""
     about_html: str = ""
     """The About box: what the game is, where it comes from, what Parlour added (HTML)."""
+    first_note: str = ""
+    """What the status line says to a solitaire's player before the first move: the game
+    in one line, for whoever has never played it (a game of several seats says whose turn
+    it is instead)."""
     order: int = 100
     """Where the game comes in the lists of games (smaller first)."""
     tables: tuple[Table[Any], ...] = ()

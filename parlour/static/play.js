@@ -84,7 +84,8 @@ function createParts(info) {
   const shown = () => {
     commands.update(); moveList.show(views.current()); series.show(views.current()); peek.hide(); input.showAltMode(); input.keepCursor();
   };
-  const views = createViews({ endCard, shown, resync: () => connection.connect(), undoKeys: keysOf(info, "undo") });
+  const views = createViews({ endCard, shown, resync: () => connection.connect(), undoKeys: keysOf(info, "undo"),
+    firstNote: info.first_note });
   // the computers' speed goes to the server with the hello: a new choice says hello again
   const speed = () => (info.display_options.computers ? display.gameOptions().computers : undefined);
   const connection = createConnection({ info, views, settleDrop: (accepted) => input.settleDrop(accepted),

@@ -8,8 +8,9 @@ import { morphInto, patchParts } from "/static/morph.js";
 
 // endCard: the end card (endcard.js); shown(): called after each view (the menus follow
 // it); resync(): a new connection, which starts with a whole view; undoKeys: the keys that
-// undo in this game, as Undo's title names them ("U or Ctrl+Z").
-export function createViews({ endCard, shown, resync, undoKeys }) {
+// undo in this game, as Undo's title names them ("U or Ctrl+Z"); firstNote: what a
+// solitaire's status line says before the first move (the game's first_note).
+export function createViews({ endCard, shown, resync, undoKeys, firstNote }) {
   const undoTitle = undoKeys ? `Undo (${undoKeys})` : "Undo";
   const firstUndoKey = undoKeys.split(" or ")[0];
   const state = {
@@ -166,7 +167,8 @@ export function createViews({ endCard, shown, resync, undoKeys }) {
     if (view.you.length === 0) return `You are watching. ${mover.name} to play.`;
     if (view.playing_back) return "Playing the moves out: click or press a key to take over.";
     if (view.shown && view.can_redo) return "The solver's line: press Redo (Y) to play its next move.";
-    if (view.seats.length === 1) return "";  // a solitaire: nobody else's turn to tell apart
+    // a solitaire: nobody else's turn to tell apart, but a first word for a new player
+    if (view.seats.length === 1) return view.moves === 0 && view.can_move ? firstNote : "";
     if (view.can_move) {  // players sharing the screen are told by their number too
       if (view.you.length <= 1) return "Your turn";
       return sharedScreen(view) ? `${playerNumber(view, view.to_move)} to play (${mover.name})` : `${mover.name} to play`;

@@ -23,6 +23,7 @@ from playwright.sync_api import FloatRect, Locator, Page, expect
 
 from parlour.core.game import Status
 from parlour.core.gameid import parse_game_id
+from parlour.games.ishido import SPEC as ISHIDO
 from parlour.games.ishido.logic import COLS, KINDS, NEIGHBOURS, ROWS, Ishido, fits, valid_cells
 from parlour.games.ishido.view import LETTERS, SYMBOLS
 from tests.browser.conftest import (
@@ -292,9 +293,12 @@ def test_click_a_cell_to_place_the_tile(ishido: OpenGame, server_view: ServerVie
     before = game.board()
     valid = fitting(before)
     assert game.page.locator("#ish-board [data-move]").count() == 96 - 6
+    # a first word for a new player (the game's first_note), until the first tile is down
+    expect(game.message).to_have_text(ISHIDO.first_note)
 
     game.click(target := best(valid))
 
+    expect(game.message).to_have_text("")
     after = game.board()
     assert placed(after, target) == next_code(before)
     expect(game.left).to_have_text("65")

@@ -1,10 +1,13 @@
 """Words a player reads on a game's page: no deal line on a game that has no deal, no
-"Your turn" in a game played alone, and one Sound switch in the View menu."""
+"Your turn" in a game played alone (a first word on the game instead), and one Sound
+switch in the View menu."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
+
+from parlour.games import GAMES
 
 from tests.browser.conftest import CreateGame, OpenPage
 
@@ -35,7 +38,10 @@ def test_a_solitaire_never_says_whose_turn_it_is(
     created = create_game(game)
     page = open_page(f"/play/{game}?session={created['session']}",
                      tokens={created["session"]: created["token"]})
-    expect(page.locator("#message")).not_to_contain_text("turn")
+    # the game in one line for a new player instead (its first_note), till the first move
+    expect(page.locator("#message")).to_have_text(GAMES[game].first_note)
+    expect(page.locator("#message")).not_to_contain_text("Your turn")
+    expect(page.locator("#message")).not_to_contain_text("to play")
 
 
 def test_sound_is_one_ticked_switch_on_m(open_page: OpenPage) -> None:

@@ -80,6 +80,7 @@ SPEC = GameSpec(
     render=render,
     rules_html=RULES_HTML,
     about_html=ABOUT_HTML,
+    first_note="Pick a free card one rank above or below the base, or turn the stock.",
     thumbnail_svg=THUMBNAIL,
     hint=solver.hint,
     has_assist=True,

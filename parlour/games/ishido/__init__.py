@@ -58,6 +58,7 @@ SPEC = GameSpec(
                    chart=False),
     ),
     about_html=ABOUT_HTML,
+    first_note="Place the next tile beside tiles it matches, in colour or in bird.",
     commands=(
         new_game("new-original", "New game, Simple rules", params={"rules": "seed"}),
         new_game("new-1990", "New game, Classic 1990 rules", params={"rules": "classic"}),

@@ -58,6 +58,7 @@ SPEC = GameSpec(
     render=render,
     rules_html=RULES_HTML,
     about_html=ABOUT_HTML,
+    first_note="Slide the tiles back into place: tap one, swipe, or use the arrow keys.",
     thumbnail_svg=THUMBNAIL,
     hint=solver.hint,
     best_possible=solver.fewest_moves,

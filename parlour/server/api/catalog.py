@@ -80,6 +80,8 @@ class GameInfo(BaseModel):
         description="names of new-game commands the toolbar offers beside New")
     about_html: str
     rules_html: str
+    first_note: str = Field(description="a solitaire's status line before the first move "
+                            "(empty: none)")
     thumbnail_svg: str
 
 
@@ -122,6 +124,7 @@ def describe_catalog(games: Mapping[str, GameSpec]) -> Catalog:
                 new_choices=list(spec.new_choices),
                 about_html=spec.about_html,
                 rules_html=spec.rules_html,
+                first_note=spec.first_note,
                 thumbnail_svg=spec.thumbnail_svg,
             )
             for spec in games.values()
