@@ -8,7 +8,6 @@ import pytest
 from playwright.sync_api import expect
 
 from parlour.games import GAMES
-
 from tests.browser.conftest import CreateGame, OpenPage
 
 pytestmark = pytest.mark.browser
