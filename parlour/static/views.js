@@ -180,6 +180,8 @@ export function createViews({ endCard, shown, resync, undoKeys, firstNote }) {
 
   // A hint's note or an error, kept until the next view; without one, the status line.
   function showNote(text, isError = false) {
+    // a take-back this player asked for: its banner says so, with Withdraw
+    if (state.view?.takeback?.yours && !isError) text = "";
     state.note = text; state.noteIsError = isError;
     const message = $("message");
     set(message, "className", `message${isError ? " error" : ""}`);

@@ -108,6 +108,7 @@ def test_a_take_back_accepted_and_one_refused(ttt: OpenGame, server_view: Server
     expect(circle.page.locator("#takeback")).to_contain_text("Waiting for the other player")
     bar = cross.page.locator("#takeback")
     expect(bar).to_contain_text("Circle asks to take back their last move")
+    expect(circle.message).not_to_contain_text("take back")  # the banner says it, once
     bar.get_by_role("button", name="Refuse").click()
     expect(circle.message).to_contain_text("Your take-back was refused")
     expect(circle.page.locator("#takeback")).to_be_hidden()
