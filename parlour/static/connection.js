@@ -74,7 +74,7 @@ export function createConnection({ info, views, settleDrop, hello = () => ({}) }
   function chooseSeat(seen) {
     const dialog = $("seat-dialog");
     $("seat-choices").innerHTML = seen.seats.map((seat, index) => (seat.open
-      ? `<button class="btn seat-choice" value="${index}" style="--seat-color: var(--seat-${index})">`
+      ? `<button class="btn seat-choice" value="${index}" data-seat="${index}" style="--seat-color: var(--seat-${index})">`
         + `<span class="dot"></span>${escapeHtml(seat.name)}${seat.stand_in ? " <small>(the computer plays it for now)</small>" : ""}</button>`
       : "")).join("");
     return new Promise((resolve) => {

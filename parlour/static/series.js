@@ -68,7 +68,7 @@ export function createSeries({ send, open, endCard }) {
     if (!wanted) return;
     const names = playerNames(view);
     const html = `<span class="series-label"><span class="long">Series, game</span><span class="short">Game</span> ${series.number}</span>`
-      + series.seats.map((score, seat) => `<span class="series-seat" style="--seat-color: var(--seat-${seat})">`
+      + series.seats.map((score, seat) => `<span class="series-seat" data-seat="${seat}" style="--seat-color: var(--seat-${seat})">`
         + `<span class="dot"></span><b>${escapeHtml(names[seat])}</b>`
         + `<span class="long">${escapeHtml(counted(score))}</span>`
         + `<span class="short">${score.won}–${score.drawn}–${score.lost}</span></span>`).join("");
@@ -84,7 +84,7 @@ export function createSeries({ send, open, endCard }) {
     if (wanted) {
       const names = playerNames(view);
       scores.innerHTML = `<h3>${series.number > 1 ? `Series after ${series.number} games` : "Series so far"}</h3>`
-        + series.seats.map((score, seat) => `<div class="series-seat" style="--seat-color: var(--seat-${seat})">`
+        + series.seats.map((score, seat) => `<div class="series-seat" data-seat="${seat}" style="--seat-color: var(--seat-${seat})">`
           + `<span class="dot"></span><b>${escapeHtml(names[seat])}</b>`
           + `<span class="counts">${escapeHtml(counted(score))}</span></div>`).join("");
     }

@@ -566,3 +566,16 @@ def test_the_winner_chip_reads_and_the_win_line_is_drawn_on_top(
     widths = [float(part.evaluate("(l) => parseFloat(getComputedStyle(l).strokeWidth)"))
               for part in (casing, line)]
     assert widths[0] > widths[1], "the casing should show around the line"
+
+
+def test_the_chips_and_the_move_list_wear_the_marks(ttt: OpenGame) -> None:
+    """A cross and a ring by each name, as on the board, not the page's round dots."""
+    game = ttt()
+    game.click(1, 1)
+    expect(game.page.locator('.mv[data-seat="1"]')).to_have_count(1)  # the computer's answer
+    for where in (".seat", ".mv"):
+        cross = game.page.locator(f'{where}[data-seat="0"] .dot').first
+        ring = game.page.locator(f'{where}[data-seat="1"] .dot').first
+        assert cross.evaluate("(d) => getComputedStyle(d).clipPath").startswith("polygon")
+        assert ring.evaluate("(d) => getComputedStyle(d).backgroundColor") == "rgba(0, 0, 0, 0)"
+        assert ring.evaluate("(d) => getComputedStyle(d).boxShadow").endswith("inset")
