@@ -169,7 +169,9 @@ export function createConnection({ info, views, settleDrop, hello = () => ({}) }
 
   function send(message) {
     if (!state.socket || state.socket.readyState !== WebSocket.OPEN) {
-      views.showNote("Not connected: reconnecting…", true);
+      // said outright: a move made meanwhile is not kept to be sent later, when the
+      // board it was made on may have changed
+      views.showNote("Not connected, so that was not played: reconnecting…", true);
       return;
     }
     state.socket.send(JSON.stringify(message));

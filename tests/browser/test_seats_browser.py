@@ -155,6 +155,10 @@ def test_seats_come_back_after_a_server_restart(browser: Browser, tmp_path: Path
         expect(guest.locator('#seats [data-seat="1"]')).to_contain_text("You")
 
         server.kill()  # a crash, mid-game
+        expect(host.locator("#offline")).to_be_visible()
+        host.click("#ttt-1-1")  # a move made meanwhile is not played, and it says so
+        expect(host.locator("#message")).to_have_text(
+            "Not connected, so that was not played: reconnecting…")
         server = start_server(tmp_path / "parlour.sqlite3", port=int(port))
         for page in (host, guest):
             page.reload()
