@@ -12,6 +12,19 @@ const END_BEAT_MS = 900;  // the final board alone, before the card comes
 
 // sameDeal: whether a game has a deal or a start position to play again (Tic Tac Toe has
 // neither: its New game is the same game again).
+// The card's places besides its own (app.css), tried in turn: low (at the right on a wide
+// screen, below a short move list), and the other side of the screen.
+const CARD_PLACES = ["low", "other-side"];
+const CAUSE_WEIGHT = 20;  // what ended the game matters more than as many pixels of moves
+
+// How much of `element` the card hides, in square pixels.
+function covered(card, element) {
+  if (!element) return 0;
+  const a = card.getBoundingClientRect(), b = element.getBoundingClientRect();
+  return Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left))
+    * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+}
+
 export function createEndCard({ sameDeal = true } = {}) {
   const state = {
     shownFor: null,  // the session and line whose end the card shows (or was put away for)
@@ -115,29 +128,33 @@ export function createEndCard({ sameDeal = true } = {}) {
   function setShown(shown, over) {
     set($("end-card"), "hidden", !shown);
     set($("end-show"), "hidden", shown || !over);
-    if (shown) requestAnimationFrame(keepCauseInSight);
+    if (shown) requestAnimationFrame(keepInSight);
   }
 
   // What ended the game (a board marks it data-end-cause: Minesweeper's exploded mine)
-  // stays in sight: a card over it moves to the other side of the screen.
-  function keepCauseInSight() {
+  // stays in sight, and so does the move list beside the board, if less: the card takes
+  // the place, of three, where it hides least of them (the first, if that hides nothing).
+  function keepInSight() {
     const card = $("end-card");
-    card.classList.remove("other-side");
+    card.classList.remove(...CARD_PLACES);
+    if (card.hidden) return;
     const cause = $("board").querySelector("[data-end-cause]");
-    if (!cause || card.hidden) return;
-    const covered = () => {  // how much of the cause the card hides, in square pixels
-      const a = card.getBoundingClientRect(), b = cause.getBoundingClientRect();
-      return Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left))
-        * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
-    };
-    const here = covered();
-    if (!here) return;
-    // at the top, below the bar of buttons that stays there (two rows on a phone), unless
-    // it hides more there (a tall card over a long winning line)
+    const moves = [...document.querySelectorAll("#movelist:not([hidden]) :is(.mv, .mv-pass)")];
+    if (!cause && !moves.length) return;
+    const hidden = () => CAUSE_WEIGHT * covered(card, cause) + moves.reduce((sum, move) => sum + covered(card, move), 0);
+    // the other places are at the top below the bar of buttons that stays there (two rows
+    // on a phone), or at the bottom
     const bar = document.querySelector(".topbar")?.getBoundingClientRect().bottom ?? 0;
     card.style.setProperty("--below-bar", `${Math.max(0, bar)}px`);
-    card.classList.add("other-side");
-    if (covered() >= here) card.classList.remove("other-side");
+    let best = { place: "", hides: hidden() };
+    for (const place of CARD_PLACES) {
+      if (!best.hides) break;
+      card.classList.add(place);
+      const hides = hidden();
+      card.classList.remove(place);
+      if (hides < best.hides) best = { place, hides };
+    }
+    if (best.place) card.classList.add(best.place);
   }
 
   // the first action; or what asks for an answer first (data-end-focus: a rematch offered)

@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 from urllib.parse import parse_qs, urlparse
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import FloatRect, Locator, Page
 
 from tests.browser.conftest import TIMEOUT_MS, NextView, view_count
 
@@ -67,3 +67,9 @@ class GamePage:
         box = locator.bounding_box()
         assert box is not None, "not on screen"
         return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def overlap(a: FloatRect, b: FloatRect) -> bool:
+    """Whether two boxes on the page share more than a rounding's half pixel."""
+    return (a["x"] < b["x"] + b["width"] - 0.5 and b["x"] < a["x"] + a["width"] - 0.5
+            and a["y"] < b["y"] + b["height"] - 0.5 and b["y"] < a["y"] + a["height"] - 0.5)

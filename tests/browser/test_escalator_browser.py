@@ -9,11 +9,12 @@ import re
 from typing import Any
 
 import pytest
-from playwright.sync_api import FloatRect, Page, expect
+from playwright.sync_api import Page, expect
 
 from parlour.core.gameid import GameId
 from parlour.games.escalator.logic import Draw, Escalator, Layout, Pick, code, verdict_of_deal
 from tests.browser.conftest import CreateGame, NewContext, OpenPage, ServerView, expect_views
+from tests.browser.pages import overlap
 from tests.browser.scenes import stock_then_picks
 
 pytestmark = pytest.mark.browser
@@ -126,11 +127,6 @@ def test_a_deal_lost_says_whether_it_could_have_been_won(
                                                   timeout=DEAL_WAIT_MS)
     dealt = deal_of_id(page.locator("#game-id").inner_text())
     assert verdict_of_deal(dealt).winnable  # the exact search proves it
-
-
-def overlap(a: FloatRect, b: FloatRect) -> bool:
-    return (a["x"] < b["x"] + b["width"] - 0.5 and b["x"] < a["x"] + a["width"] - 0.5
-            and a["y"] < b["y"] + b["height"] - 0.5 and b["y"] < a["y"] + a["height"] - 0.5)
 
 
 def deal_of_id(text: str) -> Layout:

@@ -23,7 +23,7 @@ from tests.browser.conftest import (
     ServerView,
     WaitViews,
 )
-from tests.browser.pages import GamePage
+from tests.browser.pages import GamePage, overlap
 
 pytestmark = pytest.mark.browser
 
@@ -579,3 +579,24 @@ def test_the_chips_and_the_move_list_wear_the_marks(ttt: OpenGame) -> None:
         assert cross.evaluate("(d) => getComputedStyle(d).clipPath").startswith("polygon")
         assert ring.evaluate("(d) => getComputedStyle(d).backgroundColor") == "rgba(0, 0, 0, 0)"
         assert ring.evaluate("(d) => getComputedStyle(d).boxShadow").endswith("inset")
+
+
+def test_the_end_card_leaves_the_move_list_in_sight(
+    ttt: OpenGame, create_game: CreateGame, new_context: NewContext,
+) -> None:
+    """On a laptop the card's own place, at the top right, is over the move list: it
+    goes low, below the moves, and hides neither them nor the winning line."""
+    created = create_game("tictactoe", seats=["human", "human"])
+    sid = created["session"]
+    context = new_context(tokens={sid: created["token"]}, viewport={"width": 1366, "height": 768})
+    game = ttt(f"/play/tictactoe?session={sid}", context=context)
+    game.play([(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)])
+    card = game.page.locator("#end-card")
+    expect(card).to_be_visible()
+    expect(card).to_have_class(re.compile(r"\blow\b"))
+    shown = card.bounding_box()
+    assert shown
+    for kept in [*game.page.locator("#movelist-items .mv").all(), game.page.locator("#ttt-win")]:
+        box = kept.bounding_box()
+        assert box
+        assert not overlap(shown, box), f"the card {shown} hides {box}"
