@@ -58,8 +58,9 @@ export function createSeries({ send, open, endCard }) {
   }
 
   // From a series' second game on, a row under the seats: each seat's player's games won,
-  // drawn and lost (on a phone, as three numbers), under the player's name, as the
-  // dot's colour is only the seat they hold in this game.
+  // drawn and lost (on a phone, the games won, as a match's score; "0–0–1" was read as
+  // nothing), under the player's name, as the dot's colour is only the seat they hold in
+  // this game.
   function showRow(view) {
     const series = view.series;
     const row = $("series");
@@ -67,11 +68,11 @@ export function createSeries({ send, open, endCard }) {
     set(row, "hidden", !wanted);
     if (!wanted) return;
     const names = playerNames(view);
-    const html = `<span class="series-label"><span class="long">Series, game</span><span class="short">Game</span> ${series.number}</span>`
-      + series.seats.map((score, seat) => `<span class="series-seat" data-seat="${seat}" style="--seat-color: var(--seat-${seat})">`
+    const html = `<span class="series-label"><span class="long">Series, game</span><span class="short">Game</span> ${series.number}<span class="short">, won:</span></span>`
+      + series.seats.map((score, seat) => `<span class="series-seat" data-seat="${seat}" style="--seat-color: var(--seat-${seat})" title="${escapeHtml(counted(score))}">`
         + `<span class="dot"></span><b>${escapeHtml(names[seat])}</b>`
         + `<span class="long">${escapeHtml(counted(score))}</span>`
-        + `<span class="short">${score.won}–${score.drawn}–${score.lost}</span></span>`).join("");
+        + `<span class="short">${score.won}</span></span>`).join("");
     if (row.innerHTML !== html) row.innerHTML = html;
   }
 

@@ -4,6 +4,8 @@ once. Boards read as in test_tictactoe_browser."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -86,6 +88,12 @@ def test_a_rematch_against_the_computer_starts_at_once(ttt: OpenGame) -> None:
                                 timeout=TIMEOUT_MS)  # the computer, now Cross, moved first
     expect(game.page.locator("#series")).to_contain_text("Series, game 2", use_inner_text=True)
     expect(card).to_be_hidden()
+    game.page.set_viewport_size({"width": 390, "height": 844})  # a phone: the games won alone
+    expect(game.page.locator("#series .series-label")).to_have_text(
+        "Game 2, won:", use_inner_text=True)
+    scores = game.page.locator("#series .series-seat")
+    expect(scores.nth(0)).to_have_text(re.compile(r"^Computer.*\s+[01]$"), use_inner_text=True)
+    expect(scores.nth(1)).to_have_text(re.compile(r"^You\s+[01]$"), use_inner_text=True)
 
 
 def test_players_sharing_a_screen_are_told_apart_and_a_rematch_swaps_their_symbols(
