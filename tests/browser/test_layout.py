@@ -111,6 +111,29 @@ def test_status_line_and_board_are_in_the_first_screen(
     assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
 
 
+@pytest.mark.parametrize("game", ["escalator", "ishido", "sliding", "tictactoe"])
+def test_on_a_phone_on_its_side_the_headline_joins_the_bar_and_the_board_fits(
+    new_context: NewContext, create_game: CreateGame, game: str
+) -> None:
+    """844x390: the menus fold into one button and the headline takes their room in the
+    bar, so the board has the headline's row (the sliding puzzle ran 10 px off, Tribolo
+    and Minesweeper's hardest boards still scroll)."""
+    created = create_game(game, **LARGEST[game])
+    context = new_context(tokens={created["session"]: created["token"]},
+                          viewport={"width": 844, "height": 390})
+    page = context.new_page()
+    page.goto(f"/play/{game}?session={created['session']}")
+    wait_for_views(page, 1)
+    page.wait_for_timeout(200)  # the board takes the room measured after the first view
+    expect(page.locator("#menu-fold")).to_be_visible()
+    said = page.locator("#topbar-headline")
+    expect(said).to_be_visible()
+    expect(said).to_have_text(page.locator("#headline").inner_text())
+    assert box(page, "#topbar-headline")["bottom"] <= box(page, ".topbar")["bottom"]
+    assert box(page, "#board > *")["bottom"] <= 390
+    assert page.evaluate("document.documentElement.scrollHeight") <= 390
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_a_hint_is_explained_above_the_board_which_stays_where_it_was(
     new_context: NewContext, create_game: CreateGame, next_view: NextView, size: str
