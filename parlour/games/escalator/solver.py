@@ -58,7 +58,7 @@ def hint(state: Layout, seat: int) -> Hint | None:
     if found.wins:
         move = move_of_step(found.move)
         return Hint(move=RULES.move_to_json(move),
-                    note=f"{_doing(state, move)}, {_odds(state, found)}")
+                    note=f"{_doing(state, move)}, {_odds(state, found)}{_rather(state, found)}")
     # no sampled order won: the first move that keeps a win in reach, if any does
     for step, _ in found.odds:
         move = move_of_step(step)
@@ -85,6 +85,19 @@ def _odds(state: Layout, found: search.MoveOdds) -> str:
     if state.dealt_winnable:
         return f"and the deal stays winnable in {share} of the ways its stock may fall"
     return f"and a win stays possible in {share} of the ways the stock may fall"
+
+
+def _rather(state: Layout, found: search.MoveOdds) -> str:
+    """Why turn the stock with a card to pick up on the table: the best pick's share."""
+    if not isinstance(move_of_step(found.move), Draw):
+        return ""
+    picks = [(wins, move) for step, wins in found.odds
+             if isinstance(move := move_of_step(step), Pick)]
+    if not picks:
+        return ""
+    wins, pick = max(picks, key=lambda pair: pair[0])
+    share = 0 if not wins else max(1, min(99, round(100 * wins / found.samples)))
+    return f" (picking up the {short_name(state.pyramid[pick.at])} now: {share} %)"
 
 
 def keeps_a_win(state: Layout, move: Pick | Draw) -> bool:

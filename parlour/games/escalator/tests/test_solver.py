@@ -64,6 +64,7 @@ HINT_WORDS = re.compile(
     r"^(Pick up the (10|[2-9AJQK])[♣♦♥♠]|Turn the stock)"
     r"(, and (a win stays possible|the deal stays winnable) in ([1-9][0-9]? %|nearly all) "
     r"of the ways (the|its) stock may fall"
+    r"( \(picking up the (10|[2-9AJQK])[♣♦♥♠] now: [0-9][0-9]? %\))?"
     r"| to keep a win in reach, if the stock falls kindly"
     r"|, though no order of the stock can win from here now)$"
 )
@@ -97,6 +98,18 @@ def test_hints_say_how_often_a_win_stays_possible_as_a_player_would() -> None:
     for number in range(6):
         found = hint(random_play(f"h{number}", 3), 0)
         assert found is not None and HINT_WORDS.match(found.note), found.note
+
+
+def test_a_hint_to_turn_the_stock_over_a_card_on_the_table_says_why() -> None:
+    """The card the player could pick up instead, and how often a win stays possible then."""
+    state = random_play("h20", 3)
+    assert any(isinstance(move, Pick) for move in GAME.legal_moves(state))
+    found = hint(state, 0)
+    assert found is not None and HINT_WORDS.match(found.note), found
+    assert found.note == ("Turn the stock, and a win stays possible in 15 % of the ways the "
+                          "stock may fall (picking up the 2♠ now: 9 %)")
+    picked = hint(random_play("h0", 4), 0)  # a pick says no more than its own share
+    assert picked is not None and "now:" not in picked.note
 
 
 def test_a_winnable_deal_has_a_line_that_the_rules_accept() -> None:
