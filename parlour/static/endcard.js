@@ -138,14 +138,13 @@ export function createEndCard({ sameDeal = true } = {}) {
     const card = $("end-card");
     card.classList.remove(...CARD_PLACES);
     if (card.hidden) return;
+    // the bar of buttons stays at the top (two rows on a phone): the card keeps below it
+    const bar = document.querySelector(".topbar")?.getBoundingClientRect().bottom ?? 0;
+    card.style.setProperty("--below-bar", `${Math.max(0, bar)}px`);
     const cause = $("board").querySelector("[data-end-cause]");
     const moves = [...document.querySelectorAll("#movelist:not([hidden]) :is(.mv, .mv-pass)")];
     if (!cause && !moves.length) return;
     const hidden = () => CAUSE_WEIGHT * covered(card, cause) + moves.reduce((sum, move) => sum + covered(card, move), 0);
-    // the other places are at the top below the bar of buttons that stays there (two rows
-    // on a phone), or at the bottom
-    const bar = document.querySelector(".topbar")?.getBoundingClientRect().bottom ?? 0;
-    card.style.setProperty("--below-bar", `${Math.max(0, bar)}px`);
     let best = { place: "", hides: hidden() };
     for (const place of CARD_PLACES) {
       if (!best.hides) break;

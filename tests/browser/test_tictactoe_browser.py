@@ -600,3 +600,26 @@ def test_the_end_card_leaves_the_move_list_in_sight(
         box = kept.bounding_box()
         assert box
         assert not overlap(shown, box), f"the card {shown} hides {box}"
+
+
+def test_on_a_small_phone_on_its_side_the_end_card_stays_below_the_bar(
+    ttt: OpenGame, create_game: CreateGame, new_context: NewContext,
+) -> None:
+    """640x360: the bar keeps one row, and the card, taller than the room under it, is
+    not slid under the bar (its title was cut off there)."""
+    created = create_game("tictactoe", seats=["human", "human"])
+    sid = created["session"]
+    context = new_context(tokens={sid: created["token"]}, viewport={"width": 640, "height": 360},
+                          has_touch=True, is_mobile=True)
+    game = ttt(f"/play/tictactoe?session={sid}", context=context)
+    bar = game.page.locator(".topbar").bounding_box()
+    new = game.page.locator("#btn-new").bounding_box()
+    assert bar and new and new["y"] + new["height"] <= bar["y"] + bar["height"]
+    assert bar["height"] < 60, f"the bar takes two rows: {bar}"
+    game.play([(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)])
+    card = game.page.locator("#end-card")
+    expect(card).to_be_visible()
+    game.page.wait_for_timeout(400)  # (its way in)
+    shown = card.bounding_box()
+    assert shown and shown["y"] >= bar["y"] + bar["height"], f"the card {shown} is under the bar"
+    assert shown["y"] + shown["height"] <= 360
