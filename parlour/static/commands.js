@@ -4,19 +4,24 @@
 import { $, loadPrefs, play } from "/static/common.js";
 import { createMenus, declaredKeyName, eventKeyName } from "/static/menus.js";
 
-// info: the game's catalog entry; actions: the page's own actions by name (a client
-// command names one); views: the view shown (views.js); display: the display options
-// (display.js); send(message): to the server; newGameWith(params, seats): a new game now.
 // The toolbar's buttons, each running the client command of its name (btn-<action>).
 export const TOOLBAR_ACTIONS = ["new", "restart", "undo", "redo", "hint", "assist", "help", "sound"];
 
 // The keys of the client command running `action` in this game, as a title names them:
 // "U or Ctrl+Z" (the first two), "" when no key runs it.
 export function keysOf(info, action) {
-  const command = info.commands.find((c) => c.kind === "client" && c.args.action === action);
+  const command = clientCommand(info, action);
   return command ? command.keys.slice(0, 2).join(" or ") : "";
 }
 
+// The client command that runs the page's `action`, if the game has one.
+function clientCommand(info, action) {
+  return info.commands.find((c) => c.kind === "client" && c.args.action === action);
+}
+
+// info: the game's catalog entry; actions: the page's own actions by name (a client
+// command names one); views: the view shown (views.js); display: the display options
+// (display.js); send(message): to the server; newGameWith(params, seats): a new game now.
 export function createCommands({ info, actions, views, display, send, newGameWith }) {
   const state = {
     menus: null,               // the menu bar, drawn from the game's commands
@@ -103,7 +108,7 @@ export function createCommands({ info, actions, views, display, send, newGameWit
   // A toolbar button: its command, as the menus and the keys run it (an Undo the rules
   // refuse says why), or the page's action where the game has no such command.
   function runAction(action) {
-    const command = info.commands.find((c) => c.kind === "client" && c.args.action === action);
+    const command = clientCommand(info, action);
     if (command) run(command); else actions[action]?.();
   }
 

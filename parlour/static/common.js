@@ -124,11 +124,12 @@ export function saveToken(session, token) {
 }
 
 let toastTimer = 0;
+const TOAST_MS = 2200, ACTION_TOAST_MS = 6000;
 // A short note at the bottom of the screen. With `action` ({ label, run }) it carries a
-// button, and stays long enough to reach it (a game just left: "Back to it").
+// button, and stays long enough to reach it (a game just left: "Back to it"): while the
+// pointer or the focus is on it, it stays.
 export function toast(text, action = null) {
-  let el = document.querySelector(".toast");
-  if (!el) { el = document.createElement("div"); el.className = "toast"; el.setAttribute("role", "status"); document.body.append(el); }
+  const el = toastElement();
   el.textContent = text; el.classList.add("show");
   if (action) {
     const button = document.createElement("button");
@@ -136,7 +137,25 @@ export function toast(text, action = null) {
     button.addEventListener("click", () => { el.classList.remove("show"); action.run(); });
     el.append(button);
   }
-  clearTimeout(toastTimer); toastTimer = setTimeout(() => el.classList.remove("show"), action ? 6000 : 2200);
+  el.dataset.ms = String(action ? ACTION_TOAST_MS : TOAST_MS);
+  hideToastLater(el);
+}
+
+function toastElement() {
+  let el = document.querySelector(".toast");
+  if (el) return el;
+  el = document.createElement("div"); el.className = "toast"; el.setAttribute("role", "status");
+  const hold = () => clearTimeout(toastTimer);
+  el.addEventListener("pointerenter", hold); el.addEventListener("focusin", hold);
+  el.addEventListener("pointerleave", () => hideToastLater(el));
+  el.addEventListener("focusout", () => hideToastLater(el));
+  document.body.append(el);
+  return el;
+}
+
+function hideToastLater(el) {
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => el.classList.remove("show"), Number(el.dataset.ms));
 }
 
 export const $ = (id) => document.getElementById(id);

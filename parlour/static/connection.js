@@ -10,6 +10,7 @@ import { createProgress } from "/static/progress.js";
 
 const FIRST_RECONNECT_MS = 500;
 const LAST_RECONNECT_MS = 5000;
+const OFFLINE_NOTE = "Not connected: reconnecting…";
 
 // What the page says it is waiting for, should an answer take over half a second.
 const WAITING_FOR = { hint: "Thinking…", move: "Working…", undo: "Working…", redo: "Working…", restart: "Working…" };
@@ -24,6 +25,7 @@ export function createConnection({ info, views, settleDrop, hello = () => ({}) }
     socket: null,
     reconnectDelay: FIRST_RECONNECT_MS,
     openingNote: "",  // what a game opened for the player says, under its first view
+    offlineNote: OFFLINE_NOTE,  // what the status line says while the page reconnects
   };
   // the panel that shows long work after half a second
   const progress = createProgress({ board: $("board-wrap"), cancel: () => send({ type: "cancel" }) });
@@ -139,6 +141,7 @@ export function createConnection({ info, views, settleDrop, hello = () => ({}) }
       // the token goes in the first message, not the URL: URLs end up in logs and history
       ws.send(JSON.stringify({ type: "hello", token: tokens()[state.sessionId] ?? null, visible: shown(), ...hello() }));
       state.reconnectDelay = FIRST_RECONNECT_MS; $("offline").hidden = true;
+      state.offlineNote = OFFLINE_NOTE;
     };
     ws.onmessage = (event) => receive(JSON.parse(event.data));
     ws.onclose = (event) => {
@@ -150,7 +153,7 @@ export function createConnection({ info, views, settleDrop, hello = () => ({}) }
       $("offline").hidden = false;
       // the status line says so too, in place of a turn it can no longer vouch for
       // ("Red (computer) is thinking…"); the next view, once back, replaces it
-      views.showNote("Not connected: reconnecting…", true);
+      views.showNote(state.offlineNote, true);
       setTimeout(connect, state.reconnectDelay);
       state.reconnectDelay = Math.min(state.reconnectDelay * 2, LAST_RECONNECT_MS);
     };
@@ -170,8 +173,11 @@ export function createConnection({ info, views, settleDrop, hello = () => ({}) }
   function send(message) {
     if (!state.socket || state.socket.readyState !== WebSocket.OPEN) {
       // said outright: a move made meanwhile is not kept to be sent later, when the
-      // board it was made on may have changed
-      views.showNote("Not connected, so that was not played: reconnecting…", true);
+      // board it was made on may have changed (nor is a hint asked for, or an undo)
+      // (and kept said through the attempts to reconnect, till one succeeds)
+      const what = message.type === "move" ? "that was not played" : "that was not sent";
+      state.offlineNote = `Not connected, so ${what}: reconnecting…`;
+      views.showNote(state.offlineNote, true);
       return;
     }
     state.socket.send(JSON.stringify(message));

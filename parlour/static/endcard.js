@@ -10,21 +10,32 @@ import { $, api, escapeHtml, formatTime, playerNumber, set, setText, tokens } fr
 
 const END_BEAT_MS = 900;  // the final board alone, before the card comes
 
-// sameDeal: whether a game has a deal or a start position to play again (Tic Tac Toe has
-// neither: its New game is the same game again).
 // The card's places besides its own (app.css), tried in turn: low (at the right on a wide
 // screen, below a short move list), and the other side of the screen.
 const CARD_PLACES = ["low", "other-side"];
 const CAUSE_WEIGHT = 20;  // what ended the game matters more than as many pixels of moves
+const MARGIN_PX = 6;  // around what is kept in sight: a straight line's box has no height
 
-// How much of `element` the card hides, in square pixels.
+// How much of `element` (and a margin round it) the card hides, in square pixels.
 function covered(card, element) {
   if (!element) return 0;
   const a = card.getBoundingClientRect(), b = element.getBoundingClientRect();
-  return Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left))
-    * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+  const across = Math.min(a.right, b.right + MARGIN_PX) - Math.max(a.left, b.left - MARGIN_PX);
+  const down = Math.min(a.bottom, b.bottom + MARGIN_PX) - Math.max(a.top, b.top - MARGIN_PX);
+  return Math.max(0, across) * Math.max(0, down);
 }
 
+// The moves of the move list, where it stands beside the board (under it, on a phone, the
+// board matters more than the strip of moves).
+function movesBeside() {
+  const list = $("movelist");
+  if (!list || list.hidden) return [];
+  if (list.getBoundingClientRect().left < $("board").getBoundingClientRect().right - 1) return [];
+  return [...list.querySelectorAll(".mv, .mv-pass")];
+}
+
+// sameDeal: whether a game has a deal or a start position to play again (Tic Tac Toe has
+// neither: its New game is the same game again).
 export function createEndCard({ sameDeal = true } = {}) {
   const state = {
     shownFor: null,  // the session and line whose end the card shows (or was put away for)
@@ -131,8 +142,8 @@ export function createEndCard({ sameDeal = true } = {}) {
     if (shown) requestAnimationFrame(keepInSight);
   }
 
-  // What ended the game (a board marks it data-end-cause: Minesweeper's exploded mine)
-  // stays in sight, and so does the move list beside the board, if less: the card takes
+  // What ended the game (a board marks it data-end-cause: Minesweeper's exploded mine,
+  // Tic Tac Toe's line and marks) stays in sight, and so does a move list beside the board, if less: the card takes
   // the place, of three, where it hides least of them (the first, if that hides nothing).
   function keepInSight() {
     const card = $("end-card");
@@ -141,10 +152,14 @@ export function createEndCard({ sameDeal = true } = {}) {
     // the bar of buttons stays at the top (two rows on a phone): the card keeps below it
     const bar = document.querySelector(".topbar")?.getBoundingClientRect().bottom ?? 0;
     card.style.setProperty("--below-bar", `${Math.max(0, bar)}px`);
-    const cause = $("board").querySelector("[data-end-cause]");
-    const moves = [...document.querySelectorAll("#movelist:not([hidden]) :is(.mv, .mv-pass)")];
-    if (!cause && !moves.length) return;
-    const hidden = () => CAUSE_WEIGHT * covered(card, cause) + moves.reduce((sum, move) => sum + covered(card, move), 0);
+    const causes = [...$("board").querySelectorAll("[data-end-cause]")];
+    const moves = movesBeside();
+    if (!causes.length && !moves.length) return;
+    // the board counts too: away from the moves, the card should not land on the board
+    // (at the top left it hid Tic Tac Toe's corner, its headline and its seats)
+    const board = $("board").firstElementChild;
+    const hiddenOf = (elements) => elements.reduce((sum, element) => sum + covered(card, element), 0);
+    const hidden = () => CAUSE_WEIGHT * hiddenOf(causes) + covered(card, board) + hiddenOf(moves);
     let best = { place: "", hides: hidden() };
     for (const place of CARD_PLACES) {
       if (!best.hides) break;

@@ -86,14 +86,14 @@ function show({ info, kicker, board, what, seats, actions }) {
   $("link-board").textContent = board;
   $("link-board").hidden = !board;
   $("link-seats").innerHTML = seats.map(({ index, name, who }) =>
-    `<li style="--seat-color: var(--seat-${index})"><span class="dot" aria-hidden="true"></span>`
+    `<li data-seat="${index}" style="--seat-color: var(--seat-${index})"><span class="dot" aria-hidden="true"></span>`
     + `<span class="link-seat-name">${escapeHtml(name)}<span class="visually-hidden">:</span></span> <span class="link-seat-who">${escapeHtml(who)}</span></li>`).join("");
   $("link-seats").hidden = seats.length === 0;
   $("link-what").textContent = what;
   const main = actions.length - 1;
   $("link-actions").innerHTML = actions.map(({ value, label, seat }, i) =>
     `<button class="btn${i === main ? " primary" : ""}${seat === undefined ? "" : " link-take"}" value="${escapeHtml(value)}"`
-    + `${seat === undefined ? "" : ` style="--seat-color: var(--seat-${seat})"`}>`
+    + `${seat === undefined ? "" : ` data-seat="${seat}" style="--seat-color: var(--seat-${seat})"`}>`
     + `${seat === undefined ? "" : '<span class="dot" aria-hidden="true"></span>'}${escapeHtml(label)}</button>`).join("");
   $("link-home").classList.toggle("primary", actions.length === 0);
   return new Promise((resolve) => {

@@ -7,7 +7,7 @@ import { bindPictureField, pictureField, UPLOAD_CHOICE, usePicture } from "/stat
 
 // said when a new game has a seat for a friend (the invite link is theirs to be sent)
 const INVITE_NOTE = "Copy the invite link for your friend";
-// said when a key or a tap started a new game over one under way
+// said when a key or a tap started a new game over one under way (Back returns to it too)
 const LEFT_NOTE = "New game: the one you left is kept";
 
 // info: the game's catalog entry; views: the view shown (views.js); connection: creates,
@@ -142,7 +142,7 @@ export function createNewGames({ info, views, connection }) {
 
   async function likeThis() {
     const view = views.current();
-    await startSession({ params: view.params, seats: seatsOf(view) });
+    await startOver({ params: view.params, seats: seatsOf(view) }, view);
   }
 
   // The same deal again: restarted in place where the player may, else as a new game of it.
@@ -161,16 +161,26 @@ export function createNewGames({ info, views, connection }) {
     if (info.parameters.length) chosen.params = { ...(view ? view.params : saved.params), ...params };
     if (seats && seats.length) chosen.seats = seats;
     localStorage.setItem(`parlour.new.${game}`, JSON.stringify(chosen));
-    const left = connection.sessionId();
-    if (!await startSession(chosen)) return;
-    if (chosen.seats?.includes("open")) toast(INVITE_NOTE);
-    else if (underway(view)) toast(LEFT_NOTE, { label: "Back to it", run: () => connection.open(left) });
+    if (chosen.seats?.includes("open")) { if (await startSession(chosen)) toast(INVITE_NOTE); return; }
+    await startOver(chosen, view);
   }
 
-  // One key or tap starts these games, with no question: one left half played is kept
-  // (on the home page's Resume list too), and the note's button goes back to it.
-  function underway(view) {
-    return Boolean(view && view.status === "playing" && view.moves > 0 && view.you.length);
+  // One key or tap starts these games (a preset, the face, Reshuffle), with no question:
+  // a game left half played is kept (on the home page's Resume list too), and a note's
+  // button goes back to it.
+  async function startOver(options, view) {
+    const left = connection.sessionId();
+    if (!await startSession(options)) return;
+    const started = connection.sessionId();
+    if (view && view.status === "playing" && view.moves > 0 && view.you.length) {
+      toast(LEFT_NOTE, { label: "Back to it", run: () => backTo(left, started) });
+    }
+  }
+
+  // The game left, as the browser's Back would open it: the new game has its own entry in
+  // the history, just after the left one's, unless the player has moved on since.
+  function backTo(left, started) {
+    if (connection.sessionId() === started) history.back(); else connection.open(left);
   }
 
   // A picture dropped on the board or pasted starts the New game dialog with it, for games

@@ -56,7 +56,8 @@ async function start() {
   $("btn-assist").hidden = !info.has_assist;
   // the button says what this game's assist does, as its menu entry does
   const assist = info.commands.find((c) => c.name === "assist");
-  if (assist) $("btn-assist").title = `${assist.label}${assist.keys.length ? ` (${assist.keys[0]})` : ""}; counts as help`;
+  const assistKeys = keysOf(info, "assist");
+  if (assist) $("btn-assist").title = `${assist.label}${assistKeys ? ` (${assistKeys})` : ""}; counts as help`;
   display.applyGameOptions();
   bindToolbar({ ...parts, info });
   parts.peek.bind();

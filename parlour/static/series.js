@@ -68,11 +68,14 @@ export function createSeries({ send, open, endCard }) {
     set(row, "hidden", !wanted);
     if (!wanted) return;
     const names = playerNames(view);
+    // the games drawn, on a phone, when they are the same for every seat (two seats)
+    const drawn = series.seats.every((score) => score.drawn === series.seats[0].drawn) ? series.seats[0].drawn : 0;
     const html = `<span class="series-label"><span class="long">Series, game</span><span class="short">Game</span> ${series.number}<span class="short">, won:</span></span>`
       + series.seats.map((score, seat) => `<span class="series-seat" data-seat="${seat}" style="--seat-color: var(--seat-${seat})" title="${escapeHtml(counted(score))}">`
         + `<span class="dot"></span><b>${escapeHtml(names[seat])}</b>`
         + `<span class="long">${escapeHtml(counted(score))}</span>`
-        + `<span class="short">${score.won}</span></span>`).join("");
+        + `<span class="short">${score.won}</span></span>`).join("")
+      + (drawn ? `<span class="short series-drawn">${drawn} drawn</span>` : "");
     if (row.innerHTML !== html) row.innerHTML = html;
   }
 

@@ -120,7 +120,7 @@ def test_on_a_phone_on_its_side_the_headline_joins_the_bar_and_the_board_fits(
     and Minesweeper's hardest boards still scroll)."""
     created = create_game(game, **LARGEST[game])
     context = new_context(tokens={created["session"]: created["token"]},
-                          viewport={"width": 844, "height": 390})
+                          viewport={"width": 844, "height": 390}, has_touch=True, is_mobile=True)
     page = context.new_page()
     page.goto(f"/play/{game}?session={created['session']}")
     wait_for_views(page, 1)
@@ -132,6 +132,29 @@ def test_on_a_phone_on_its_side_the_headline_joins_the_bar_and_the_board_fits(
     assert box(page, "#topbar-headline")["bottom"] <= box(page, ".topbar")["bottom"]
     assert box(page, "#board > *")["bottom"] <= 390
     assert page.evaluate("document.documentElement.scrollHeight") <= 390
+
+
+def test_a_short_window_on_a_desktop_keeps_its_menu_bar(new_context: NewContext) -> None:
+    """Only a phone's side folds the menus: a desktop window 480 px high keeps them."""
+    page = new_context(viewport={"width": 1400, "height": 480}).new_page()
+    page.goto("/play/tictactoe")
+    wait_for_views(page, 1)
+    expect(page.locator("#menubar")).to_be_visible()
+    expect(page.locator("#menu-fold")).to_be_hidden()
+
+
+def test_a_short_upright_phone_keeps_its_toolbar_across_the_screen(
+    new_context: NewContext,
+) -> None:
+    """320x480, upright: the toolbar's buttons share the width (the rule for a phone on
+    its side, one row beside the headline, is not for it)."""
+    page = new_context(viewport={"width": 320, "height": 480}, has_touch=True,
+                       is_mobile=True).new_page()
+    page.goto("/play/tictactoe")
+    wait_for_views(page, 1)
+    widths = [width for width in page.eval_on_selector_all(
+        ".toolbar.wide > .btn", "bs => bs.map((b) => b.getBoundingClientRect().width)") if width]
+    assert len(widths) >= 5 and min(widths) >= 30, widths
 
 
 @pytest.mark.parametrize("size", SIZES)

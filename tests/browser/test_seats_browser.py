@@ -159,6 +159,9 @@ def test_seats_come_back_after_a_server_restart(browser: Browser, tmp_path: Path
         host.click("#ttt-1-1")  # a move made meanwhile is not played, and it says so
         expect(host.locator("#message")).to_have_text(
             "Not connected, so that was not played: reconnecting…")
+        host.wait_for_timeout(1_600)  # two more tries to reconnect: still said
+        expect(host.locator("#message")).to_have_text(
+            "Not connected, so that was not played: reconnecting…")
         server = start_server(tmp_path / "parlour.sqlite3", port=int(port))
         for page in (host, guest):
             page.reload()

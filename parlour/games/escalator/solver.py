@@ -81,7 +81,7 @@ def _doing(state: Layout, move: Pick | Draw) -> str:
 def _odds(state: Layout, found: search.MoveOdds) -> str:
     """The sampled share in a player's words."""
     share = ("nearly all" if found.wins == found.samples
-             else f"{max(1, min(99, round(100 * found.rate)))} %")
+             else f"{_percent(found.wins, found.samples)} %")
     if state.dealt_winnable:
         return f"and the deal stays winnable in {share} of the ways its stock may fall"
     return f"and a win stays possible in {share} of the ways the stock may fall"
@@ -96,8 +96,17 @@ def _rather(state: Layout, found: search.MoveOdds) -> str:
     if not picks:
         return ""
     wins, pick = max(picks, key=lambda pair: pair[0])
-    share = 0 if not wins else max(1, min(99, round(100 * wins / found.samples)))
-    return f" (picking up the {short_name(state.pyramid[pick.at])} now: {share} %)"
+    share = _percent(wins, found.samples)
+    # (the two may round alike: "15 % ... (... now: 15 %)" would say no reason)
+    said = "a little less" if share == _percent(found.wins, found.samples) else f"{share} %"
+    return f" (picking up the {short_name(state.pyramid[pick.at])} now: {said})"
+
+
+def _percent(wins: int, samples: int) -> int:
+    """A share in whole percent, 1 to 99 unless none or all."""
+    if not wins or wins == samples:
+        return round(100 * wins / samples) if samples else 0
+    return max(1, min(99, round(100 * wins / samples)))
 
 
 def keeps_a_win(state: Layout, move: Pick | Draw) -> bool:

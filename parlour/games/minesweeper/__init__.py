@@ -69,7 +69,7 @@ SPEC = GameSpec(
     thumbnail_svg=THUMBNAIL,
     hint=hint,
     about_html=ABOUT_HTML,
-    first_note="Open any cell to begin: the first one is never a mine.",
+    first_note="Open a cell to begin: each number counts the mines that touch it.",
     stat_outcomes={"won": "won", "lost": "lost"},
     # as minesweeper.online's end of a game: the board's 3BV, and a win's speed and
     # efficiency (3BV per click); a loss shows the 3BV and its moves

@@ -26,8 +26,9 @@ def describe_move(before: Turn, move: Cell, after: Turn) -> MoveNote:
 def render(observation: JSON, ctx: RenderContext) -> str:
     owners = observation["owners"]
     hint = tuple(ctx.hint["cell"]) if ctx.hint else None
+    won = {tuple(cell) for cell in observation["line"] or ()}
     cells = grid_rows(
-        (_cell(x, y, owners[y][x], ctx.can_move, hint == (x, y))
+        (_cell(x, y, owners[y][x], ctx.can_move, hint == (x, y), (x, y) in won)
          for y in range(SIZE) for x in range(SIZE)),
         SIZE, svg=True,
     )
@@ -45,8 +46,8 @@ def render(observation: JSON, ctx: RenderContext) -> str:
     ])
 
 
-@functools.lru_cache(maxsize=256)  # 108 kinds of cell in all: each is made once
-def _cell(x: int, y: int, owner: int | None, can_move: bool, hinted: bool) -> str:
+@functools.lru_cache(maxsize=256)  # 114 kinds of cell in all: each is made once
+def _cell(x: int, y: int, owner: int | None, can_move: bool, hinted: bool, won: bool) -> str:
     playable = can_move and owner is None
     actions = move_attr("data-move", {"cell": [x, y]}) if playable else ""
     name = "empty" if owner is None else SEAT_NAMES[owner]
@@ -56,22 +57,23 @@ def _cell(x: int, y: int, owner: int | None, can_move: bool, hinted: bool) -> st
         f'<g id="ttt-{x}-{y}" class="{css}" data-nav tabindex="-1" data-key="{key}"{actions} '
         f'role="gridcell" aria-label="{attr(f"column {x + 1}, row {y + 1}: {name}")}">'
         f'<rect x="{x * CELL + 4}" y="{y * CELL + 4}" width="{CELL - 8}" height="{CELL - 8}" '
-        f'rx="10"/>{_mark(x, y, owner)}</g>'
+        f'rx="10"/>{_mark(x, y, owner, won)}</g>'
     )
 
 
-def _mark(x: int, y: int, owner: int | None) -> str:
+def _mark(x: int, y: int, owner: int | None, won: bool) -> str:
     left, top = x * CELL + PAD + 8, y * CELL + PAD + 8
     right, bottom = (x + 1) * CELL - PAD - 8, (y + 1) * CELL - PAD - 8
+    cause = " data-end-cause" if won else ""  # the winning marks: the end card keeps clear
     if owner == 0:
         return (
-            f'<path id="ttt-m-{x}-{y}" class="mark cross" pathLength="1" '
+            f'<path id="ttt-m-{x}-{y}" class="mark cross" pathLength="1"{cause} '
             f'd="M{left} {top}L{right} {bottom}M{right} {top}L{left} {bottom}"/>'
         )
     if owner == 1:
         cx, cy, r = x * CELL + CELL / 2, y * CELL + CELL / 2, CELL / 2 - PAD - 8
         return (
-            f'<circle id="ttt-m-{x}-{y}" class="mark circle" pathLength="1" '
+            f'<circle id="ttt-m-{x}-{y}" class="mark circle" pathLength="1"{cause} '
             f'cx="{cx}" cy="{cy}" r="{r}"/>'
         )
     return ""

@@ -64,7 +64,7 @@ HINT_WORDS = re.compile(
     r"^(Pick up the (10|[2-9AJQK])[♣♦♥♠]|Turn the stock)"
     r"(, and (a win stays possible|the deal stays winnable) in ([1-9][0-9]? %|nearly all) "
     r"of the ways (the|its) stock may fall"
-    r"( \(picking up the (10|[2-9AJQK])[♣♦♥♠] now: [0-9][0-9]? %\))?"
+    r"( \(picking up the (10|[2-9AJQK])[♣♦♥♠] now: ([0-9][0-9]? %|a little less)\))?"
     r"| to keep a win in reach, if the stock falls kindly"
     r"|, though no order of the stock can win from here now)$"
 )
