@@ -160,6 +160,15 @@ function hideToastLater(el) {
 
 export const $ = (id) => document.getElementById(id);
 
+// Scrolls `list` (a move list) so that `item` is in it in sight, and nothing else: the
+// element's scrollIntoView scrolls the page too (on a phone's side it hid the page's top).
+export function scrollIntoList(list, item) {
+  const outer = list.getBoundingClientRect(), inner = item.getBoundingClientRect();
+  const by = (start, end, from, to) => (start < from ? start - from : end > to ? Math.min(end - to, start - from) : 0);
+  list.scrollLeft += by(inner.left, inner.right, outer.left, outer.right);
+  list.scrollTop += by(inner.top, inner.bottom, outer.top, outer.bottom);
+}
+
 // A write that changes nothing still costs the page a style, layout and paint pass (the
 // clock ticks four times a second; most of a view is as it was): these skip it.
 export function set(element, property, value) {

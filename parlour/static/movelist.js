@@ -5,7 +5,7 @@
 // server, in place of the live board, which keeps being updated underneath until the
 // player goes back to the game (the button, End or Escape). Beside the board on a wide
 // screen, a strip under it on a phone (app.css .movelist).
-import { $, api, escapeHtml, toast, tokens } from "/static/common.js";
+import { $, api, escapeHtml, scrollIntoList, toast, tokens } from "/static/common.js";
 
 // sessionId(): the game's session, for asking the server for a past position.
 export function createMoveList({ sessionId }) {
@@ -99,7 +99,8 @@ export function createMoveList({ sessionId }) {
     $("past-board").setAttribute("aria-label", `The board after move ${past.ply}`);
     $("board-wrap").classList.add("looking");
     markCurrent();
-    $("movelist-items").querySelector(`.mv[data-ply="${past.ply}"]`)?.scrollIntoView({ block: "nearest", inline: "nearest" });
+    const item = $("movelist-items").querySelector(`.mv[data-ply="${past.ply}"]`);
+    if (item) scrollIntoList($("movelist-items"), item);
   }
 
   function stopLooking() {

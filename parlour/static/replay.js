@@ -4,7 +4,7 @@
 // chosen speed, the slider or the move list jumps to any move, a swipe on the board
 // steps. The move shown is in the address (#move=N), so a link opens at that move. Open
 // to anyone once the game is over; before, to its players only (the page says so).
-import { $, api, escapeHtml, formatTime, LOGO, nextTheme, toast, tokens } from "/static/common.js";
+import { $, api, escapeHtml, formatTime, LOGO, nextTheme, scrollIntoList, toast, tokens } from "/static/common.js";
 import { fitBoardToScreen } from "/static/fit.js";
 
 const SID = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -143,7 +143,7 @@ function markMove(ply) {
   const current = $("movelist-items").querySelector(`.mv[data-ply="${ply}"]`);
   if (!current) return;
   current.setAttribute("aria-current", "true");
-  current.scrollIntoView({ block: "nearest", inline: "nearest" });
+  scrollIntoList($("movelist-items"), current);
 }
 
 // -- keys, pointer, touch ------------------------------------------------------------------
@@ -231,6 +231,8 @@ async function start() {
   $("btn-stats").href = `/stats?game=${encodeURIComponent(replay.game)}`;
   if (replay.id) {
     $("game-id").textContent = replay.id;
+    // a game that always starts the same (Tic Tac Toe) has no deal to show, as in play
+    if (info && !info.random_deal) for (const part of document.querySelectorAll(".idbar .id-label, #game-id")) part.hidden = true;
     $("btn-play-deal").href = `/play/${encodeURIComponent(replay.game)}?id=${encodeURIComponent(replay.id)}`;
     $("btn-play-deal").hidden = false;
   } else {

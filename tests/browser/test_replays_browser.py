@@ -174,6 +174,25 @@ def test_a_shared_link_opens_at_its_move_and_a_phone_steps_by_tap_and_swipe(
     expect(page.locator("#ms-time")).to_be_hidden()
 
 
+def test_on_a_phones_side_the_replay_opens_at_its_top_and_says_play_this_deal(
+    new_context: NewContext, stage: Stage,
+) -> None:
+    """640x360: putting the move list's current move in sight scrolls the list alone, not
+    the page (the title sat under the bar); "Play this deal" keeps its words, beside the
+    replay's own ▶. A game that always starts the same shows no deal, as in play."""
+    sid = stage.reach(ENDED["tictactoe"]).session
+    page = open_replay(new_context, sid, viewport={"width": 640, "height": 360},
+                       is_mobile=True, has_touch=True)
+    expect(page.locator("#movelist")).to_be_visible()
+    page.keyboard.press("End")  # the last move: the strip scrolls to it
+    page.wait_for_timeout(300)
+    assert page.evaluate("scrollY") == 0
+    items = page.locator("#movelist-items")
+    assert items.evaluate("(list) => list.scrollLeft") > 0
+    expect(page.locator("#btn-play-deal .label")).to_be_visible()
+    expect(page.locator("#game-id")).to_be_hidden()
+
+
 def test_a_game_being_played_has_no_replay_for_watchers_yet(
     new_context: NewContext, stage: Stage,
 ) -> None:
