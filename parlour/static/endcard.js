@@ -13,7 +13,7 @@ const END_BEAT_MS = 900;  // the final board alone, before the card comes
 // The card's places besides its own (app.css), tried in turn: low (at the right on a wide
 // screen, below a short move list), and the other side of the screen.
 const CARD_PLACES = ["low", "other-side"];
-const CAUSE_WEIGHT = 20;  // what ended the game matters more than as many pixels of moves
+const MOVES_WEIGHT = 0.25;  // a pixel of the move list matters less than one of the board
 const MARGIN_PX = 6;  // around what is kept in sight: a straight line's box has no height
 
 // How much of `element` (and a margin round it) the card hides, in square pixels.
@@ -143,8 +143,9 @@ export function createEndCard({ sameDeal = true } = {}) {
   }
 
   // What ended the game (a board marks it data-end-cause: Minesweeper's exploded mine,
-  // Tic Tac Toe's line and marks) stays in sight, and so does a move list beside the board, if less: the card takes
-  // the place, of three, where it hides least of them (the first, if that hides nothing).
+  // Tic Tac Toe's line and marks) stays in sight first of all; then, as far as it can,
+  // the board, the headline and seats, and a move list beside the board. The card takes
+  // the place, of three, that hides least (its own, if that hides nothing).
   function keepInSight() {
     const card = $("end-card");
     card.classList.remove(...CARD_PLACES);
@@ -155,18 +156,18 @@ export function createEndCard({ sameDeal = true } = {}) {
     const causes = [...$("board").querySelectorAll("[data-end-cause]")];
     const moves = movesBeside();
     if (!causes.length && !moves.length) return;
-    // the board counts too: away from the moves, the card should not land on the board
-    // (at the top left it hid Tic Tac Toe's corner, its headline and its seats)
-    const board = $("board").firstElementChild;
+    // (weighed all together, a mine of one cell counted less than a strip of the board)
+    const kept = [$("board").firstElementChild, document.querySelector(".status-row"), $("seats")];
     const hiddenOf = (elements) => elements.reduce((sum, element) => sum + covered(card, element), 0);
-    const hidden = () => CAUSE_WEIGHT * hiddenOf(causes) + covered(card, board) + hiddenOf(moves);
+    const hidden = () => [hiddenOf(causes), hiddenOf(kept) + MOVES_WEIGHT * hiddenOf(moves)];
+    const less = ([cause, rest], [bestCause, bestRest]) => cause < bestCause || (cause === bestCause && rest < bestRest);
     let best = { place: "", hides: hidden() };
     for (const place of CARD_PLACES) {
-      if (!best.hides) break;
+      if (!best.hides[0] && !best.hides[1]) break;
       card.classList.add(place);
       const hides = hidden();
       card.classList.remove(place);
-      if (hides < best.hides) best = { place, hides };
+      if (less(hides, best.hides)) best = { place, hides };
     }
     if (best.place) card.classList.add(best.place);
   }

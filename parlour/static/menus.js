@@ -34,6 +34,8 @@ function ariaKeys(keys) {
   return keys.map((key) => key.replace(/^Ctrl\+/, "Control+").replace(/^\?$/, "Shift+?")).join(" ");
 }
 
+const EDGE_PX = 4;  // the least room between an open menu and the screen's edge
+
 // menus: [{name, label}]; commands: the catalog's, with menu and group; state: {enabled(c),
 // checked(c) -> true/false, or null for a plain entry}; run(c) carries a command out.
 export function createMenus({ root, menus, commands, state, run, home }) {
@@ -85,10 +87,20 @@ export function createMenus({ root, menus, commands, state, run, home }) {
     const open = shown();
     if (open && open !== menu) hide(open);
     menu.hidden = false;
+    keepOnScreen(menu);
     (menu === list ? fold : titleOf(menu)).setAttribute("aria-expanded", "true");
     const entries = items(menu);
     if (focus === "first") entries[0]?.focus();
     else if (focus === "last") entries[entries.length - 1]?.focus();
+  }
+
+  // A menu opened near the screen's edge is moved in to show whole (the folded one opens
+  // from a button that may stand anywhere in the bar of a phone on its side).
+  function keepOnScreen(menu) {
+    menu.style.translate = "";
+    const box = menu.getBoundingClientRect(), room = document.documentElement.clientWidth;
+    const over = Math.max(0, box.right - (room - EDGE_PX)) || Math.min(0, box.left - EDGE_PX);
+    if (over) menu.style.translate = `${-over}px 0`;
   }
 
   function hide(menu) {

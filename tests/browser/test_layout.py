@@ -134,6 +134,21 @@ def test_on_a_phone_on_its_side_the_headline_joins_the_bar_and_the_board_fits(
     assert page.evaluate("document.documentElement.scrollHeight") <= 390
 
 
+@pytest.mark.parametrize("width, height", [(640, 360), (844, 390)])
+def test_on_a_phones_side_the_menu_opens_whole_on_the_screen(
+    new_context: NewContext, width: int, height: int
+) -> None:
+    """The folded menu opens from its button in the bar's middle: moved in if it would
+    run off the edge (at 640 px it ran 9 px off the right)."""
+    page = new_context(viewport={"width": width, "height": height}, has_touch=True,
+                       is_mobile=True).new_page()
+    page.goto("/play/sliding")  # fewest buttons: the Menu button stands furthest right
+    wait_for_views(page, 1)
+    page.locator("#menu-fold").tap()
+    shown = box(page, "#menu-list")
+    assert shown["left"] >= 0 and shown["right"] <= width, shown
+
+
 def test_a_short_window_on_a_desktop_keeps_its_menu_bar(new_context: NewContext) -> None:
     """Only a phone's side folds the menus: a desktop window 480 px high keeps them."""
     page = new_context(viewport={"width": 1400, "height": 480}).new_page()

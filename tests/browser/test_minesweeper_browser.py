@@ -1023,6 +1023,22 @@ def test_a_board_wider_than_the_window_scrolls_to_both_edges(
     assert last_box["x"] + last_box["width"] <= wrap_box["x"] + wrap_box["width"]
 
 
+def test_on_a_phone_the_end_card_leaves_a_mine_hit_low_in_sight(minesweeper: OpenGame) -> None:
+    """The card, a sheet at the bottom of a phone, goes to the top over a mine hit in the
+    bottom row: what ended the game comes first, however much board the top hides."""
+    corner = (8, 0)
+    deal = find_deal(9, 9, 10, (0, 4), lambda s: corner[0] * 9 + corner[1] in s.mined)
+    game = minesweeper(deal, phone=True)
+    game.click(deal.first)
+    game.click(corner)
+    card = game.page.locator("#end-card")
+    expect(card).to_be_visible()
+    expect(card).to_have_class(re.compile(r"\bother-side\b"))
+    exploded, shown = game.cell(corner).bounding_box(), card.bounding_box()
+    assert exploded and shown
+    assert not overlap(shown, exploded), f"the card {shown} hides the mine {exploded}"
+
+
 def test_the_end_card_leaves_the_exploded_mine_in_sight(minesweeper: OpenGame) -> None:
     """On a wide screen the end card is a panel at the top right, over the corner of an
     expert board: a mine hit there stays in sight, the card moved low or to the other side."""
