@@ -13,7 +13,8 @@ const END_BEAT_MS = 900;  // the final board alone, before the card comes
 // The card's places besides its own (app.css), tried in turn: low (at the right on a wide
 // screen, below a short move list), and the other side of the screen.
 const CARD_PLACES = ["low", "other-side"];
-const MOVES_WEIGHT = 0.25;  // a pixel of the move list matters less than one of the board
+const OLDER_MOVES_WEIGHT = 0.25;  // a pixel of older moves matters less than one of the board
+const LAST_MOVES = 3;  // the moves that tell how the game ended: as much as the board
 const MARGIN_PX = 6;  // around what is kept in sight: a straight line's box has no height
 
 // How much of `element` (and a margin round it) the card hides, in square pixels.
@@ -144,8 +145,9 @@ export function createEndCard({ sameDeal = true } = {}) {
 
   // What ended the game (a board marks it data-end-cause: Minesweeper's exploded mine,
   // Tic Tac Toe's line and marks) stays in sight first of all; then, as far as it can,
-  // the board, the headline and seats, and a move list beside the board. The card takes
-  // the place, of three, that hides least (its own, if that hides nothing).
+  // the board, the seats, the last moves of a move list beside the board and, less, its
+  // older ones. The card takes the place, of three, that hides least (its own, if that
+  // hides nothing).
   function keepInSight() {
     const card = $("end-card");
     card.classList.remove(...CARD_PLACES);
@@ -157,9 +159,10 @@ export function createEndCard({ sameDeal = true } = {}) {
     const moves = movesBeside();
     if (!causes.length && !moves.length) return;
     // (weighed all together, a mine of one cell counted less than a strip of the board)
-    const kept = [$("board").firstElementChild, document.querySelector(".status-row"), $("seats")];
+    const kept = [$("board").firstElementChild, ...$("seats").children, ...moves.slice(-LAST_MOVES)];
+    const older = moves.slice(0, -LAST_MOVES);
     const hiddenOf = (elements) => elements.reduce((sum, element) => sum + covered(card, element), 0);
-    const hidden = () => [hiddenOf(causes), hiddenOf(kept) + MOVES_WEIGHT * hiddenOf(moves)];
+    const hidden = () => [hiddenOf(causes), hiddenOf(kept) + OLDER_MOVES_WEIGHT * hiddenOf(older)];
     const less = ([cause, rest], [bestCause, bestRest]) => cause < bestCause || (cause === bestCause && rest < bestRest);
     let best = { place: "", hides: hidden() };
     for (const place of CARD_PLACES) {
