@@ -7,15 +7,14 @@ import { createMenus, declaredKeyName, eventKeyName } from "/static/menus.js";
 // The toolbar's buttons, each running the client command of its name (btn-<action>).
 export const TOOLBAR_ACTIONS = ["new", "restart", "undo", "redo", "hint", "assist", "help", "sound"];
 
-// The keys of the client command running `action` in this game, as a title names them:
-// "U or Ctrl+Z" (the first two), "" when no key runs it.
+// The keys of the client command running `action` in this game, the first two, as a
+// title names them (["U", "Ctrl+Z"]); [] when no key runs it.
 export function keysOf(info, action) {
-  const command = clientCommand(info, action);
-  return command ? command.keys.slice(0, 2).join(" or ") : "";
+  return clientCommand(info, action)?.keys.slice(0, 2) ?? [];
 }
 
 // The client command that runs the page's `action`, if the game has one.
-function clientCommand(info, action) {
+export function clientCommand(info, action) {
   return info.commands.find((c) => c.kind === "client" && c.args.action === action);
 }
 
@@ -46,7 +45,7 @@ export function createCommands({ info, actions, views, display, send, newGameWit
     for (const action of TOOLBAR_ACTIONS) {
       const button = $(`btn-${action}`);
       if (!button.title.includes("(")) continue;
-      const keys = keysOf(info, action);
+      const keys = keysOf(info, action).join(" or ");
       button.title = keys ? button.title.replace(/\([^)]*\)/, `(${keys})`) : button.title.replace(/ \([^)]*\)/, "");
     }
   }

@@ -172,9 +172,9 @@ export function createConnection({ info, views, settleDrop, hello = () => ({}) }
 
   function send(message) {
     if (!state.socket || state.socket.readyState !== WebSocket.OPEN) {
-      // said outright: a move made meanwhile is not kept to be sent later, when the
-      // board it was made on may have changed (nor is a hint asked for, or an undo)
-      // (and kept said through the attempts to reconnect, till one succeeds)
+      // said outright, and kept said through the attempts to reconnect: a move made
+      // meanwhile is not kept to be sent later, on a board that may have changed by then
+      // (nor is a hint asked for, or an undo)
       const what = message.type === "move" ? "that was not played" : "that was not sent";
       state.offlineNote = `Not connected, so ${what}: reconnecting…`;
       views.showNote(state.offlineNote, true);

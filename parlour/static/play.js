@@ -16,7 +16,7 @@
 //   help.js, fit.js (the board fits the first screen), gamefile.js (export, import),
 //   peek.js (hold a board's data-peek element to see what it shows: a finished picture)
 import { $, api, applyPrefs, LOGO, toast, warmSounds } from "/static/common.js";
-import { createCommands, keysOf, TOOLBAR_ACTIONS } from "/static/commands.js";
+import { clientCommand, createCommands, keysOf, TOOLBAR_ACTIONS } from "/static/commands.js";
 import { createConnection } from "/static/connection.js";
 import { createDisplay } from "/static/display.js";
 import { createEndCard } from "/static/endcard.js";
@@ -55,9 +55,8 @@ async function start() {
   if (!info.random_deal) for (const part of document.querySelectorAll(".idbar .id-label, #game-id, #btn-copy")) part.style.display = "none";
   $("btn-assist").hidden = !info.has_assist;
   // the button says what this game's assist does, as its menu entry does
-  const assist = info.commands.find((c) => c.name === "assist");
-  const assistKeys = keysOf(info, "assist");
-  if (assist) $("btn-assist").title = `${assist.label}${assistKeys ? ` (${assistKeys})` : ""}; counts as help`;
+  const assist = clientCommand(info, "assist");
+  if (assist) $("btn-assist").title = `${assist.label}${assist.keys.length ? ` (${assist.keys[0]})` : ""}; counts as help`;
   display.applyGameOptions();
   bindToolbar({ ...parts, info });
   parts.peek.bind();

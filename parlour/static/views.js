@@ -8,11 +8,11 @@ import { morphInto, patchParts } from "/static/morph.js";
 
 // endCard: the end card (endcard.js); shown(): called after each view (the menus follow
 // it); resync(): a new connection, which starts with a whole view; undoKeys: the keys that
-// undo in this game, as Undo's title names them ("U or Ctrl+Z"); firstNote: what a
+// undo in this game (["U", "Ctrl+Z"]), as Undo's title names them; firstNote: what a
 // solitaire's status line says before the first move (the game's first_note).
 export function createViews({ endCard, shown, resync, undoKeys, firstNote }) {
-  const undoTitle = undoKeys ? `Undo (${undoKeys})` : "Undo";
-  const firstUndoKey = undoKeys.split(" or ")[0];
+  const undoTitle = undoKeys.length ? `Undo (${undoKeys.join(" or ")})` : "Undo";
+  const firstUndoKey = undoKeys[0];
   const state = {
     view: null,          // the view shown now; null until a session's first view comes
     viewAt: 0,           // performance.now() when `view` arrived (for the clock)

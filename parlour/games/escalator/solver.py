@@ -103,10 +103,9 @@ def _rather(state: Layout, found: search.MoveOdds) -> str:
 
 
 def _percent(wins: int, samples: int) -> int:
-    """A share in whole percent, 1 to 99 unless none or all."""
-    if not wins or wins == samples:
-        return round(100 * wins / samples) if samples else 0
-    return max(1, min(99, round(100 * wins / samples)))
+    """A share in whole percent: 1 to 99 unless none or all."""
+    share = round(100 * wins / samples) if samples else 0
+    return share if wins in (0, samples) else max(1, min(99, share))
 
 
 def keeps_a_win(state: Layout, move: Pick | Draw) -> bool:
