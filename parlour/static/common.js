@@ -160,6 +160,13 @@ function hideToastLater(el) {
 
 export const $ = (id) => document.getElementById(id);
 
+// The dot in a seat's colour by a player's name (a chip, the move list, the series, a
+// seat to take), marked with its seat: a game's stylesheet may give it the seat's own
+// mark (`.dot[data-mark="0"]`: Tic Tac Toe's cross, Tribolo's shapes).
+export function seatDot(seat) {
+  return `<span class="dot" data-mark="${seat}" aria-hidden="true"></span>`;
+}
+
 // Scrolls `list` (a move list) so that `item` is in it in sight, and nothing else: the
 // element's scrollIntoView scrolls the page too (on a phone's side it hid the page's top).
 export function scrollIntoList(list, item) {

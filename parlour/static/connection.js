@@ -4,7 +4,7 @@
 // comes back to the part of the page it is for; and telling the server when the page is
 // hidden or shown, as the game's clock runs only while a player's page is visible and
 // connected. This module owns the session and socket.
-import { $, api, escapeHtml, play, saveToken, toast, tokens } from "/static/common.js";
+import { $, api, escapeHtml, play, saveToken, seatDot, toast, tokens } from "/static/common.js";
 import { askDeal, askSeat, openedFromParlour } from "/static/links.js";
 import { createProgress } from "/static/progress.js";
 
@@ -76,8 +76,8 @@ export function createConnection({ info, views, settleDrop, hello = () => ({}) }
   function chooseSeat(seen) {
     const dialog = $("seat-dialog");
     $("seat-choices").innerHTML = seen.seats.map((seat, index) => (seat.open
-      ? `<button class="btn seat-choice" value="${index}" data-seat="${index}" style="--seat-color: var(--seat-${index})">`
-        + `<span class="dot"></span>${escapeHtml(seat.name)}${seat.stand_in ? " <small>(the computer plays it for now)</small>" : ""}</button>`
+      ? `<button class="btn seat-choice" value="${index}" style="--seat-color: var(--seat-${index})">`
+        + `${seatDot(index)}${escapeHtml(seat.name)}${seat.stand_in ? " <small>(the computer plays it for now)</small>" : ""}</button>`
       : "")).join("");
     return new Promise((resolve) => {
       dialog.addEventListener("close", () => {

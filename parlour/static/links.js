@@ -9,7 +9,7 @@
 // `Referrer-Policy: same-origin`, so Parlour's own pages name themselves to it, and a page
 // of another site cannot pass for one of them; a referrer stripped (`rel=noreferrer`, a
 // typed or pasted address, an app shortcut) counts as outside: the page asks.
-import { $, api, escapeHtml } from "/static/common.js";
+import { $, api, escapeHtml, seatDot } from "/static/common.js";
 
 export function openedFromParlour() {
   try { return new URL(document.referrer).origin === location.origin; } catch { return false; }
@@ -86,15 +86,15 @@ function show({ info, kicker, board, what, seats, actions }) {
   $("link-board").textContent = board;
   $("link-board").hidden = !board;
   $("link-seats").innerHTML = seats.map(({ index, name, who }) =>
-    `<li data-seat="${index}" style="--seat-color: var(--seat-${index})"><span class="dot" aria-hidden="true"></span>`
+    `<li style="--seat-color: var(--seat-${index})">${seatDot(index)}`
     + `<span class="link-seat-name">${escapeHtml(name)}<span class="visually-hidden">:</span></span> <span class="link-seat-who">${escapeHtml(who)}</span></li>`).join("");
   $("link-seats").hidden = seats.length === 0;
   $("link-what").textContent = what;
   const main = actions.length - 1;
   $("link-actions").innerHTML = actions.map(({ value, label, seat }, i) =>
     `<button class="btn${i === main ? " primary" : ""}${seat === undefined ? "" : " link-take"}" value="${escapeHtml(value)}"`
-    + `${seat === undefined ? "" : ` data-seat="${seat}" style="--seat-color: var(--seat-${seat})"`}>`
-    + `${seat === undefined ? "" : '<span class="dot" aria-hidden="true"></span>'}${escapeHtml(label)}</button>`).join("");
+    + `${seat === undefined ? "" : ` style="--seat-color: var(--seat-${seat})"`}>`
+    + `${seat === undefined ? "" : seatDot(seat)}${escapeHtml(label)}</button>`).join("");
   $("link-home").classList.toggle("primary", actions.length === 0);
   return new Promise((resolve) => {
     dialog.addEventListener("close", () => resolve(dialog.returnValue), { once: true });

@@ -5,7 +5,7 @@
 // server, in place of the live board, which keeps being updated underneath until the
 // player goes back to the game (the button, End or Escape). Beside the board on a wide
 // screen, a strip under it on a phone (app.css .movelist).
-import { $, api, escapeHtml, scrollIntoList, toast, tokens } from "/static/common.js";
+import { $, api, escapeHtml, scrollIntoList, seatDot, toast, tokens } from "/static/common.js";
 
 // sessionId(): the game's session, for asking the server for a past position.
 export function createMoveList({ sessionId }) {
@@ -53,11 +53,11 @@ export function createMoveList({ sessionId }) {
     const passes = note.passed.map((who) => {
       const passer = state.seats[who];
       return `<li class="mv-pass" data-after="${note.ply}" style="--seat-color: var(--seat-${who})">`
-        + `<span class="dot" aria-hidden="true"></span>${escapeHtml(passer ? passer.name : "")} passes</li>`;
+        + `${seatDot(who)}${escapeHtml(passer ? passer.name : "")} passes</li>`;
     }).join("");
     return `<li data-after="${note.ply}"><button type="button" class="mv" data-ply="${note.ply}" data-seat="${note.seat}"`
       + ` style="--seat-color: var(--seat-${note.seat})">`
-      + `<span class="visually-hidden">Move </span><span class="mv-n">${note.ply}</span><span class="dot" aria-hidden="true"></span>`
+      + `<span class="visually-hidden">Move </span><span class="mv-n">${note.ply}</span>${seatDot(note.seat)}`
       + `<b class="mv-who">${escapeHtml(name)}</b> <span class="mv-text">${escapeHtml(note.text)}</span></button></li>`
       + passes;
   }

@@ -4,7 +4,7 @@
 // rematch once it has started: each player with their new seat's token, a spectator to
 // watch it. The server says what may be done (view.series, view.rematch); this module owns
 // the elements it adds to the end card and the #series row.
-import { $, escapeHtml, playerNumber, saveToken, set, setText, sharedScreen, toast } from "/static/common.js";
+import { $, escapeHtml, playerNumber, saveToken, seatDot, set, setText, sharedScreen, toast } from "/static/common.js";
 
 // send(message): to the server; open(sid): show another session; endCard: endcard.js's.
 export function createSeries({ send, open, endCard }) {
@@ -71,8 +71,8 @@ export function createSeries({ send, open, endCard }) {
     // the games drawn, on a phone, when they are the same for every seat (two seats)
     const drawn = series.seats.every((score) => score.drawn === series.seats[0].drawn) ? series.seats[0].drawn : 0;
     const html = `<span class="series-label"><span class="long">Series, game</span><span class="short">Game</span> ${series.number}<span class="short">, won:</span></span>`
-      + series.seats.map((score, seat) => `<span class="series-seat" data-seat="${seat}" style="--seat-color: var(--seat-${seat})" title="${escapeHtml(counted(score))}">`
-        + `<span class="dot"></span><b>${escapeHtml(names[seat])}</b>`
+      + series.seats.map((score, seat) => `<span class="series-seat" style="--seat-color: var(--seat-${seat})" title="${escapeHtml(counted(score))}">`
+        + `${seatDot(seat)}<b>${escapeHtml(names[seat])}</b>`
         + `<span class="long">${escapeHtml(counted(score))}</span>`
         + `<span class="short">${score.won}</span></span>`).join("")
       + (drawn ? `<span class="short series-drawn">${drawn} drawn</span>` : "");
@@ -88,8 +88,8 @@ export function createSeries({ send, open, endCard }) {
     if (wanted) {
       const names = playerNames(view);
       scores.innerHTML = `<h3>${series.number > 1 ? `Series after ${series.number} games` : "Series so far"}</h3>`
-        + series.seats.map((score, seat) => `<div class="series-seat" data-seat="${seat}" style="--seat-color: var(--seat-${seat})">`
-          + `<span class="dot"></span><b>${escapeHtml(names[seat])}</b>`
+        + series.seats.map((score, seat) => `<div class="series-seat" style="--seat-color: var(--seat-${seat})">`
+          + `${seatDot(seat)}<b>${escapeHtml(names[seat])}</b>`
           + `<span class="counts">${escapeHtml(counted(score))}</span></div>`).join("");
     }
     const offer = rematch?.offer;

@@ -2,7 +2,7 @@
 // seats, which buttons work, a take-back asked for) applied to the page in place, the
 // status line or note under the headline, the clock and the tab's title. This module owns
 // the view shown now; the rest of the page reads it through current().
-import { $, escapeHtml, formatTime, play, playerNumber, set, setText, sharedScreen, whenIdle } from "/static/common.js";
+import { $, escapeHtml, formatTime, play, playerNumber, seatDot, set, setText, sharedScreen, whenIdle } from "/static/common.js";
 import { endDetail } from "/static/endcard.js";
 import { morphInto, patchParts } from "/static/morph.js";
 
@@ -129,7 +129,7 @@ export function createViews({ endCard, shown, resync, undoKeys, firstNote }) {
       : seat.open && view.you.length > 0 && view.status === "playing"
         ? `<button class="btn sit" data-invite-seat="${index}" title="Copy the invite link for ${escapeHtml(seat.name)}">Invite</button>` : "";
     return `<span class="${classes.join(" ")}" style="--seat-color: var(--seat-${index})" data-seat="${index}">`
-      + `<span class="dot"></span><b>${escapeHtml(seat.name)}</b><span class="who">${who}</span>`
+      + `${seatDot(index)}<b>${escapeHtml(seat.name)}</b><span class="who">${who}</span>`
       + (seat.score === null ? "" : `<span class="score">${seat.score}</span>`) + sit
       + "</span>";
   }
