@@ -15,7 +15,9 @@ export function fitBoardToScreen() {
     const top = wrap.getBoundingClientRect().top + window.scrollY;
     const idbar = document.querySelector(".idbar");
     const main = getComputedStyle(wrap.parentElement);
-    const below = idbar.offsetHeight + px(main.rowGap) + px(main.paddingBottom);
+    // (the deal line takes the board's height only under it, not in a column beside it)
+    const beside = idbar.getBoundingClientRect().left >= wrap.getBoundingClientRect().right;
+    const below = (beside ? 0 : idbar.offsetHeight + px(main.rowGap)) + px(main.paddingBottom);
     const height = document.documentElement.clientHeight - top - below
       - px(style.paddingTop) - px(style.paddingBottom);
     const width = wrap.clientWidth - px(style.paddingLeft) - px(style.paddingRight);

@@ -111,13 +111,14 @@ def test_status_line_and_board_are_in_the_first_screen(
     assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
 
 
-@pytest.mark.parametrize("game", ["escalator", "ishido", "sliding", "tictactoe"])
+@pytest.mark.parametrize("game", ["escalator", "ishido", "sliding", "tictactoe", "tribolo"])
 def test_on_a_phone_on_its_side_the_headline_joins_the_bar_and_the_board_fits(
     new_context: NewContext, create_game: CreateGame, game: str
 ) -> None:
     """844x390: the menus fold into one button and the headline takes their room in the
-    bar, so the board has the headline's row (the sliding puzzle ran 10 px off, Tribolo
-    and Minesweeper's hardest boards still scroll)."""
+    bar, so the board has the headline's row (the sliding puzzle ran 10 px off); a game of
+    players has its status line and seats in a column beside the board (Tribolo's last
+    rows ran 86 px off under them). Minesweeper's hardest board still scrolls."""
     created = create_game(game, **LARGEST[game])
     context = new_context(tokens={created["session"]: created["token"]},
                           viewport={"width": 844, "height": 390}, has_touch=True, is_mobile=True)
@@ -132,6 +133,10 @@ def test_on_a_phone_on_its_side_the_headline_joins_the_bar_and_the_board_fits(
     assert box(page, "#topbar-headline")["bottom"] <= box(page, ".topbar")["bottom"]
     assert box(page, "#board > *")["bottom"] <= 390
     assert page.evaluate("document.documentElement.scrollHeight") <= 390
+    if game in ("tictactoe", "tribolo"):
+        board_right = box(page, "#board-wrap")["right"]
+        for beside in ("#seats", "#status-row"):
+            assert box(page, beside)["left"] >= board_right
 
 
 @pytest.mark.parametrize("width, height", [(640, 360), (844, 390)])
