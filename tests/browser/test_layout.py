@@ -345,6 +345,26 @@ def test_the_end_card_is_in_sight_and_leaves_the_final_board_where_it_was(
     same_box(wrap, box(page, "#board-wrap"), "the board's frame")
 
 
+@pytest.mark.parametrize("ending", ["tictactoe-won", "tribolo-won"])
+@pytest.mark.parametrize("width, height", [(640, 360), (844, 390)])
+def test_on_a_phones_side_the_end_card_takes_the_column_beside_the_board(
+    new_context: NewContext, own_stage: Stage, ending: str, width: int, height: int
+) -> None:
+    """Centred, the card hid a 640x360 screen's whole Tic Tac Toe board."""
+    reached = own_stage.reach(scene(ending))
+    context = new_context(tokens={reached.session: reached.token}, has_touch=True,
+                          is_mobile=True, viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.goto(reached.path(scene(ending).game))
+    wait_for_views(page, 1)
+    expect(page.locator("#end-card")).to_be_visible()
+    settled(page)
+    card, board = box(page, "#end-card"), box(page, "#board > *")
+    assert card["left"] >= board["right"], f"the card covers the board: {card} {board}"
+    assert card["top"] >= box(page, ".topbar")["bottom"] and card["bottom"] <= height
+    assert card["right"] <= width
+
+
 def test_the_end_card_put_away_shows_the_final_board_and_comes_back(
     new_context: NewContext, own_stage: Stage
 ) -> None:
