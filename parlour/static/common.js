@@ -149,6 +149,11 @@ function toastElement() {
   el.addEventListener("pointerenter", hold); el.addEventListener("focusin", hold);
   el.addEventListener("pointerleave", () => hideToastLater(el));
   el.addEventListener("focusout", () => hideToastLater(el));
+  // a tap on it, or anywhere else (the player has moved on), puts it away: on a phone it
+  // covered the bottom rows of the board just dealt for its six seconds
+  document.addEventListener("pointerdown", (event) => {
+    if (!event.target.closest?.(".toast-action")) el.classList.remove("show");
+  }, { capture: true });
   document.body.append(el);
   return el;
 }

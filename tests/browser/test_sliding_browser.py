@@ -374,3 +374,9 @@ def test_a_reshuffle_over_a_game_under_way_offers_it_back(
     expect(page.locator("#sl-t1")).to_be_visible()
     assert board(page) == " 1  2  3\n .  5  6\n 4  7  8"
     expect(toast).not_to_be_visible()
+    page.keyboard.press("s")  # again; this time the player plays on: the note goes at once
+    expect(toast).to_be_visible()
+    frame = page.locator("#board-wrap").bounding_box()
+    assert frame
+    page.mouse.click(frame["x"] + 3, frame["y"] + 3)
+    expect(toast).not_to_be_visible(timeout=2000)  # (it would stay six seconds)
