@@ -101,7 +101,7 @@ def render(observation: JSON, ctx: RenderContext) -> str:
     hinted = tuple(hint["pick"]) if "pick" in hint else None
     won, over = status == "won", status != "playing"
     end_lines = _end_panel(observation) if over and not won else []
-    height = HEIGHT + (_end_height(observation) if end_lines else 0)
+    height = HEIGHT  # the same at the end: the final board neither moves nor shrinks
     left = sum(card is not None for row in observation["pyramid"] for card in row)
     label = f"Escalator: {left} cards in the pyramid, {observation['stock']} in the stock"
     lost = over and not won
@@ -207,13 +207,14 @@ def _pyramid(observation: JSON, live: bool,
     return cards
 
 
-def left_over_places(count: int) -> list[tuple[float, float]]:
+def left_over_places(count: int, bottom: int = TABLE_Y - MARGIN) -> list[tuple[float, float]]:
     """Where the cards left at a lost game's end lie (top-left corners): in rows of up to
-    seven where the pyramid stood, each row centred, no card over another."""
+    seven where the pyramid stood, each row centred, no card over another, above `bottom`
+    (where the end's words start): four rows fit, touching, when only a line is kept."""
     rows = -(-count // ROWS)
-    room = TABLE_Y - 2 * MARGIN  # from the table's top to the stock's row
+    room = bottom - GAP  # from the table's top
     step = min(CARD_H + 16, (room - CARD_H) / max(1, rows - 1))
-    top = MARGIN + max(0.0, (room - CARD_H - step * (rows - 1)) / 2)
+    top = GAP + max(0.0, (room - CARD_H - step * (rows - 1)) / 2)
     places = []
     for k in range(count):
         row, col = divmod(k, ROWS)
@@ -230,7 +231,8 @@ def _left_over(observation: JSON) -> list[tuple[int, str]]:
             for index, card in enumerate(cards) if card is not None]
     return [
         _card(card, x, y, 1, "left", role="img", label=f"{card_label(card)}, left over")
-        for (row, index, card), (x, y) in zip(left, left_over_places(len(left)), strict=True)
+        for (row, index, card), (x, y) in zip(
+            left, left_over_places(len(left), _end_top(observation) - 4), strict=True)
     ]
 
 
@@ -348,8 +350,15 @@ def _lamp(observation: JSON, ctx: RenderContext) -> list[str]:
 
 
 # -- the end --------------------------------------------------------------------------
-def _end_height(observation: JSON) -> int:
-    return 64 + (_order_height() if observation.get("stock_order") else 0)
+# After a loss, the verdict (and the stock left, if any) stand where the pyramid's foot
+# was, just above the stock's row, and the cards left over close up above them: the table
+# keeps its size (growing it to put them below shrank every card by 8 % as the game ended).
+VERDICT_LINE = 30  # the verdict's line, in the gap above the stock's row
+
+
+def _end_top(observation: JSON) -> int:
+    """Where the end's words start: the cards left over lie above."""
+    return TABLE_Y - VERDICT_LINE - (_order_height() if observation.get("stock_order") else 0)
 
 
 def _order_height() -> int:
@@ -359,18 +368,19 @@ def _order_height() -> int:
 def _end_panel(observation: JSON) -> list[str]:
     """After a loss: whether any order of play could have won, and the stock revealed."""
     verdict = observation.get("verdict")
+    top = _end_top(observation)
     parts = []
     if verdict is not None:
         text = ("This deal could have been won" if verdict["winnable"]
                 else "No order of play could have won this deal")
         css = "esc-verdict " + ("winnable" if verdict["winnable"] else "unwinnable")
         parts.append(
-            f'<text id="esc-verdict" class="{css}" x="{WIDTH // 2}" y="{HEIGHT + 34}" '
+            f'<text id="esc-verdict" class="{css}" x="{WIDTH // 2}" y="{top + 24}" '
             f'role="status">{text}</text>'
         )
     order = observation.get("stock_order") or []
     if order:
-        parts.append(_stock_order(order, HEIGHT + 64))
+        parts.append(_stock_order(order, top + VERDICT_LINE))
     return parts
 
 

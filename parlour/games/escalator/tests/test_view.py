@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Collection
@@ -299,6 +300,28 @@ def test_after_a_loss_the_verdict_and_the_stock_are_shown() -> None:
     obs["stock_order"] = []
     markup = render(obs, LIVE)
     assert "No order of play could have won this deal" in markup and "esc-order" not in markup
+
+
+def test_a_lost_game_keeps_the_tables_size_with_the_verdict_above_the_stock() -> None:
+    """The verdict stands above the stock's row and the cards left close up above it, all
+    28 in four rows, none over another: the table neither grows nor shrinks its cards as
+    the game ends (it grew by 64 units)."""
+    playing = by_id(render(observation(), LIVE))
+    lost = observation(base="9h", status="lost", stock=0,
+                       verdict={"winnable": True, "line": []}, stock_order=[])
+    ended = by_id(render(lost, LIVE))
+    for part in ("esc-board", "esc-over"):
+        assert ended[part]["viewbox"] == playing[part]["viewbox"]
+    assert ended["esc-table"]["style"] == playing["esc-table"]["style"]
+    verdict_y = float(str(ended["esc-verdict"]["y"]))
+
+    def top(card: str) -> float:
+        return float(str(re.search(r"--y:([\d.]+)", str(ended[f"esc-card-{card}"]["style"]))[1]))
+
+    rows = sorted({top(card) for card in PYRAMID_CARDS})
+    assert len(rows) == 4 and all(b - a >= 140 for a, b in itertools.pairwise(rows))
+    assert rows[-1] + 140 <= verdict_y - 26  # the last row whole, above the words
+    assert verdict_y < top("9h")  # the base, in the stock's row
 
 
 def test_a_cleared_pyramid_celebrates_and_shows_what_was_left_in_the_stock() -> None:
