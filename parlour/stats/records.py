@@ -1,5 +1,5 @@
-"""A finished game beside the records of its group, for its end card: "Best time 1:02",
-and whether this game set a new one ("A new record: best time!").
+"""A finished game beside the records of its group, for its end card: "Best time so far
+1:02", or this game's if it set a new one ("A new record: best time!").
 
 The records are the statistics page's (`numbers.record`: the best over the group's games
 played without help, of its latest `RESULTS_PER_GROUP`), taken before this game: a game
@@ -39,7 +39,10 @@ def end_records(spec: GameSpec, this: Result, group: Sequence[Result]) -> list[d
             continue  # nothing to beat yet: the statistics page will show this one
         new = not this.assisted and _better(figure, value, best)
         kept = value if new else best
-        shown.append({"name": figure.name, "caption": figure.best_caption, "value": kept,
+        # "so far": beside this game's own figures ("Your cells 16"), a record kept from
+        # earlier games ("Most cells 69") read as this game's best score
+        caption = figure.best_caption if new else f"{figure.best_caption} so far"
+        shown.append({"name": figure.name, "caption": caption, "value": kept,
                       "shown": _shown(figure, kept), "new": new})
     return shown
 
