@@ -70,9 +70,12 @@ export function createSeries({ send, open, endCard }) {
     const names = playerNames(view);
     // the games drawn, on a phone, when they are the same for every seat (two seats)
     const drawn = series.seats.every((score) => score.drawn === series.seats[0].drawn) ? series.seats[0].drawn : 0;
+    // (three seats or more on a phone: the dots name the others, "You" stays; "Computer,
+    // Blue … Computer, Red …" ran off a 390-pixel screen)
+    const named = (seat) => series.seats.length < 3 || names[seat] === "You" ? "" : ' class="long"';
     const html = `<span class="series-label"><span class="long">Series, game</span><span class="short">Game</span> ${series.number}<span class="short">, won:</span></span>`
-      + series.seats.map((score, seat) => `<span class="series-seat" style="--seat-color: var(--seat-${seat})" title="${escapeHtml(counted(score))}">`
-        + `${seatDot(seat)}<b>${escapeHtml(names[seat])}</b>`
+      + series.seats.map((score, seat) => `<span class="series-seat" style="--seat-color: var(--seat-${seat})" title="${escapeHtml(`${names[seat]}: ${counted(score)}`)}">`
+        + `${seatDot(seat)}<b${named(seat)}>${escapeHtml(names[seat])}</b>`
         + `<span class="long">${escapeHtml(counted(score))}</span>`
         + `<span class="short">${score.won}</span></span>`).join("")
       + (drawn ? `<span class="short series-drawn">${drawn} drawn</span>` : "");

@@ -365,6 +365,20 @@ def test_on_a_phones_side_the_end_card_takes_the_column_beside_the_board(
     assert card["right"] <= width
 
 
+def test_a_series_of_three_players_keeps_its_score_in_a_phones_line(
+    new_context: NewContext, own_stage: Stage
+) -> None:
+    """On a phone, three seats' games won are told by their dots (each name too, "Computer,
+    Red ...", ran the line off the screen and hid the last seat's score)."""
+    page = open_scene_at(new_context, own_stage, "tribolo-won", "phone")
+    page.locator("#end-card").get_by_role("button", name="Rematch", exact=True).click()
+    row = page.locator("#series")
+    expect(row.locator(".series-label")).to_have_text("Game 2, won:", use_inner_text=True)
+    expect(row.locator(".series-seat")).to_have_text([re.compile(r"^[01]$")] * 3,
+                                                     use_inner_text=True)  # the dot, won
+    assert page.evaluate("(row) => row.scrollWidth <= row.clientWidth", row.element_handle())
+
+
 def test_the_end_card_put_away_shows_the_final_board_and_comes_back(
     new_context: NewContext, own_stage: Stage
 ) -> None:
