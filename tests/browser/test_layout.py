@@ -111,15 +111,18 @@ def test_status_line_and_board_are_in_the_first_screen(
     assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
 
 
-@pytest.mark.parametrize("game", ["escalator", "ishido", "sliding", "tictactoe", "tribolo"])
+ON_ITS_SIDE = {**LARGEST, "minesweeper": {"id": "minesweeper:medium#fit"}}  # Hard scrolls
+
+
+@pytest.mark.parametrize("game", ON_ITS_SIDE)
 def test_on_a_phone_on_its_side_the_headline_joins_the_bar_and_the_board_fits(
     new_context: NewContext, create_game: CreateGame, game: str
 ) -> None:
     """844x390: the menus fold into one button and the headline takes their room in the
-    bar, so the board has the headline's row (the sliding puzzle ran 10 px off); a game of
-    players has its status line and seats in a column beside the board (Tribolo's last
-    rows ran 86 px off under them). Minesweeper's hardest board still scrolls."""
-    created = create_game(game, **LARGEST[game])
+    bar, so the board has the headline's row (the sliding puzzle ran 10 px off); the status
+    line, seats and deal stand in a column beside the board (Tribolo's last rows ran 86 px
+    off under them, Minesweeper Medium's 5). Minesweeper's hardest board still scrolls."""
+    created = create_game(game, **ON_ITS_SIDE[game])
     context = new_context(tokens={created["session"]: created["token"]},
                           viewport={"width": 844, "height": 390}, has_touch=True, is_mobile=True)
     page = context.new_page()
@@ -133,10 +136,9 @@ def test_on_a_phone_on_its_side_the_headline_joins_the_bar_and_the_board_fits(
     assert box(page, "#topbar-headline")["bottom"] <= box(page, ".topbar")["bottom"]
     assert box(page, "#board > *")["bottom"] <= 390
     assert page.evaluate("document.documentElement.scrollHeight") <= 390
-    if game in ("tictactoe", "tribolo"):
-        board_right = box(page, "#board-wrap")["right"]
-        for beside in ("#seats", "#status-row"):
-            assert box(page, beside)["left"] >= board_right
+    board_right = box(page, "#board-wrap")["right"]
+    for beside in ("#seats", "#status-row", ".idbar"):
+        assert box(page, beside)["left"] >= board_right
 
 
 @pytest.mark.parametrize("width, height", [(640, 360), (844, 390)])
@@ -345,7 +347,8 @@ def test_the_end_card_is_in_sight_and_leaves_the_final_board_where_it_was(
     same_box(wrap, box(page, "#board-wrap"), "the board's frame")
 
 
-@pytest.mark.parametrize("ending", ["tictactoe-won", "tribolo-won"])
+@pytest.mark.parametrize("ending", ["tictactoe-won", "tribolo-won", "escalator-lost",
+                                    "minesweeper-lost", "ishido-won"])
 @pytest.mark.parametrize("width, height", [(640, 360), (844, 390)])
 def test_on_a_phones_side_the_end_card_takes_the_column_beside_the_board(
     new_context: NewContext, own_stage: Stage, ending: str, width: int, height: int
@@ -359,7 +362,7 @@ def test_on_a_phones_side_the_end_card_takes_the_column_beside_the_board(
     wait_for_views(page, 1)
     expect(page.locator("#end-card")).to_be_visible()
     settled(page)
-    card, board = box(page, "#end-card"), box(page, "#board > *")
+    card, board = box(page, "#end-card"), box(page, "#board-wrap")
     assert card["left"] >= board["right"], f"the card covers the board: {card} {board}"
     assert card["top"] >= box(page, ".topbar")["bottom"] and card["bottom"] <= height
     assert card["right"] <= width
