@@ -144,9 +144,17 @@ def closed_safe(state: Minefield) -> list[int]:
 
 
 def hinted_off_the_diagonal(state: Minefield) -> bool:
-    """The hint names a cell whose row and column differ (it reads otherwise sideways)."""
+    """The hint names a cell to open and the mines that make it safe, each with a row and
+    a column that differ (so that each reads otherwise sideways)."""
     found = hint(state, 0)
-    return found is not None and len(set(found.move["open"])) == 2
+    named = re.findall(r"row (\d+), column (\d+)", found.note) if found else []
+    return (found is not None and "open" in found.move and " has its " in found.note
+            and all(row != col for row, col in named))
+
+
+def sideways(note: str) -> str:
+    """A note as a board on its side reads: each cell's row and column swapped."""
+    return re.sub(r"row (\d+), column (\d+)", r"row \2, column \1", note)
 
 
 def chordable(state: Minefield) -> int | None:
@@ -606,12 +614,16 @@ def test_a_wide_board_stands_on_its_side_on_a_tall_phone(
     with next_view(page):
         game.cell(deal.first).tap()
     game.wait_board(text(deal.start))
-    # a hint names its cell as the player sees it: the board's rows are columns here
+    # a hint names its cells (the one to open, the mines that make it safe) as the player
+    # sees them: the board's rows are columns here
     page.locator("#btn-hint").tap()
     hinted = page.locator(".ms-cell.hint")
     expect(hinted).to_have_count(1)
     row, col = map(int, str(hinted.get_attribute("id")).split("-")[1:])
     expect(page.locator("#message")).to_contain_text(f"row {col + 1}, column {row + 1}")
+    note = hint(deal.start, 0)
+    assert note is not None
+    expect(page.locator("#message")).to_contain_text(sideways(note.note))
 
 
 def test_a_tap_after_a_long_press_opens_a_cell(

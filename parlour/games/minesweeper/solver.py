@@ -51,6 +51,7 @@ class Suggestion:
     mine_probability: float
     why: Why
     proof: int | None = None  # an open number beside a safe cell, all of its mines known
+    proof_mines: tuple[int, ...] = ()  # those mines, proven from the numbers, in order
 
     @property
     def certain(self) -> bool:  # proven safe
@@ -69,7 +70,9 @@ def suggest(rows: int, cols: int, mines: int, known: Sequence[int]) -> Suggestio
     safe = know.deduce()
     if safe:
         cell = _pick_safe(know, safe)
-        return Suggestion(cell, 0.0, "safe", _full_number(know, known, cell))
+        proof = _full_number(know, known, cell)
+        proven = () if proof is None else tuple(_bits(know.around_mask[proof] & know.mine))
+        return Suggestion(cell, 0.0, "safe", proof, proven)
     if not know.undetermined:
         raise ValueError("no closed cell is left to open")
     cell, why = _guess(know)
@@ -824,7 +827,8 @@ FIRST_CLICK_NOTES = {
 
 
 def hint(state: Minefield, seat: int) -> Hint | None:
-    """The solver's move, from what the player can see (open cells) only."""
+    """The solver's move, from what the player can see only: the open cells (the hidden
+    mines never), and the flags for the words alone."""
     if state.over():
         return None
     if not state.started:  # the rule makes the first click safe, wherever it is
@@ -839,9 +843,9 @@ def hint(state: Minefield, seat: int) -> Hint | None:
     ]
     found = suggest(state.rows, state.cols, state.mines, known)
     row, col = divmod(found.cell, state.cols)
-    where = f"row {row + 1}, column {col + 1}"
+    where = _cell_name(found.cell, state.cols)
     # the note follows the client's "Hint: ", so it says why in one clause of its own
-    why = _why_safe(found, state.cols, known) if found.certain else \
+    why = _why_safe(found, state, known) if found.certain else \
         f"a guess: {_percent(found.mine_probability)} mine, {GUESS_NOTES[found.why]}"
     if state.marks[found.cell] == FLAG:
         verdict = "is wrong" if found.certain else "may be wrong"
@@ -850,19 +854,40 @@ def hint(state: Minefield, seat: int) -> Hint | None:
     return Hint(move={"open": [row, col]}, note=f"Open {where} ({why})")
 
 
-def _why_safe(found: Suggestion, cols: int, known: Sequence[int]) -> str:
-    """"it is safe: the 2 at row 3, column 4 has its 2 mines already", or, where no one
-    number shows it, that the numbers around it prove it, or, where no number sees it,
+MINES_NAMED = 2
+"""A number's mines a hint names cell by cell, at most; more would make a long note."""
+
+
+def _why_safe(found: Suggestion, state: Minefield, known: Sequence[int]) -> str:
+    """Why a proven safe cell is safe, in the player's words: an open number beside it
+    whose mines the numbers prove are all elsewhere, named ("it is safe: the 2 at row 3,
+    column 4 has its 2 mines at row 2, column 3 and row 2, column 5"; from 3 mines on,
+    only counted, and said to be flagged when the player flagged each of them: a note
+    never sends the player looking for flags that are not there); or, where no one
+    number shows it, that the numbers around it prove it; or, where no number sees it,
     the count of mines left."""
+    cols = state.cols
     if found.proof is None:
-        around = neighbours(len(known) // cols, cols)[found.cell]
+        around = neighbours(state.rows, cols)[found.cell]
         if all(known[n] < 0 for n in around):  # no number sees it: the count proves it
             return "it is safe: the mines left are all accounted for elsewhere"
         return "it is safe: the numbers around it leave no mine there"
-    row, col = divmod(found.proof, cols)
     count = known[found.proof]
-    mines = "its mine" if count == 1 else f"its {count} mines"
-    return f"it is safe: the {count} at row {row + 1}, column {col + 1} has {mines} already"
+    number = f"the {count} at {_cell_name(found.proof, cols)}"
+    if len(found.proof_mines) <= MINES_NAMED:
+        where = " and ".join(_cell_name(mine, cols) for mine in found.proof_mines)
+        mines = "its mine" if count == 1 else f"its {count} mines"
+        return f"it is safe: {number} has {mines} at {where}"
+    if all(state.marks[mine] == FLAG for mine in found.proof_mines):
+        return f"it is safe: {number} has its {count} mines flagged"
+    return f"it is safe: {number} has its {count} mines elsewhere, as the numbers near it show"
+
+
+def _cell_name(cell: int, cols: int) -> str:
+    """"row R, column C", counted from 1: the form the page swaps on a board that stands
+    on its side."""
+    row, col = divmod(cell, cols)
+    return f"row {row + 1}, column {col + 1}"
 
 
 GUESS_NOTES: dict[Why, str] = {

@@ -131,11 +131,21 @@ def test_a_hint_after_the_opening_is_safe_or_gives_its_odds(board: str) -> None:
         row, col = found.move["open"]
         if "(it is safe" in found.note:
             assert after.cell(row, col) not in after.mined, f"{board}#h{seed}"
-            named = re.search(r"the (\d) at row (\d+), column (\d+) has", found.note)
-            if named:  # an open number beside it, whose mines are all next to it already
+            named = re.search(r"the (\d) at row (\d+), column (\d+) has (.*)\)$", found.note)
+            if named:  # an open number beside it, whose mines are all elsewhere around it
                 count, at = int(named[1]), after.cell(int(named[2]) - 1, int(named[3]) - 1)
                 assert after.counts[at] == count and after.marks[at] == OPEN
                 assert abs(at // after.cols - row) <= 1 and abs(at % after.cols - col) <= 1
+                assert "already" not in found.note  # no flags on the board to look for
+                mines = {after.cell(int(r) - 1, int(c) - 1)
+                         for r, c in re.findall(r"row (\d+), column (\d+)", named[4])}
+                if count <= 2:  # named: that number's own mines, each of them
+                    told = "its mine" if count == 1 else f"its {count} mines"
+                    assert named[4].startswith(f"{told} at "), found.note
+                    assert mines == {n for n in neighbours(after.rows, after.cols)[at]
+                                     if n in after.mined}, found.note
+                else:
+                    assert named[4] == f"its {count} mines elsewhere, as the numbers near it show"
             else:
                 assert found.note.endswith(("the numbers around it leave no mine there)",
                                             "the mines left are all accounted for elsewhere)"))

@@ -23,7 +23,7 @@ from parlour.core.game import IllegalMove, Status
 from parlour.games.minesweeper import analysis, solver
 from parlour.games.minesweeper.analysis import UNKNOWN, Contradiction, analyse
 from parlour.games.minesweeper.grid import counts_of, neighbours
-from parlour.games.minesweeper.logic import OPEN, Minefield, Minesweeper
+from parlour.games.minesweeper.logic import FLAG, HIDDEN, OPEN, Minefield, Minesweeper
 from parlour.games.minesweeper.noguess import (
     NoGuessBoardNotFound,
     no_guess_layout,
@@ -811,3 +811,50 @@ def test_a_wrong_flag_hint_clears_the_flag_so_that_it_can_be_opened() -> None:
     assert found.note.startswith("The flag at row 3, column 3 is wrong: open it")
     cleared = GAME.apply(state, GAME.parse_move(found.move))
     assert cleared.marks[8] == 0 and cleared.flags() == 0
+
+
+def seen(picture: str) -> Minefield:
+    """A game under way from a picture: `*` a closed mine, `F` a flagged mine, `#` a
+    closed cell, `f` a flagged cell with no mine, `o` an open cell."""
+    lines = picture.split()
+    rows, cols = len(lines), len(lines[0])
+    chars = "".join(lines)
+    mined = frozenset(cell for cell, ch in enumerate(chars) if ch in "*F")
+    marks = tuple(OPEN if ch == "o" else FLAG if ch in "Ff" else HIDDEN for ch in chars)
+    return Minefield(rows=rows, cols=cols, mines=len(mined), first_click="safe",
+                     mined=mined, counts=counts_of(rows, cols, mined), marks=marks,
+                     first_seed=0, started=True, opened=marks.count(OPEN))
+
+
+@pytest.mark.parametrize(("picture", "note"), [
+    ("*o# oo#",  # no flag on the board: the note names the mine the numbers prove
+     "Open row 1, column 3 (it is safe: the 1 at row 1, column 2 has its mine at "
+     "row 1, column 1)"),
+    ("Fo# oo#",  # the same words when the player has flagged it
+     "Open row 1, column 3 (it is safe: the 1 at row 1, column 2 has its mine at "
+     "row 1, column 1)"),
+    ("*## ooo *oo",
+     "Open row 1, column 3 (it is safe: the 2 at row 2, column 2 has its 2 mines at "
+     "row 1, column 1 and row 3, column 1)"),
+    ("oooo oo#o ***o",  # three mines or more are counted, not named
+     "Open row 2, column 3 (it is safe: the 3 at row 2, column 2 has its 3 mines "
+     "elsewhere, as the numbers near it show)"),
+    ("oooo oo#o *F*o",  # some flagged: the numbers still say where
+     "Open row 2, column 3 (it is safe: the 3 at row 2, column 2 has its 3 mines "
+     "elsewhere, as the numbers near it show)"),
+    ("oooo oo#o FFFo",  # each of them flagged by the player
+     "Open row 2, column 3 (it is safe: the 3 at row 2, column 2 has its 3 mines flagged)"),
+])
+def test_a_safe_hint_names_the_mines_that_make_it_safe(picture: str, note: str) -> None:
+    """A number full of mines makes the closed cells around it safe: the hint names
+    where those mines are (worked out from the numbers, flagged or not), never says
+    "already", which would send a player looking for flags that are not there."""
+    found = hint(seen(picture), 0)
+    assert found is not None and found.note == note
+
+
+def test_a_wrong_flag_hint_names_the_mine_the_flag_is_not() -> None:
+    found = hint(seen("*of oo#"), 0)
+    assert found is not None and found.move == {"unmark": [0, 2]}
+    assert found.note == ("The flag at row 1, column 3 is wrong: open it (it is safe: the 1 "
+                          "at row 1, column 2 has its mine at row 1, column 1)")
