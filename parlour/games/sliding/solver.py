@@ -281,12 +281,13 @@ def _hints(state: Puzzle, moves: tuple[int, ...], optimal: bool) -> list[Hint]:
     hints = []
     for done, cell in enumerate(moves):
         left = len(moves) - done
-        tile = tiles[cell]
         row, col = divmod(cell, state.cols)
-        # the tile named by its number and lit on the board: its number may not be shown
-        note = (f"slide the highlighted tile ({tile}) {_direction(state.cols, cell, gap)}: "
+        # the tile lit on the board and named by where it is (as its label for a screen
+        # reader says), never by its number: the page shows numbers only if asked to
+        note = (f"Slide the highlighted tile at row {row + 1}, column {col + 1} "
+                f"{_direction(state.cols, cell, gap)} into the gap: "
                 f"{counted(left, 'move')} to go ({proof})")
-        hints.append(Hint(move={"cell": [row, col]}, note=note[0].upper() + note[1:]))
+        hints.append(Hint(move={"cell": [row, col]}, note=note))
         tiles[gap], tiles[cell] = tiles[cell], 0
         gap = cell
     return hints

@@ -3,6 +3,7 @@ moves remain, followed without solving again, and played out on the board."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -62,18 +63,43 @@ def test_a_move_off_the_line_makes_the_next_hint_solve_afresh(
     session = session_at("1,2,3,4,5,6,0,7,8")
     first = session.hint(0)
     assert first.move == {"cell": [2, 1]}
-    assert first.note.startswith("Slide the highlighted tile (7) left: 2 moves")
+    assert first.note.startswith(
+        "Slide the highlighted tile at row 3, column 2 left into the gap: 2 moves")
     session.play({"cell": [1, 0]}, 0)  # not the hint: the tile above the gap comes down
     monkeypatch.setattr(solver, "_known", type(solver._known)())
     assert session.planned_hint(0) is None
     assert session.hint(0).note.endswith("3 moves to go (the shortest way)")
 
 
+def test_a_hint_names_the_tile_by_where_it_is_and_never_by_its_number() -> None:
+    """Tile numbers show only with the Numbers display option: each hint along a
+    solution names its tile by its row and column (as the tile's label does for a
+    screen reader) and says which way it slides into the gap."""
+    state: Puzzle = session_at(HARDEST_8_PUZZLES[1]).state
+    found = solver.hint(state, 0)
+    assert found is not None
+    told = re.compile(r"Slide the highlighted tile at row (\d), column (\d) "
+                      r"(left|right|up|down) into the gap: \d+ moves? to go \(the shortest way\)")
+    ways = set()
+    for step in (found, *found.line):
+        said = told.fullmatch(step.note)
+        assert said is not None, step.note
+        row, col = int(said[1]) - 1, int(said[2]) - 1
+        assert step.move == {"cell": [row, col]}
+        gap_row, gap_col = divmod(state.tiles.index(0), state.cols)
+        assert {"left": (0, -1), "right": (0, 1), "up": (-1, 0), "down": (1, 0)}[said[3]] == (
+            gap_row - row, gap_col - col)
+        ways.add(said[3])
+        state = GAME.apply(state, GAME.parse_move(step.move))
+    assert state.solved() and ways == {"left", "right", "up", "down"}
+
+
 def test_a_4x4_hint_is_shortest() -> None:
     session = session_at("1,2,3,4,5,6,7,8,9,10,11,12,13,0,14,15", rows=4, cols=4)
     found = session.hint(0)
     assert found.move == {"cell": [3, 2]}
-    assert found.note == "Slide the highlighted tile (14) left: 2 moves to go (the shortest way)"
+    assert found.note == ("Slide the highlighted tile at row 4, column 3 left into the gap: "
+                          "2 moves to go (the shortest way)")
 
 
 def test_on_big_boards_the_hint_says_it_is_not_proved_shortest() -> None:
