@@ -280,11 +280,51 @@ def test_your_legal_cells_show_help_adds_what_each_turns_and_a_hint_one_cell(
     assert marked() == legal
     expect(game.page.locator("#tb-grid .gain")).to_have_count(len(legal))
     expect(game.page.locator("#assisted")).to_be_visible()
+    # each count is hollow: a ring in the mover's colour round the number, in the text's
+    # colour, on the empty cell, in place of the dot; never a disc of the mover's (a
+    # filled marker in Blue's colour was taken for Blue's discs)
+    mover = game.mover()
+    for theme in ("light", "dark", "colour-blind"):
+        game.page.evaluate(f"document.documentElement.dataset.theme = '{theme}'")
+        look = game.page.eval_on_selector("#tb-grid .legal .gain", GAIN_LOOK_JS, mover)
+        assert look["ring"] == look["disc"] and look["width"] >= 2, (theme, look)
+        assert look["fill"] == "rgba(0, 0, 0, 0)" and look["number"] == look["text"], (theme, look)
+        assert look["dot"] == "none", (theme, look)
     game.page.keyboard.press("h")
     hinted = game.page.locator("#tb-grid .hint")
     expect(hinted).to_have_count(1, timeout=AI_MS)
     _, x, y = (hinted.get_attribute("id") or "").split("-")
     assert (int(x), int(y)) in legal
+
+
+# A legal cell's count and its cell as the page draws them, beside the mover's disc.
+GAIN_LOOK_JS = """(gain, mover) => {
+  const style = getComputedStyle(gain);
+  const disc = document.querySelector(`#tb-grid .p${mover} .disc`);
+  return { ring: style.borderTopColor, width: parseFloat(style.borderTopWidth),
+           fill: style.backgroundColor, number: style.color,
+           text: getComputedStyle(document.body).color,
+           disc: getComputedStyle(disc).backgroundColor,
+           dot: getComputedStyle(gain.parentElement, "::after").content };
+}"""
+
+
+def test_the_assist_is_named_assist_in_its_menu_its_button_and_the_keys(
+    tribolo: OpenGame, create_game: CreateGame
+) -> None:
+    created = create_game("tribolo", seats=["human", "human", "human"])
+    sid = created["session"]
+    page = tribolo(f"/play/tribolo?session={sid}", tokens={sid: created["token"]}).page
+    assist = "Assist: show how many cells each move turns"
+    page.click("#menu-edit")
+    expect(page.locator('#menu-edit-list [data-run="assist"]')).to_contain_text(assist)
+    page.keyboard.press("Escape")
+    expect(page.locator("#btn-assist")).to_have_attribute("title", f"{assist} (A); counts as help")
+    page.keyboard.press("F1")
+    rows = page.locator("#keys tr")
+    texts = [rows.nth(i).inner_text().replace("\t", " ") for i in range(rows.count())]
+    assert f"A {assist}" in texts, texts
+    assert not [text for text in texts if "Help: show" in text], texts
 
 
 # -- the move list and the computers' speed -------------------------------------------------

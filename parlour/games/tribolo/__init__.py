@@ -24,7 +24,7 @@ that meets an empty cell, a wall or the edge first, captures nothing.</p>
 move, the game ends: the most cells wins; equal most is a tie between those players.</p>
 <p><b>Undo</b> takes you back to your last turn (the computers' moves after yours go too);
 with friends in the game it asks them to agree. On your turn, a dot marks each cell where
-you can play. <b>Help</b> (the assist switch, A) shows on each how many cells it would
+you can play. <b>Assist</b> (A, a switch) shows on each how many cells it would
 turn, and <b>Hint</b> (H) asks the strong computer; either counts as help in your
 statistics (only yours: each player's help is their own).</p>
 <p>The <b>move list</b> beside the board (under it on a phone) names every move: who
@@ -66,7 +66,7 @@ SPEC = GameSpec(
     stand_in="medium",
     default_seats=("human", "ai:medium", "ai:medium"),
     has_assist=True,
-    command_labels={"assist": "Help: show how many cells each move turns"},
+    command_labels={"assist": "Assist: show how many cells each move turns"},
     ai_delay_seconds=0.6,  # "normal" speed: at least this long between the computers' moves
     describe_move=describe_move,
     display_options={"computers": SPEEDS},

@@ -9,7 +9,7 @@ ring after another; the classes alternate with the move's parity so that a cell 
 twice in a row flips again. Each player's last cell wears a small corner in their colour.
 
 The cells where the player to move may play are marked on their own board, as Othello
-apps do: where the rules let you play is not help. The assist (Help, A) adds on each of
+apps do: where the rules let you play is not help. Assist (A) adds on each of
 them how many cells it would turn, for whoever is to move: that is help, and counts.
 """
 
