@@ -361,12 +361,12 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     if ((key === "Enter" || key === " ") && focused && board.contains(focused)) {
       event.preventDefault();
       // on a cell with nothing to play (Tribolo's own disc, once the others have moved),
-      // Enter brings the cursor to where the view says a move is
-      const start = board.querySelector("[data-start]");
+      // Enter brings the cursor to the hinted cell, else to where the view says a move is
+      const start = board.querySelector(".hint[data-nav]") || board.querySelector("[data-start]");
       if (!activate(focused, (key === " ") !== altOn()) && key === "Enter" && start) focusCell(start);
       return;
     }
-    // Enter with nothing focused puts the cursor on the board, as an arrow does
+    // Enter with nothing focused puts the cursor on the board (on a hint, if any), as an arrow does
     const idle = [document.body, $("board-wrap"), null].includes(document.activeElement);
     if (key === "Enter" && idle && !focused && board.querySelector("[data-nav]")) { event.preventDefault(); moveCursor(0, 0); return; }
     const command = commands.forKey(event);
@@ -397,10 +397,11 @@ function moveCursor(dx, dy) {
   if (best) focusCell(best);
 }
 
-// Where the cursor comes onto the board: the cell the view marks data-start (a move the
-// player may make), else the first that plays a move.
+// Where the cursor comes onto the board: the hinted cell (class "hint"), else the cell the
+// view marks data-start (a move the player may make), else the first that plays a move.
 function firstCell(cells) {
-  return cells.find((c) => c.hasAttribute("data-start")) || cells.find((c) => c.hasAttribute("data-move")) || cells[0];
+  return cells.find((c) => c.classList.contains("hint")) || cells.find((c) => c.hasAttribute("data-start"))
+    || cells.find((c) => c.hasAttribute("data-move")) || cells[0];
 }
 
 function centre(element) {

@@ -100,13 +100,16 @@ export function createViews({ endCard, shown, resync, undoKeys, firstNote }) {
     if (!patched) resync();
   }
 
-  // A hint shown while the keyboard's cursor is on the board takes the cursor to it, so
-  // that one cell is marked, not two, and Enter plays the hint.
+  // A new hint takes the keyboard's cursor to its cell (the board's `.hint[data-nav]`), so
+  // that one cell is marked, not two, and H then Enter plays the hint: when the cursor is
+  // on the board, when the board as a whole has the focus (Tab), when nothing has it, or
+  // when the Hint button asked for it. The focus elsewhere (a menu, a dialog) stays.
   function cursorToHint() {
     const hinted = $("board").querySelector(".hint[data-nav]");
     const holder = document.activeElement;
-    if (hinted && hinted !== state.hinted && holder !== hinted
-        && holder?.matches("[data-nav]") && $("board").contains(holder)) {
+    const onBoard = !holder || holder === document.body || holder === $("board-wrap")
+      || holder === $("btn-hint") || (holder.matches("[data-nav]") && $("board").contains(holder));
+    if (hinted && hinted !== state.hinted && holder !== hinted && onBoard) {
       hinted.focus({ preventScroll: true });
     }
     state.hinted = hinted;

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -325,6 +326,48 @@ def test_the_assist_is_named_assist_in_its_menu_its_button_and_the_keys(
     texts = [rows.nth(i).inner_text().replace("\t", " ") for i in range(rows.count())]
     assert f"A {assist}" in texts, texts
     assert not [text for text in texts if "Help: show" in text], texts
+
+
+def test_a_hint_takes_the_keyboards_cursor_and_enter_plays_it(
+    tribolo: OpenGame, create_game: CreateGame
+) -> None:
+    seats = ["human", "human", "human"]
+    game_id = find_deal(seats, lambda session: session.to_move == 0)
+    created = create_game("tribolo", seats=seats, id=game_id)
+    sid = created["session"]
+    game = tribolo(f"/play/tribolo?session={sid}", tokens={sid: created["token"]})
+    page = game.page
+    hinted = page.locator("#tb-grid .hint")
+
+    # Tab onto the board (the board as a whole has the focus, no cell), then H: the
+    # cursor goes to the hinted cell, not only the highlight, and Enter plays it
+    page.locator("#board-wrap").focus()
+    page.keyboard.press("h")
+    expect(hinted).to_have_count(1, timeout=AI_MS)
+    expect(hinted).to_be_focused()
+    cell = str(hinted.get_attribute("id"))
+    start = page.locator("#tb-grid [data-start]").get_attribute("id")
+    assert cell != start, "the deal's hint is its first legal cell: the test would prove nothing"
+    with game.next_view(page):
+        page.keyboard.press("Enter")
+    expect(page.locator(f"#{cell}")).to_have_class(re.compile(r"\bp0\b"))
+
+    # Red's turn: a hint asked while the focus is elsewhere (a toolbar button) leaves it
+    # there; Enter on the board then brings the cursor to the hinted cell, not to the
+    # first legal one, and Enter again plays it
+    assert game.mover() == 1
+    page.locator("#btn-assist").focus()
+    page.keyboard.press("h")
+    expect(hinted).to_have_count(1, timeout=AI_MS)
+    expect(page.locator("#btn-assist")).to_be_focused()
+    cell = str(hinted.get_attribute("id"))
+    assert cell != page.locator("#tb-grid [data-start]").get_attribute("id")
+    page.locator("#board-wrap").focus()
+    page.keyboard.press("Enter")
+    expect(hinted).to_be_focused()
+    with game.next_view(page):
+        page.keyboard.press("Enter")
+    expect(page.locator(f"#{cell}")).to_have_class(re.compile(r"\bp1\b"))
 
 
 # -- the move list and the computers' speed -------------------------------------------------

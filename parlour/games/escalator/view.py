@@ -188,7 +188,7 @@ def _pyramid(observation: JSON, live: bool,
             x, y = slot_xy(row, index)
             z = row + 1  # each row covers the one above
             name = f"{card_label(card)}, row {row + 1}"
-            hint = "esc-hint" if at == hinted else None
+            hint = "hint" if at == hinted else None  # the platform's: the cursor goes there
             if not live:
                 state = "covered" if at not in free else "free"
                 cards.append(_card(card, x, y, z, classes(state, hint), role="img",
@@ -281,7 +281,7 @@ def _stock(count: int, live: bool, hinted: bool) -> str:
     )
     label = f"Stock: {count} {plural}" + (", turn one (D)" if live else "")
     return (
-        f'<g id="esc-stock" class="{classes("esc-stock", "esc-hint" if hinted else None)}"'
+        f'<g id="esc-stock" class="{classes("esc-stock", "hint" if hinted else None)}"'
         f'{actions} aria-label="{label}">{layers}'
         f'<g transform="translate({STOCK_X} {TABLE_Y})">{_BACK}'
         f"{_RING}</g></g>"

@@ -218,13 +218,13 @@ def test_a_hint_changes_only_its_card() -> None:
                                                           hint={"pick": [6, 2]}))
     parts = changed_parts(plain, hinted)
     assert parts is not None and len(parts) == 1 and 'id="esc-card-Td"' in parts[0]
-    assert "esc-hint" in (card(hinted, "Td")["class"] or "")
+    assert "hint" in (card(hinted, "Td")["class"] or "").split()
 
 
 def test_a_draw_hint_highlights_the_stock() -> None:
     markup = render(observation(), RenderContext(seat=0, can_move=True, hint={"draw": True}))
-    assert "esc-hint" in (by_id(markup)["esc-stock"]["class"] or "")
-    assert "esc-hint" not in "".join(
+    assert "hint" in (by_id(markup)["esc-stock"]["class"] or "").split()
+    assert "hint" not in " ".join(
         attrs.get("class") or "" for _, attrs in parse(markup).found
         if (attrs.get("id") or "").startswith("esc-card-")
     )
