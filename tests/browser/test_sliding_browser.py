@@ -379,4 +379,4 @@ def test_a_reshuffle_over_a_game_under_way_offers_it_back(
     frame = page.locator("#board-wrap").bounding_box()
     assert frame
     page.mouse.click(frame["x"] + 3, frame["y"] + 3)
-    expect(toast).not_to_be_visible(timeout=2000)  # (it would stay six seconds)
+    expect(toast).not_to_be_visible(timeout=4000)  # (it would stay six seconds)
