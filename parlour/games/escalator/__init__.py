@@ -23,9 +23,9 @@ be picked up.</p>
 a card turned stays turned, or you could look one card ahead.</p>
 <p>Click or tap a card, drag it onto the base, or move over the free cards with the
 arrow keys and press Enter. <b>Hint</b> (H) suggests the move after which a win stays
-possible in the largest share of the ways the unseen stock may fall, and says how large
-("Pick up the 7♣, and a win stays possible in 40 % of the ways the stock may fall"; on a
-winnable deal, "the deal stays winnable in 97 % of the ways its stock may fall"): it
+possible in the largest share of the orders the unseen stock may fall in, and says how
+large ("Pick up the 7♣: a win stays possible in 40 % of stock orders"; on a winnable
+deal, "the deal stays winnable in 97 % of stock orders"): it
 never looks at the stock. The <b>Assist</b> light (A) says whether some order of the
 unseen stock could still clear the pyramid; turning it on counts as help.</p>
 <p>After the game, Parlour's solver tells you whether the deal could have been won;

@@ -39,13 +39,12 @@ def known_seed(state: Layout) -> str:
 
 
 def hint(state: Layout, seat: int) -> Hint | None:
-    """The move after which a win stays possible in the largest share of the ways the
-    unseen stock may fall, said as a player would (after the page's "Hint: "): "Pick up
-    the 7♣, and a win stays possible in 40 % of the ways the stock may fall". On a deal
-    dealt winnable only the ways that let it be won count (the player knows the true one
-    does): "..., and the deal stays winnable in 97 % of the ways its stock may fall". A
-    share of the ways a win stays possible, not a chance to win: playing on, the player
-    still cannot see the stock."""
+    """The move after which a win stays possible in the largest share of the orders the
+    unseen stock may fall in, said as a player would (after the page's "Hint: "), in two
+    lines of a phone: "Pick up the 7♣: a win stays possible in 40 % of stock orders". On a
+    deal dealt winnable only the orders that let it be won count (the player knows the
+    true one does): "...: the deal stays winnable in 97 % of stock orders". A share of the
+    orders, not a chance to win: playing on, the player still cannot see the stock."""
     if RULES.to_move(state) is None:
         return None
     turned = [rank(card) for card in state.stock[:state.turned]]  # seen, in order
@@ -58,7 +57,7 @@ def hint(state: Layout, seat: int) -> Hint | None:
     if found.wins:
         move = move_of_step(found.move)
         return Hint(move=RULES.move_to_json(move),
-                    note=f"{_doing(state, move)}, {_odds(state, found)}{_rather(state, found)}")
+                    note=f"{_doing(state, move)}: {_odds(state, found)}{_rather(state, found)}")
     # no sampled order won: the first move that keeps a win in reach, if any does
     for step, _ in found.odds:
         move = move_of_step(step)
@@ -81,10 +80,10 @@ def _doing(state: Layout, move: Pick | Draw) -> str:
 def _odds(state: Layout, found: search.MoveOdds) -> str:
     """The sampled share in a player's words."""
     share = ("nearly all" if found.wins == found.samples
-             else f"{_percent(found.wins, found.samples)} %")
+             else f"{_percent(found.wins, found.samples)} % of")
     if state.dealt_winnable:
-        return f"and the deal stays winnable in {share} of the ways its stock may fall"
-    return f"and a win stays possible in {share} of the ways the stock may fall"
+        return f"the deal stays winnable in {share} stock orders"
+    return f"a win stays possible in {share} stock orders"
 
 
 def _rather(state: Layout, found: search.MoveOdds) -> str:
@@ -99,7 +98,7 @@ def _rather(state: Layout, found: search.MoveOdds) -> str:
     share = _percent(wins, found.samples)
     # (the two may round alike: "15 % ... (... now: 15 %)" would say no reason)
     said = "a little less" if share == _percent(found.wins, found.samples) else f"{share} %"
-    return f" (picking up the {short_name(state.pyramid[pick.at])} now: {said})"
+    return f" (the {short_name(state.pyramid[pick.at])} now: {said})"
 
 
 def _percent(wins: int, samples: int) -> int:

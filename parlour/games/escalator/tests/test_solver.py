@@ -62,9 +62,9 @@ def share(note: str) -> int:
 
 HINT_WORDS = re.compile(
     r"^(Pick up the (10|[2-9AJQK])[♣♦♥♠]|Turn the stock)"
-    r"(, and (a win stays possible|the deal stays winnable) in ([1-9][0-9]? %|nearly all) "
-    r"of the ways (the|its) stock may fall"
-    r"( \(picking up the (10|[2-9AJQK])[♣♦♥♠] now: ([0-9][0-9]? %|a little less)\))?"
+    r"(: (a win stays possible|the deal stays winnable) in ([1-9][0-9]? % of|nearly all) "
+    r"stock orders"
+    r"( \(the (10|[2-9AJQK])[♣♦♥♠] now: ([0-9][0-9]? %|a little less)\))?"
     r"| to keep a win in reach, if the stock falls kindly"
     r"|, though no order of the stock can win from here now)$"
 )
@@ -83,8 +83,7 @@ def random_play(seed: str, moves: int) -> Layout:
 def test_hints_say_how_often_a_win_stays_possible_as_a_player_would() -> None:
     chance = hint(random_play("h0", 4), 0)
     assert chance is not None
-    assert chance.note == ("Pick up the 3♥, and a win stays possible in 6 % of the ways the "
-                           "stock may fall")
+    assert chance.note == "Pick up the 3♥: a win stays possible in 6 % of stock orders"
     # no order tried wins, but one the player cannot rule out does: the move keeps it
     lucky_state = random_play("h0", 8)
     lucky = hint(lucky_state, 0)
@@ -106,8 +105,8 @@ def test_a_hint_to_turn_the_stock_over_a_card_on_the_table_says_why() -> None:
     assert any(isinstance(move, Pick) for move in GAME.legal_moves(state))
     found = hint(state, 0)
     assert found is not None and HINT_WORDS.match(found.note), found
-    assert found.note == ("Turn the stock, and a win stays possible in 15 % of the ways the "
-                          "stock may fall (picking up the 2♠ now: 9 %)")
+    assert found.note == ("Turn the stock: a win stays possible in 15 % of stock orders "
+                          "(the 2♠ now: 9 %)")
     picked = hint(random_play("h0", 4), 0)  # a pick says no more than its own share
     assert picked is not None and "now:" not in picked.note
 
