@@ -382,6 +382,25 @@ def test_a_series_of_three_players_keeps_its_score_in_a_phones_line(
     assert page.evaluate("(row) => row.scrollWidth <= row.clientWidth", row.element_handle())
 
 
+def test_tribolos_note_of_a_pass_leaves_the_grid_where_it_was_on_a_phone(
+    new_context: NewContext, create_game: CreateGame
+) -> None:
+    """A pass's note wraps on a 360-pixel phone: it has two lines' room, so the grid stays."""
+    created = create_game("tribolo", id="tribolo:standard#note", seats=["human"] * 3)
+    page = new_context(tokens={created["session"]: created["token"]}, has_touch=True,
+                       is_mobile=True, viewport={"width": 360, "height": 640}).new_page()
+    page.goto(f"/play/tribolo?session={created['session']}")
+    wait_for_views(page, 1)
+    before = box(page, "#tb-grid")
+    long_note = ("Green played m10 and turned 3 cells. Blue cannot move and passes:"
+                 " Red to play.")
+    page.evaluate("(text) => { document.getElementById('tb-note').textContent = text; }",
+                  long_note)
+    assert box(page, "#tb-note")["bottom"] - box(page, "#tb-note")["top"] < 60  # two lines
+    after = box(page, "#tb-grid")
+    assert after["top"] == before["top"], f"the grid moved by {after['top'] - before['top']} px"
+
+
 def test_the_end_card_put_away_shows_the_final_board_and_comes_back(
     new_context: NewContext, own_stage: Stage
 ) -> None:
