@@ -167,7 +167,9 @@ export function createViews({ endCard, shown, resync, undoKeys, firstNote }) {
     if (view.status !== "playing") return endDetail(view);
     const mover = view.seats[view.to_move];
     if (!mover) return "";
-    if (view.you.length === 0) return `You are watching. ${mover.name} to play.`;
+    if (view.you.length === 0) {  // (a solitaire's one seat is "Player": no name to give)
+      return view.seats.length === 1 ? "You are watching this game." : `You are watching. ${mover.name} to play.`;
+    }
     if (view.playing_back) return "Playing the moves out: click or press a key to take over.";
     if (view.shown && view.can_redo) return "The solver's line: press Redo (Y) to play its next move.";
     // a solitaire: nobody else's turn to tell apart, but a first word for a new player

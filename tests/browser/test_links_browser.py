@@ -121,6 +121,17 @@ def test_just_watch_on_a_seat_link_takes_no_seat(
     assert [seat["open"] for seat in server_view(sid)["seats"]] == [False, True, True]
 
 
+def test_watching_a_solitaire_names_no_player_to_play(
+    new_context: NewContext, create_game: CreateGame
+) -> None:
+    sid = create_game("escalator")["session"]  # its one seat is taken by its maker
+    page = new_context().new_page()
+    page.goto(f"/play/escalator?session={sid}")
+    wait_for_views(page, 1)
+    # (not "You are watching. Player to play.")
+    expect(page.locator("#message")).to_have_text("You are watching this game.")
+
+
 def test_a_link_to_watch_opens_at_once(
     new_context: NewContext, create_game: CreateGame
 ) -> None:
