@@ -141,6 +141,8 @@ export function toast(text, action = null) {
   hideToastLater(el);
 }
 
+const KEYS_TO_REACH_IT = new Set(["Tab", "Shift", "Control", "Alt", "Meta"]);
+
 function toastElement() {
   let el = document.querySelector(".toast");
   if (el) return el;
@@ -149,10 +151,14 @@ function toastElement() {
   el.addEventListener("pointerenter", hold); el.addEventListener("focusin", hold);
   el.addEventListener("pointerleave", () => hideToastLater(el));
   el.addEventListener("focusout", () => hideToastLater(el));
-  // a tap on it, or anywhere else (the player has moved on), puts it away: on a phone it
-  // covered the bottom rows of the board just dealt for its six seconds
+  // a tap on it, or anywhere else, or a key pressed outside it (the player has moved on)
+  // puts it away: on a phone it covered the bottom rows of the board just dealt for its
+  // six seconds (Tab and the modifiers are a way to its button: they leave it)
   document.addEventListener("pointerdown", (event) => {
     if (!event.target.closest?.(".toast-action")) el.classList.remove("show");
+  }, { capture: true });
+  document.addEventListener("keydown", (event) => {
+    if (!el.contains(event.target) && !KEYS_TO_REACH_IT.has(event.key)) el.classList.remove("show");
   }, { capture: true });
   document.body.append(el);
   return el;

@@ -348,7 +348,7 @@ def test_the_end_card_is_in_sight_and_leaves_the_final_board_where_it_was(
 
 
 @pytest.mark.parametrize("ending", ["tictactoe-won", "tribolo-won", "escalator-lost",
-                                    "minesweeper-lost", "ishido-won"])
+                                    "minesweeper-lost", "ishido-won", "sliding-won"])
 @pytest.mark.parametrize("width, height", [(640, 360), (844, 390)])
 def test_on_a_phones_side_the_end_card_takes_the_column_beside_the_board(
     new_context: NewContext, own_stage: Stage, ending: str, width: int, height: int
@@ -362,8 +362,11 @@ def test_on_a_phones_side_the_end_card_takes_the_column_beside_the_board(
     wait_for_views(page, 1)
     expect(page.locator("#end-card")).to_be_visible()
     settled(page)
-    card, board = box(page, "#end-card"), box(page, "#board-wrap")
+    # (Minesweeper's page keeps one column below 800 px: its grid stays clear of the card)
+    board = box(page, "#ms-grid" if ending.startswith("minesweeper") else "#board-wrap")
+    card = box(page, "#end-card")
     assert card["left"] >= board["right"], f"the card covers the board: {card} {board}"
+    assert box(page, "#end-actions .btn:last-child")["bottom"] <= height  # all in sight
     assert card["top"] >= box(page, ".topbar")["bottom"] and card["bottom"] <= height
     assert card["right"] <= width
 
@@ -373,13 +376,21 @@ def test_a_series_of_three_players_keeps_its_score_in_a_phones_line(
 ) -> None:
     """On a phone, three seats' games won are told by their dots (each name too, "Computer,
     Red ...", ran the line off the screen and hid the last seat's score)."""
-    page = open_scene_at(new_context, own_stage, "tribolo-won", "phone")
+    reached = own_stage.reach(scene("tribolo-won"))
+    page = new_context(tokens={reached.session: reached.token}, viewport=SIZES["phone"],
+                       has_touch=True, is_mobile=True).new_page()
+    page.goto(reached.path("tribolo"))
+    wait_for_views(page, 1)
     page.locator("#end-card").get_by_role("button", name="Rematch", exact=True).click()
     row = page.locator("#series")
     expect(row.locator(".series-label")).to_have_text("Game 2, won:", use_inner_text=True)
     expect(row.locator(".series-seat")).to_have_text([re.compile(r"^[01]$")] * 3,
                                                      use_inner_text=True)  # the dot, won
     assert page.evaluate("(row) => row.scrollWidth <= row.clientWidth", row.element_handle())
+    page.set_viewport_size({"width": 844, "height": 390})  # on its side: in the column
+    expect(row.locator(".series-label")).to_have_text("Game 2, won:", use_inner_text=True)
+    assert page.evaluate("(row) => row.scrollWidth <= row.clientWidth", row.element_handle())
+    assert box(page, "#series")["right"] <= 844
 
 
 def test_tribolos_note_of_a_pass_leaves_the_grid_where_it_was_on_a_phone(

@@ -380,3 +380,11 @@ def test_a_reshuffle_over_a_game_under_way_offers_it_back(
     assert frame
     page.mouse.click(frame["x"] + 3, frame["y"] + 3)
     expect(toast).not_to_be_visible(timeout=4000)  # (it would stay six seconds)
+    page.go_back()  # and a key: the keyboard's player moves on too (Tab reaches its button)
+    expect(page).to_have_url(re.compile(left))
+    page.keyboard.press("s")
+    expect(toast).to_be_visible()
+    page.keyboard.press("Tab")
+    expect(toast).to_be_visible()
+    page.keyboard.press("ArrowLeft")
+    expect(toast).not_to_be_visible(timeout=4000)
