@@ -126,7 +126,12 @@ class Watcher:
 
     async def watch(self, stop: asyncio.Event) -> None:
         while not stop.is_set():
-            await self._watch_once(stop)
+            try:
+                await self._watch_once(stop)
+            except TimeoutError:  # an opening handshake too slow (a loaded machine)
+                if not self.reconnect:
+                    raise
+                self.heard.append("handshake timed out")  # a browser tries again too
             if not self.reconnect or (self.closed or 0) >= 4400:
                 return
             await asyncio.sleep(0.2)
