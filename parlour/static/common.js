@@ -148,6 +148,7 @@ function toastElement() {
   if (el) return el;
   el = document.createElement("div"); el.className = "toast"; el.setAttribute("role", "status");
   const hold = () => clearTimeout(toastTimer);
+  const hide = () => el.classList.remove("show");
   el.addEventListener("pointerenter", hold); el.addEventListener("focusin", hold);
   el.addEventListener("pointerleave", () => hideToastLater(el));
   el.addEventListener("focusout", () => hideToastLater(el));
@@ -155,10 +156,10 @@ function toastElement() {
   // puts it away: on a phone it covered the bottom rows of the board just dealt for its
   // six seconds (Tab and the modifiers are a way to its button: they leave it)
   document.addEventListener("pointerdown", (event) => {
-    if (!event.target.closest?.(".toast-action")) el.classList.remove("show");
+    if (!event.target.closest?.(".toast-action")) hide();
   }, { capture: true });
   document.addEventListener("keydown", (event) => {
-    if (!el.contains(event.target) && !KEYS_TO_REACH_IT.has(event.key)) el.classList.remove("show");
+    if (!el.contains(event.target) && !KEYS_TO_REACH_IT.has(event.key)) hide();
   }, { capture: true });
   document.body.append(el);
   return el;

@@ -231,11 +231,11 @@ async function start() {
   $("btn-stats").href = `/stats?game=${encodeURIComponent(replay.game)}`;
   if (replay.id) {
     $("game-id").textContent = replay.id;
-    // a game that always starts the same (Tic Tac Toe) has no deal to show, as in play
-    if (info && !info.random_deal) for (const part of document.querySelectorAll(".idbar .id-label, #game-id")) part.hidden = true;
     $("btn-play-deal").href = `/play/${encodeURIComponent(replay.game)}?id=${encodeURIComponent(replay.id)}`;
     $("btn-play-deal").hidden = false;
-  } else {
+  }
+  // no deal to show: none kept, or a game that always starts the same (Tic Tac Toe), as in play
+  if (!replay.id || (info && !info.random_deal)) {
     for (const part of document.querySelectorAll(".idbar .id-label, #game-id")) part.hidden = true;
   }
   if (info) applyDisplayOptions(info);
