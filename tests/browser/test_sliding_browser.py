@@ -43,6 +43,11 @@ def board(page: Page) -> str:
     return text
 
 
+def wait_for_board(page: Page, text: str) -> None:
+    """Until the board shows this position (Back opens the game left, and its view comes after)."""
+    page.wait_for_function(f"(text) => ({READ_BOARD})() === text", arg=text)
+
+
 def tile(page: Page, number: int) -> Page:
     return page.locator(f"#sl-t{number}")  # type: ignore[return-value]
 
@@ -363,6 +368,7 @@ def test_a_reshuffle_over_a_game_under_way_offers_it_back(
     expect(page.locator(".toast")).not_to_be_visible()
     page.go_back()
     expect(page).to_have_url(re.compile(left))
+    wait_for_board(page, " .  2  3\n 1  5  6\n 4  7  8")
     with next_view(page):
         tile(page, 1).click()
     page.keyboard.press("s")
@@ -382,6 +388,7 @@ def test_a_reshuffle_over_a_game_under_way_offers_it_back(
     expect(toast).not_to_be_visible(timeout=4000)  # (it would stay six seconds)
     page.go_back()  # and a key: the keyboard's player moves on too (Tab reaches its button)
     expect(page).to_have_url(re.compile(left))
+    wait_for_board(page, " 1  2  3\n .  5  6\n 4  7  8")  # (a key before it reshuffles the other)
     page.keyboard.press("s")
     expect(toast).to_be_visible()
     page.keyboard.press("Tab")
