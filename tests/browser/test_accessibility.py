@@ -4,7 +4,8 @@ player sees: the home page, the statistics, every game new, in play (with a hint
 too; on a phone as well) and at each of its ends, every dialog of every game (and its
 Game menu, open), and the seat dialog, in the light and the dark theme. A serious or
 critical violation (contrast included) fails the test, with each offending element and
-axe's reasons printed.
+axe's reasons printed. axe leaves disabled controls out of its contrast rule: their labels
+are measured here in every theme (contrast.py), legible yet plainly fainter.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import CreateGame, NewContext, wait_for_views
+from tests.browser.contrast import DISABLED_LEAST, measure
 from tests.browser.scenes import (
     DIALOGS,
     GAME_NAMES,
@@ -47,6 +49,11 @@ STILL = {"reduced_motion": "reduce", "viewport": {"width": 1366, "height": 800}}
 PHONE = {"reduced_motion": "reduce", "viewport": {"width": 390, "height": 844},
          "has_touch": True, "is_mobile": True}  # (the menus fold, the labels hide)
 
+
+THEMES = ("light", "dark", "colour-blind")  # every theme the ◐ button offers (Auto is one of two)
+_THEME_SCRIPT = """if (location.protocol.startsWith("http"))
+  localStorage.setItem("parlour.prefs", JSON.stringify({ theme: %s }));"""
+FAINTER = 0.6  # a disabled label's contrast, at most, of the least an enabled button's has
 
 AXE_FOLDER = Path(__file__).parent / "axe"
 
@@ -217,3 +224,36 @@ def test_a_replay_refused_before_the_end(new_context: NewContext, stage: Stage) 
     page = new_context(**STILL).new_page()
     open_ready(page, f"/replay/{playing.session}")
     assert_none(audit_in_both_themes(page, "a replay refused"))
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_disabled_labels_stay_legible_and_look_disabled_in_every_theme(
+    new_context: NewContext, create_game: CreateGame, stage: Stage, theme: str
+) -> None:
+    """A new game's Restart, Undo and Redo, the Game menu's entries that cannot be chosen
+    yet, and the replay's Start and Back at its first move: each label at least 3:1 on
+    its background as seen (opacity included), and at most 0.6 of the contrast of the
+    toolbar's enabled buttons, so that it still reads as disabled."""
+    created = create_game("tictactoe")
+    context = new_context(tokens={created["session"]: created["token"]}, **STILL)
+    context.add_init_script(_THEME_SCRIPT % json.dumps(theme))
+    page = context.new_page()
+    page.goto(f"/play/tictactoe?session={created['session']}")
+    wait_for_views(page, 1)
+    assert page.evaluate("document.documentElement.dataset.theme") == theme
+    enabled = measure(page, ".toolbar .btn:not(:disabled, .primary, .quiet)")
+    labels = measure(page)
+    page.locator("#menu-game").click()
+    expect(page.locator("#menu-game-list")).to_be_visible()
+    labels += measure(page, '#menu-game-list .menu-item[aria-disabled="true"]')
+    ended = next(scene for scene in SCENES if scene.game == "tictactoe" and scene.moment != "play")
+    open_ready(page, f"/replay/{stage.reach(ended).session}#move=0")
+    labels += measure(page)
+    measured = {label["control"] for label in labels}
+    assert {"btn-restart", "btn-undo", "btn-redo", "rp-start", "rp-back"} <= measured, measured
+    assert any(label["part"] == "menu-label" for label in labels), labels
+    faint = [label for label in labels if label["ratio"] < DISABLED_LEAST]
+    assert not faint, f"disabled labels fainter than {DISABLED_LEAST}:1 in {theme}: {faint}"
+    least = min(label["ratio"] for label in enabled)
+    bold = [label for label in labels if label["ratio"] > FAINTER * least]
+    assert not bold, f"disabled labels as clear as enabled ones ({least:.2f}:1) in {theme}: {bold}"
