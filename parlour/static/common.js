@@ -181,11 +181,15 @@ export function seatDot(seat) {
 
 // Scrolls `list` (a move list) so that `item` is in it in sight, and nothing else: the
 // element's scrollIntoView scrolls the page too (on a phone's side it hid the page's top).
+// The list's scroll-padding is kept clear, as scrollIntoView keeps it (a phone's strip
+// fades its edges there).
 export function scrollIntoList(list, item) {
   const outer = list.getBoundingClientRect(), inner = item.getBoundingClientRect();
+  const style = getComputedStyle(list);
+  const pad = (side) => parseFloat(style[`scrollPadding${side}`]) || 0;  // (auto: none)
   const by = (start, end, from, to) => (start < from ? start - from : end > to ? Math.min(end - to, start - from) : 0);
-  list.scrollLeft += by(inner.left, inner.right, outer.left, outer.right);
-  list.scrollTop += by(inner.top, inner.bottom, outer.top, outer.bottom);
+  list.scrollLeft += by(inner.left, inner.right, outer.left + pad("Left"), outer.right - pad("Right"));
+  list.scrollTop += by(inner.top, inner.bottom, outer.top + pad("Top"), outer.bottom - pad("Bottom"));
 }
 
 // A write that changes nothing still costs the page a style, layout and paint pass (the

@@ -5,7 +5,7 @@
 // server, in place of the live board, which keeps being updated underneath until the
 // player goes back to the game (the button, End or Escape). Beside the board on a wide
 // screen, a strip under it on a phone (app.css .movelist).
-import { $, api, escapeHtml, scrollIntoList, seatDot, toast, tokens } from "/static/common.js";
+import { $, api, escapeHtml, scrollIntoList, seatDot, set, toast, tokens } from "/static/common.js";
 
 // sessionId(): the game's session, for asking the server for a past position.
 export function createMoveList({ sessionId }) {
@@ -112,6 +112,7 @@ export function createMoveList({ sessionId }) {
   }
 
   function bind() {
+    markEdges($("movelist-items"));
     $("movelist-items").addEventListener("click", (event) => {
       const button = event.target.closest(".mv");
       if (button) lookAt(Number(button.dataset.ply));
@@ -139,3 +140,18 @@ export function createMoveList({ sessionId }) {
 
 // The board's room changed (the list came or went): fit.js measures it again.
 function refit() { window.dispatchEvent(new Event("resize")); }
+
+// Which ends of the strip (a phone's move list, here and on the replay page) have moves
+// beyond them, kept in its data-more as it scrolls or changes size, for app.css to fade
+// that edge: the latest move stands whole at the right, and the one the left edge cuts
+// reads as more to scroll back to, not as a slip.
+export function markEdges(list) {
+  const mark = () => {
+    const more = [];
+    if (list.scrollLeft > 1) more.push("before");
+    if (list.scrollLeft + list.clientWidth < list.scrollWidth - 1) more.push("after");
+    set(list.dataset, "more", more.join(" "));
+  };
+  list.addEventListener("scroll", mark, { passive: true });
+  new ResizeObserver(mark).observe(list);
+}

@@ -6,6 +6,7 @@
 // to anyone once the game is over; before, to its players only (the page says so).
 import { $, api, escapeHtml, formatTime, LOGO, nextTheme, scrollIntoList, seatDot, toast, tokens } from "/static/common.js";
 import { fitBoardToScreen } from "/static/fit.js";
+import { markEdges } from "/static/movelist.js";
 
 const SID = decodeURIComponent(location.pathname.split("/")[2] || "");
 const KEPT_POSITIONS = 200;  // positions kept in the page, so that stepping back is instant
@@ -159,6 +160,7 @@ function bind() {
     const button = event.target.closest(".mv");
     if (button) step(Number(button.dataset.ply));
   });
+  markEdges($("movelist-items"));
   $("btn-copy").addEventListener("click", async () => {
     const link = `${location.origin}/replay/${encodeURIComponent(SID)}#move=${state.at}`;
     try { await navigator.clipboard.writeText(link); toast("Link to this replay copied"); }

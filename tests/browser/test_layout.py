@@ -7,10 +7,12 @@ in the typeface Parlour ships.
 
 from __future__ import annotations
 
+import io
 import re
 from typing import Any
 
 import pytest
+from PIL import Image
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import CreateGame, NewContext, NextView, wait_for_views
@@ -410,6 +412,60 @@ def test_tribolos_note_of_a_pass_leaves_the_grid_where_it_was_on_a_phone(
     assert box(page, "#tb-note")["bottom"] - box(page, "#tb-note")["top"] < 60  # two lines
     after = box(page, "#tb-grid")
     assert after["top"] == before["top"], f"the grid moved by {after['top'] - before['top']} px"
+
+
+# Scrolls the move strip so that its left or right edge runs through the middle of the
+# seat dot of its first or last move; answers the dot's box.
+_CUT_A_DOT = """
+(edge) => {
+  const list = document.getElementById("movelist-items");
+  const dots = list.querySelectorAll(".mv .dot");
+  const dot = dots[edge === "left" ? 0 : dots.length - 1];
+  const box = () => dot.getBoundingClientRect();
+  const strip = list.getBoundingClientRect();
+  const by = (box().left + box().right) / 2 - strip[edge];
+  const max = list.scrollWidth - list.clientWidth;
+  if (list.scrollLeft + by < 0 || list.scrollLeft + by > max) return null;
+  list.scrollLeft += by;
+  const { top, bottom, left, right } = box();
+  return { top, bottom, left, right };
+}
+"""
+
+
+@pytest.mark.parametrize("size", ["phone", "narrow phone"])
+def test_on_a_phone_the_move_strip_fades_out_where_its_edge_cuts_a_move(
+    new_context: NewContext, stage: Stage, size: str
+) -> None:
+    """The move list under the board, a strip on a phone, shows the latest move whole at
+    its right; a move an edge cuts in two (the left one, scrolled to the end; either, as
+    the player scrolls) is faded out there, so that the cut reads as more moves that way,
+    not as a slip: cut through a move's seat dot, the strip's outermost pixels at that
+    edge show no dot (before the fade, its colour stood at the edge, mid-move)."""
+    reached = stage.reach(scene("tribolo-play"))  # three moves: more than a phone's width
+    viewport = SIZES.get(size) or SMALL_PHONES[size]
+    page = new_context(tokens={reached.session: reached.token}, has_touch=True,
+                       is_mobile=True, viewport=viewport).new_page()
+    page.goto(reached.path("tribolo"))
+    wait_for_views(page, 1)
+    page.evaluate("document.fonts.ready.then(() => true)")
+    strip = box(page, "#movelist-items")
+    latest = box(page, "#movelist-items > li:last-child")
+    assert strip["left"] < latest["left"] and latest["right"] <= strip["right"] + 0.5, (
+        f"the latest move is cut: {latest} in {strip}")
+    for edge in ("left", "right"):
+        dot = page.evaluate(_CUT_A_DOT, edge)
+        assert dot, f"the strip cannot scroll its {edge} edge through a move"
+        page.evaluate("new Promise((done) => requestAnimationFrame("
+                      "() => requestAnimationFrame(done)))")  # (painted as scrolled)
+        column = int(strip["left"]) + 1 if edge == "left" else int(strip["right"]) - 1
+        shot = page.screenshot(clip={"x": column, "y": int(dot["top"]) - 3, "width": 1,
+                                     "height": int(dot["bottom"] - dot["top"]) + 6})
+        image = Image.open(io.BytesIO(shot)).convert("RGB")
+        pixels = [image.getpixel((0, y)) for y in range(image.height)]
+        spread = max(max(channel) - min(channel) for channel in zip(*pixels, strict=True))
+        assert spread <= 16, (
+            f"the {edge} edge at x={column} shows the move it cuts: colours {sorted(set(pixels))}")
 
 
 def test_the_end_card_put_away_shows_the_final_board_and_comes_back(
