@@ -11,19 +11,41 @@ import { $, api, escapeHtml, formatTime, playerNumber, set, setText, tokens } fr
 const END_BEAT_MS = 900;  // the final board alone, before the card comes
 
 // The card's places besides its own (app.css), tried in turn: low (at the right on a wide
-// screen, below a short move list), and the other side of the screen.
-const CARD_PLACES = ["low", "other-side"];
+// screen, below a short move list), the other side of the screen, and, narrower, the
+// margin beside the page's column, at its right or its left, where that has room for it.
+const CARD_PLACES = [["low"], ["other-side"], ["beside"], ["beside", "other-side"]];
+const ALL_PLACES = ["low", "other-side", "beside"];
 const OLDER_MOVES_WEIGHT = 0.25;  // a pixel of older moves matters less than one of the board
 const LAST_MOVES = 3;  // the moves that tell how the game ended: as much as the board
 const MARGIN_PX = 6;  // around what is kept in sight: a straight line's box has no height
+// beside the column, the card is .75rem from the screen's edge (the column's padding keeps
+// it as far from the board), and from 11rem wide (a phone's column is 11.5rem) to 22rem
+// (its panel on a wide screen): Ishido's margin at 1366x768 is 193 px, the card 181 px
+const BESIDE_GAP_REM = 0.75, BESIDE_MIN_REM = 11, BESIDE_MAX_REM = 22;
 
-// How much of `element` (and a margin round it) the card hides, in square pixels.
-function covered(card, element) {
-  if (!element) return 0;
-  const a = card.getBoundingClientRect(), b = element.getBoundingClientRect();
+// How much of a box (and a margin round it) the card hides, in square pixels.
+function covered(card, b) {
+  if (!b) return 0;
+  const a = card.getBoundingClientRect();
   const across = Math.min(a.right, b.right + MARGIN_PX) - Math.max(a.left, b.left - MARGIN_PX);
   const down = Math.min(a.bottom, b.bottom + MARGIN_PX) - Math.max(a.top, b.top - MARGIN_PX);
   return Math.max(0, across) * Math.max(0, down);
+}
+
+// What the board draws, as one box: its cells, pieces, labels and pictures (the boxes of
+// elements with none inside, an <svg> whole), not a frame round them, which may be as wide
+// as the page beside a smaller board (Minesweeper's Easy board, 444 px in a 916-pixel
+// frame at 1366x768): a card over the frame's empty corner hides nothing.
+function drawnBox(board) {
+  let box = null;
+  for (const element of board.querySelectorAll("*")) {
+    if (element.ownerSVGElement || (element.firstElementChild && element.localName !== "svg")) continue;
+    const r = element.getBoundingClientRect();
+    if (!r.width || !r.height) continue;  // not shown
+    box = box ? { left: Math.min(box.left, r.left), top: Math.min(box.top, r.top),
+      right: Math.max(box.right, r.right), bottom: Math.max(box.bottom, r.bottom) } : r;
+  }
+  return box;
 }
 
 // The moves of the move list, where it stands beside the board (under it, on a phone, the
@@ -145,34 +167,56 @@ export function createEndCard({ sameDeal = true } = {}) {
 
   // What ended the game (a board marks it data-end-cause: Minesweeper's exploded mine,
   // Tic Tac Toe's line and marks) stays in sight first of all; then, as far as it can,
-  // the board, the seats, the last moves of a move list beside the board and, less, its
-  // older ones. The card takes the place, of three, that hides least (its own, if that
-  // hides nothing).
+  // what the board draws, the seats, the last moves of a move list beside it and, less, its
+  // older ones. The card takes the place that hides least (its own, if that hides
+  // nothing; the first of equals): where the page's margin has room for it, a board that
+  // reaches the card (Ishido's 12th column at 1366x768) keeps clear of it too.
   function keepInSight() {
     const card = $("end-card");
-    card.classList.remove(...CARD_PLACES);
+    card.classList.remove(...ALL_PLACES);
     if (card.hidden) return;
     // the bar of buttons stays at the top (two rows on a phone): the card keeps below it
     const bar = document.querySelector(".topbar")?.getBoundingClientRect().bottom ?? 0;
     card.style.setProperty("--below-bar", `${Math.max(0, bar)}px`);
     const causes = [...$("board").querySelectorAll("[data-end-cause]")];
     const moves = movesBeside();
-    if (!causes.length && !moves.length) return;
+    const besides = besidePlaces(card);
+    if (!causes.length && !moves.length && !besides.length) return;
     // (weighed all together, a mine of one cell counted less than a strip of the board)
-    const kept = [$("board").firstElementChild, ...$("seats").children, ...moves.slice(-LAST_MOVES)];
-    const older = moves.slice(0, -LAST_MOVES);
-    const hiddenOf = (elements) => elements.reduce((sum, element) => sum + covered(card, element), 0);
-    const hidden = () => [hiddenOf(causes), hiddenOf(kept) + OLDER_MOVES_WEIGHT * hiddenOf(older)];
+    // (the boxes, measured once: the card's places move nothing else)
+    const boxes = (elements) => elements.map((element) => element.getBoundingClientRect());
+    const causeBoxes = boxes(causes);
+    const kept = [drawnBox($("board")), ...boxes([...$("seats").children, ...moves.slice(-LAST_MOVES)])];
+    const older = boxes(moves.slice(0, -LAST_MOVES));
+    const hiddenOf = (all) => all.reduce((sum, box) => sum + covered(card, box), 0);
+    const hidden = () => [hiddenOf(causeBoxes), hiddenOf(kept) + OLDER_MOVES_WEIGHT * hiddenOf(older)];
     const less = ([cause, rest], [bestCause, bestRest]) => cause < bestCause || (cause === bestCause && rest < bestRest);
-    let best = { place: "", hides: hidden() };
+    let best = { place: [], hides: hidden() };
     for (const place of CARD_PLACES) {
       if (!best.hides[0] && !best.hides[1]) break;
-      card.classList.add(place);
-      const hides = hidden();
-      card.classList.remove(place);
-      if (less(hides, best.hides)) best = { place, hides };
+      const beside = place.includes("beside");
+      if (beside && !besides.includes(place)) continue;
+      card.classList.add(...place);
+      // (a narrow card too tall for the screen would scroll its actions out of sight)
+      const hides = beside && card.scrollHeight > card.clientHeight + 1 ? null : hidden();
+      card.classList.remove(...place);
+      if (hides && less(hides, best.hides)) best = { place, hides };
     }
-    if (best.place) card.classList.add(best.place);
+    card.classList.add(...best.place);
+  }
+
+  // The places beside the page's column (the headline, the seats, the board's frame) whose
+  // margin has room for the card: at its right, at its left; the card's width in each is
+  // set as --beside-right-w, --beside-left-w (app.css).
+  function besidePlaces(card) {
+    const column = $("board-wrap").parentElement.getBoundingClientRect();
+    const rem = Number.parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+    const room = (px) => Math.floor(Math.min(px - BESIDE_GAP_REM * rem, BESIDE_MAX_REM * rem));
+    const right = room(document.documentElement.clientWidth - column.right), left = room(column.left);
+    card.style.setProperty("--beside-right-w", `${right}px`);
+    card.style.setProperty("--beside-left-w", `${left}px`);
+    return CARD_PLACES.slice(2).filter((place) =>
+      (place.includes("other-side") ? left : right) >= BESIDE_MIN_REM * rem);
   }
 
   // the first action; or what asks for an answer first (data-end-focus: a rematch offered)
@@ -201,6 +245,8 @@ export function createEndCard({ sameDeal = true } = {}) {
 
   $("end-see").addEventListener("click", hide);
   $("end-show").addEventListener("click", reopen);
+  // the margin beside the page's column follows the window's width: so does the card
+  window.addEventListener("resize", () => { if (shown()) requestAnimationFrame(keepInSight); });
 
   return { show, hide, shown, coming, reopen, focusFirstAction, markPrimary };
 }

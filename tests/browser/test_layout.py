@@ -349,6 +349,43 @@ def test_the_end_card_is_in_sight_and_leaves_the_final_board_where_it_was(
     same_box(wrap, box(page, "#board-wrap"), "the board's frame")
 
 
+DRAWN = {"ishido": ("#ish-board", "#ish-side"), "sliding": ("#sl-board", "#sl-target")}
+"""What each board draws that a player looks at, for a card that must keep clear of it."""
+
+
+@pytest.mark.parametrize("ending", ["ishido-won", "ishido-lost", "sliding-won"])
+def test_on_a_laptop_the_end_card_keeps_clear_of_a_board_as_wide_as_the_page(
+    new_context: NewContext, own_stage: Stage, ending: str
+) -> None:
+    """At 1366x768 the card, a 22rem panel at the screen's right, hid the top of Ishido's
+    12th column and of its figures (the sliding puzzle's picture's corner): the margin
+    beside the page's column, 193 px, has room for it, narrowed to 181 px."""
+    width, height = 1366, 768
+    reached = own_stage.reach(scene(ending))
+    page = new_context(tokens={reached.session: reached.token},
+                       viewport={"width": width, "height": height}).new_page()
+    page.goto(reached.path(scene(ending).game))
+    wait_for_views(page, 1)
+    expect(page.locator("#end-card")).to_be_visible()
+    page.evaluate("document.fonts.ready.then(() => true)")
+    settled(page)
+    card = box(page, "#end-card")
+    for part in DRAWN[scene(ending).game]:
+        drawn = box(page, part)
+        apart = (card["left"] >= drawn["right"] or drawn["left"] >= card["right"]
+                 or card["top"] >= drawn["bottom"] or drawn["top"] >= card["bottom"])
+        assert apart, f"the card covers {part}: {card} {drawn}"
+    assert card["left"] >= 0 and card["top"] >= box(page, ".topbar")["bottom"]
+    assert card["right"] <= width and card["bottom"] <= height, f"the card is cut off: {card}"
+    assert box(page, "#end-actions .btn:last-child")["bottom"] <= card["bottom"]  # no scrolling
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    # a narrower window, whose margin has no room (150 px): the card, its panel again
+    page.set_viewport_size({"width": 1280, "height": 720})
+    settled(page)
+    panel = box(page, "#end-card")
+    assert panel["right"] - panel["left"] == pytest.approx(22 * 16, abs=1), panel
+
+
 @pytest.mark.parametrize("ending", ["tictactoe-won", "tribolo-won", "escalator-lost",
                                     "minesweeper-lost", "ishido-won", "sliding-won"])
 @pytest.mark.parametrize("width, height", [(640, 360), (844, 390)])
