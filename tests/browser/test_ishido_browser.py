@@ -33,6 +33,7 @@ from tests.browser.conftest import (
     OpenPage,
     ServerView,
     WaitViews,
+    wait_for_views,
 )
 from tests.browser.pages import GamePage
 
@@ -505,6 +506,39 @@ def test_a_tall_phone_stands_the_board_on_its_side_with_tiles_upright(ishido: Op
     with game.next_view(page):
         game.drag_next_to(best(fitting(game.board())))
     expect(game.left).to_have_text("64")
+
+
+@pytest.mark.parametrize(("width", "height", "side"), [
+    (640, 360, "beside"), (667, 375, "beside"), (740, 360, "beside"), (844, 390, "beside"),
+    (915, 412, "beside"), (360, 740, "above"), (390, 844, "above"),
+])
+def test_a_phone_on_its_side_has_the_next_tile_beside_the_board(
+    new_context: NewContext, create_game: CreateGame, width: int, height: int, side: str
+) -> None:
+    """A phone on its side keeps the next tile beside the board, which takes the screen's
+    height: at 640x360 it stood above it (the rule for 640 px and narrower), and the board
+    had 25-pixel cells; beside it, 27, as at 667x375. Upright, the tile is above."""
+    created = create_game("ishido", id="ishido:seed#b3")
+    page = new_context(tokens={created["session"]: created["token"]}, has_touch=True,
+                       is_mobile=True, viewport={"width": width, "height": height}).new_page()
+    page.goto(f"/play/ishido?session={created['session']}")
+    wait_for_views(page, 1)
+    page.wait_for_timeout(200)  # the board takes the room measured after the first view
+    board, tile, wrap = (page.locator(part).bounding_box()
+                         for part in ("#ish-board", "#ish-next", "#board-wrap"))
+    assert board is not None and tile is not None and wrap is not None
+    if side == "beside":
+        assert tile["x"] >= board["x"] + board["width"], f"the tile is not beside: {tile} {board}"
+        assert tile["y"] < board["y"] + board["height"] / 2, f"the tile is low: {tile} {board}"
+        assert tile["x"] + tile["width"] <= wrap["x"] + wrap["width"]  # not in the page's column
+        cell = page.locator("#ish-0-0").bounding_box()
+        assert cell is not None and cell["width"] >= 27, f"cells smaller than they fit: {cell}"
+    else:
+        assert tile["y"] + tile["height"] <= board["y"], f"the tile is not above: {tile} {board}"
+    assert board["y"] + board["height"] <= height, f"the board runs off the screen: {board}"
+    scroll = page.evaluate("[document.documentElement.scrollWidth,"
+                           " document.documentElement.scrollHeight]")
+    assert scroll[0] <= width and scroll[1] <= height, f"the page scrolls: {scroll}"
 
 
 def fitted_board(page: Page, width: int, height: int) -> FloatRect:
