@@ -189,8 +189,8 @@ export function createMenus({ root, menus, commands, state, run, home }) {
     else if (event.target === fold && (event.key === "ArrowDown" || event.key === "ArrowUp")) {
       show(list, event.key === "ArrowDown" ? "first" : "last");
       handled = true;
-    } else if (event.target === fold && event.key === "Escape" && !list.hidden) {
-      hide(list);
+    } else if (event.target === fold && event.key === "Escape") {
+      close(true);
       handled = true;
     }
     // the menus' keys are theirs: the page's shortcuts do not see them
@@ -202,7 +202,7 @@ export function createMenus({ root, menus, commands, state, run, home }) {
     if (title && event.detail > 0) {  // the keys (which click too) are handled above
       const menu = menuOf(title);
       focusTitle(title);
-      if (menu.hidden) show(menu, null); else hide(menu);
+      if (menu.hidden) show(menu, null); else close(true);
     }
   });
   bar.addEventListener("pointerover", (event) => {
@@ -217,8 +217,13 @@ export function createMenus({ root, menus, commands, state, run, home }) {
     const item = event.target.closest("[data-run]");
     if (item) activate(item);
   });
+  // A menu closed by the pointer or Escape, with nothing chosen, gives the keys back to
+  // where the player was (the focus left on its title or on Menu kept the game's keys
+  // from the page); Enter or Space on Menu (a click of detail 0) keeps it there.
   fold.addEventListener("click", (event) => {
-    if (list.hidden) show(list, event.detail === 0 ? "first" : null); else hide(list);
+    if (list.hidden) show(list, event.detail === 0 ? "first" : null);
+    else if (event.detail > 0) close(true);
+    else hide(list);
   });
   document.addEventListener("pointerdown", (event) => {
     if (!root.contains(event.target)) close(false);

@@ -153,6 +153,34 @@ def test_the_keys_of_the_commands_still_work(game_page: OpenGame) -> None:
     expect(game.page.locator("#new-dialog")).to_be_visible()
 
 
+def test_a_menu_closed_with_nothing_chosen_gives_the_keys_back_to_the_game(
+    game_page: OpenGame,
+) -> None:
+    """Its title clicked again, Menu tapped again or Escape: the game's keys work at once
+    (the focus left on the title, or on Menu, kept them from the page)."""
+    game = two_players(game_page)
+    game.open("game")
+    game.title("game").click()
+    expect(game.menu("game")).to_be_hidden()
+    with game.next_view(game.page):
+        game.page.keyboard.press("5")
+    assert game.marks() == 1
+
+    phone = two_players(game_page, phone=True)
+    fold = phone.page.locator("#menu-fold")
+    for closing, cell in (("tap", "1"), ("Escape", "2")):
+        fold.tap()
+        expect(phone.page.locator("#menu-list")).to_be_visible()
+        if closing == "tap":
+            fold.tap()
+        else:
+            phone.page.keyboard.press(closing)
+        expect(phone.page.locator("#menu-list")).to_be_hidden()
+        with phone.next_view(phone.page):
+            phone.page.keyboard.press(cell)
+    assert phone.marks() == 2
+
+
 def test_minesweepers_own_command_starts_a_no_guess_board(
     game_page: OpenGame, server_view: ServerView
 ) -> None:
