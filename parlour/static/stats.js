@@ -4,6 +4,7 @@ import { api, escapeHtml, LOGO } from "/static/common.js";
 import { setUpBackup } from "/static/backup.js";
 import { showStatsDaily } from "/static/daily.js";
 import { showPastGames } from "/static/pastgames.js";
+import { packCards } from "/static/cardpack.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -83,6 +84,7 @@ async function show(titles) {
   $("groups").innerHTML = stats.groups.length
     ? `<div class="stat-groups">${cardsByGame(stats, !title)}</div>`
     : `<p class="empty">No finished games yet${title ? ` of ${escapeHtml(title)}` : ""}. Play one and come back!</p>`;
+  packCards($("groups").querySelector(".stat-groups"));
   await showPastGames($("past-games"), game).catch(() => { $("past-games").hidden = true; });
   document.body.dataset.ready = "1";
 }

@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.browser.conftest import NewContext
+from tests.browser.scenes import Scene, Stage, open_safe_cells, scenes_of
 from tests.support.servers import RunningServer, start_server
 
 pytestmark = pytest.mark.browser
@@ -143,6 +144,82 @@ def test_every_game_at_once_and_back(new_context: NewContext, played: dict[str, 
     page.select_option("#game-filter", "tictactoe")
     page.wait_for_function("document.querySelector('h1').textContent.startsWith('Statistics —')")
     assert page.url.endswith("/stats?game=tictactoe")
+
+
+@pytest.fixture(scope="module")
+def every_game(server: RunningServer, stage: Stage, played: dict[str, Any]) -> None:
+    """Finished games of every game, and Minesweeper on two boards (so a table of its
+    bests): cards of several heights, one with a chart, others with two."""
+    stage.reach_all([scene for scene in scenes_of() if scene.moment != "play"])
+    beginner = Stage(server.url)  # (its own: the shared stage knows "minesweeper-won")
+    try:
+        beginner.reach(Scene("minesweeper", "won", {"id": "minesweeper:beginner#packed"},
+                             open_safe_cells))
+    finally:
+        beginner.close()
+
+
+# Goes through the cards in reading order as the grid's auto-placement would, one column
+# at a time: each card should sit at the top of the shortest column at that point (a hole
+# above it, in its column, at most the gap and the 4px of a row), and each card's top be
+# at or below the one before it, so that Tab and a screen reader go down as the eye does.
+PACKING = """() => {
+  const grid = document.querySelector('.stat-groups');
+  const box = grid.getBoundingClientRect();
+  const gap = parseFloat(getComputedStyle(grid).columnGap);
+  const cards = [...grid.children].map((card) => ({
+    name: card.querySelector('h2')?.textContent ?? card.textContent.slice(0, 40),
+    ...JSON.parse(JSON.stringify(card.getBoundingClientRect()))}));
+  const columns = getComputedStyle(grid).gridTemplateColumns.split(' ').length;
+  const bottoms = new Map([...new Set(cards.map((c) => Math.round(c.left)))]
+    .map((left) => [left, box.top - gap]));
+  const holes = [], disorder = [], overlaps = [];
+  let before = -Infinity;
+  for (const [i, card] of cards.entries()) {
+    const shortest = Math.min(...bottoms.values());
+    const hole = card.top - (shortest + gap);
+    if (hole > 4.5) holes.push([card.name, Math.round(hole)]);
+    if (card.top < before - 0.5) disorder.push(card.name);
+    before = card.top;
+    bottoms.set(Math.round(card.left), Math.max(bottoms.get(Math.round(card.left)), card.bottom));
+    for (const other of cards.slice(0, i))
+      if (other.left < card.right - 1 && card.left < other.right - 1
+          && other.top < card.bottom - 1 && card.top < other.bottom - 1)
+        overlaps.push([other.name, card.name]);
+  }
+  return {columns, holes, disorder, overlaps, width: box.width,
+          widest: Math.max(...cards.map((c) => c.width)),
+          bests: cards.filter((c, i) => grid.children[i].classList.contains('bests'))
+            .map((c) => c.width)};
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize(("size", "columns"), [((1366, 768), 3), ((1920, 1080), 4),
+                                               ((390, 844), 1), ((360, 740), 1)],
+                         ids=["1366", "1920", "phone", "small-phone"])
+def test_every_game_s_cards_are_packed_in_columns(
+    new_context: NewContext, every_game: None, size: tuple[int, int], columns: int, scheme: str
+) -> None:
+    """No card waits under a row's tallest card while a column beside it ends higher: each
+    goes to the top of the shortest column, a game's bests a card one column wide among
+    them (they spanned the row, two thirds of it empty, and /stats was 5,713 px tall at
+    1366x768 after 25 games)."""
+    page = open_stats(new_context, "/stats", size, scheme)
+    packing = page.evaluate(PACKING)
+    assert packing["columns"] == columns
+    assert packing["holes"] == [] and packing["overlaps"] == []
+    assert packing["disorder"] == []  # reading order is the order seen
+    assert packing["bests"], "Minesweeper on two boards has a table of bests"
+    column = (packing["width"] - (columns - 1) * 16) / columns
+    assert max(packing["bests"]) <= column + 1 and packing["widest"] <= column + 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+    # a chart's table opened makes its card taller: the cards after it move, none overlap
+    page.locator(".stat-groups .stat-chart summary").first.click()
+    page.wait_for_function("""() => new Promise((done) =>
+        requestAnimationFrame(() => requestAnimationFrame(() => done(true))))""")
+    packing = page.evaluate(PACKING)
+    assert packing["holes"] == [] and packing["overlaps"] == [] and packing["disorder"] == []
 
 
 def test_a_game_never_finished_says_so(new_context: NewContext, tmp_path: Path) -> None:
