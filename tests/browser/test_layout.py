@@ -707,3 +707,60 @@ def test_a_wide_board_grows_on_a_big_screen(new_context: NewContext,
         assert grid["right"] <= width and grid["bottom"] <= height, grid
         widths[width] = box(page, ".ms-cell")["right"] - box(page, ".ms-cell")["left"]
     assert widths[1600] >= widths[1366] * 1.25, widths
+
+
+ON_A_PHONE = {"phone": (390, 844), "narrow phone": (360, 740),  # upright: the board on its side
+              "phone on its side": (844, 390), "small phone on its side": (667, 375)}
+THIRTY_CELLS_LONG = {"hard": {"rows": 15, "cols": 30, "mines": 99},
+                     "expert": {"rows": 16, "cols": 30, "mines": 99}}
+_CELLS_ACROSS = """() => {
+  const wrap = document.getElementById('board-wrap'), style = getComputedStyle(wrap);
+  const grid = document.getElementById('ms-grid').getBoundingClientRect();
+  const cell = document.querySelector('.ms-cell').getBoundingClientRect();
+  const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+  return { usable: wrap.clientWidth - padding,
+           grid: grid.width, cell: cell.width, wrapScrolls: wrap.scrollWidth > wrap.clientWidth,
+           pageWidth: document.documentElement.scrollWidth,
+           pageHeight: document.documentElement.scrollHeight };
+}"""
+
+
+@pytest.mark.parametrize("board", THIRTY_CELLS_LONG)
+@pytest.mark.parametrize("size", ON_A_PHONE)
+def test_on_a_phone_a_board_too_long_for_the_screen_takes_its_width(
+    new_context: NewContext, create_game: CreateGame, size: str, board: str
+) -> None:
+    """Hard's and Expert's 30 cells do not fit a phone's height even at 18 px, so the page
+    scrolls down to their end and their cells are as wide as the width allows: sized to
+    the height and floored at 18 px, they left 43 to 62 px of a 390x844 phone's width
+    unused (grids of 307 and 288 px in 350) while still running 82 px under the screen.
+    The counters stay at the top of the page, the last row is scrolled to, and nothing
+    scrolls sideways."""
+    width, height = ON_A_PHONE[size]
+    created = create_game("minesweeper", params=THIRTY_CELLS_LONG[board])
+    context = new_context(tokens={created["session"]: created["token"]}, has_touch=True,
+                          is_mobile=True, viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.goto(f"/play/minesweeper?session={created['session']}")
+    wait_for_views(page, 1)
+    page.wait_for_timeout(200)  # the board takes the room measured after the first view
+    shown = page.evaluate(_CELLS_ACROSS)
+    across = THIRTY_CELLS_LONG[board]["rows" if height > width else "cols"]
+    assert shown["cell"] >= 18, shown
+    assert shown["grid"] <= shown["usable"], f"the grid is wider than its panel: {shown}"
+    # whole pixels: one more per cell would not fit (at 390x844 Hard's cells are 22 px,
+    # Expert's 20; before, 18)
+    assert shown["grid"] + across > shown["usable"], f"the width is not used: {shown}"
+    assert shown["pageHeight"] > height, "the board fits: it should not be cut to the width"
+    assert shown["pageWidth"] <= width and not shown["wrapScrolls"], f"sideways: {shown}"
+    for counter in ("#ms-mines", "#ms-face", "#ms-time", "#message"):
+        expect(page.locator(counter)).to_be_in_viewport()
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    page.wait_for_timeout(100)
+    last = page.locator(".ms-cell").last
+    cell = box(page, f"#{last.get_attribute('id')}")
+    assert cell["bottom"] <= height and cell["top"] >= box(page, ".topbar")["bottom"], cell
+    assert page.evaluate(  # in sight, under nothing (the bar stays at the top)
+        "([x, y]) => document.elementFromPoint(x, y)?.closest('.ms-cell')?.id",
+        [(cell["left"] + cell["right"]) / 2, (cell["top"] + cell["bottom"]) / 2],
+    ) == last.get_attribute("id")
