@@ -561,6 +561,9 @@ class GameSpec:
     """What the status line says to a solitaire's player before the first move: the game
     in one line, for whoever has never played it (a game of several seats says whose turn
     it is instead)."""
+    dealing_note: str = "Dealing…"
+    """What the page says while a new game's deal keeps it waiting over half a second (a
+    slow deal, `Game.slow_deal`, made in a worker), e.g. "Dealing a winnable game…"."""
     order: int = 100
     """Where the game comes in the lists of games (smaller first)."""
     tables: tuple[Table[Any], ...] = ()

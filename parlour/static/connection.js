@@ -103,8 +103,16 @@ export function createConnection({ info, views, settleDrop, hello = () => ({}) }
   }
 
   async function create(options) {
-    // watched: the computers' first moves wait for this page, to be seen as they come
-    const created = await api("POST", "/api/games", { game, ...options, watch: true });
+    // a slow deal (Escalator's winnable one, searched for in a worker) is said after half
+    // a second: the first game's page shows nothing else meanwhile but an empty table
+    progress.waitingFor(info.dealing_note, 0, false);
+    let created;
+    try {
+      // watched: the computers' first moves wait for this page, to be seen as they come
+      created = await api("POST", "/api/games", { game, ...options, watch: true });
+    } finally {
+      progress.doneWaiting();
+    }
     saveToken(created.session, created.token);
     return created.session;
   }

@@ -32,8 +32,10 @@ export function createProgress({ board, cancel }) {
   let done = null;
 
   // The page has asked for something slow: `what` says what, for the player ("Thinking…").
-  // `waitedMs`: how long the work has already run (the server tells it).
-  function waitingFor(what, waitedMs = 0) {
+  // `waitedMs`: how long the work has already run (the server tells it); `cancellable`:
+  // false for work Cancel cannot stop (a new game's deal).
+  function waitingFor(what, waitedMs = 0, cancellable = true) {
+    part("cancel").hidden = !cancel || !cancellable;
     setText(part("what"), what);  // read out once
     if (startedAt !== null) return;  // already waiting: the clock runs on
     startedAt = performance.now() - waitedMs;
@@ -46,8 +48,7 @@ export function createProgress({ board, cancel }) {
   // from 0 to 1, or null. A report that comes unasked (the computer's own turn) starts
   // the wait, as long ago as the work began.
   function progressReported({ what, done: reported = null, note = "", elapsed_ms = 0, cancellable = true }) {
-    part("cancel").hidden = !cancel || !cancellable;
-    waitingFor(what || part("what").textContent || "Working…", elapsed_ms);
+    waitingFor(what || part("what").textContent || "Working…", elapsed_ms, cancellable);
     done = typeof reported === "number" ? Math.min(1, Math.max(0, reported)) : null;
     setText(part("note"), note);
     if (!panel.hidden) draw();

@@ -491,3 +491,24 @@ def test_the_keyboards_cursor_stays_in_the_pyramid_when_its_card_is_picked_up(
     assert holder != picked and holder.startswith("esc-card-")
     now = page.locator(f"#{holder}").bounding_box()
     assert was and now and abs(now["y"] - was["y"]) < was["height"], "the cursor left the row"
+
+
+def test_a_first_deal_that_keeps_the_page_waiting_says_it_is_dealing(
+    new_context: NewContext,
+) -> None:
+    """The page's first game, a winnable deal: until it comes, the page shows only an
+    empty table. Held back here (as a slow machine's search does), the wait says what it
+    is after half a second, with no Cancel, and goes with the deal."""
+    page = new_context(viewport={"width": 1366, "height": 768}).new_page()
+    held: list[Any] = []
+    page.route("**/api/games", lambda route: held.append(route)
+               if route.request.method == "POST" else route.fallback())
+    page.goto("/play/escalator")
+    panel = page.locator(".progress-panel")
+    expect(panel).to_be_visible()
+    expect(panel.locator(".progress-what")).to_have_text("Dealing a winnable game…")
+    expect(panel.locator(".progress-cancel")).to_be_hidden()
+    assert len(held) == 1 and page.locator("#esc-stock").count() == 0
+    held[0].fallback()
+    page.wait_for_selector("#esc-stock")
+    expect(panel).to_be_hidden()

@@ -81,6 +81,8 @@ SPEC = GameSpec(
     rules_html=RULES_HTML,
     about_html=ABOUT_HTML,
     first_note="Pick a free card one rank above or below the base, or turn the stock.",
+    # (only a winnable deal is slow: a random one is dealt at once, in place)
+    dealing_note="Dealing a winnable game…",
     thumbnail_svg=THUMBNAIL,
     hint=solver.hint,
     has_assist=True,

@@ -82,6 +82,8 @@ class GameInfo(BaseModel):
     rules_html: str
     first_note: str = Field(description="a solitaire's status line before the first move "
                             "(empty: none)")
+    dealing_note: str = Field(description="what the page says while a new game's deal "
+                              "takes over half a second")
     thumbnail_svg: str
 
 
@@ -125,6 +127,7 @@ def describe_catalog(games: Mapping[str, GameSpec]) -> Catalog:
                 about_html=spec.about_html,
                 rules_html=spec.rules_html,
                 first_note=spec.first_note,
+                dealing_note=spec.dealing_note,
                 thumbnail_svg=spec.thumbnail_svg,
             )
             for spec in games.values()

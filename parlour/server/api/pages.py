@@ -47,7 +47,8 @@ async def replay_page(sid: str, request: Request) -> FileResponse:
 
 @router.get("/play/{game}")
 async def play_page(game: str, request: Request, hub: HubDep) -> FileResponse:
-    hub.spec(game)
+    # a newcomer's slow first deal (Escalator's) is made while the page loads
+    hub.opening.ready.expect(hub.spec(game))
     return page_file(request, "play.html")
 
 

@@ -18,6 +18,7 @@ from parlour.server.compute import DEAL_BUDGET
 from parlour.server.hub import records
 from parlour.server.hub.errors import ApiError
 from parlour.server.hub.live import OPEN, Live
+from parlour.server.hub.ready import ReadyDeals
 from parlour.server.hub.saved_games import (
     QUICK_FILE,
     SavedGame,
@@ -42,6 +43,7 @@ class Opening:
         self.turns = turns
         self.keep = keep
         self.now = now
+        self.ready = ReadyDeals(games)  # a slow first deal made early (`ready.py`)
 
     async def create(
         self,
@@ -56,8 +58,12 @@ class Opening:
         game_id = self._game_id(spec, id_text, params)
         wanted = list(seats) if seats is not None else list(spec.default_seats)
         kinds, mine = _seating(spec, game_id, wanted)
-        start = await self.workers.dealt(spec, game_id, 0, "dealing", work.deal, spec.game,
-                                         game_id)
+        ready = self.ready.take(spec, game_id.params) if id_text is None else None
+        if ready is not None:
+            game_id, start = ready
+        else:
+            start = await self.workers.dealt(spec, game_id, 0, "dealing", work.deal,
+                                             spec.game, game_id)
         return await self.open(Session(spec, game_id, kinds, start=start), mine,
                                watched=watched)
 
