@@ -1,6 +1,7 @@
 """A first game right after the server starts: its deal must not wait for a worker
 process to start (half a second or more). A newcomer's slow deal (Escalator's winnable
-one) is made ready while the game's page loads."""
+one) is made ready while the game's page loads; a deal that is quick is made in place, with no
+worker at all (a new no-guess minefield, whose mines come at its first click)."""
 
 from __future__ import annotations
 
@@ -88,3 +89,15 @@ def test_no_deal_is_made_ready_for_games_whose_newcomers_deal_is_quick(
     for game in ("tictactoe", "ishido", "minesweeper", "sliding", "tribolo"):
         assert not page_loaded(client, game)._ready
     assert client.get("/play/nosuchgame").status_code == 404
+
+
+@pytest.mark.parametrize("first_click", ["opening", "no_guess"])
+def test_a_new_minefield_is_dealt_in_place_even_a_no_guess_one(
+    served: tuple[TestClient, Watched], first_click: str,
+) -> None:
+    client, compute = served
+    created = client.post("/api/games", json={"game": "minesweeper",
+                                              "params": {"first_click": first_click}})
+    assert created.status_code == 201
+    assert created.json()["view"]["params"]["first_click"] == first_click
+    assert compute.ran == []

@@ -326,10 +326,18 @@ class Game(ABC, Generic[S, M]):
         return UndoRule.ALLOWED
 
     def slow_deal(self, params: Params) -> bool:
-        """Whether dealing a game of `params`, or replaying one, may take long (e.g.
-        Minesweeper's no-guess boards, laid at the first click): the server then does it
-        in a worker process. Quick deals are made in place."""
+        """Whether dealing a game of `params` may take long (e.g. Escalator's winnable
+        deals, searched for): the server then does it in a worker process. Quick deals
+        are made in place."""
         return False
+
+    def slow_replay(self, params: Params, moves: int) -> bool:
+        """Whether dealing a game of `params` and replaying its first `moves` moves may
+        take long: the server then does it in a worker process (as it does any replay of
+        over 100 moves). By default, when the deal is slow; a game whose first moves may
+        be slow says so here too (Minesweeper's no-guess board, laid by the solver at the
+        first click: a new one, with no mines yet, is dealt at once)."""
+        return self.slow_deal(params)
 
     def slow_move(self, state: S, move: M) -> bool:
         """Whether applying `move` may take long (e.g. laying a no-guess minefield): the

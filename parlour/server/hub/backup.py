@@ -359,7 +359,7 @@ def replay_off_loop(workers: Workers) -> Replay:
 
     async def replay(spec: GameSpec, game_id: GameId, seats: list[str], moves: list[JSON],
                      cursor: int) -> Session:
-        if spec.game.slow_deal(game_id.params) or len(moves) > QUICK_REPLAY_MOVES:
+        if spec.game.slow_replay(game_id.params, len(moves)) or len(moves) > QUICK_REPLAY_MOVES:
             return await workers.dealt(spec, game_id, len(moves), "replaying a restored game",
                                        work.replay, spec, game_id, seats, moves, cursor)
         return await asyncio.to_thread(work.replay, spec, game_id, seats, moves, cursor)

@@ -54,8 +54,8 @@ class Workers:
     ) -> T:
         """A deal, or a deal and its moves replayed: here when that is quick (no worker to
         wait for when the server has just started), in a worker when the game says its
-        deals are slow or the line is long."""
-        if spec.game.slow_deal(game_id.params) or moves > QUICK_REPLAY_MOVES:
+        deals or its replay are slow (`Game.slow_replay`) or the line is long."""
+        if spec.game.slow_replay(game_id.params, moves) or moves > QUICK_REPLAY_MOVES:
             with self.shares.long_work(working_for.get(), advice=False):
                 return await self._in_worker(DEAL_BUDGET, what, job, args, None)
         return job(*args)

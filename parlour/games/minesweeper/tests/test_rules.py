@@ -474,7 +474,9 @@ def test_statistics_group_boards_by_preset_and_first_click_rule() -> None:
 def test_only_a_no_guess_board_is_laid_by_the_solver_at_its_first_click(first_click: str) -> None:
     no_guess = first_click == "no_guess"
     params = GAME.validate({**PRESETS["easy"], "first_click": first_click})
-    assert GAME.slow_deal(params) is no_guess
+    assert not GAME.slow_deal(params)  # no mines yet: dealt at once, in place
+    assert not GAME.slow_replay(params, 0)
+    assert GAME.slow_replay(params, 1) is no_guess  # its replay lays the mines again
     state = GAME.deal(params, random.Random(3))
     assert GAME.slow_move(state, ("open", 3, 3)) is no_guess
     assert not GAME.slow_move(state, ("mark", 3, 3))
