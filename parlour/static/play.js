@@ -113,7 +113,7 @@ function pageActions({ views, connection, newGames, display, peek }) {
   return {
     new: () => newGames.openDialog(),
     restart: () => askToRestart(views.current(), () => send({ type: "restart" })),
-    undo: () => send({ type: "undo" }),
+    undo: () => askToUndo(views.current(), () => send({ type: "undo" })),
     redo: () => send({ type: "redo" }),
     hint: () => send({ type: "hint" }),
     assist: () => send({ type: "assist", on: !views.current().assist }),
@@ -147,16 +147,32 @@ function pageActions({ views, connection, newGames, display, peek }) {
 // game it asks first (Enter restarts, Esc keeps playing); a finished game starts again at once.
 function askToRestart(view, restart) {
   if (view?.status !== "playing" || !view.moves) { restart(); return; }
-  const dialog = $("restart-dialog");
-  if (dialog.open) return;
-  $("restart-what").textContent = (view.moves === 1
+  askFirst($("restart-dialog"), (view.moves === 1
     ? "The move played so far will be lost: Undo cannot bring it back."
     : `The ${view.moves} moves played so far will be lost: Undo cannot bring them back.`)
-    + (view.restart_help ? ` The game will then count as played with help: you have seen ${view.restart_help}.` : "");
+    + (view.restart_help ? ` The game will then count as played with help: you have seen ${view.restart_help}.` : ""),
+  restart);
+}
+
+// An Undo that takes back a finished game's end, and so makes it one played with help,
+// asks first: a stray Ctrl+Z after a win would otherwise undo it, the result with it
+// (Enter undoes, Esc keeps the result). Other Undos, and those of a game played with help
+// already, are done at once.
+function askToUndo(view, undo) {
+  if (view?.status === "playing" || !view?.undo_help) { undo(); return; }
+  askFirst($("undo-dialog"), `You have seen ${view.undo_help}: taken back, this game will`
+    + " count as played with help in your statistics.", undo);
+}
+
+// Opens `dialog` (its <form method="dialog"> confirms with the button of value "yes") with
+// `what` as its text, and runs `yes` once it is confirmed.
+function askFirst(dialog, what, yes) {
+  if (dialog.open) return;
+  dialog.querySelector("[data-what]").textContent = what;
   dialog.returnValue = "";
   // one handler, replaced at each asking: a close event of the last asking, dispatched
-  // after this one opened (Esc, then R at once), neither restarts nor uses this one up
-  dialog.onclose = () => { if (!dialog.open && dialog.returnValue === "restart") restart(); };
+  // after this one opened (Esc, then R at once), neither confirms nor uses this one up
+  dialog.onclose = () => { if (!dialog.open && dialog.returnValue === "yes") yes(); };
   dialog.showModal();
 }
 

@@ -356,9 +356,11 @@ def test_lose_and_see_the_mines_then_undo(minesweeper: OpenGame, server_view: Se
     assert game.board() == text(state)
     assert server_view(sid)["moves"] == moves
 
-    # Undo takes back the fatal click; the game is then assisted
+    # Undo takes back the fatal click, once confirmed; the game is then assisted
+    game.page.locator("#btn-undo").click()
+    expect(game.page.locator("#undo-dialog")).to_contain_text("You have seen where a mine is")
     with game.next_view(game.page):
-        game.page.locator("#btn-undo").click()
+        game.page.locator("#undo-yes").click()
     game.wait_board(text(before))
     expect(game.headline).to_have_text(re.compile(r"^\d+×\d+, \d+ mines, safe first click$"))
     expect(game.cell(fatal)).to_have_class(re.compile(r"\bclosed\b"))

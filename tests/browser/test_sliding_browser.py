@@ -96,6 +96,38 @@ def test_a_puzzle_solved_by_the_arrow_keys(
     expect(page.locator("#headline")).to_have_text("You win! 2 moves")
 
 
+def test_an_undo_of_a_won_game_asks_first_and_esc_keeps_the_win(
+    create_game: CreateGame, open_page: OpenPage, next_view: NextView,
+) -> None:
+    page = start(create_game, open_page, "1,2,3,4,5,6,7,0,8")
+    with next_view(page):
+        page.keyboard.press("ArrowLeft")
+    expect(page.locator("#headline")).to_have_text("You win! 1 move")
+    page.keyboard.press("Escape")  # the end card put away
+    dialog = page.locator("#undo-dialog")
+    page.keyboard.press("Control+z")  # a stray key: it asks, and Esc keeps the win
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("You have seen how the game ends: taken back, this game"
+                                   " will count as played with help")
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    expect(page.locator("#headline")).to_have_text("You win! 1 move")
+    expect(page.locator("#assisted")).to_be_hidden()
+    page.keyboard.press("Control+z")  # asked again, and Enter undoes it
+    expect(dialog).to_be_visible()
+    with next_view(page):
+        page.keyboard.press("Enter")
+    assert board(page) == " 1  2  3\n 4  5  6\n 7  .  8"
+    expect(page.locator("#assisted")).to_be_visible()
+    with next_view(page):  # played with help now: the next Undo asks nothing
+        page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Escape")
+    with next_view(page):
+        page.keyboard.press("Control+z")
+    expect(dialog).to_be_hidden()
+    assert board(page) == " 1  2  3\n 4  5  6\n 7  .  8"
+
+
 def test_enter_brings_the_cursor_onto_a_tile_beside_the_gap_and_enter_slides_it(
     create_game: CreateGame, open_page: OpenPage, next_view: NextView,
 ) -> None:

@@ -388,7 +388,9 @@ def test_keyboard_only(ttt: OpenGame, create_game: CreateGame) -> None:
     expect(game.headline).to_have_text("Cross wins")
     expect(game.page.locator("#ttt-win")).to_have_count(1)
 
-    press("u", "O.X/.X./.O.")
+    keys.press("u")  # an Undo of the game's end asks first: Enter undoes it
+    expect(game.page.locator("#undo-dialog")).to_be_visible()
+    press("Enter", "O.X/.X./.O.")
     expect(game.headline).to_have_text("Tic Tac Toe")
     press("Control+z", "O.X/.X./...")
     press("y", "O.X/.X./.O.")
