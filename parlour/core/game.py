@@ -74,6 +74,15 @@ class IllegalMove(GameError):
     pass
 
 
+class IgnoredMove(IllegalMove):
+    """An illegal move that players make all the time in passing and expect to do nothing
+    (Minesweeper's click on a number whose flags are not all placed: fast players click
+    finished numbers). It changes nothing, as any refusal, but quietly: the page shows no
+    error and makes no sound (a move made with a key gets the message as a plain note,
+    for a player who cannot see that nothing changed); the API answers 409 with the
+    message and `"quiet": true`."""
+
+
 @dataclass(frozen=True)
 class Param:
     """One option of a game, shown in the New game dialog and checked on the server."""

@@ -26,6 +26,7 @@ export function createConnection({ info, views, settleDrop, hello = () => ({}) }
     reconnectDelay: FIRST_RECONNECT_MS,
     openingNote: "",  // what a game opened for the player says, under its first view
     offlineNote: OFFLINE_NOTE,  // what the status line says while the page reconnects
+    lastMoveByKey: false,  // the last move sent was made with a key (not a click or a tap)
   };
   // the panel that shows long work after half a second
   const progress = createProgress({ board: $("board-wrap"), cancel: () => send({ type: "cancel" }) });
@@ -178,7 +179,9 @@ export function createConnection({ info, views, settleDrop, hello = () => ({}) }
     }
   }
 
-  function send(message) {
+  // `byKey`: a move made with a key, whose quiet refusal the status line says (below)
+  function send(message, { byKey = false } = {}) {
+    if (message.type === "move") state.lastMoveByKey = byKey;
     if (!state.socket || state.socket.readyState !== WebSocket.OPEN) {
       // said outright, and kept said through the attempts to reconnect: a move made
       // meanwhile is not kept to be sent later, on a board that may have changed by then
@@ -220,6 +223,10 @@ export function createConnection({ info, views, settleDrop, hello = () => ({}) }
       open(message.session);
     } else if (message.type === "error") {
       settleDrop(false);
+      // a move the game lets pass (Minesweeper's click on a number not ready to chord)
+      // does nothing to see or hear; made with a key, the status line (a live region)
+      // says why in plain words, for a player who cannot see that nothing changed
+      if (message.quiet) { if (state.lastMoveByKey) views.showNote(message.error); return; }
       play(info.refusal_sound || "error");
       views.showNote(message.error, true);
     }

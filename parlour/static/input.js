@@ -45,18 +45,19 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     return name;
   }
 
-  function sendMove(move) {
-    if (move) send({ type: "move", move });
+  function sendMove(move, byKey = false) {
+    if (move) send({ type: "move", move }, { byKey });
   }
 
-  // What an element does when clicked or pressed; false when it does nothing.
-  function activate(element, alternative = false) {
+  // What an element does when clicked or pressed (`byKey`: with a key); false when it
+  // does nothing.
+  function activate(element, alternative = false, byKey = false) {
     if (element.hasAttribute("data-alt-mode")) { setAltMode(!state.altMode); return true; }
     if (element.dataset.command) { actions[element.dataset.command]?.(); return true; }
     if (element.dataset.preset) { newGameWith(info.presets[element.dataset.preset]); return true; }
     const attribute = alternative && element.hasAttribute("data-alt-move") ? "data-alt-move" : "data-move";
     if (!element.hasAttribute(attribute)) return false;
-    sendMove(parseMove(element, attribute));
+    sendMove(parseMove(element, attribute), byKey);
     return true;
   }
 
@@ -352,18 +353,18 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     if (pointed && pointed !== document.activeElement) pointed.focus({ preventScroll: true });
     const focused = pointed || document.activeElement?.closest?.("[data-nav]");
     const focusedKeys = focused && focused.dataset.keymoves ? parseMove(focused, "data-keymoves") : null;
-    if (focusedKeys && focusedKeys[key.toLowerCase()]) { event.preventDefault(); sendMove(focusedKeys[key.toLowerCase()]); return; }
+    if (focusedKeys && focusedKeys[key.toLowerCase()]) { event.preventDefault(); sendMove(focusedKeys[key.toLowerCase()], true); return; }
     // data-key lists the keys that activate an element, e.g. "d Space"
     const name = key === " " ? "Space" : key;
     const keyed = board.querySelector(`[data-key~="${CSS.escape(name)}"]`) || board.querySelector(`[data-key~="${CSS.escape(name.toLowerCase())}"]`);
-    if (keyed) { event.preventDefault(); activate(keyed); return; }
+    if (keyed) { event.preventDefault(); activate(keyed, false, true); return; }
     if (ARROWS[key]) { event.preventDefault(); state.mouse = null; moveCursor(...ARROWS[key]); return; }
     if ((key === "Enter" || key === " ") && focused && board.contains(focused)) {
       event.preventDefault();
       // on a cell with nothing to play (Tribolo's own disc, once the others have moved),
       // Enter brings the cursor to the hinted cell, else to where the view says a move is
       const start = board.querySelector(".hint[data-nav]") || board.querySelector("[data-start]");
-      if (!activate(focused, (key === " ") !== altOn()) && key === "Enter" && start) focusCell(start);
+      if (!activate(focused, (key === " ") !== altOn(), true) && key === "Enter" && start) focusCell(start);
       return;
     }
     // Enter with nothing focused puts the cursor on the board (on a hint, if any), as an arrow does

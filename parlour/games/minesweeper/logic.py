@@ -21,6 +21,7 @@ from parlour.core.game import (
     JSON,
     BadParams,
     Game,
+    IgnoredMove,
     IllegalMove,
     Param,
     Params,
@@ -237,12 +238,13 @@ class Minesweeper(Game[Minefield, Move]):
             if not state.started:
                 state = _first_click(state, cell)
             return _open(state, [cell])
-        targets = _chord_targets(state, cell)
-        if not targets:
+        if state.marks[cell] != OPEN or not state.counts[cell]:
             raise IllegalMove(
-                f"row {row + 1}, column {col + 1} cannot be chorded: it must be an open "
-                "number with as many flags around it, and closed cells left to open"
+                f"row {row + 1}, column {col + 1} cannot be chorded: only an open number can"
             )
+        targets = _chord_targets(state, cell)
+        if not targets:  # fast players click finished numbers: nothing happens, as anywhere
+            raise IgnoredMove(_why_no_chord(state, cell))
         return _open(state, targets)
 
     def _mark(self, state: Minefield, cell: Cell) -> Minefield:
@@ -386,6 +388,17 @@ def _chord_targets(state: Minefield, cell: Cell) -> list[Cell]:
     if sum(state.marks[n] == FLAG for n in around) != state.counts[cell]:
         return []
     return [n for n in around if state.marks[n] in (HIDDEN, QUESTION)]
+
+
+def _why_no_chord(state: Minefield, cell: Cell) -> str:
+    """Why the open number `cell` opens nothing when chorded, in a few neutral words."""
+    row, col = divmod(cell, state.cols)
+    around = neighbours(state.rows, state.cols)[cell]
+    flags = sum(state.marks[n] == FLAG for n in around)
+    if flags != state.counts[cell]:
+        return (f"row {row + 1}, column {col + 1} has {counted(flags, 'flag')} around it, "
+                f"not {state.counts[cell]}: nothing to chord")
+    return f"row {row + 1}, column {col + 1} has no closed cell left around it: nothing to chord"
 
 
 def _first_click(state: Minefield, cell: Cell) -> Minefield:

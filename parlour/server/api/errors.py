@@ -19,6 +19,9 @@ log = logging.getLogger("parlour")
 
 class ErrorBody(BaseModel):
     error: str
+    quiet: bool | None = None
+    """true for a move the game lets pass without a word (`IgnoredMove`): a click a player
+    makes in passing, such as Minesweeper's on a number whose flags are not all placed"""
 
 
 def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
@@ -39,8 +42,8 @@ def handle_errors(app: FastAPI) -> None:
     async def api_error(request: Request, error: ApiError) -> JSONResponse:
         headers = ({"Retry-After": str(error.retry_after)}
                    if isinstance(error, LimitReached) else None)
-        return JSONResponse({"error": error.message}, status_code=error.status,
-                            headers=headers)
+        body = {"error": error.message, **({"quiet": True} if error.quiet else {})}
+        return JSONResponse(body, status_code=error.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, error: RequestValidationError) -> JSONResponse:

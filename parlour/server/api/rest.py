@@ -308,8 +308,10 @@ async def move(
     authorization: Authorization = None,
 ) -> dict[str, Any]:
     """Play a move for the seat to move. Answers once the AI, if any, has replied.
-    429: over your limit of moves a minute (with Retry-After), or a slow move over your
-    fair share of long work (see POST /api/games)."""
+    409: the rules refuse it (with `"quiet": true` when the game lets such a move pass
+    without a word, as Minesweeper's click on a number whose flags are not all placed:
+    the page shows nothing). 429: over your limit of moves a minute (with Retry-After),
+    or a slow move over your fair share of long work (see POST /api/games)."""
     return await _act(hub, sid, authorization, PlayMove(move=body.move), request, client.key)
 
 

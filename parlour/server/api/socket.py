@@ -200,7 +200,8 @@ async def _serve_message(hub: Hub, live: Live, viewer: Viewer, message: Action |
         viewer.tell({"type": "error", "error": error.message,
                      "retry_after": error.retry_after})
     except ApiError as error:
-        viewer.tell({"type": "error", "error": error.message})
+        viewer.tell({"type": "error", "error": error.message,
+                     **({"quiet": True} if error.quiet else {})})
     except Exception:  # a bug must not end the connection without a word
         log.exception("error serving a WebSocket message for %s", live.sid)
         viewer.tell({"type": "error", "error": "Internal server error"})

@@ -35,7 +35,7 @@ from contextlib import contextmanager
 from typing import Any, Protocol, TypeVar
 
 from parlour.core import work
-from parlour.core.game import GameError, GameSpec
+from parlour.core.game import GameError, GameSpec, IgnoredMove
 from parlour.core.gameid import parse_game_id
 from parlour.core.session import HUMAN, Clock, Session
 from parlour.server import timing
@@ -370,7 +370,7 @@ class Hub:
                 try:
                     answer = await self.handlers[type(message)](live, token, seats, message)
                 except GameError as error:
-                    raise ApiError(409, str(error)) from None
+                    raise ApiError(409, str(error), isinstance(error, IgnoredMove)) from None
             with timing.part("commit"):
                 await self.save(live, before if message.appends_moves else None)
             await self.broadcast.answer(live, sound_after(message.type, live.session), token)

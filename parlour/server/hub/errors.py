@@ -10,11 +10,12 @@ class ApiError(Exception):
     """A refused request: its HTTP status and a message for the player, which reads as a
     sentence (a game's refusal, "it is not your turn", is written to follow "because")."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, quiet: bool = False) -> None:
         message = sentence(message)
         super().__init__(message)
         self.status = status
         self.message = message
+        self.quiet = quiet  # a game's IgnoredMove: the page lets it pass without a word
 
 
 def sentence(text: str) -> str:

@@ -81,6 +81,36 @@ def test_moves_need_exactly_one_action(client: TestClient) -> None:
     assert "off the board" in reply.json()["error"]
 
 
+def test_a_number_not_ready_to_chord_is_refused_quietly(client: TestClient) -> None:
+    """A click on a number whose flags are not all placed changes nothing, and its
+    refusal says `quiet`, over REST and the WebSocket, so that the page shows nothing;
+    other refusals stay loud."""
+    game = create(client, rows=8, cols=8, mines=10)
+    view = play(client, game, {"open": [0, 0]}).json()
+    layout = after_first_click(game["id"], 0, 0)
+    number = next(cell for cell in range(64)
+                  if view["text"].splitlines()[cell // 8][cell % 8] in "12345678")
+    chord = {"chord": list(divmod(number, 8))}
+    reply = play(client, game, chord)
+    assert reply.status_code == 409
+    assert reply.json()["quiet"] is True
+    assert reply.json()["error"].endswith(
+        f"flags around it, not {layout.counts[number]}: nothing to chord")
+    loud = play(client, game, {"open": list(divmod(number, 8))})
+    assert loud.status_code == 409 and "quiet" not in loud.json()
+    with client.websocket_connect(f"/ws/{game['session']}") as socket:
+        socket.send_json({"type": "hello", "token": game["token"]})
+        assert socket.receive_json()["type"] == "view"
+        socket.send_json({"type": "move", "move": chord})
+        refused = socket.receive_json()
+        assert refused["type"] == "error" and refused["quiet"] is True
+        socket.send_json({"type": "move", "move": {"open": list(divmod(number, 8))}})
+        assert "quiet" not in socket.receive_json()
+    headers = {"Authorization": f"Bearer {game['token']}"}
+    after = client.get(f"/api/games/{game['session']}", headers=headers).json()
+    assert after["moves"] == 1 and after["text"] == view["text"]
+
+
 def test_hint_names_a_safe_cell_and_marks_the_game_assisted(client: TestClient) -> None:
     game = create(client, rows=9, cols=9, mines=10, first_click="opening")
     play(client, game, {"open": [4, 4]})

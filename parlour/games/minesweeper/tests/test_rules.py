@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from parlour.core.game import BadParams, IllegalMove, Status, UndoRule
+from parlour.core.game import BadParams, IgnoredMove, IllegalMove, Status, UndoRule
 from parlour.core.gameid import parse_game_id
 from parlour.games.minesweeper.grid import counts_of
 from parlour.games.minesweeper.logic import (
@@ -126,7 +126,7 @@ def test_a_lost_board_shows_the_mines_and_keeps_the_counter() -> None:
 @pytest.mark.parametrize(("move", "reason"), [
     (("open", 0, 1), "row 1, column 2 is already open"),
     (("open", 2, 2), "row 3, column 3 is flagged"),
-    (("chord", 0, 1), "row 1, column 2 cannot be chorded"),
+    (("chord", 0, 1), "row 1, column 2 has 0 flags around it, not 1: nothing to chord"),
 ])
 def test_refusals_name_cells_as_players_count_them(move: tuple[str, int, int],
                                                      reason: str) -> None:
@@ -208,8 +208,25 @@ def test_chord_with_a_wrong_flag_hits_the_mine() -> None:
 def test_chord_is_refused_with_more_flags_than_its_number() -> None:
     state = GAME.apply(field("*.. ... ..."), ("open", 1, 1))  # a 1
     state = GAME.apply(GAME.apply(state, ("mark", 0, 0)), ("mark", 0, 1))  # two flags
-    with pytest.raises(IllegalMove, match="chord"):
+    with pytest.raises(IgnoredMove, match="has 2 flags around it, not 1: nothing to chord"):
         GAME.apply(state, ("chord", 1, 1))
+
+
+def test_a_number_that_cannot_chord_is_passed_over_quietly() -> None:
+    """Fast players click finished numbers, and numbers not yet ready, all the time:
+    as in Google's Minesweeper or minesweeper.online, nothing happens (an IgnoredMove,
+    which the page shows no error for), with a short reason for a player who asks."""
+    one = GAME.apply(field("*.. ... ..."), ("open", 1, 1))
+    with pytest.raises(IgnoredMove) as too_few:
+        GAME.apply(one, ("chord", 1, 1))
+    assert str(too_few.value) == "row 2, column 2 has 0 flags around it, not 1: nothing to chord"
+    finished = GAME.apply(field("*.. ... ..*"), ("mark", 0, 0))
+    finished = GAME.apply(GAME.apply(finished, ("open", 0, 2)), ("open", 1, 0))
+    assert text(finished).splitlines() == ["F1.", "121", "###"]
+    with pytest.raises(IgnoredMove) as done:
+        GAME.apply(finished, ("chord", 0, 1))
+    assert str(done.value) == (
+        "row 1, column 2 has no closed cell left around it: nothing to chord")
 
 
 def test_a_mine_opened_with_one_safe_cell_left_is_a_loss_with_its_mines_still_to_find(
@@ -343,12 +360,12 @@ def test_the_moves_open_to_a_player() -> None:
 
 
 def test_a_closed_cell_cannot_be_chorded_even_with_its_flags_around_it() -> None:
+    """No click of the page sends it (a closed cell's click opens it): a plain refusal."""
     state = GAME.apply(field("*.. ... ..."), ("mark", 0, 0))
     with pytest.raises(IllegalMove) as refused:
         GAME.apply(state, ("chord", 1, 1))
-    assert str(refused.value) == (
-        "row 2, column 2 cannot be chorded: it must be an open number with as many flags "
-        "around it, and closed cells left to open")
+    assert not isinstance(refused.value, IgnoredMove)
+    assert str(refused.value) == "row 2, column 2 cannot be chorded: only an open number can"
 
 
 def test_an_open_cell_cannot_be_marked() -> None:
