@@ -7,13 +7,17 @@ contrast rule (WCAG excuses them); Parlour still wants their labels legible.
 
 from __future__ import annotations
 
+import io
+from collections import Counter
 from typing import Any
 
+from PIL import Image
 from playwright.sync_api import Page
 
 # A disabled label's least contrast with its background: WCAG's for large text and for
 # the parts of a control (1.4.11), enough to read while plainly fainter than the rest.
 DISABLED_LEAST = 3.0
+GRAPHICS_LEAST = 3.0  # WCAG 1.4.11: a picture a player must make out (a mine) on its ground
 
 # (selector) -> [{control, part, text, ratio}] for every visible control the selector
 # finds: each of its visible labels (an element with text of its own, or an icon drawn in
@@ -87,3 +91,28 @@ def measure(page: Page, selector: str = DISABLED) -> list[dict[str, Any]]:
     button and menu entry), with its contrast as seen."""
     found: list[dict[str, Any]] = page.evaluate(MEASURE_JS, selector)
     return found
+
+
+def luminance(rgb: tuple[int, ...]) -> float:
+    """WCAG's relative luminance of an sRGB colour (0-255 a channel)."""
+    linear = [c / 255 / 12.92 if c <= 10 else ((c / 255 + 0.055) / 1.055) ** 2.4
+              for c in rgb[:3]]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def picture_contrast(shot: bytes) -> float:
+    """The contrast, as seen, of what an element draws in colours that CSS does not know
+    (an emoji, such as Minesweeper's 💣) with the element's background: `shot` is its
+    screenshot; the background is its commonest colour, and the picture's is the
+    commonest of the colours that differ from it (its body, as a player sees its shape:
+    not its blended edges nor a small highlight)."""
+    data = Image.open(io.BytesIO(shot)).convert("RGB").tobytes()
+    pixels = Counter(tuple(data[i:i + 3]) for i in range(0, len(data), 3)).most_common()
+    background = luminance(pixels[0][0])
+
+    def ratio(colour: tuple[int, ...]) -> float:
+        light, dark = sorted((luminance(colour), background), reverse=True)
+        return (light + 0.05) / (dark + 0.05)
+
+    body = next((colour for colour, _ in pixels[1:] if ratio(colour) > 1.1), pixels[0][0])
+    return ratio(body)
