@@ -24,7 +24,7 @@ from parlour.games import GAMES
 from parlour.stats.charts import RATE_GAMES, WINDOW, figure_chart, win_rate_chart
 from parlour.stats.numbers import summary
 from parlour.stats.statistics import statistics
-from parlour.stats.svg import Histogram, x_label_indices
+from parlour.stats.svg import LEFT, RIGHT, WIDTH, Histogram, x_label_indices
 from parlour.stats.wording import clock, number, players
 from parlour.store import (
     KeptSession,
@@ -346,6 +346,24 @@ def test_times_are_a_histogram_with_the_best_without_help_marked() -> None:
     bars = [r for r in svg.iter(f"{SVG}rect") if r.get("class") == "bar"]
     assert len(bars) == len([b for b in chart.bars if b.free]) + 1
     assert "script" not in ET.tostring(svg, encoding="unicode")
+
+
+def test_the_best_s_marker_stands_where_its_words_say() -> None:
+    """Times are kept to the millisecond and written in whole seconds: "Best 0:11" for
+    11.6 s stands on the 0:11 tick (it stood 0.6 s to the right of it); a best written
+    exactly, 12 s, stands where it is."""
+    for games, shown in ((times(11.6, 8.2, 19.2, helped=[1]), 11),
+                         (times(12.0, 8.2, 19.2, helped=[1]), 12),
+                         (times(1.6, 1.7, 1.8), 1)):  # the play-test's Easy
+        chart = figure_chart(TIME, games, {"won": "won"})
+        assert isinstance(chart, Histogram) and chart.edges
+        first, last = chart.bars[0].low, chart.bars[-1].high
+        tick = LEFT + (shown - first) / (last - first) * (WIDTH - RIGHT - LEFT)
+        svg = ET.fromstring(chart.as_json("t")["svg"])
+        (best,) = [g for g in svg.iter(f"{SVG}g") if g.get("class") == "best"]
+        rule = best.find(f"{SVG}line")
+        assert rule is not None and float(rule.get("x1", "")) == pytest.approx(tick, abs=0.1)
+        assert f"Best 0:{shown:02}" in ["".join(t.itertext()) for t in best.iter(f"{SVG}text")]
 
 
 def test_no_best_is_marked_when_every_game_had_help() -> None:

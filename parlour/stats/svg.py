@@ -9,6 +9,7 @@ Every chart comes with its figures as a table for those who cannot see it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -262,7 +263,7 @@ def _best_marker(chart: Histogram, width: float, top: float, bottom: float) -> l
     assert chart.best is not None
     first, last = chart.bars[0], chart.bars[-1]
     if chart.edges:
-        share = (chart.best - first.low) / ((last.high - first.low) or 1)
+        share = (_as_written(chart) - first.low) / ((last.high - first.low) or 1)
         x = LEFT + share * width * len(chart.bars)
     else:
         index = next((i for i, bar in enumerate(chart.bars) if bar.low == chart.best), 0)
@@ -275,6 +276,16 @@ def _best_marker(chart: Histogram, width: float, top: float, bottom: float) -> l
             f'<circle cx="{x:.1f}" cy="{top - 8:.1f}" r="4" fill="{BEST}"/>',
             _text(x + shift, top - 4, words, anchor, weight="700", halo=True),
             "</g>"]
+
+
+def _as_written(chart: Histogram) -> float:
+    """Where the best's words put it: a time of 11.6 s written in whole seconds ("Best
+    0:11") stands on the 0:11 tick, not 0.6 s past it; a value its words write exactly
+    (a score, or a time to hundredths) stands where it is."""
+    assert chart.best is not None
+    words = chart.write(chart.best)
+    return next((whole for whole in (math.floor(chart.best), math.ceil(chart.best))
+                 if chart.write(whole) == words), chart.best)
 
 
 def _range_words(chart: Histogram, bar: Bar) -> str:
