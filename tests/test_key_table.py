@@ -93,3 +93,10 @@ def test_the_catalog_gives_the_dialogs_labels(client: TestClient) -> None:
     for game in games.values():
         rows = [(row["keys"], row["action"]) for row in game["key_table"]]
         assert rows == key_table(GAMES[game["name"]])
+
+
+def test_minesweeper_lists_space_as_flag_and_chord() -> None:
+    """One key for both, as on minesweeper.online: Space flags a closed cell and chords
+    an open number (the generic row would say only its flag)."""
+    space = dict(key_table(GAMES["minesweeper"]))["Space"]
+    assert space.startswith("flag a closed cell") and "on a number, chord it" in space

@@ -685,8 +685,12 @@ def a_number_to_chord(minesweeper: OpenGame) -> tuple[MinesweeperPage, Minefield
 
 
 def press_number(game: MinesweeperPage, at: Where, how: str) -> None:
-    """A click, a middle click, or both buttons pressed together and let go."""
-    if how == "click":
+    """A click, a middle click, both buttons pressed together and let go, or Space with
+    the mouse on the number."""
+    if how == "space":
+        game.cell(at).hover()
+        game.page.keyboard.press(" ")
+    elif how == "click":
         game.cell(at).click()
     elif how == "middle click":
         game.cell(at).click(button="middle")
@@ -698,12 +702,13 @@ def press_number(game: MinesweeperPage, at: Where, how: str) -> None:
         game.page.mouse.up(button="left")
 
 
-@pytest.mark.parametrize("how", ["click", "middle click", "both buttons"])
+@pytest.mark.parametrize("how", ["click", "middle click", "both buttons", "space"])
 def test_chording_opens_the_neighbours_of_a_number(
     minesweeper: OpenGame, server_view: ServerView, how: str
 ) -> None:
     """A click on a number whose flags are all placed opens its other neighbours; so do
-    a middle click and both buttons pressed together, as in Windows Minesweeper."""
+    a middle click and both buttons pressed together, as in Windows Minesweeper, and
+    Space, which flags a closed cell, as on minesweeper.online."""
     game, state, number = a_number_to_chord(minesweeper)
     at = where(state, number)
     expect(game.cell(at)).to_have_class(re.compile(rf"\bn{state.counts[number]}\b"))
@@ -717,7 +722,10 @@ def test_chording_opens_the_neighbours_of_a_number(
     message_before = game.message.inner_text()
     game.nothing_happens(lambda: press_number(game, at, how))
     expect(game.message).not_to_have_class(re.compile(r"\berror\b"))
-    expect(game.message).to_have_text(message_before)
+    if how == "space":  # a key's note says why, in plain words
+        expect(game.message).to_contain_text("nothing to chord")
+    else:
+        expect(game.message).to_have_text(message_before)
     for mine in mines:  # answered after the refusal: it has come by the first view
         game.right_click(where(state, mine))
         state = RULES.apply(state, ("mark", *where(state, mine)))
@@ -729,6 +737,9 @@ def test_chording_opens_the_neighbours_of_a_number(
 
     if how == "click":
         game.click(at)
+    elif how == "space":
+        with game.next_view(game.page):
+            press_number(game, at, how)
     elif how == "middle click":
         with game.next_view(game.page):
             game.cell(at).click(button="middle")

@@ -25,9 +25,9 @@ will not open. On a touch screen, the ⛏️🚩 switch beside the counters (or 
 on <b>flag mode</b>: a tap (or Enter) then flags and a long press (a right click, Space)
 opens. The page remembers it. The counter on the left shows the mines left (mines minus
 flags); the one on the right, the seconds since your first click.</p>
-<p><b>Chording</b>: clicking an open number (or pressing C on it) whose flags around it
-match its number opens all its other neighbours — if a flag is wrong, that can hit a
-mine.</p>
+<p><b>Chording</b>: clicking an open number (or pressing C or Space on it) whose flags
+around it match its number opens all its other neighbours — if a flag is wrong, that can
+hit a mine. On a number whose flags are not all placed, it does nothing.</p>
 <p>Options (New game): the first click opens an area (<i>Opens an area</i>), is only
 sure to be no mine (<i>Safe</i>, the original's rule: the mine moves away), or starts a
 <i>No guess</i> board that can always be cleared by logic alone (key G). After a loss,
@@ -94,7 +94,9 @@ SPEC = GameSpec(
     second_action="flag, or clear a flag (the View menu's Marks: Flags and question marks "
                   "puts a question mark between; also a right click or a long press)",
     shortcuts=(
-        Shortcut("Enter", "open the cell under the cursor"),
+        Shortcut("Enter", "open the cell under the cursor (on a number, chord it)"),
+        Shortcut("Space", "flag a closed cell, or clear a flag (also a right click or a long "
+                          "press); on a number, chord it, as C does"),
         Shortcut("C", "chord: open the neighbours of a number whose flags are all placed"),
         Shortcut("F", "flag mode: a click, a tap or Enter flags; a long press, a right click "
                       "or Space opens"),
