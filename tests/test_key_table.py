@@ -25,7 +25,8 @@ def test_every_command_key_and_board_key_is_in_the_table(name: str) -> None:
     listed = {key for row_keys, _ in key_table(spec) for key in key_names(row_keys)}
     declared = {key for shortcut in spec.shortcuts for key in key_names(shortcut.keys)}
     commands = {key for command in spec.commands for key in command.keys}
-    assert declared | commands | {"N", "?", "Esc", "Arrows", "Enter"} <= listed
+    assert declared | commands | {"N", "?", "Esc", "Arrows", "Enter", "Home", "End", "PgUp",
+                                  "PgDn"} <= listed
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

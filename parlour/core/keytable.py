@@ -21,6 +21,8 @@ KeyRow = tuple[str, str]  # (keys as shown, "U, Ctrl+Z"; what they do)
 PAGE_ROWS: tuple[KeyRow, ...] = (("Alt, F10", "the menus"), ("Esc", "close a menu or a dialog"))
 CURSOR_ROWS: tuple[KeyRow, ...] = (
     ("Arrows", "move the cursor on the board"),
+    ("Home, End", "the cursor to the first or the last cell of its row"),
+    ("PgUp, PgDn", "the cursor to the top or the bottom cell of its column"),
     ("Enter", "play the cell under the cursor"),
 )
 

@@ -14,6 +14,8 @@ const GHOST_SHOWN = ["display", "visibility", "opacity"];
 const TOUCH_LIFT = 0.8;  // how far above a finger a dragged piece rides, in its heights
 const SWIPE_PX = 24;
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+// the cursor to the far end of its row (Home, End) or column (Page Up, Page Down): big boards
+const JUMPS = { Home: [-1, 0], End: [1, 0], PageUp: [0, -1], PageDown: [0, 1] };
 
 // info: the game's catalog entry; send(message): to the server; actions: the page's own
 // actions by name (data-command names one); commands: the game's commands (commands.js);
@@ -349,7 +351,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
       return;
     }
     const board = $("board");
-    const pointed = ARROWS[key] ? null : pointedCell();
+    const pointed = ARROWS[key] || JUMPS[key] ? null : pointedCell();
     if (pointed && pointed !== document.activeElement) pointed.focus({ preventScroll: true });
     const focused = pointed || document.activeElement?.closest?.("[data-nav]");
     const focusedKeys = focused && focused.dataset.keymoves ? parseMove(focused, "data-keymoves") : null;
@@ -359,6 +361,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     const keyed = board.querySelector(`[data-key~="${CSS.escape(name)}"]`) || board.querySelector(`[data-key~="${CSS.escape(name.toLowerCase())}"]`);
     if (keyed) { event.preventDefault(); activate(keyed, false, true); return; }
     if (ARROWS[key]) { event.preventDefault(); state.mouse = null; moveCursor(...ARROWS[key]); return; }
+    if (JUMPS[key] && focused && board.contains(focused)) { event.preventDefault(); state.mouse = null; jumpCursor(focused, ...JUMPS[key]); return; }
     if ((key === "Enter" || key === " ") && focused && board.contains(focused)) {
       event.preventDefault();
       // on a cell with nothing to play (Tribolo's own disc, once the others have moved),
@@ -394,6 +397,21 @@ function moveCursor(dx, dy) {
     if (along <= 1 || across > along * 2) continue;
     const score = along + across * 3;
     if (score < bestScore) { best = cell; bestScore = score; }
+  }
+  if (best) focusCell(best);
+}
+
+// The data-nav cell farthest from `current` in the direction given, in its row or column
+// (its centre within half a cell of `current`'s line), gets the focus.
+function jumpCursor(current, dx, dy) {
+  const from = centre(current), box = current.getBoundingClientRect();
+  const half = (dx ? box.height : box.width) / 2;
+  let best = null, farthest = 1;
+  for (const cell of $("board").querySelectorAll("[data-nav]")) {
+    const to = centre(cell);
+    const along = (to.x - from.x) * dx + (to.y - from.y) * dy;
+    const across = Math.abs((to.x - from.x) * dy) + Math.abs((to.y - from.y) * dx);
+    if (across <= half && along > farthest) { best = cell; farthest = along; }
   }
   if (best) focusCell(best);
 }

@@ -501,6 +501,24 @@ def test_space_marks_the_cell_under_the_mouse_until_the_arrows_move(
     expect(game.cell(pointed)).to_have_class(re.compile(r"\bflag\b"))
 
 
+def test_home_end_and_the_page_keys_take_the_cursor_to_the_board_s_edges(
+    minesweeper: OpenGame,
+) -> None:
+    """On a big board the arrows take long: Home and End go to the ends of the cursor's
+    row, Page Up and Page Down to the ends of its column (the page itself does not
+    scroll for them)."""
+    game = minesweeper(find_deal(7, 9, 10, (0, 0), lambda s: len(closed_safe(s)) >= 2))
+    keys = game.page.keyboard
+    keys.press("ArrowRight")  # the cursor appears on the first cell
+    for key in ("ArrowRight", "ArrowRight", "ArrowDown", "ArrowDown", "ArrowDown"):
+        keys.press(key)
+    assert game.focused() == "ms-3-2"
+    for key, cell in (("End", "ms-3-8"), ("Home", "ms-3-0"), ("PageDown", "ms-6-0"),
+                      ("PageUp", "ms-0-0"), ("End", "ms-0-8"), ("PageDown", "ms-6-8")):
+        game.nothing_happens(lambda key=key: keys.press(key))  # the cursor alone moves
+        assert game.focused() == cell, key
+
+
 def test_flag_with_a_long_press_on_a_touch_screen(
     minesweeper: OpenGame, next_view: NextView, server_view: ServerView
 ) -> None:
