@@ -98,9 +98,9 @@ export function createEndCard({ sameDeal = true } = {}) {
       records = await api("GET", `/api/games/${encodeURIComponent(next.session)}/records`, undefined, tokens()[next.session]);
     } catch { return; }  // the card stands without them
     if (state.fills !== fill || !records.length) return;
-    $("end-figures").insertAdjacentHTML("beforeend", records.map(({ caption, shown, new: fresh }) =>
+    $("end-records").innerHTML = records.map(({ caption, shown, new: fresh }) =>
       `<div class="record${fresh ? " new" : ""}"><dt>${escapeHtml(caption[0].toUpperCase() + caption.slice(1))}</dt>`
-      + `<dd>${escapeHtml(shown)}</dd></div>`).join(""));
+      + `<dd>${escapeHtml(shown)}</dd></div>`).join("");
     const broken = records.filter((record) => record.new).map(({ caption }) => caption);
     // the best possible from the start, when this game scored it ("no solution is shorter")
     const met = records.map((record) => record.met).filter(Boolean).map((words) => ` ${words}`).join("");
@@ -133,6 +133,7 @@ export function createEndCard({ sameDeal = true } = {}) {
     const figures = [["Time", formatTime(next.elapsed_ms)], ...next.end_figures.map(({ label, shown }) => [label, shown])];
     $("end-figures").innerHTML = figures.map(([label, value]) =>
       `<div><dt>${escapeHtml(label)}</dt><dd>${escapeHtml(String(value))}</dd></div>`).join("");
+    $("end-records").innerHTML = "";
     showRecords(next);
     $("end-replay").hidden = !sameDeal || !(next.can_restart || next.id);
     $("end-watch").href = `/replay/${encodeURIComponent(next.session)}`;
@@ -175,6 +176,7 @@ export function createEndCard({ sameDeal = true } = {}) {
     const card = $("end-card");
     card.classList.remove(...ALL_PLACES);
     if (card.hidden) return;
+    evenFigures();
     // the bar of buttons stays at the top (two rows on a phone): the card keeps below it
     const bar = document.querySelector(".topbar")?.getBoundingClientRect().bottom ?? 0;
     card.style.setProperty("--below-bar", `${Math.max(0, bar)}px`);
@@ -197,12 +199,26 @@ export function createEndCard({ sameDeal = true } = {}) {
       const beside = place.includes("beside");
       if (beside && !besides.includes(place)) continue;
       card.classList.add(...place);
+      evenFigures();
       // (a narrow card too tall for the screen would scroll its actions out of sight)
       const hides = beside && card.scrollHeight > card.clientHeight + 1 ? null : hidden();
       card.classList.remove(...place);
       if (hides && less(hides, best.hides)) best = { place, hides };
     }
     card.classList.add(...best.place);
+    evenFigures();
+  }
+
+  // The figures in rows as even as the card's width allows: all on one row where they
+  // fit, else 3 and 2 rather than 4 and a lone fifth (a 1920-pixel screen's card: "82
+  // Moves" took a line of its own).
+  function evenFigures() {
+    const figures = $("end-figures");
+    const count = figures.children.length;
+    for (let rows = 1; rows <= count; rows += 1) {
+      figures.style.setProperty("--figure-columns", String(Math.ceil(count / rows)));
+      if (figures.scrollWidth <= figures.clientWidth) return;
+    }
   }
 
   // The places beside the page's column (the headline, the seats, the board's frame) whose

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -258,6 +259,26 @@ def test_a_won_minesweeper_shows_its_speed_and_efficiency_to_two_places(
         assert re.fullmatch(r"\d+\.\d\d", shown[fraction]), shown
 
 
+@pytest.mark.parametrize("viewport", [{"width": 1920, "height": 1080}, SIZES["laptop"],
+                                      SIZES["phone"], {"width": 1100, "height": 700}])
+def test_the_end_cards_figures_fill_their_rows_evenly(
+    new_context: NewContext, own_stage: Stage, viewport: dict[str, int]
+) -> None:
+    """Five figures on one row where they fit, else 3 and 2: never a lone fifth on a row
+    of its own (at 1920x1080, "82 Moves" wrapped below the other four)."""
+    reached = own_stage.reach(scene("minesweeper-won"))
+    page = new_context(tokens={reached.session: reached.token}, viewport=viewport).new_page()
+    page.goto(reached.path("minesweeper"))
+    card = page.locator("#end-card")
+    expect(card).to_be_visible()
+    tops = page.evaluate("""() => [...document.querySelectorAll('#end-figures > div')]
+        .map((figure) => Math.round(figure.getBoundingClientRect().top))""")
+    rows = Counter(tops).values()
+    assert sum(rows) == 5 and max(rows) - min(rows) <= 1, tops
+    figures = page.locator("#end-figures")
+    assert figures.evaluate("(dl) => dl.scrollWidth <= dl.clientWidth")  # none cut off
+
+
 def test_a_win_seen_as_it_comes_shows_the_board_first_then_the_card_with_the_record(
     new_context: NewContext, own_stage: Stage
 ) -> None:
@@ -273,7 +294,7 @@ def test_a_win_seen_as_it_comes_shows_the_board_first_then_the_card_with_the_rec
     card = page.locator("#end-card")
     expect(card).to_be_hidden()  # the cleared board first, for a beat
     expect(card).to_be_visible()
-    expect(card.locator(".end-figures .record dt")).to_contain_text(["Best time"])
+    expect(card.locator(".end-records .record dt")).to_contain_text(["Best time"])
 
 
 def test_a_dialog_opened_during_the_beat_keeps_the_end_card_away_until_asked_for(

@@ -69,7 +69,7 @@ def test_a_puzzle_solved_by_clicks_each_sliding_a_whole_line(
     expect(page.locator("#sl-board")).to_have_attribute("aria-disabled", "true")
     # the end card: the fewest moves the solver proves from the start, and that they were met
     card = page.locator("#end-card")
-    expect(card.locator(".end-figures .record")).to_have_text("Fewest possible4")
+    expect(card.locator(".end-records .record")).to_have_text("Fewest possible4")
     expect(card.locator("#end-detail")).to_contain_text("no solution is shorter")
     # the solved picture has no seams: every tile is whole pixels, at whole-pixel places
     # (once still: the end card above the board makes it re-fit, and the tiles glide)
