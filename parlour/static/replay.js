@@ -81,12 +81,18 @@ function resultClass() {
   return status === "won" ? "won" : status === "lost" ? "lost" : "";
 }
 
-// What the move that led here was (games with a move list), or where the game ends.
+// What the move that led here was (games with a move list), and at the end the game's
+// figures: the headline above already says how it ended ("Game over: a mine").
 function moveNote(ply) {
   const { replay } = state;
-  if (ply === replay.plies && replay.status !== "playing") return `The end: ${replay.headline}${resultFigures()}`;
   const note = replay.move_list?.[ply - 1];
-  if (!note) return ply === 0 ? "The start of the game." : "";
+  const played = note ? playedWords(note) : ply === 0 ? "The start of the game." : "";
+  if (ply === replay.plies && replay.status !== "playing") return [played, resultFigures()].filter(Boolean).join(" ");
+  return played;
+}
+
+function playedWords(note) {
+  const { replay } = state;
   const seat = replay.seats[note.seat] ?? "";
   const passes = note.passed.map((who) => `${replay.seats[who]} passes.`).join(" ");
   return `${seat} played ${note.text}.${passes ? ` ${passes}` : ""}`;
@@ -97,7 +103,7 @@ function resultFigures() {
   // "Moves" reads "moves" mid-sentence; "3BV" and "3BV/s" stay as they are written
   const inSentence = (label) => label.replace(/^[A-Z](?![A-Z])/, (first) => first.toLowerCase());
   const figures = [["time", formatTime(replay.elapsed_ms)], ...replay.end_figures.map(({ label, shown }) => [inSentence(label), shown])];
-  return ` (${figures.map(([label, value]) => `${label} ${value}`).join(", ")})`;
+  return `At the end: ${figures.map(([label, value]) => `${label} ${value}`).join(", ")}.`;
 }
 
 function speed() { return Number($("rp-speed").value) || 1000; }
