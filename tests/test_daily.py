@@ -274,6 +274,7 @@ def test_the_days_first_game_is_its_result_and_a_second_changes_nothing(
     win(client, first)
     entry = report(client, today)["minesweeper"]
     assert entry["today"]["outcome"] == "won" and entry["today"]["assisted"] is False
+    assert entry["today"]["time_shown"] == "0.00"  # "Won in 0.00": as the end card writes it
     assert (entry["played"], entry["won"], entry["current_streak"], entry["best_streak"]) == (
         1, 1, 1, 1)
     assert entry["recent"][-1] == {"date": today, "outcome": "won", "assisted": False}

@@ -1,6 +1,6 @@
 """A finished game beside its group's records, as its end card shows them
 (`stats/records.py`, GET /api/games/{sid}/records): the best before this game, or this
-game's own when it beat it; none for a game with help, a group's first game, or a
+game's own when it beat it or was the group's first; none for a game with help or a
 position given."""
 
 from __future__ import annotations
@@ -38,36 +38,60 @@ def records(this: Result, group: list[Result]) -> dict[str, tuple[str, bool]]:
 def test_a_faster_win_sets_a_new_record_and_a_slower_one_is_shown_the_record() -> None:
     faster = won("d", 45.7, **{"3BV/s": 0.45})
     found = records(faster, [*BEFORE, faster])
-    assert found["time"] == ("0:45", True)
+    assert found["time"] == ("45.70", True)  # Minesweeper's times to the hundredth
     assert found["3BV/s"] == ("0.50", False)  # the record before it, not its own 0.45
-    assert "efficiency" not in found  # no game of the group has it: nothing to beat
+    assert "efficiency" not in found  # this game has none: nothing to show
     slower = won("e", 75)
-    assert records(slower, [*BEFORE, slower])["time"] == ("0:50", False)
+    assert records(slower, [*BEFORE, slower])["time"] == ("50.00", False)
 
 
 def test_a_game_opened_again_later_is_measured_as_it_was_when_it_ended() -> None:
     this = won("d", 55)
     later = replace(won("e", 30), finished=2.0)  # a faster game, played after it
-    assert records(this, [*BEFORE, this, later])["time"] == ("0:50", False)
+    assert records(this, [*BEFORE, this, later])["time"] == ("50.00", False)
 
 
 def test_a_record_is_beaten_by_as_much_as_the_card_shows() -> None:
-    """A time must be better by a whole second (the card shows 0:50 for both), and a rate
-    is written to two places even when it is whole."""
-    close = won("d", 50.9)
-    assert records(close, [*BEFORE, close])["time"] == ("0:50", False)
-    sharp = won("d", 49.9, efficiency=1.0)
+    """A Minesweeper time must be better by a hundredth (the card shows 50.00 for both 50.009
+    and 50.000), and a rate is written to two places even when it is whole."""
+    close = won("d", 50.009)
+    assert records(close, [*BEFORE, close])["time"] == ("50.00", False)
+    sharp = won("d", 49.99, efficiency=1.0)
     found = records(sharp, [won("a", 60, efficiency=1.0), sharp])
-    assert found["time"] == ("0:49", True) and found["efficiency"] == ("1.00", False)
+    assert found["time"] == ("49.99", True) and found["efficiency"] == ("1.00", False)
 
 
-def test_a_win_with_help_or_a_loss_or_a_first_game_sets_no_record() -> None:
+def test_a_time_written_in_whole_seconds_is_beaten_by_a_whole_second() -> None:
+    def solved(sid: str, seconds: float) -> Result:
+        return Result(sid=sid, round=1, game="sliding", preset="4x4", mode="solo",
+                      outcome="won", score=None, elapsed_ms=int(seconds * 1000), moves=40,
+                      assisted=False, finished=1.0, figures={"tiles_moved": 40.0})
+
+    def time_of(this: Result, *before: Result) -> tuple[str, bool]:
+        (time,) = [(r["shown"], r["new"]) for r in end_records(SLIDING, this, [*before, this])
+                   if r["name"] == "time"]
+        return time
+
+    assert time_of(solved("b", 50.1), solved("a", 50.9)) == ("0:50", False)
+    assert time_of(solved("b", 49.9), solved("a", 50.0)) == ("0:49", True)
+
+
+def test_a_win_with_help_or_a_loss_sets_no_record() -> None:
     helped = won("d", 10, assisted=True)
-    assert records(helped, BEFORE)["time"] == ("0:50", False)
+    assert records(helped, BEFORE)["time"] == ("50.00", False)
     lost = replace(won("d", 10), outcome="lost")
     assert "time" not in records(lost, BEFORE)  # a time counts the games won only
-    first = won("d", 99)
-    assert records(first, [first]) == {}
+    assert records(won("d", 10, assisted=True), []) == {}  # none to show, none set
+
+
+def test_a_boards_first_win_sets_its_first_records() -> None:
+    """The end card says a first win is the best so far, as the statistics page does at
+    once: on every screen (it used to say nothing, on a desktop as on a phone)."""
+    first = won("d", 64.321, **{"3BV/s": 1.5})
+    assert records(first, [first]) == {"time": ("1:04.32", True), "3BV/s": ("1.50", True)}
+    after_help = won("e", 70)  # the games before it had help: they set no record
+    assert records(after_help, [won("a", 20, assisted=True), after_help])["time"] == (
+        "1:10.00", True)
 
 
 def test_a_position_given_sets_no_record() -> None:
@@ -107,13 +131,15 @@ def win_small_minefield(client: TestClient) -> dict[str, Any]:
 @on_both_stores
 def test_the_end_card_asks_for_its_records(client: TestClient, store: Store) -> None:
     first = win_small_minefield(client)
-    assert client.get(f"/api/games/{first['session']}/records").json() == []  # none before
+    (time,) = [r for r in client.get(f"/api/games/{first['session']}/records").json()
+               if r["name"] == "time"]
+    assert time["caption"] == "best time" and time["new"]  # the board's first win
     second = win_small_minefield(client)
     answer = client.get(f"/api/games/{second['session']}/records",
                         headers={"Authorization": f"Bearer {second['token']}"})
     assert answer.status_code == 200, answer.text
     (time,) = [r for r in answer.json() if r["name"] == "time"]
-    assert time["caption"] == "best time so far" and time["shown"] == "0:00"  # a tie
+    assert time["caption"] == "best time so far" and time["shown"] == "0.00"  # a tie
     playing = client.post("/api/games", json={"game": "minesweeper"}).json()
     assert client.get(f"/api/games/{playing['session']}/records").json() == []
 

@@ -156,6 +156,7 @@ def test_the_replay_says_the_result_the_id_and_every_move(client: TestClient) ->
     assert replay["id"] == created["id"] and replay["status"] == "won"
     assert replay["plies"] == 5 and replay["seats"] == ["Cross", "Circle"]
     assert "Cross" in replay["headline"]
+    assert replay["time_shown"] == "0:00"  # (no page was open: the clock never ran)
     assert [note["ply"] for note in replay["move_list"]] == [1, 2, 3, 4, 5]
     assert [note["seat"] for note in replay["move_list"]] == [0, 1, 0, 1, 0]
 
@@ -165,6 +166,7 @@ def test_a_solitaire_has_no_move_list_but_every_position(client: TestClient) -> 
     replay = client.get(f"/api/games/{created['session']}/replay").json()
     assert replay["move_list"] is None and replay["plies"] == plies
     assert replay["end_figures"]
+    assert replay["time_shown"] == "0.00"  # Minesweeper's times to the hundredth
 
 
 # -- the list of past games --------------------------------------------------------------------
@@ -181,6 +183,8 @@ def test_past_games_list_finished_games_most_recent_first(client: TestClient) ->
     assert listed[1]["moves"] == 2
     # who played, in the statistics' words (not the stored "two players", "vs AI (...)")
     assert [past["players"] for past in listed] == ["Two players here", ""]
+    # each time as its game writes it: Minesweeper's to the hundredth, as players compare them
+    assert [past["time_shown"] for past in listed] == ["0:00", "0.00"]
     only = client.get("/api/replays", params={"game": "minesweeper"}).json()
     assert [past["session"] for past in only] == [lost["session"]]
 

@@ -20,6 +20,7 @@ import pytest
 
 from parlour.core.game import StatFigure
 from parlour.core.gameid import SHOWN
+from parlour.core.times import written
 from parlour.games import GAMES
 from parlour.stats.charts import RATE_GAMES, WINDOW, figure_chart, win_rate_chart
 from parlour.stats.numbers import summary
@@ -190,7 +191,7 @@ def test_a_best_that_only_helped_games_could_set_is_explained() -> None:
                      mode="solo")]
     (group,) = statistics(helped, {"minesweeper": spec})["groups"]
     tiles = {t["label"]: t["value"] for t in group["shown"]}
-    assert tiles["best time"] == "–" and tiles["mean time"] == "0:15"
+    assert tiles["best time"] == "–" and tiles["mean time"] == "15.00"
     assert group["note"].startswith("Every game won here had help")
     unhelped = [*helped, result("won", 20_000, game="minesweeper", preset="beginner",
                                 mode="solo", round=2)]
@@ -224,6 +225,18 @@ def test_a_declared_figure_is_not_also_shown_as_best_and_mean_of_wins() -> None:
 def test_values_are_worded_for_players() -> None:
     assert [clock(s) for s in (None, 0, 9.9, 65.2, 3_725)] == ["–", "0:00", "0:09", "1:05",
                                                                "1:02:05"]
+
+
+def test_a_time_compared_finely_is_written_to_its_places_cut_as_the_clock_cuts() -> None:
+    assert [written(ms, 2) for ms in (0, 4_329, 4_290, 59_999, 64_320, 3_725_450)] == [
+        "0.00", "4.32", "4.29", "59.99", "1:04.32", "1:02:05.45"]  # 4.29 is not 4.28
+    assert [written(ms, 3) for ms in (4_321, 64_005)] == ["4.321", "1:04.005"]
+    assert written(4_329) == "0:04" and clock(4.329, 2) == "4.32"
+    assert written(4_000.4, 2) == "4.00"  # a mean, in fractions of a millisecond
+    assert GAMES["minesweeper"].time_written(64_329) == "1:04.32"
+    assert GAMES["escalator"].time_written(64_329) == "1:04"  # its score is the cards
+    with pytest.raises(ValueError, match="only a time"):
+        StatFigure("score", "score", "highest", places=2)
     assert [number(v) for v in (None, 3, 1063.55, 56.65, 18.0, 0.8333, 2.5)] == [
         "–", "3", "1064", "56.6", "18", "0.83", "2.5"]
 
@@ -249,9 +262,10 @@ def test_minesweeper_shows_its_best_time_and_no_score() -> None:
                result("won", 9_000, assisted=True, figures=figures, **mines)]
     shown = shown_of("minesweeper", results)
     assert shown == {"played": "4", "won": "3", "lost": "1", "win rate": "75%",
-                     "current streak": "2", "best streak": "2", "best time": "0:20",
-                     # rates to two places, as the end card writes them
-                     "mean time": "0:34", "best 3BV/s": "0.50", "best efficiency": "0.90",
+                     # its times to the hundredth (StatFigure.places), as players
+                     # compare them; rates to two places, as the end card writes them
+                     "current streak": "2", "best streak": "2", "best time": "20.00",
+                     "mean time": "34.66", "best 3BV/s": "0.50", "best efficiency": "0.90",
                      "played with help": "1"}
 
 
@@ -366,6 +380,17 @@ def test_the_best_s_marker_stands_where_its_words_say() -> None:
         assert f"Best 0:{shown:02}" in ["".join(t.itertext()) for t in best.iter(f"{SVG}text")]
 
 
+def test_a_chart_of_times_to_the_hundredth_marks_the_best_so_and_its_axis_in_seconds() -> None:
+    (minesweeper_time, *_) = GAMES["minesweeper"].stat_figures
+    chart = figure_chart(minesweeper_time, times(4.329, 5.1, 9.87, 12.0), {"won": "won"})
+    assert isinstance(chart, Histogram)
+    svg = ET.fromstring(chart.as_json("t")["svg"])
+    texts = ["".join(t.itertext()) for t in svg.iter(f"{SVG}text")]
+    assert "Best 4.32" in texts  # as the card and the tiles write it
+    assert {"0:04", "0:07", "0:10"} <= set(texts), texts  # the bars' edges: whole seconds
+    assert not [text for text in texts if text.endswith(".00")], texts  # no 12.00 under a bar
+
+
 def test_no_best_is_marked_when_every_game_had_help() -> None:
     chart = figure_chart(TIME, times(30, 40, helped=[0, 1]), {"won": "won"})
     assert isinstance(chart, Histogram) and chart.best is None
@@ -478,9 +503,9 @@ def test_bests_per_difficulty_come_from_games_without_help() -> None:
     assert table["game"] == "minesweeper" and table["columns"] == ["Best time"]
     presets = GAMES["minesweeper"].game
     assert [(row["heading"], row["values"]) for row in table["rows"]] == [
-        (presets.preset_label("beginner"), ["0:20"]),  # the helped 0:08 is no record
+        (presets.preset_label("beginner"), ["20.00"]),  # the helped 8.00 is no record
         (presets.preset_label("intermediate"), ["–"]),  # every win there was helped
-        (presets.preset_label("expert"), ["1:30"]),  # in the order of the presets
+        (presets.preset_label("expert"), ["1:30.00"]),  # in the order of the presets
     ]
 
 

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ValidationError
 
 from parlour.core.commands import Command, menu_commands
 from parlour.core.tables import Table
+from parlour.core.times import units, written
 
 JSON = Any
 """A value that `json.dumps` accepts."""
@@ -475,8 +476,10 @@ class StatFigure:
     every game (e.g. Ishido's score). `unit` names the values on a chart's axis
     ("seconds", "moves", "points"); `best` is the best value's caption ("fewest moves";
     default "best <label>"); `fraction`: a rate or a share, written to two places (0.70,
-    13.00) where a count is whole. Figures a game does not declare are in /api/stats
-    only."""
+    13.00) where a count is whole; `places`: a time's places after the seconds where
+    players compare times finely (2: 4.32, 1:04.32, as Minesweeper's; 0: a clock of whole
+    seconds, 1:05), which the end card, the records and the past games write it to too
+    (`GameSpec.time_places`). Figures a game does not declare are in /api/stats only."""
 
     name: str
     label: str
@@ -486,6 +489,12 @@ class StatFigure:
     best: str = ""
     chart: bool = True
     fraction: bool = False
+    places: int = 0
+
+    def __post_init__(self) -> None:
+        if self.places and self.unit != "seconds":
+            raise ValueError(f"{self.name}: only a time (unit 'seconds') has places")
+        units(0, self.places)  # raises if out of range
 
     @property
     def best_caption(self) -> str:
@@ -649,6 +658,17 @@ class GameSpec:
     @property
     def name(self) -> str:
         return self.game.name
+
+    @property
+    def time_places(self) -> int:
+        """The places after the seconds its times are written to wherever a finished game's
+        time is shown (the end card, the records, the past games, the day's deal): those of
+        its "time" `StatFigure`, else 0 (a clock of whole seconds)."""
+        return next((f.places for f in self.stat_figures if f.name == "time"), 0)
+
+    def time_written(self, elapsed_ms: float) -> str:
+        """A game's time played as its players read it: 0:05, or 4.32 (`time_places`)."""
+        return written(elapsed_ms, self.time_places)
 
     def display_label(self, option: str, value: str) -> str:
         return self.display_labels.get(option, {}).get(value) or readable(value)

@@ -1,7 +1,7 @@
 // Daily deals: each solitaire's deal of the day (the player's local date), on the home
 // page with its result once played, and on the statistics page with the days played and
 // the streaks. The server says which game counts for the day and works out the streaks.
-import { api, escapeHtml, formatTime, tokens } from "/static/common.js";
+import { api, escapeHtml, tokens } from "/static/common.js";
 
 // The player's own date, as the server takes it: YYYY-MM-DD of the local calendar.
 export function localToday(now = new Date()) {
@@ -17,7 +17,7 @@ export async function dailyDeals() {
 export function resultWords(today) {
   if (!today) return "";
   const help = today.assisted ? " with help" : "";
-  if (today.outcome === "won") return `Won${help} in ${formatTime(today.elapsed_ms)}`;
+  if (today.outcome === "won") return `Won${help} in ${today.time_shown}`;
   if (today.outcome === "playing") return "In progress";
   if (today.outcome === "given_up") return "Given up (restarted)";
   return `${today.outcome[0].toUpperCase()}${today.outcome.slice(1)}${help}`;

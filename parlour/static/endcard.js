@@ -6,7 +6,7 @@
 // out of the page's flow, so showing it lays nothing out again. ✕, Esc or See the board
 // put it away (the focus goes back to the board); the status row then keeps the result
 // and a "Show result" button that brings the card back.
-import { $, api, escapeHtml, formatTime, playerNumber, set, setText, tokens } from "/static/common.js";
+import { $, api, escapeHtml, playerNumber, set, setText, tokens } from "/static/common.js";
 
 const END_BEAT_MS = 900;  // the final board alone, before the card comes
 
@@ -130,7 +130,7 @@ export function createEndCard({ sameDeal = true } = {}) {
     set(card, "className", `end-card ${next.outcome || ""}`);
     setText($("end-title"), next.headline);
     setText($("end-detail"), endDetail(next));
-    const figures = [["Time", formatTime(next.elapsed_ms)], ...next.end_figures.map(({ label, shown }) => [label, shown])];
+    const figures = [["Time", next.time_shown], ...next.end_figures.map(({ label, shown }) => [label, shown])];
     $("end-figures").innerHTML = figures.map(([label, value]) =>
       `<div><dt>${escapeHtml(label)}</dt><dd>${escapeHtml(String(value))}</dd></div>`).join("");
     $("end-records").innerHTML = "";

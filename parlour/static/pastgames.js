@@ -1,6 +1,6 @@
 // The statistics page's past games: the last finished games (of the game chosen, or of
 // all), each with a Replay link to watch it again (/replay/SID), from GET /api/replays.
-import { api, escapeHtml, formatTime } from "/static/common.js";
+import { api, escapeHtml } from "/static/common.js";
 
 const SHOWN = 20;
 
@@ -14,7 +14,7 @@ function row(past, allGames) {
     <span class="past-what"><b>${escapeHtml(what || past.title)}</b>
       <span class="past-players">${escapeHtml(past.players.charAt(0).toUpperCase() + past.players.slice(1))}</span></span>
     <span class="past-result">${escapeHtml(past.headline || past.outcome)}</span>
-    <span class="past-figures">${past.moves} move${past.moves === 1 ? "" : "s"} · ${formatTime(past.elapsed_ms)}</span>
+    <span class="past-figures">${past.moves} move${past.moves === 1 ? "" : "s"} · ${escapeHtml(past.time_shown)}</span>
     <time class="past-when" datetime="${new Date(past.finished * 1000).toISOString()}">${escapeHtml(when(past.finished))}</time>
     <a class="btn small" href="/replay/${encodeURIComponent(past.session)}"
        aria-label="Replay: ${escapeHtml(what || past.title)}, ${escapeHtml(when(past.finished))}">Replay</a>

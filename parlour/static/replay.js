@@ -4,7 +4,7 @@
 // chosen speed, the slider or the move list jumps to any move, a swipe on the board
 // steps. The move shown is in the address (#move=N), so a link opens at that move. Open
 // to anyone once the game is over; before, to its players only (the page says so).
-import { $, api, escapeHtml, formatTime, LOGO, nextTheme, scrollIntoList, seatDot, toast, tokens } from "/static/common.js";
+import { $, api, escapeHtml, LOGO, nextTheme, scrollIntoList, seatDot, toast, tokens } from "/static/common.js";
 import { fitBoardToScreen } from "/static/fit.js";
 import { markEdges } from "/static/movelist.js";
 
@@ -102,7 +102,7 @@ function resultFigures() {
   const { replay } = state;
   // "Moves" reads "moves" mid-sentence; "3BV" and "3BV/s" stay as they are written
   const inSentence = (label) => label.replace(/^[A-Z](?![A-Z])/, (first) => first.toLowerCase());
-  const figures = [["time", formatTime(replay.elapsed_ms)], ...replay.end_figures.map(({ label, shown }) => [inSentence(label), shown])];
+  const figures = [["time", replay.time_shown], ...replay.end_figures.map(({ label, shown }) => [inSentence(label), shown])];
   return `At the end: ${figures.map(([label, value]) => `${label} ${value}`).join(", ")}.`;
 }
 

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from parlour.core.game import StatFigure
 from parlour.stats.numbers import counted, record
 from parlour.stats.svg import Bar, Histogram, Line, Point, Table
-from parlour.stats.wording import writer
+from parlour.stats.wording import clock, writer
 from parlour.store import Result
 
 WINDOW = 10
@@ -69,7 +69,8 @@ def figure_chart(figure: StatFigure, results: Sequence[Result], outcomes: Mappin
     values = counted(figure, results)
     if not figure.chart or not values or figure.show == "share":
         return None
-    write = writer(figure)
+    best = None if figure.show == "distribution" or not marked else record(figure, results)
+    write = _axis_writer(figure, best)
     games = "every game" if figure.of == "all" else f"games {outcomes.get('won', 'won')}"
     spread = [value for _, value in values]
     whole = all(float(v).is_integer() for v in spread)
@@ -77,7 +78,6 @@ def figure_chart(figure: StatFigure, results: Sequence[Result], outcomes: Mappin
         bars, edges = _one_per_value(values), False
     else:
         bars, edges = _ranges(values, figure.unit), True
-    best = None if figure.show == "distribution" or not marked else record(figure, results)
     x_title = figure.label if figure.unit in ("", "seconds") else figure.unit
     free = sum(bar.free for bar in bars)
     title = (figure.unit or figure.label if figure.show == "distribution"
@@ -95,6 +95,17 @@ def figure_chart(figure: StatFigure, results: Sequence[Result], outcomes: Mappin
               *([str(bar.helped)] if free < len(values) else [])] for bar in bars]),
         edges=edges,
     )
+
+
+def _axis_writer(figure: StatFigure, best: float | None) -> Callable[[float], str]:
+    """How the chart writes values: as the page does (the best, 4.32), but a time written
+    to places (`StatFigure.places`) has its bars' edges, whole seconds, as a clock (0:02,
+    1:30: "1:30.00" under every bar would crowd the axis)."""
+    write = writer(figure)
+    if not figure.places:
+        return write
+    return lambda value: write(value) if value == best or not float(value).is_integer() \
+        else clock(value)
 
 
 def _best_word(figure: StatFigure) -> str:

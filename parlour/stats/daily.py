@@ -131,7 +131,7 @@ def _game_report(spec: GameSpec, starts: Sequence[DailyStart], results: Sequence
         "title": spec.game.title,
         "board": spec.game.summary(params),
         "id": daily.id_text(spec.game, daily.daily_id(spec, today)),
-        "today": _described(days.get(today)),
+        "today": _described(spec, days.get(today)),
         "played": sum(1 for result in days.values() if result.ended),
         "won": sum(1 for result in days.values() if result.won_unaided),
         "current_streak": current,
@@ -142,9 +142,10 @@ def _game_report(spec: GameSpec, starts: Sequence[DailyStart], results: Sequence
     }
 
 
-def _described(result: DayResult | None) -> dict[str, Any] | None:
+def _described(spec: GameSpec, result: DayResult | None) -> dict[str, Any] | None:
     if result is None:
         return None
     return {"session": result.sid, "outcome": result.outcome,
-            "elapsed_ms": result.elapsed_ms, "moves": result.moves,
+            "elapsed_ms": result.elapsed_ms,
+            "time_shown": spec.time_written(result.elapsed_ms), "moves": result.moves,
             "assisted": result.assisted}

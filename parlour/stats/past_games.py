@@ -36,6 +36,8 @@ class PastGame(BaseModel):
     outcome: str = Field(description="the result, in the statistics' words")
     moves: int
     elapsed_ms: int
+    time_shown: str = Field(description="elapsed_ms as the game writes a time (1:05, or "
+                            "Minesweeper's 4.32)")
     finished: float = Field(description="when it ended (seconds since 1970)")
 
 
@@ -67,6 +69,7 @@ def past_games(store: Store, games: Mapping[str, GameSpec], game: str | None, li
             "outcome": _outcome_word(spec, result),
             "moves": result.moves,
             "elapsed_ms": result.elapsed_ms,
+            "time_shown": spec.time_written(result.elapsed_ms),
             "finished": result.finished,
         })
     return listed

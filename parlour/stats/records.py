@@ -3,7 +3,9 @@
 
 The records are the statistics page's (`numbers.record`: the best over the group's games
 played without help, of its latest `RESULTS_PER_GROUP`), taken before this game: a game
-with help sets none, and a group's first game beats no record (it has none to beat).
+with help sets none, and a group's first game without help to have a figure sets its first
+record (the first win on a board is its best time so far: the statistics page says so at
+once, and so does its card, on every screen).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 
 from parlour.core.game import BestPossible, GameSpec, StatFigure
 from parlour.core.gameid import FILED_APART
+from parlour.core.times import units
 from parlour.stats.numbers import counted, record
 from parlour.stats.statistics import RESULTS_PER_GROUP
 from parlour.stats.wording import fraction, writer
@@ -35,10 +38,10 @@ def end_records(spec: GameSpec, this: Result, group: Sequence[Result]) -> list[d
         if figure.show not in ("lowest", "highest") or value is None:
             continue
         best = record(figure, before)
-        if best is None:
-            continue  # nothing to beat yet: the statistics page will show this one
-        new = not this.assisted and _better(figure, value, best)
-        kept = value if new else best
+        if best is None and this.assisted:
+            continue  # no record yet, and a game with help sets none
+        new = not this.assisted and (best is None or _better(figure, value, best))
+        kept = value if new or best is None else best
         # "so far": beside this game's own figures ("Your cells 16"), a record kept from
         # earlier games ("Most cells 69") read as this game's best score
         caption = figure.best_caption if new else f"{figure.best_caption} so far"
@@ -48,7 +51,7 @@ def end_records(spec: GameSpec, this: Result, group: Sequence[Result]) -> list[d
 
 
 def _shown(figure: StatFigure, value: float) -> str:
-    """As the end card shows it: a time as 1:02 (the clock's whole seconds), a count as it
+    """As the end card shows it: a time as 1:02 (or to its places: 4.32), a count as it
     is, a fraction to two places (efficiency 1.00), as the statistics page writes them."""
     if figure.unit == "seconds" or figure.fraction:
         return writer(figure)(value)
@@ -63,9 +66,10 @@ def _value(figure: StatFigure, result: Result) -> float | None:
 
 def _better(figure: StatFigure, value: float, best: float) -> bool:
     """Whether `value` beats `best` by as much as the card shows: a time by a whole
-    second (0:41 against 0:41 is no new record, whatever the milliseconds say)."""
+    second, or by a hundredth where it is written so (0:41 against 0:41, or 4.32 against
+    4.32, is no new record, whatever the milliseconds say)."""
     if figure.unit == "seconds":
-        value, best = int(value), int(best)
+        value, best = units(value * 1000, figure.places), units(best * 1000, figure.places)
     return value < best if figure.show == "lowest" else value > best
 
 

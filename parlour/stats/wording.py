@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from parlour.core.game import StatFigure
+from parlour.core.times import written
 
 
 def shown(numbers: Mapping[str, Any], declared: Sequence[StatFigure],
@@ -46,13 +47,16 @@ def _figure_tiles(figure: StatFigure, figured: Mapping[str, Any]) -> list[tuple[
 
 def writer(figure: StatFigure) -> Callable[[float | None], str]:
     """How a figure's values are written: a rate to two places (`StatFigure.fraction`),
-    else as its unit's are."""
-    return fraction if figure.fraction else wording(figure.unit)
+    else as its unit's are (a time to its `places`)."""
+    return fraction if figure.fraction else wording(figure.unit, figure.places)
 
 
-def wording(unit: str) -> Callable[[float | None], str]:
-    """How a value in `unit` is written: seconds as a clock (1:05), others as numbers."""
-    return clock if unit == "seconds" else number
+def wording(unit: str, places: int = 0) -> Callable[[float | None], str]:
+    """How a value in `unit` is written: seconds as a clock (1:05; with `places`, 4.32 and
+    1:04.32), others as numbers."""
+    if unit != "seconds":
+        return number
+    return clock if not places else lambda seconds: clock(seconds, places)
 
 
 def fraction(value: float | None) -> str:
@@ -60,12 +64,9 @@ def fraction(value: float | None) -> str:
     return "–" if value is None else f"{value:.2f}"
 
 
-def clock(seconds: float | None) -> str:
-    if seconds is None:
-        return "–"
-    whole = int(seconds)
-    hours, minutes, rest = whole // 3600, whole // 60 % 60, whole % 60
-    return f"{hours}:{minutes:02}:{rest:02}" if hours else f"{minutes}:{rest:02}"
+def clock(seconds: float | None, places: int = 0) -> str:
+    """A time in seconds as players read it (`parlour.core.times`): 1:05, or 4.32."""
+    return "–" if seconds is None else written(seconds * 1000, places)
 
 
 def number(value: float | None) -> str:

@@ -257,6 +257,7 @@ def test_a_won_minesweeper_shows_its_speed_and_efficiency_to_two_places(
     assert re.fullmatch(r"\d+", shown["3BV"]), shown
     for fraction in ("3BV/s", "Efficiency"):
         assert re.fullmatch(r"\d+\.\d\d", shown[fraction]), shown
+    assert re.fullmatch(r"\d+\.\d\d", shown["Time"]), shown  # to the hundredth: 4.32
 
 
 @pytest.mark.parametrize("viewport", [{"width": 1920, "height": 1080}, SIZES["laptop"],

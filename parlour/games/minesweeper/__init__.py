@@ -75,7 +75,10 @@ SPEC = GameSpec(
     # efficiency (3BV per click); a loss shows the 3BV and its moves
     end_figures={"3BV": "3BV", "3BV/s": "3BV/s", "efficiency": "Efficiency", "moves": "Moves"},
     stat_figures=(
-        StatFigure("time", "time", "lowest", unit="seconds", of="won"),
+        # time is the score, so it is written to the hundredth wherever players compare it
+        # (4.32, 1:04.32); not to the thousandth: the clock runs from the first click's
+        # arrival at the server to the last's, so its milliseconds carry the network's
+        StatFigure("time", "time", "lowest", unit="seconds", of="won", places=2),
         StatFigure("3BV/s", "3BV/s", "highest", of="won", chart=False, fraction=True),
         StatFigure("efficiency", "efficiency", "highest", of="won", chart=False,
                    fraction=True),

@@ -71,6 +71,8 @@ class Replay(BaseModel):
     seats: list[str] = Field(description="the seats' names")
     params_text: str
     elapsed_ms: int
+    time_shown: str = Field(description="elapsed_ms as the game writes a time (1:05, or "
+                            "Minesweeper's 4.32)")
     end_figures: list[EndFigure]
     move_list: list[MoveListEntry] | None = Field(
         description="games of several players: a note per move; null for the others")
@@ -151,6 +153,7 @@ def replay_of(live: Live, token: str | None) -> dict[str, Any]:
             "seats": list(game.seat_names(session.game_id.params)),
             "params_text": params_text(game, session.game_id.params),
             "elapsed_ms": session.clock.elapsed_ms,
+            "time_shown": session.spec.time_written(session.clock.elapsed_ms),
             "end_figures": end_figures(session, seat),
             "move_list": move_list(live)}
 

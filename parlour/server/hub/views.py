@@ -190,6 +190,9 @@ class View(BaseModel):
                             "page is open, visible and connected")
     clock_running: bool = Field(description="the clock runs on from elapsed_ms: the game is "
                                 "on and a player's page is visible")
+    time_shown: str = Field(description="elapsed_ms as the end card writes it: 1:05, or to "
+                            "the game's places where its times are compared finely "
+                            "(Minesweeper's 4.32, 1:04.32: `GameSpec.time_places`)")
     hint: HintView | None
     commands: dict[str, bool] = Field(
         description="the game's server commands (see the catalog): which may be sent now"
@@ -285,6 +288,7 @@ def build_view(
         "assist": assist,
         "elapsed_ms": session.clock.reading_ms(clock_now),
         "clock_running": session.clock.running,
+        "time_shown": session.spec.time_written(session.clock.reading_ms(clock_now)),
         "hint": {"move": hint.move, "note": hint.note} if hint else None,
         "commands": server_command_states(session.spec, observation, bool(seats)),
         "preset": game.preset_of(session.game_id.params) or "custom",

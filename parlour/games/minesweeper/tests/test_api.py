@@ -156,6 +156,7 @@ def test_a_won_game_records_3bv_speed_and_efficiency(client: TestClient) -> None
     assert view["status"] == "won"
     # the end card: the board's 3BV, the win's speed and efficiency, and the moves
     assert [f["label"] for f in view["end_figures"]] == ["3BV", "3BV/s", "Efficiency", "Moves"]
+    assert view["time_shown"] == "0.00"  # its time to the hundredth (no page: 0 ms played)
     stats = client.get("/api/stats", params={"game": "minesweeper"}).json()
     (group,) = stats["groups"]
     assert group["won"] == 1
