@@ -34,23 +34,61 @@ def test_the_end_card_figures_come_with_the_end(client: TestClient) -> None:
         {"label": "Moves", "value": 5, "shown": "5"}]  # a spectator too: no seat's score in it
 
 
-def test_a_score_is_its_holders_and_not_a_spectators(client: TestClient) -> None:
+def play_tribolo(client: TestClient, seats: list[str]) -> tuple[str, list[str], list[int]]:
+    """A Tribolo game played to its end by the first legal cell, each seat's move by its
+    holder (a friend's seat joined by a token of its own): the session, the tokens by seat
+    and the final scores."""
     rules = GAMES["tribolo"].game
     created = client.post("/api/games", json={"game": "tribolo", "id": "tribolo:standard#e1",
-                                              "seats": ["human"] * 3}).json()
-    sid, auth = created["session"], {"Authorization": f"Bearer {created['token']}"}
+                                              "seats": seats}).json()
+    sid = created["session"]
+    tokens = [created["token"]] * len(seats)
+    for seat, kind in enumerate(seats):
+        if kind == "open":
+            joined = client.post(f"/api/games/{sid}/join", json={"seat": seat}).json()
+            tokens[seat] = joined["token"]
     state = parse_game_id(rules, created["id"]).deal(rules)
     while rules.status(state) is Status.PLAYING:  # the first legal cell, until nobody can move
         move = rules.legal_moves(state)[0]
+        token = tokens[rules.to_move(state)]
         reply = client.post(f"/api/games/{sid}/moves", json={"move": rules.move_to_json(move)},
-                            headers=auth)
+                            headers={"Authorization": f"Bearer {token}"})
         assert reply.status_code == 200, reply.text
         state = rules.apply(state, move)
-    held = reply.json()["end_figures"]
-    assert [figure["label"] for figure in held] == ["Your cells", "Moves"]
-    assert held[0]["value"] == rules.scores(state)[reply.json()["you"][0]]
-    watched = client.get(f"/api/games/{sid}").json()["end_figures"]
-    assert [figure["label"] for figure in watched] == ["Moves"]
+    return sid, tokens, list(rules.scores(state))
+
+
+def figures_of(client: TestClient, sid: str, token: str | None = None) -> dict[str, Any]:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    view = client.get(f"/api/games/{sid}", headers=headers).json()
+    return {figure["label"]: figure["value"] for figure in view["end_figures"]}
+
+
+def test_a_score_is_its_holders_and_not_a_spectators(client: TestClient) -> None:
+    sid, tokens, scores = play_tribolo(client, ["human", "open", "open"])
+    mine = figures_of(client, sid, tokens[1])
+    assert list(mine) == ["Your cells", "Your moves"]
+    assert mine["Your cells"] == scores[1]
+    assert list(figures_of(client, sid)) == ["Moves"]
+
+
+def test_one_screen_for_every_seat_is_shown_each_seats_score_by_name(client: TestClient) -> None:
+    """Three players at one screen: no "Your cells" that is only Blue's (Blue was the first
+    seat, whose score the card said was "yours" whoever won)."""
+    sid, tokens, scores = play_tribolo(client, ["human"] * 3)
+    shared = figures_of(client, sid, tokens[0])
+    moves = client.get(f"/api/games/{sid}").json()["moves"]
+    assert shared == {"Blue cells": scores[0], "Red cells": scores[1],
+                      "Green cells": scores[2], "Moves": moves}
+    replay = client.get(f"/api/games/{sid}/replay",
+                        headers={"Authorization": f"Bearer {tokens[0]}"}).json()
+    assert [figure["label"] for figure in replay["end_figures"]] == [
+        "Blue cells", "Red cells", "Green cells", "Moves"]
+    watched = client.get(f"/api/games/{sid}/replay").json()["end_figures"]
+    assert [figure["label"] for figure in watched] == ["Moves"]  # not the first seat's "yours"
+    two, tokens, scores = play_tribolo(client, ["human", "human", "open"])  # a friend has Green
+    assert figures_of(client, two, tokens[0]) == {  # the same deal and moves: the game's moves
+        "Blue cells": scores[0], "Red cells": scores[1], "Moves": moves}
 
 
 def test_counts_show_as_whole_numbers_and_rates_to_two_places(client: TestClient) -> None:

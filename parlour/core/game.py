@@ -621,8 +621,10 @@ class GameSpec:
     """The sound of a refused move (tktk rings a bell: "bell")."""
     end_figures: Mapping[str, str] = field(default_factory=lambda: {"moves": "Moves"})
     """What the card at the end of a game shows beside the time taken, name -> label:
-    "moves" (the view's `moves`), "score" (the player's score) or a key of the game's
-    `figures` (e.g. {"score": "Score", "four_ways": "4-ways"}); empty: the time only."""
+    "moves" (the view's `moves`), "score" (the player's score; a screen holding several
+    seats is shown each one's, the label's "Your" turned into the seat's name: "Red cells")
+    or a key of the game's `figures` (e.g. {"score": "Score", "four_ways": "4-ways"});
+    empty: the time only."""
     describe_move: MoveDescriber | None = None
     """How the move list of a game of several players reads each move (None: the game
     shows no move list)."""

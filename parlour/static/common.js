@@ -221,7 +221,7 @@ export function sharedScreen(view) {
 }
 
 export function playerNumber(view, seat) {
-  return `Player ${(view.series?.seats?.[seat]?.player ?? seat) + 1}`;
+  return `Player\u00a0${(view.series?.seats?.[seat]?.player ?? seat) + 1}`;
 }
 
 export const LOGO = `<svg viewBox="0 0 32 32" aria-hidden="true"><rect x="2" y="2" width="28" height="28" rx="7" fill="var(--accent)"/><circle cx="11" cy="11" r="4" fill="var(--accent-text)"/><rect x="17" y="7" width="8" height="8" rx="2" fill="var(--seat-3)"/><path d="M7 25l4-7 4 7z" fill="var(--seat-1)"/><circle cx="21" cy="21" r="4" fill="none" stroke="var(--accent-text)" stroke-width="2.2"/></svg>`;

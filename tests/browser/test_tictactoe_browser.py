@@ -148,6 +148,8 @@ def test_cross_wins_and_the_board_locks(
     assert game.playable() == []
     expect(game.page.locator("#ttt-board [data-move]")).to_have_count(0)
     expect(game.message).to_have_text("Well played, Player 1!")  # players sharing a screen
+    # kept whole on a line: the end card's narrow column left "1!" alone on the next one
+    assert "Player\u00a01!" in str(game.message.text_content())
 
     # Neither a click nor a key plays on a finished board.
     game.cell(2, 2).click()

@@ -154,6 +154,6 @@ def replay_of(live: Live, token: str | None) -> dict[str, Any]:
             "params_text": params_text(game, session.game_id.params),
             "elapsed_ms": session.clock.elapsed_ms,
             "time_shown": session.spec.time_written(session.clock.elapsed_ms),
-            "end_figures": end_figures(session, seat),
+            "end_figures": end_figures(session, seat, viewer.seats),
             "move_list": move_list(live)}
 

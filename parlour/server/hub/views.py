@@ -389,22 +389,49 @@ def end_actions(session: Session, observation: JSON) -> list[JSON]:
 def end_figures(session: Session, seat: int | None, seats: Collection[int] = ()
                 ) -> list[JSON]:
     """What the end card shows besides the time (`GameSpec.end_figures`); none while playing.
-    A seat's score is for its holder: a spectator is shown the other figures. A player
-    who holds some of the seats is shown their own moves ("Your moves 39", not the 128
-    of Tribolo's three players)."""
+    A seat's score is for its holder ("Your cells 39"); a screen that holds several seats
+    is shown each of theirs, named ("Blue cells 39", "Red cells 77"): a "Your" there
+    would be one player's alone; a spectator is shown the other figures. A player who
+    holds one of the seats is shown their own moves ("Your moves 39", not the 128 of
+    Tribolo's three players); several seats' moves are the game's."""
     declared = dict(session.spec.end_figures)
     if session.status is Status.PLAYING or not declared:
         return []
     game = session.game
     known: dict[str, float] = {"moves": session.moves_made}
-    if seat is not None:
-        known["score"] = session.facts().scores[seat]
-    if seats and len(seats) < len(session.seats) and "moves" in declared:
+    if len(seats) == 1 < len(session.seats) and "moves" in declared:
         known["moves"], declared["moves"] = session.moves_by(seats), "Your moves"
-    if declared.keys() - known.keys():
+    if declared.keys() - known.keys() - {"score"}:
         known |= game.figures(session.state, session.clock.elapsed_ms, session.cursor)
-    return [{"label": label, "value": _plain(known[name]), "shown": _shown(known[name])}
-            for name, label in declared.items() if name in known]
+    figures: list[JSON] = []
+    for name, label in declared.items():
+        if name == "score":
+            scores = _scores(session, seat, seats, label)
+            figures += [_figure(seat_label, score) for seat_label, score in scores]
+        elif name in known:
+            figures.append(_figure(label, known[name]))
+    return figures
+
+
+def _scores(session: Session, seat: int | None, seats: Collection[int], label: str
+            ) -> list[tuple[str, float]]:
+    """The scores an end card shows, each with its label: the one seat's (a solitaire's, to
+    anyone), the player's own, or each of a shared screen's seats by name."""
+    scores = session.facts().scores
+    if len(session.seats) == 1 or len(seats) == 1:
+        return [] if seat is None else [(label, scores[seat])]
+    names = session.game.seat_names(session.game_id.params)
+    return [(_seat_label(names[held], label), scores[held]) for held in sorted(seats)]
+
+
+def _seat_label(name: str, label: str) -> str:
+    """A seat's figure: "Red cells" for "Your cells", "Red score" for "Score"."""
+    rest = label.removeprefix("Your ")
+    return f"{name} {rest if rest != label else rest[:1].lower() + rest[1:]}"
+
+
+def _figure(label: str, value: float) -> JSON:
+    return {"label": label, "value": _plain(value), "shown": _shown(value)}
 
 
 def _plain(value: float) -> int | float:
