@@ -26,6 +26,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     mouse: null,  // {x, y}: where the mouse last moved over the board, until the arrows move
     altMode: false,  // the board's data-alt-mode switch is on: a click plays data-alt-move
     cursorAt: null,  // {cell, x, y}: the data-nav cell that last had the focus, and where
+    turn: null,  // "session:moves" of the view shown, while this page may move in it
   };
 
   // -- pointer actions on the board ----------------------------------------------------
@@ -83,14 +84,22 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     requestAnimationFrame(() => {
       const holder = document.activeElement;
       if (holder && holder !== document.body && holder !== at.cell) return;  // the player moved on
-      let best = null, bestDistance = Infinity;
-      for (const cell of $("board").querySelectorAll("[data-nav]")) {
-        const { x, y } = centre(cell);
-        const distance = Math.hypot(x - at.x, y - at.y);
-        if (distance < bestDistance) { best = cell; bestDistance = distance; }
-      }
-      best?.focus({ preventScroll: true });
+      nearest($("board").querySelectorAll("[data-nav]"), at)?.focus({ preventScroll: true });
     });
+  }
+
+  // After each view: when a turn comes to a seat this page plays (a view that lets it move,
+  // after one that did not or after a move), a cursor left on a cell the player may not
+  // play now (Tribolo's cell just filled) goes to the nearest the view marks data-playable,
+  // so that one Enter plays. The focus off the board (a menu, a dialog, a button) and a
+  // cursor on a playable cell stay where they are.
+  function cursorToTurn(view) {
+    const turn = view?.can_move ? `${view.session}:${view.moves}` : null;
+    const comes = turn !== null && turn !== state.turn;
+    state.turn = turn;
+    const board = $("board"), holder = document.activeElement;
+    if (!comes || !holder?.matches("[data-nav]") || !board.contains(holder) || holder.matches("[data-playable]")) return;
+    nearest(board.querySelectorAll("[data-nav][data-playable]"), centre(holder))?.focus({ preventScroll: true });
   }
 
   // The switch is on and the view does not pause it (data-paused: Minesweeper's, until the
@@ -377,7 +386,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     if (command) { event.preventDefault(); commands.run(command); }
   }
 
-  return { bindBoard, bindKeys, settleDrop, showAltMode, keepCursor };
+  return { bindBoard, bindKeys, settleDrop, showAltMode, keepCursor, cursorToTurn };
 }
 
 // The data-nav cell nearest the focused one in the arrow's direction gets the focus
@@ -421,6 +430,18 @@ function jumpCursor(current, dx, dy) {
 function firstCell(cells) {
   return cells.find((c) => c.classList.contains("hint")) || cells.find((c) => c.hasAttribute("data-start"))
     || cells.find((c) => c.hasAttribute("data-move")) || cells[0];
+}
+
+// The cell of `cells` whose centre is nearest the point {x, y} (null: none); of cells as
+// near, within a pixel, the first.
+function nearest(cells, { x, y }) {
+  let best = null, bestDistance = Infinity;
+  for (const cell of cells) {
+    const at = centre(cell);
+    const distance = Math.hypot(at.x - x, at.y - y);
+    if (distance < bestDistance - 1) { best = cell; bestDistance = distance; }
+  }
+  return best;
 }
 
 function centre(element) {

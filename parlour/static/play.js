@@ -83,6 +83,7 @@ function createParts(info) {
   const peek = createPeek();
   const shown = () => {
     commands.update(); moveList.show(views.current()); series.show(views.current()); peek.hide(); input.showAltMode(); input.keepCursor();
+    input.cursorToTurn(views.current());
   };
   const views = createViews({ endCard, shown, resync: () => connection.connect(), undoKeys: keysOf(info, "undo"),
     firstNote: info.first_note });

@@ -379,10 +379,9 @@ def test_keyboard_only(ttt: OpenGame, create_game: CreateGame) -> None:
     keys.press("ArrowRight")
     assert game.focused() == "ttt-2-0"
     press("Enter", "O.X/.X./...")
-    assert game.focused() == "ttt-2-0"
+    assert game.focused() == "ttt-1-0"  # Circle's turn: the nearest free cell, the first of two
     keys.press("ArrowDown")
     keys.press("ArrowDown")
-    keys.press("ArrowLeft")
     assert game.focused() == "ttt-1-2"
     press("Enter", "O.X/.X./.O.")
 

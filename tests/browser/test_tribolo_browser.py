@@ -28,7 +28,16 @@ from playwright.sync_api import expect
 from parlour.core.gameid import parse_game_id
 from parlour.core.session import Session
 from parlour.games import GAMES
-from parlour.games.tribolo.rules import Board, board_from_rows, cells, legal_moves, position
+from parlour.games.tribolo.rules import (
+    Board,
+    board_from_rows,
+    cell_at,
+    cells,
+    legal_moves,
+    next_to_move,
+    play,
+    position,
+)
 from tests.browser.conftest import (
     TIMEOUT_MS,
     CreateGame,
@@ -368,6 +377,53 @@ def test_a_hint_takes_the_keyboards_cursor_and_enter_plays_it(
     with game.next_view(page):
         page.keyboard.press("Enter")
     expect(page.locator(f"#{cell}")).to_have_class(re.compile(r"\bp1\b"))
+
+
+def test_keyboard_play_takes_one_enter_a_move_on_one_screen(
+    tribolo: OpenGame, create_game: CreateGame, base_url: str
+) -> None:
+    """When the turn comes to a seat this page plays, the cursor left on the cell just filled
+    goes to the nearest cell the new mover may play (it took a second Enter before, which
+    only moved it there); a cursor on such a cell, or the focus off the board, stays."""
+    created = create_game("tribolo", seats=["human", "human", "human"], id="tribolo:standard#t1")
+    sid, token = created["session"], created["token"]
+    game = tribolo(f"/play/tribolo?session={sid}", tokens={sid: token})
+    page = game.page
+    focused = page.locator(":focus")
+    page.locator("#board-wrap").focus()
+    page.keyboard.press("Enter")  # the cursor onto the board: the first cell Blue may play
+    for _ in range(6):  # six moves, six Enters
+        mover = game.mover()
+        cell = str(focused.get_attribute("id"))
+        x, y = (int(part) for part in cell.split("-")[1:])
+        assert (x, y) in game.legal(), f"the cursor is on {cell}, where {NAMES[mover]} may not play"
+        with game.next_view(page):
+            page.keyboard.press("Enter")
+        expect(page.locator(f"#{cell}")).to_have_class(re.compile(rf"\bp{mover}\b"))
+
+    def moved_by_script(focus: str) -> None:  # the mover's first legal cell, played for them
+        first = game.legal()[0]
+        page.locator(focus).focus()
+        with game.next_view(page):
+            reply = httpx.post(f"{base_url}/api/games/{sid}/moves",
+                               json={"move": {"cell": list(first)}},
+                               headers={"Authorization": f"Bearer {token}"})
+            assert reply.status_code == 200, reply.text
+
+    # a cursor on a cell the next mover may play stays there, whichever is nearest
+    board, mover = board_from_rows(game.board().split("\n")), game.mover()
+    assert mover is not None
+    after = play(board, mover, cell_at(*game.legal()[0]))
+    waiting = next_to_move(after, mover)
+    assert waiting is not None and waiting != mover, "the deal would test nothing"
+    theirs = legal_on(after, waiting)[-1]
+    moved_by_script(f"#tb-{theirs[0]}-{theirs[1]}")
+    expect(page.locator(f"#tb-{theirs[0]}-{theirs[1]}")).to_be_focused()
+    moved_by_script("#btn-assist")  # the focus off the board stays
+    expect(page.locator("#btn-assist")).to_be_focused()
+    wall = page.locator("#tb-grid .wall").first
+    moved_by_script(f"#{wall.get_attribute('id')}")  # off a wall, onto a cell to play
+    expect(focused).to_have_attribute("data-playable", "")
 
 
 # -- the move list and the computers' speed -------------------------------------------------

@@ -49,7 +49,7 @@ def render(observation: JSON, ctx: RenderContext) -> str:
 @functools.lru_cache(maxsize=256)  # 114 kinds of cell in all: each is made once
 def _cell(x: int, y: int, owner: int | None, can_move: bool, hinted: bool, won: bool) -> str:
     playable = can_move and owner is None
-    actions = move_attr("data-move", {"cell": [x, y]}) if playable else ""
+    actions = move_attr("data-move", {"cell": [x, y]}) + " data-playable" if playable else ""
     name = "empty" if owner is None else SEAT_NAMES[owner]
     key = y * SIZE + x + 1
     css = classes("cell", "playable" if playable else None, "hint" if hinted else None)

@@ -45,7 +45,7 @@ def render(observation: JSON, ctx: RenderContext) -> str:
     cells = (
         _cell(x, y, rows[y][x], _change(x, y, placed, turned), parity,
               (x, y) in legal, (x, y) == hint, lasts.get((x, y)), gains.get((x, y)),
-              (x, y) == start)
+              (x, y) == start, ctx.can_move and (x, y) in legal)
         for y in range(HEIGHT)
         for x in range(WIDTH)
     )
@@ -101,7 +101,7 @@ def _change(x: int, y: int, placed: tuple[int, ...] | None,
 @lru_cache(maxsize=8192)  # a cell's markup depends on these alone; most stay the same
 def _cell(x: int, y: int, mark: str, change: int | None, parity: int, legal: bool,
           hinted: bool, last_of: int | None = None, gain: int | None = None,
-          start: bool = False) -> str:
+          start: bool = False, playable: bool = False) -> str:
     if mark == WALL:
         kind, label = "wall", "wall"
     elif mark == EMPTY:
@@ -123,6 +123,8 @@ def _cell(x: int, y: int, mark: str, change: int | None, parity: int, legal: boo
     if legal:
         label += ", you may play here" if gain is None else f", turns {gain}"
     actions = move_attr("data-move", {"cell": [x, y]}) if mark == EMPTY else ""
+    if playable:  # yours to play now: the keyboard's cursor comes here when your turn does
+        actions += " data-playable"
     if start:
         actions += " data-start"
     delay = f' style="--ring:{change}"' if change else ""

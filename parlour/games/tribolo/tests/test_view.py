@@ -220,6 +220,17 @@ def test_the_keyboards_cursor_starts_on_the_first_cell_you_may_play() -> None:
     assert not [c for c, f in cells(draw(state, helped)).items() if "data-start" in f]
 
 
+def test_every_cell_you_may_play_now_is_marked_playable_for_the_keyboards_cursor() -> None:
+    """data-playable: where the cursor goes when your turn comes; not another's cells that
+    help shows, and not the empty cells you may not play (each has a data-move, refused)."""
+    state = dealt("help")
+    playable = [c for c, f in cells(draw(state, RenderContext(seat=state.player, can_move=True)))
+                .items() if "data-playable" in f]
+    assert sorted(playable) == sorted(GAME.legal_moves(state))
+    helped = RenderContext(seat=None, can_move=False, assist=True)
+    assert not [c for c, f in cells(draw(state, helped)).items() if "data-playable" in f]
+
+
 def test_before_the_first_move_the_note_says_who_plays_first() -> None:
     state = dealt("first")
     note = draw(state).split('id="tb-note"')[1].split("</p>")[0]
