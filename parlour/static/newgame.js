@@ -140,6 +140,18 @@ export function createNewGames({ info, views, connection }) {
     }
   }
 
+  // Enter in a field starts the game, as a form's Enter does: on a select too, which
+  // Chromium would open instead (Space and Alt+Down still do), and on a box to type in,
+  // whose form's default button, the first, is Cancel. An open select's list takes its
+  // own keys, so Enter there still chooses; a file field's Enter still browses.
+  function startOnEnter(event) {
+    if (event.key !== "Enter" || event.isComposing || event.altKey || event.ctrlKey
+        || event.metaKey || event.shiftKey) return;
+    if (!event.target.matches("select, input:not([type=file], [type=button], [type=submit], [type=reset])")) return;
+    event.preventDefault();
+    $("new-form").requestSubmit($("new-start"));
+  }
+
   async function likeThis() {
     const view = views.current();
     await startOver({ params: view.params, seats: seatsOf(view) }, view);
@@ -213,7 +225,7 @@ export function createNewGames({ info, views, connection }) {
     if (select) usePicture(select, paramNamed(select.dataset.param), file);
   }
 
-  return { choices, openDialog, startFromDialog, likeThis, replay, withChoices, bindPictureDrops };
+  return { choices, openDialog, startFromDialog, startOnEnter, likeThis, replay, withChoices, bindPictureDrops };
 }
 
 // Who sits where in `view`, as a new game's seats are given ("human", "open", "ai:medium"):

@@ -207,6 +207,7 @@ function bindToolbar({ info, actions, views, connection, newGames, endCard, disp
   $("takeback-accept").addEventListener("click", () => connection.send({ type: "takeback", accept: true }));
   $("takeback-refuse").addEventListener("click", () => connection.send({ type: "takeback", accept: false }));
   $("new-form").addEventListener("submit", newGames.startFromDialog);
+  $("new-form").addEventListener("keydown", newGames.startOnEnter);
   display.bindDialog();
 }
 

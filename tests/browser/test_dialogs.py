@@ -255,6 +255,33 @@ def test_a_game_started_from_new_game_is_played_by_enter_at_once(
     expect(page.locator("#board [data-nav]:focus")).to_have_count(1)
 
 
+# The dialog's fields of each kind: Enter in the first of each starts the game.
+FIELD_KINDS = ("select", "input[type=number]", "input[type=checkbox]", "input:not([type])")
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_enter_in_any_field_of_new_game_starts_the_game(game_page: OpenGame, game: str) -> None:
+    """As a form's Enter does: a select's Enter opened its list instead (Tab to Start was
+    needed), and Enter in a box to type in pressed the form's first button, Cancel."""
+    page = game_page(game)
+    session = "new URLSearchParams(location.search).get('session')"
+    tried = []
+    for kind in FIELD_KINDS:
+        page.keyboard.press("n")
+        expect(page.locator("#new-dialog")).to_be_visible()
+        field = page.locator(f"#new-fields {kind}:not([hidden])").first
+        if not field.count():
+            page.keyboard.press("Escape")
+            continue
+        before = page.evaluate(session)
+        field.focus()
+        page.keyboard.press("Enter")
+        expect(page.locator("#new-dialog")).to_be_hidden()
+        page.wait_for_function(f"() => {session} !== {before!r}")
+        tried.append(kind)
+    assert "select" in tried  # every game's dialog has one: a preset, or the seats
+
+
 def test_the_preset_shown_follows_the_fields_changed_by_hand(game_page: OpenGame) -> None:
     page = game_page("escalator", params={"winnable": False})
     page.keyboard.press("n")
