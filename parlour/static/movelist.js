@@ -58,7 +58,7 @@ export function createMoveList({ sessionId }) {
     return `<li data-after="${note.ply}"><button type="button" class="mv" data-ply="${note.ply}" data-seat="${note.seat}"`
       + ` style="--seat-color: var(--seat-${note.seat})">`
       + `<span class="visually-hidden">Move </span><span class="mv-n">${note.ply}</span>${seatDot(note.seat)}`
-      + `<b class="mv-who">${escapeHtml(name)}</b> <span class="mv-text">${escapeHtml(note.text)}</span></button></li>`
+      + `<b class="mv-who">${escapeHtml(name)}</b> <span class="mv-text">${moveWords(note.text)}</span></button></li>`
       + passes;
   }
 
@@ -154,4 +154,11 @@ export function markEdges(list) {
   };
   list.addEventListener("scroll", mark, { passive: true });
   new ResizeObserver(mark).observe(list);
+}
+
+// A move's words for a list too narrow for them on one line, broken only after a comma
+// ("bottom left," over "wins"; "m10," over "turned 3"), never inside a part: the 200-pixel
+// list beside Tic-Tac-Toe's board split "bottom" from "left".
+export function moveWords(text) {
+  return text.split(/(?<=,) /).map((part) => `<span class="mv-part">${escapeHtml(part)}</span>`).join(" ");
 }

@@ -6,7 +6,7 @@
 // to anyone once the game is over; before, to its players only (the page says so).
 import { $, api, escapeHtml, LOGO, nextTheme, scrollIntoList, seatDot, toast, tokens } from "/static/common.js";
 import { fitBoardToScreen } from "/static/fit.js";
-import { markEdges } from "/static/movelist.js";
+import { markEdges, moveWords } from "/static/movelist.js";
 
 const SID = decodeURIComponent(location.pathname.split("/")[2] || "");
 const KEPT_POSITIONS = 200;  // positions kept in the page, so that stepping back is instant
@@ -139,7 +139,7 @@ function moveListItems(replay) {
     // data-seat: a game's own marks for its seats (Tribolo's ● ■ ◆), as in the game's list
     return `<li><button type="button" class="mv" data-ply="${note.ply}" data-seat="${note.seat}" style="--seat-color: var(--seat-${note.seat})">`
       + `<span class="visually-hidden">Move </span><span class="mv-n">${note.ply}</span>${seatDot(note.seat)}`
-      + `<b class="mv-who">${escapeHtml(replay.seats[note.seat] ?? "")}</b> <span class="mv-text">${escapeHtml(note.text)}</span></button></li>`
+      + `<b class="mv-who">${escapeHtml(replay.seats[note.seat] ?? "")}</b> <span class="mv-text">${moveWords(note.text)}</span></button></li>`
       + passes;
   }).join("");
 }

@@ -358,6 +358,41 @@ def test_perfect_computer_never_loses(ttt: OpenGame) -> None:
     assert len(endings) == 3
 
 
+# Each word of an element and the top of the line it is on.
+WORD_LINES_JS = """(element) => {
+  const words = [], walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    for (const match of node.data.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      words.push([match[0], Math.round(range.getBoundingClientRect().top)]);
+    }
+  }
+  return words;
+}"""
+
+
+def test_a_move_too_long_for_the_list_breaks_after_its_square(
+    ttt: OpenGame, create_game: CreateGame, new_context: NewContext
+) -> None:
+    """At 1366x768 the 200-pixel list beside the board split "bottom" from "left"."""
+    created = create_game("tictactoe", seats=["human", "human"])
+    sid = created["session"]
+    context = new_context(tokens={sid: created["token"]}, viewport={"width": 1366, "height": 768})
+    game = ttt(f"/play/tictactoe?session={sid}", context=context)
+    for key, board in (("2", ".X./.../..."), ("1", "OX./.../..."), ("5", "OX./.X./..."),
+                       ("4", "OX./OX./..."), ("9", "OX./OX./..X"), ("7", "OX./OX./O.X")):
+        with game.next_view(game.page):
+            game.page.keyboard.press(key)
+        game.wait_board(board)
+    last = game.page.locator('#movelist-items .mv[data-ply="6"] .mv-text')
+    expect(last).to_have_text("bottom left, wins")
+    tops = dict(last.evaluate(WORD_LINES_JS))
+    assert tops["bottom"] == tops["left,"], f"the square's name is split: {tops}"
+
+
 def test_keyboard_only(ttt: OpenGame, create_game: CreateGame) -> None:
     created = create_game("tictactoe", seats=["human", "human"])
     sid = created["session"]
