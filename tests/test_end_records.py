@@ -92,6 +92,17 @@ def test_a_boards_first_win_sets_its_first_records() -> None:
     after_help = won("e", 70)  # the games before it had help: they set no record
     assert records(after_help, [won("a", 20, assisted=True), after_help])["time"] == (
         "1:10.00", True)
+    lost = replace(won("f", 30, **{"3BV/s": 1.5}), outcome="lost")
+    assert records(lost, [lost]) == {}  # a first game lost sets none: not "a new record"
+
+
+def test_a_first_game_lost_in_third_place_is_no_record_of_the_most_cells() -> None:
+    tribolo = GAMES["tribolo"]
+    (figure,) = [f for f in tribolo.stat_figures if f.show == "highest"][:1]
+    third = Result(sid="a", round=1, game="tribolo", preset="standard", mode="ai",
+                   outcome="lost", score=20, elapsed_ms=60_000, moves=40, assisted=False,
+                   finished=1.0, figures={figure.name: 20.0})
+    assert end_records(tribolo, third, [third]) == []
 
 
 def test_a_position_given_sets_no_record() -> None:

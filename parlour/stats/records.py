@@ -3,7 +3,7 @@
 
 The records are the statistics page's (`numbers.record`: the best over the group's games
 played without help, of its latest `RESULTS_PER_GROUP`), taken before this game: a game
-with help sets none, and a group's first game without help to have a figure sets its first
+with help sets none, and a group's first win without help to have a figure sets its first
 record (the first win on a board is its best time so far: the statistics page says so at
 once, and so does its card, on every screen).
 """
@@ -38,8 +38,9 @@ def end_records(spec: GameSpec, this: Result, group: Sequence[Result]) -> list[d
         if figure.show not in ("lowest", "highest") or value is None:
             continue
         best = record(figure, before)
-        if best is None and this.assisted:
-            continue  # no record yet, and a game with help sets none
+        if best is None and (this.assisted or this.outcome != "won"):
+            continue  # no record yet: the first is set by a win without help (a first
+            # game lost in third place is no "new record" of the most cells)
         new = not this.assisted and (best is None or _better(figure, value, best))
         kept = value if new or best is None else best
         # "so far": beside this game's own figures ("Your cells 16"), a record kept from
