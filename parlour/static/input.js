@@ -11,7 +11,14 @@ const DRAG_THRESHOLD_PX = 6;
 const GHOST_PAINT = ["fill", "stroke", "stroke-width", "color", "background-color", "border-color",
   "font-family", "font-size", "font-weight", "font-style"];
 const GHOST_SHOWN = ["display", "visibility", "opacity"];
-const TOUCH_LIFT = 0.8;  // how far above a finger a dragged piece rides, in its heights
+// A finger aims with its tip, as in the phone apps of lichess and chess.com: a piece it drags
+// drops on the place under the fingertip, and rides above it, where the finger does not
+// hide it, its centre TOUCH_LIFT of its heights up (its lower edge 0.6 of them clear). A
+// ring round that place, at least a fingertip wide (FINGERTIP_PX, Apple's 44-point
+// target) and AIM_MARGIN_PX more, shows around the finger where the piece will go.
+const TOUCH_LIFT = 1.1;
+const FINGERTIP_PX = 44;
+const AIM_MARGIN_PX = 8;
 const SWIPE_PX = 24;
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 // the cursor to the far end of its row (Home, End) or column (Page Up, Page Down): big boards
@@ -277,20 +284,44 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     return document.elementFromPoint(x, y)?.closest("[data-drop]") || null;
   }
 
-  // Over a place it may drop, the piece sits there, as large as the place lets it: it
-  // shows where it would land (a piece larger than the place, as Ishido's next tile is
-  // than a cell, hid the place's highlight). Elsewhere it follows the pointer.
-  function placeGhost(ghost, target, x, y, size) {
-    const at = target?.getBoundingClientRect();
-    const scale = at ? Math.min(at.width / size.width, at.height / size.height) : 1;
-    ghost.classList.toggle("snapped", Boolean(at));
-    ghost.style.left = `${at ? at.left + at.width / 2 : x}px`;
-    ghost.style.top = `${at ? at.top + at.height / 2 : y}px`;
-    ghost.style.width = `${size.width * scale}px`; ghost.style.height = `${size.height * scale}px`;
+  // Whether the dragged `source` may go on `target`, as the board says (data-fits on the
+  // source: the ids of the places where it fits); null where the board does not say.
+  function fitsOn(source, target) {
+    const fits = source.getAttribute("data-fits");
+    return fits === null ? null : fits.split(/\s+/).includes(target.id);
   }
 
+  // The piece is drawn at the size of the place it is over (as large as the place lets
+  // it), else at its own; its height so drawn is returned. With `snap` it sits in that
+  // place, showing where it would land (a piece larger than the place, as Ishido's next
+  // tile is than a cell, hid the place's highlight); else it is centred on `x`, `y`.
+  function placeGhost(ghost, target, x, y, size, snap) {
+    const at = target?.getBoundingClientRect();
+    const scale = at ? Math.min(at.width / size.width, at.height / size.height) : 1;
+    ghost.classList.toggle("snapped", Boolean(at && snap));
+    ghost.style.left = `${at && snap ? at.left + at.width / 2 : x}px`;
+    ghost.style.top = `${at && snap ? at.top + at.height / 2 : y}px`;
+    ghost.style.width = `${size.width * scale}px`; ghost.style.height = `${size.height * scale}px`;
+    return size.height * scale;
+  }
+
+  // The ring round the place under a fingertip (the finger hides the place itself).
+  function showAim(aim, target, fits) {
+    aim.hidden = !target;
+    if (!target) return;
+    const at = target.getBoundingClientRect();
+    const reach = Math.max(AIM_MARGIN_PX, FINGERTIP_PX / 2 + AIM_MARGIN_PX - Math.min(at.width, at.height) / 2);
+    aim.style.left = `${at.left - reach}px`; aim.style.top = `${at.top - reach}px`;
+    aim.style.width = `${at.width + 2 * reach}px`; aim.style.height = `${at.height + 2 * reach}px`;
+    aim.classList.toggle("no-fit", fits === false);
+  }
+
+  // A drag: the place the piece is over is lit (class drop-target), with no-fit too
+  // where the board says it may not go there (the ghost then shows no-fit as well); the
+  // drop plays the place's move even so, and the server's refusal says why.
   function startDrag(source, down) {
-    let ghost = null, over = null, lift = 0, size = null;
+    const finger = down.pointerType === "touch";
+    let ghost = null, aim = null, over = null, size = null, shownHeight = 0;
     const move = (event) => {
       if (!ghost) {
         if (Math.hypot(event.clientX - down.clientX, event.clientY - down.clientY) < DRAG_THRESHOLD_PX) return;
@@ -300,24 +331,35 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
         ghost.classList.add("drag-ghost");
         const box = source.getBoundingClientRect();
         size = { width: box.width, height: box.height };
-        // a finger would hide what it holds: the piece rides above the fingertip, and
-        // drops where it is seen
-        if (down.pointerType === "touch") lift = box.height * TOUCH_LIFT;
+        shownHeight = box.height;
         document.body.append(ghost);
+        if (finger) { aim = document.createElement("div"); aim.className = "drop-aim"; document.body.append(aim); }
         source.classList.add("dragging");
       }
-      const x = event.clientX, y = event.clientY - lift;
-      // where the piece is seen; else under the fingertip, where a player may aim too
-      const target = dropAt(x, y) || (lift ? dropAt(x, event.clientY) : null);
-      if (target !== over) { over?.classList.remove("drop-target"); target?.classList.add("drop-target"); over = target; }
-      placeGhost(ghost, target, x, y, size);
+      const x = event.clientX, y = event.clientY;
+      const lift = finger ? shownHeight * TOUCH_LIFT : 0;
+      // under the fingertip; else under the piece, where a player may aim a large place
+      // (Escalator's base) with the card itself
+      const target = dropAt(x, y) || (lift ? dropAt(x, y - lift) : null);
+      const fits = target ? fitsOn(source, target) : null;
+      if (target !== over) { over?.classList.remove("drop-target", "no-fit"); target?.classList.add("drop-target"); over = target; }
+      target?.classList.toggle("no-fit", fits === false);
+      ghost.classList.toggle("no-fit", fits === false);
+      if (finger) {
+        shownHeight = placeGhost(ghost, target, x, y, size, false);
+        ghost.style.top = `${y - shownHeight * TOUCH_LIFT}px`;  // lifted by its size as now drawn
+        showAim(aim, target, fits);
+      } else {
+        placeGhost(ghost, target, x, y, size, fits !== false);
+      }
     };
     const up = () => {
       document.removeEventListener("pointermove", move);
       document.removeEventListener("pointerup", up);
       document.removeEventListener("pointercancel", up);
       source.classList.remove("dragging");
-      over?.classList.remove("drop-target");
+      over?.classList.remove("drop-target", "no-fit");
+      aim?.remove();
       if (!ghost) return;
       const suppress = (event) => { event.stopPropagation(); event.preventDefault(); };
       document.addEventListener("click", suppress, { capture: true, once: true });

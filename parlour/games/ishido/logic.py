@@ -96,6 +96,12 @@ _PAIRINGS = {2: "one must match its colour and the other its bird",
              4: "two must match its colour and two its bird"}
 
 
+def cell_id(cell: Cell) -> str:
+    """The id of `cell`'s element on the board (view.py)."""
+    row, col = divmod(cell, COLS)
+    return f"ish-{col}-{row}"
+
+
 def why_it_does_not_fit(cells: Sequence[Tile | None], cell: Cell, tile: Tile, rules: str
                         ) -> str:
     """Why `tile` may not go on the empty `cell` (where `fits` says 0), as the refusal

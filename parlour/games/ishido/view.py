@@ -11,7 +11,7 @@ from functools import cache, lru_cache
 
 from parlour.core.game import JSON, RenderContext
 from parlour.core.markup import attr, classes, grid_rows, lines, move_attr
-from parlour.games.ishido.logic import COLS, ROWS, colour, glyph
+from parlour.games.ishido.logic import COLS, ROWS, cell_id, colour, glyph
 
 CELL = 100
 BIRDS = ("\U0001f99a", "\U0001f99c", "\U0001f9a9", "\U0001f989", "\U0001f986", "\U0001f985")
@@ -81,9 +81,9 @@ def render(observation: JSON, ctx: RenderContext) -> str:
 @lru_cache(maxsize=65536)  # a cell's markup depends on these alone: most cells stay as they are
 def _cell(col: int, row: int, tile: int | None, playing: bool, score: int | None,
           hinted: bool, start: bool = False) -> str:
-    where = f"column {col + 1}, row {row + 1}"
+    where, at = f"column {col + 1}, row {row + 1}", cell_id(row * COLS + col)
     if tile is not None:
-        return _tile_element(tile, "cell", f'id="ish-{col}-{row}" data-nav tabindex="-1" '
+        return _tile_element(tile, "cell", f'id="{at}" data-nav tabindex="-1" '
                              f'role="gridcell" aria-label="{attr(f"{where}: {tile_name(tile)}")}"')
     actions = _place_actions(col, row) if playing else ""
     if actions and start:
@@ -91,7 +91,7 @@ def _cell(col: int, row: int, tile: int | None, playing: bool, score: int | None
     css = classes("cell", "slot", "valid" if score is not None else None,
                   "hint" if hinted else None)
     return (
-        f'<div id="ish-{col}-{row}" class="{css}" data-nav tabindex="-1" role="gridcell" '
+        f'<div id="{at}" class="{css}" data-nav tabindex="-1" role="gridcell" '
         f'aria-label="{where}: empty"{actions}>{"" if score is None else score}</div>'
     )
 
@@ -113,7 +113,10 @@ def _side(observation: JSON, playing: bool) -> str:
     if following is None:
         next_tile = '<div class="ish-next-empty" id="ish-pouch-empty">Pouch empty</div>'
     else:
-        drag = " data-drag" if playing else ""
+        # while dragged, it shows whether it fits where it is (input.js): not secret, and
+        # no more than a drop's refusal says
+        fits = " ".join(cell_id(int(cell)) for cell in observation["valid"])
+        drag = f' data-drag data-fits="{fits}"' if playing else ""
         # the tile that fitted nowhere ended the game: the end card keeps it in sight
         cause = " data-end-cause" if observation["status"] == "lost" else ""
         next_tile = _tile_element(following, "ish-next", f'id="ish-next"{drag}{cause} role="img" '
