@@ -122,3 +122,30 @@ def test_a_player_against_the_computer_is_shown_their_own_moves(client: TestClie
         "end_figures"]
     watched = client.get(f"/api/games/{sid}").json()["end_figures"]  # a spectator: all
     assert {"label": "Moves", "value": view["moves"], "shown": str(view["moves"])} in watched
+
+
+def played_out(client: TestClient, game_id: str) -> dict[str, Any]:
+    """An Ishido deal played to its end, the last cell where each tile fits each time;
+    the end card's figures, label -> value."""
+    rules = GAMES["ishido"].game
+    created = client.post("/api/games", json={"game": "ishido", "id": game_id}).json()
+    sid, auth = created["session"], {"Authorization": f"Bearer {created['token']}"}
+    state = parse_game_id(rules, game_id).deal(rules)
+    while rules.status(state) is Status.PLAYING:
+        move = rules.legal_moves(state)[-1]
+        state = rules.apply(state, move)
+        reply = client.post(f"/api/games/{sid}/moves", json={"move": rules.move_to_json(move)},
+                            headers=auth)
+    return {figure["label"]: figure["value"] for figure in reply.json()["end_figures"]}
+
+
+def test_ishidos_end_card_counts_the_tiles_placed_and_the_end_bonus(client: TestClient) -> None:
+    """What Ishido players count: a game lost with 3 tiles left says 69 placed; a classic
+    win's score shows its end bonus apart, as the 1990 game's end does (1058 = 58 + 1000)."""
+    lost = played_out(client, "ishido:seed#e36")  # lost, 3 tiles left
+    assert lost == {"Tiles placed": 69, "Score": 96, "4-ways": lost["4-ways"]}
+    assert list(lost) == ["Tiles placed", "Score", "4-ways"]
+    won = played_out(client, "ishido:classic#e26")  # won: no tile left, 1000 points
+    assert list(won) == ["Tiles placed", "Tile points", "End bonus", "Score", "4-ways"]
+    assert (won["Tiles placed"], won["Tile points"], won["End bonus"], won["Score"]) == (
+        72, 58, 1000, 1058)

@@ -42,7 +42,10 @@ sets for colour-blind play, undo and redo, and a board that turns on a tall phon
 
 SPEC = GameSpec(
     order=10,
-    end_figures={"score": "Score", "4-ways": "4-ways"},
+    # a classic game's score in its two parts when it ends with a bonus (as the 1990 game's
+    # end does), the tiles placed for a game lost with tiles left
+    end_figures={"tiles placed": "Tiles placed", "tile points": "Tile points",
+                 "end bonus": "End bonus", "score": "Score", "4-ways": "4-ways"},
     game=Ishido(),
     render=render,
     rules_html=RULES_HTML,

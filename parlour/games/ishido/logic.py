@@ -236,10 +236,16 @@ class Ishido(Game[Board, Move]):
                 score += FOUR_WAY_BONUS[min(four_ways, len(FOUR_WAY_BONUS) - 1)]
             four_ways += 1
         after = Board(state.rules, tuple(cells), state.pouch[1:], score, four_ways)
-        if state.rules == "classic" and self.status(after) is not Status.PLAYING:
-            after = Board(after.rules, after.cells, after.pouch,
-                          after.score + END_BONUS.get(len(after.pouch), 0), four_ways)
+        if bonus := self.end_bonus(after):
+            after = Board(after.rules, after.cells, after.pouch, after.score + bonus, four_ways)
         return after
+
+    def end_bonus(self, state: Board) -> int:
+        """The classic rules' bonus for the tiles left when the game ends (0 while it
+        goes on, and under the seed's rules), which the score includes."""
+        if state.rules != "classic" or self.status(state) is Status.PLAYING:
+            return 0
+        return END_BONUS.get(len(state.pouch), 0)
 
     hidden_seen: ClassVar[str] = "the next tile"
 
@@ -260,7 +266,12 @@ class Ishido(Game[Board, Move]):
         return "bell" if after.four_ways > before.four_ways else "place"
 
     def figures(self, state: Board, elapsed_ms: int, moves: int) -> dict[str, float]:
-        return {"tiles placed": state.placed, "4-ways": state.four_ways}
+        """The tiles placed and the 4-ways; with an end bonus, the score's two parts, as
+        the 1990 game's end itemises it (1102: 102 for the tiles, 1000 for the end)."""
+        figures: dict[str, float] = {"tiles placed": state.placed, "4-ways": state.four_ways}
+        if bonus := self.end_bonus(state):
+            figures |= {"tile points": state.score - bonus, "end bonus": bonus}
+        return figures
 
     # -- what the player sees ---------------------------------------------------
     def observe(self, state: Board, seat: int | None) -> JSON:

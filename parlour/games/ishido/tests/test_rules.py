@@ -204,6 +204,19 @@ def test_classic_end_bonus_by_tiles_left(left: int) -> None:
     after = GAME.apply(state, (5, 4))
     assert GAME.status(after) is not Status.PLAYING
     assert after.score == 1 + END_BONUS.get(left, 0)
+    # the end card itemises the score, as the 1990 game's end does: the tiles' points and
+    # the bonus; with no bonus, the score alone
+    parts = {"tile points": 1, "end bonus": END_BONUS[left]} if left in END_BONUS else {}
+    assert GAME.figures(after, elapsed_ms=1000, moves=1) == {
+        "tiles placed": 72 - left, "4-ways": 0, **parts}
+    assert GAME.end_bonus(state) == 0  # none while the game goes on
+
+
+def test_the_simple_rules_end_with_no_bonus_to_show() -> None:
+    after = GAME.apply(board({(5, 3): tile(0, 0)}, [tile(0, 1)]), (5, 4))
+    assert GAME.status(after) is Status.WON
+    assert GAME.end_bonus(after) == 0
+    assert GAME.figures(after, elapsed_ms=1000, moves=1) == {"tiles placed": 72, "4-ways": 0}
 
 
 def test_seed_rules_have_no_bonuses() -> None:
