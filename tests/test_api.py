@@ -743,6 +743,22 @@ def test_websocket_views_moves_and_errors(client: TestClient) -> None:
     assert get_view(client, sid)["moves"] == 3
 
 
+def test_a_refusal_on_the_socket_names_what_it_points_at(client: TestClient) -> None:
+    """A game's refusal may mark elements of the board (`GameError.marks`): Ishido's tile
+    that matches the next one in nothing. A refusal about nothing there carries none."""
+    created = new_game(client, game="ishido", id="ishido:seed#d1")
+    sid, token = created["session"], created["token"]
+    with open_socket(client, sid, token) as player:
+        assert player.receive_json()["type"] == "view"
+        # (10, 0) touches the tile at (11, 0), whose colour and bird are not the next one's
+        player.send_json({"type": "move", "move": {"place": [10, 0]}})
+        reply = player.receive_json()
+        assert reply == {"type": "error", "marks": ["ish-11-0"], "error": "The tile does not "
+                         "fit there: the one to its right matches it in neither colour nor bird"}
+        player.send_json({"type": "move", "move": {"place": [3, 3]}})  # touches no tile
+        assert "marks" not in player.receive_json()
+
+
 def test_websocket_against_the_ai_and_hint(client: TestClient) -> None:
     created = new_game(client, seats=["human", "ai:perfect"])
     sid, token = created["session"], created["token"]

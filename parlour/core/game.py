@@ -64,7 +64,14 @@ def counted(number: int, noun: str) -> str:
 
 
 class GameError(Exception):
-    """A request the game refuses; the message is shown to the player as it is."""
+    """A request the game refuses; the message is shown to the player as it is. `marks`
+    are the ids of the board's elements it is about, which the page marks for a moment
+    (Ishido's neighbour that matches the tile in nothing): a refusal the player can see
+    on the board, where the board names no cells."""
+
+    def __init__(self, message: str = "", *, marks: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.marks = tuple(marks)  # (kept through a worker process: pickled with __dict__)
 
 
 class BadParams(GameError):

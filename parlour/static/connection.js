@@ -228,7 +228,7 @@ export function createConnection({ info, views, settleDrop, hello = () => ({}) }
       // says why in plain words, for a player who cannot see that nothing changed
       if (message.quiet) { if (state.lastMoveByKey) views.showNote(message.error); return; }
       play(info.refusal_sound || "error");
-      views.showNote(message.error, true);
+      views.showRefusal(message.error, message.marks);
     }
   }
 

@@ -26,8 +26,9 @@ const JUMPS = { Home: [-1, 0], End: [1, 0], PageUp: [0, -1], PageDown: [0, 1] };
 
 // info: the game's catalog entry; send(message): to the server; actions: the page's own
 // actions by name (data-command names one); commands: the game's commands (commands.js);
-// newGameWith(params): a new game at once (data-preset); endCard: the end card (endcard.js).
-export function createInput({ info, send, actions, commands, newGameWith, endCard }) {
+// newGameWith(params): a new game at once (data-preset); endCard: the end card (endcard.js);
+// clearRefusal(): a new try begins, the note of the last one refused goes.
+export function createInput({ info, send, actions, commands, newGameWith, endCard, clearRefusal }) {
   const state = {
     droppedGhost: null,  // {ghost, home}: a dropped piece waiting for the server's answer
     mouse: null,  // {x, y}: where the mouse last moved over the board, until the arrows move
@@ -335,6 +336,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
         document.body.append(ghost);
         if (finger) { aim = document.createElement("div"); aim.className = "drop-aim"; document.body.append(aim); }
         source.classList.add("dragging");
+        clearRefusal();  // a new try: the last one's refusal has been read
       }
       const x = event.clientX, y = event.clientY;
       const lift = finger ? shownHeight * TOUCH_LIFT : 0;

@@ -103,7 +103,8 @@ function createParts(info) {
   const actions = pageActions({ views, connection, newGames, display, peek });
   const newGameWith = newGames.withChoices;
   const commands = createCommands({ info, actions, views, display, send: connection.send, newGameWith });
-  const input = createInput({ info, send: connection.send, actions, commands, newGameWith, endCard });
+  const input = createInput({ info, send: connection.send, actions, commands, newGameWith, endCard,
+    clearRefusal: () => views.clearRefusal() });
   return { endCard, views, connection, newGames, display, actions, commands, input, moveList, peek };
 }
 

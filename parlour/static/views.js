@@ -10,6 +10,11 @@ import { morphInto, patchParts } from "/static/morph.js";
 // it); resync(): a new connection, which starts with a whole view; undoKeys: the keys that
 // undo in this game (["U", "Ctrl+Z"]), as Undo's title names them; firstNote: what a
 // solitaire's status line says before the first move (the game's first_note).
+// a board on its side: its column runs down the screen, so a cell's left neighbour is above it
+const SIDES_ON_ITS_SIDE = { "to its left": "above it", "above it": "to its left",
+  "to its right": "below it", "below it": "to its right" };
+const REFUSAL_MARK_MS = 1800;  // how long a refusal's marks stay on the board (its blinks, then still)
+
 export function createViews({ endCard, shown, resync, undoKeys, firstNote }) {
   const undoTitle = undoKeys.length ? `Undo (${undoKeys.join(" or ")})` : "Undo";
   const firstUndoKey = undoKeys[0];
@@ -20,6 +25,8 @@ export function createViews({ endCard, shown, resync, undoKeys, firstNote }) {
     shownChips: "",      // the seats' markup shown now
     note: "",            // a hint's note or an error, shown under the board until the next view
     noteIsError: false,
+    noteIsRefusal: false,  // the note is a refused move's, which a new try clears
+    marked: [],          // the elements a refusal marks for a moment
     titleWanted: null,   // a title that waits for the page to be idle
     hinted: null,        // the board's cell a hint marked in the view shown now, if any
   };
@@ -187,20 +194,44 @@ export function createViews({ endCard, shown, resync, undoKeys, firstNote }) {
   function showNote(text, isError = false) {
     // a take-back this player asked for: its banner says so, with Withdraw
     if (state.view?.takeback?.yours && !isError) text = "";
-    state.note = text; state.noteIsError = isError;
+    state.note = text; state.noteIsError = isError; state.noteIsRefusal = false;
     const message = $("message");
     set(message, "className", `message${isError ? " error" : ""}`);
     const status = statusText();
     setText(message, asSeen(text) || (status === state.view?.headline ? "" : status));  // not said twice
   }
 
+  // A move refused: its reason, and for a moment a mark on the board's elements it is
+  // about (`marks`, their ids: Ishido's tile that does not match), until a new try.
+  function showRefusal(text, marks = []) {
+    showNote(text, true);
+    state.noteIsRefusal = true;
+    unmark();
+    state.marked = marks.map((id) => document.getElementById(id)).filter((element) => element && $("board").contains(element));
+    for (const element of state.marked) element.classList.add("refusal-cause");
+    if (state.marked.length) setTimeout(unmark, REFUSAL_MARK_MS);
+  }
+
+  function unmark() {
+    for (const element of state.marked) element.classList.remove("refusal-cause");
+    state.marked = [];
+  }
+
+  // A new try (a drag begins): the last refusal has been read, and would hide the status.
+  function clearRefusal() {
+    if (state.noteIsRefusal) showNote("");
+    unmark();
+  }
+
   // A board standing on its side (a wide one on a tall phone, .sideways-on-phone in
-  // app.css) shows its rows as columns: a note names a cell as the player sees it.
+  // app.css) shows its rows as columns: a note names a cell, or the side a neighbour is
+  // on ("the one to its left", Ishido's), as the player sees it.
   function asSeen(text) {
     const grid = $("board").querySelector(".sideways-on-phone");
     if (!text || !grid || getComputedStyle(grid).flexDirection !== "row") return text;
     return text.replace(/\b(row (\d+), column|column (\d+), row) (\d+)/g,
-      (_, words, row, column, other) => row ? `row ${other}, column ${row}` : `column ${other}, row ${column}`);
+      (_, words, row, column, other) => row ? `row ${other}, column ${row}` : `column ${other}, row ${column}`)
+      .replace(/\b(to its left|to its right|above it|below it)\b/g, (side) => SIDES_ON_ITS_SIDE[side]);
   }
 
   // The server's clock started or stopped: {elapsed_ms, clock_running}, as a view has them.
@@ -232,5 +263,5 @@ export function createViews({ endCard, shown, resync, undoKeys, firstNote }) {
     }
   }
 
-  return { current, forget, showView, showNote, tickClock, setClock, holdClock };
+  return { current, forget, showView, showNote, showRefusal, clearRefusal, tickClock, setClock, holdClock };
 }

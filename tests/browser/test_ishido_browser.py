@@ -267,10 +267,21 @@ def test_a_drop_where_the_tile_does_not_fit_sends_it_back(
 
     game.drag_next_to(wrong, fits=False)
 
-    # (wrong is (column, row) from 0; the player reads them from 1)
+    # the board has no coordinates: the note names none, and the tile it does not match
+    # is marked on the board for a moment
     expect(game.message).to_have_text(re.compile(
-        rf"^The tile does not fit at column {wrong[0] + 1}, row {wrong[1] + 1}: \w.+"))
+        r"^The tile does not fit there: the one (to its left|to its right|above it|below it) "
+        r"matches it in neither colour nor bird$"))
     expect(game.message).to_have_class(re.compile(r"\berror\b"))
+    clash = game.page.locator(".refusal-cause")
+    expect(clash).to_have_count(1)
+    clash_id = clash.get_attribute("id")
+    assert clash_id is not None
+    col, row = map(int, clash_id.split("-")[1:])
+    assert abs(col - wrong[0]) + abs(row - wrong[1]) == 1, (clash_id, wrong)
+    side = {(-1, 0): "to its left", (1, 0): "to its right", (0, -1): "above it",
+            (0, 1): "below it"}[col - wrong[0], row - wrong[1]]
+    expect(game.message).to_contain_text(f"the one {side} matches")
     # the ghost flies back to the next tile's place, then goes
     home = game.page.wait_for_function(
         """() => { const ghost = document.querySelector(".drag-ghost.returning");
@@ -282,6 +293,7 @@ def test_a_drop_where_the_tile_does_not_fit_sends_it_back(
     expect(game.page.locator(".drop-target")).to_have_count(0)
     expect(game.next_tile).not_to_have_class(re.compile(r"\bdragging\b"))
     expect(game.next_tile).to_have_attribute("data-drag", "")
+    expect(clash).to_have_count(0)  # marked only for a moment
 
     assert game.board() == before
     assert game.tiles_left() == 66
@@ -289,8 +301,20 @@ def test_a_drop_where_the_tile_does_not_fit_sends_it_back(
     expect(game.cell(wrong)).not_to_have_class(re.compile(r"\btile\b"))
     assert server_view(sid)["moves"] == 0
 
-    # the tile is back where it can be dragged again: this time to a good cell
+    # the tile is back where it can be dragged again: this time to a good cell, and the
+    # refusal's note goes as the new drag begins (it would stand over the new try)
+    game.drag_next_to(wrong, fits=False)
+    expect(game.message).to_have_class(re.compile(r"\berror\b"))
     target = best(fitting(before))
+    x, y = game.centre(game.next_tile)
+    game.page.mouse.move(x, y)
+    game.page.mouse.down()
+    game.page.mouse.move(x - 40, y + 40, steps=4)
+    expect(game.page.locator(".drag-ghost")).to_have_count(1)
+    expect(game.message).not_to_have_class(re.compile(r"\berror\b"))
+    expect(game.message).not_to_contain_text("does not fit")
+    game.page.mouse.up()
+    ghost_gone(game.page)
     with game.next_view(game.page):
         game.drag_next_to(target)
     assert placed(game.board(), target) == next_code(before)
@@ -876,7 +900,15 @@ def test_a_finger_drops_the_tile_on_the_cell_under_it(
     assert abs(aim["x"] + aim["width"] / 2 - to_x) < 2, "the ring is not round the fingertip"
     assert abs(aim["y"] + aim["height"] / 2 - to_y) < 2, "the ring is not round the fingertip"
     finger("touchEnd", to_x, to_y)
-    expect(game.message).to_have_text(re.compile(r"^The tile does not fit "))
+    expect(game.message).to_have_text(re.compile(r"^The tile does not fit there: "))
+    # the note names the side of the tile it does not match as the screen shows it (a
+    # board on its side too), and that tile is marked
+    clash = page.locator(".refusal-cause").bounding_box()
+    assert clash is not None
+    across, down = clash["x"] - cell["x"], clash["y"] - cell["y"]
+    side = (("to its right" if across > 0 else "to its left") if abs(across) > abs(down)
+            else ("below it" if down > 0 else "above it"))
+    expect(game.message).to_contain_text(f"the one {side} matches it in neither")
     expect(page.locator(".drop-aim")).to_have_count(0)
     ghost_gone(page)
     assert game.board() == before
@@ -884,6 +916,7 @@ def test_a_finger_drops_the_tile_on_the_cell_under_it(
     # over a cell where it fits: ringed as a place it may go, and released there, it is
     # placed there
     to_x, to_y = hold_over(target)
+    expect(game.message).not_to_have_class(re.compile(r"\berror\b"))  # a new try
     expect(game.cell(target)).to_have_class(re.compile(r"\bdrop-target\b"))
     for marked in (game.cell(target), page.locator(".drop-aim"), page.locator(".drag-ghost")):
         expect(marked).not_to_have_class(no_fit)

@@ -94,28 +94,33 @@ def fits(cells: Sequence[Tile | None], cell: Cell, tile: Tile, rules: str) -> in
 _PAIRINGS = {2: "one must match its colour and the other its bird",
              3: "two must match it by colour and one by bird, or the other way round",
              4: "two must match its colour and two its bird"}
+# where a neighbour is, as the board shows it upright (a phone that stands the board on
+# its side swaps these words in the note, as it shows them: the page's views.js)
+_SIDES = {-1: "to its left", 1: "to its right", -COLS: "above it", COLS: "below it"}
 
 
 def cell_id(cell: Cell) -> str:
-    """The id of `cell`'s element on the board (view.py)."""
+    """The id of `cell`'s element on the board (view.py), which a refusal marks."""
     row, col = divmod(cell, COLS)
     return f"ish-{col}-{row}"
 
 
 def why_it_does_not_fit(cells: Sequence[Tile | None], cell: Cell, tile: Tile, rules: str
-                        ) -> str:
-    """Why `tile` may not go on the empty `cell` (where `fits` says 0), as the refusal
-    tells the player: the neighbour that matches it in neither colour nor bird, named by
-    its cell (not "above it": a phone turns the board on its side, and renames cells as
-    the player sees them), or the classic rules' pairing."""
+                        ) -> IllegalMove:
+    """The refusal of `tile` on the empty `cell` (where `fits` says 0), as the player is
+    told it: the board has no coordinates, so it names the neighbour that matches the
+    tile in neither colour nor bird by its side, and marks it (or marks the neighbours
+    that the classic rules' pairing cannot split)."""
     around = [(n, t) for n in NEIGHBOURS[cell] if (t := cells[n]) is not None]
     if not around:
-        return "it must touch a tile"
+        return IllegalMove("the tile does not fit there: it must touch a tile")
     for n, other in around:
         if colour(other) != colour(tile) and glyph(other) != glyph(tile):
-            row, col = divmod(n, COLS)
-            return f"column {col + 1}, row {row + 1} shares neither colour nor bird"
-    return f"with {len(around)} neighbours, classic rules: {_PAIRINGS[len(around)]}"
+            return IllegalMove(f"the tile does not fit there: the one {_SIDES[n - cell]} "
+                               "matches it in neither colour nor bird", marks=[cell_id(n)])
+    return IllegalMove(f"the tile does not fit there: with {len(around)} neighbours, "
+                       f"classic rules: {_PAIRINGS[len(around)]}",
+                       marks=[cell_id(n) for n, _ in around])
 
 
 def _pairing_holds(by_colour: list[bool], by_glyph: list[bool]) -> bool:
@@ -222,8 +227,7 @@ class Ishido(Game[Board, Move]):
             raise IllegalMove(f"column {col + 1}, row {row + 1} is taken")
         neighbours = fits(state.cells, cell, tile, state.rules)
         if not neighbours:
-            why = why_it_does_not_fit(state.cells, cell, tile, state.rules)
-            raise IllegalMove(f"the tile does not fit at column {col + 1}, row {row + 1}: {why}")
+            raise why_it_does_not_fit(state.cells, cell, tile, state.rules)
         return self._placed(state, cell, tile, neighbours)
 
     def _placed(self, state: Board, cell: Cell, tile: Tile, neighbours: int) -> Board:

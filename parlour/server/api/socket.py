@@ -201,7 +201,8 @@ async def _serve_message(hub: Hub, live: Live, viewer: Viewer, message: Action |
                      "retry_after": error.retry_after})
     except ApiError as error:
         viewer.tell({"type": "error", "error": error.message,
-                     **({"quiet": True} if error.quiet else {})})
+                     **({"quiet": True} if error.quiet else {}),
+                     **({"marks": list(error.marks)} if error.marks else {})})
     except Exception:  # a bug must not end the connection without a word
         log.exception("error serving a WebSocket message for %s", live.sid)
         viewer.tell({"type": "error", "error": "Internal server error"})

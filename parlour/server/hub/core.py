@@ -370,7 +370,8 @@ class Hub:
                 try:
                     answer = await self.handlers[type(message)](live, token, seats, message)
                 except GameError as error:
-                    raise ApiError(409, str(error), isinstance(error, IgnoredMove)) from None
+                    raise ApiError(409, str(error), isinstance(error, IgnoredMove),
+                                   error.marks) from None
             with timing.part("commit"):
                 await self.save(live, before if message.appends_moves else None)
             await self.broadcast.answer(live, sound_after(message.type, live.session), token)

@@ -8,14 +8,17 @@ import math
 
 class ApiError(Exception):
     """A refused request: its HTTP status and a message for the player, which reads as a
-    sentence (a game's refusal, "it is not your turn", is written to follow "because")."""
+    sentence (a game's refusal, "it is not your turn", is written to follow "because");
+    `marks`, the game's ids of what the refusal points at on the board (`GameError`)."""
 
-    def __init__(self, status: int, message: str, quiet: bool = False) -> None:
+    def __init__(self, status: int, message: str, quiet: bool = False,
+                 marks: tuple[str, ...] = ()) -> None:
         message = sentence(message)
         super().__init__(message)
         self.status = status
         self.message = message
         self.quiet = quiet  # a game's IgnoredMove: the page lets it pass without a word
+        self.marks = marks
 
 
 def sentence(text: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections import Counter
 
@@ -70,29 +71,45 @@ def test_a_tile_must_touch_another_tile() -> None:
     assert fits(state.cells, at(6, 4), tile(0, 1), "seed") == 0  # diagonal is not touching
     with pytest.raises(IllegalMove, match="does not fit"):
         GAME.apply(state, (0, 0))
-    # a refusal names the cell as a player counts (column 12, not [11, 7])
-    with pytest.raises(IllegalMove, match=r"^the tile does not fit at column 12, row 8: it "
-                       r"must touch a tile$"):
+    # the board has no coordinates: the refusal says "there", the cell the player chose
+    with pytest.raises(IllegalMove, match=r"^the tile does not fit there: it must touch a "
+                       r"tile$") as refused:
         GAME.apply(state, (11, 7))
+    assert refused.value.marks == ()  # no tile to point at
     with pytest.raises(IllegalMove, match=r"^column 6, row 4 is taken$"):
         GAME.apply(state, (5, 3))
 
 
 def test_a_refusal_says_which_neighbour_or_pairing_keeps_the_tile_out() -> None:
     # the tile (colour 0, bird 1) shares its bird with its left neighbour, nothing with the
-    # one above
+    # one above: the refusal names its side (the board has no coordinates) and marks it
     cells = {(4, 3): tile(1, 1), (5, 2): tile(2, 2)}
     state = board(cells, [tile(0, 1)])
-    with pytest.raises(IllegalMove, match=r"column 6, row 4: column 6, row 3 shares neither "
-                       r"colour nor bird$"):
+    with pytest.raises(IllegalMove, match=r"^the tile does not fit there: the one above it "
+                       r"matches it in neither colour nor bird$") as refused:
         GAME.apply(state, (5, 3))
+    assert refused.value.marks == ("ish-5-2",)
+    for (col, row), side in (((4, 3), "to its left"), ((6, 3), "to its right"),
+                             ((5, 4), "below it")):
+        with pytest.raises(IllegalMove, match=f"the one {side} matches") as refused:
+            GAME.apply(board({(col, row): tile(2, 2), (0, 0): tile(0, 0)}, [tile(0, 1)]), (5, 3))
+        assert refused.value.marks == (f"ish-{col}-{row}",)
     # both neighbours share its bird: the seed's rules take it, the classic ones want one
-    # match by colour and one by bird
+    # match by colour and one by bird, and mark both
     cells = {(4, 3): tile(1, 1), (5, 2): tile(2, 1)}
     assert GAME.apply(board(cells, [tile(0, 1)]), (5, 3))
     with pytest.raises(IllegalMove, match=r": with 2 neighbours, classic rules: one must "
-                       r"match its colour and the other its bird$"):
+                       r"match its colour and the other its bird$") as refused:
         GAME.apply(board(cells, [tile(0, 1)], rules="classic"), (5, 3))
+    assert set(refused.value.marks) == {"ish-4-3", "ish-5-2"}
+
+
+def test_a_refusals_marks_survive_a_worker_process() -> None:
+    """A refusal comes back from a worker pickled (a slow game's moves are applied there)."""
+    with pytest.raises(IllegalMove) as refused:
+        GAME.apply(board({(4, 3): tile(2, 2), (0, 0): tile(0, 0)}, [tile(0, 1)]), (5, 3))
+    again = pickle.loads(pickle.dumps(refused.value))
+    assert (str(again), again.marks) == (str(refused.value), ("ish-4-3",))
 
 
 def test_rule_sets_and_presets_read_as_players_name_them() -> None:
