@@ -167,9 +167,10 @@ class IshidoPage(GamePage):
         with self.next_view(self.page):
             self.cell(cell).click()
 
-    def drag_next_to(self, cell: Cell, fits: bool = True) -> None:
+    def drag_next_to(self, cell: Cell, fits: bool | None = True) -> None:
         """Drag the next tile with the mouse and drop it on `cell`; checks the drag shows,
-        and shows whether the tile `fits` there."""
+        and shows whether the tile `fits` there (None: the page is not told, as without
+        Assist, and shows it as if it fitted)."""
         mouse = self.page.mouse
         mouse.move(*self.centre(self.next_tile))
         mouse.down()
@@ -186,8 +187,9 @@ class IshidoPage(GamePage):
         # the tile in the hand is faint
         no_fit = re.compile(r"\bno-fit\b")
         for shown in (self.cell(cell), ghost):
-            (expect(shown).not_to_have_class if fits else expect(shown).to_have_class)(no_fit)
-        (expect(ghost).to_have_class if fits else expect(ghost).not_to_have_class)(
+            (expect(shown).to_have_class if fits is False else expect(shown).not_to_have_class)(
+                no_fit)
+        (expect(ghost).not_to_have_class if fits is False else expect(ghost).to_have_class)(
             re.compile(r"\bsnapped\b"))
         mouse.up()
 
@@ -265,7 +267,7 @@ def test_a_drop_where_the_tile_does_not_fit_sends_it_back(
     wrong = misfits(before)[0]
     views = game.views()
 
-    game.drag_next_to(wrong, fits=False)
+    game.drag_next_to(wrong, fits=None)  # without Assist, a sweep must not find the places
 
     # the board has no coordinates: the note names none, and the tile it does not match
     # is marked on the board for a moment
@@ -303,7 +305,7 @@ def test_a_drop_where_the_tile_does_not_fit_sends_it_back(
 
     # the tile is back where it can be dragged again: this time to a good cell, and the
     # refusal's note goes as the new drag begins (it would stand over the new try)
-    game.drag_next_to(wrong, fits=False)
+    game.drag_next_to(wrong, fits=None)
     expect(game.message).to_have_class(re.compile(r"\berror\b"))
     target = best(fitting(before))
     x, y = game.centre(game.next_tile)
@@ -436,6 +438,11 @@ def test_assist_shows_where_the_tile_fits(ishido: OpenGame, server_view: ServerV
 
     game.click(best(fitting(game.board())))  # the marks follow the next tile
     check_marks()
+    # a drag shows where the tile cannot go (a drop there is refused)
+    before = game.board()
+    game.drag_next_to(misfits(before)[0], fits=False)
+    expect(game.message).to_have_class(re.compile(r"\berror\b"))
+    assert game.board() == before
 
     with game.next_view(game.page):
         game.page.keyboard.press("a")
@@ -849,6 +856,8 @@ def test_a_finger_drops_the_tile_on_the_cell_under_it(
                         has_touch=True, is_mobile=True)
     game = IshidoPage(open_page(f"/play/ishido?session={sid}", context=phone), next_view)
     page = game.page
+    with next_view(page):  # the page is told where the tile fits while help shows it
+        page.locator("#btn-assist").click()
     page.wait_for_timeout(200)  # the board takes the room measured after the first view
     touch = page.context.new_cdp_session(page)
 

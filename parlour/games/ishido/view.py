@@ -73,7 +73,7 @@ def render(observation: JSON, ctx: RenderContext) -> str:
         f'aria-label="Ishido board, {COLS} by {ROWS}">',
         *grid_rows(cells, COLS, boxed=True),
         "</div>",
-        _side(observation, playing),
+        _side(observation, playing, valid),
         "</div>",
     ])
 
@@ -108,15 +108,15 @@ def _place_actions(col: int, row: int) -> str:
     return move_attr("data-move", place) + move_attr("data-drop", place)
 
 
-def _side(observation: JSON, playing: bool) -> str:
+def _side(observation: JSON, playing: bool, valid: dict[str, int]) -> str:
     following = observation["next"]
     if following is None:
         next_tile = '<div class="ish-next-empty" id="ish-pouch-empty">Pouch empty</div>'
     else:
-        # while dragged, it shows whether it fits where it is (input.js): not secret, and
-        # no more than a drop's refusal says
-        fits = " ".join(cell_id(int(cell)) for cell in observation["valid"])
-        drag = f' data-drag data-fits="{fits}"' if playing else ""
+        # while dragged, it shows whether it fits where it is (input.js), when help shows
+        # where it fits anyway: without it, a sweep of the board would find every place
+        fits = " ".join(cell_id(int(cell)) for cell in valid)
+        drag = (f' data-drag data-fits="{fits}"' if valid else " data-drag") if playing else ""
         # the tile that fitted nowhere ended the game: the end card keeps it in sight
         cause = " data-end-cause" if observation["status"] == "lost" else ""
         next_tile = _tile_element(following, "ish-next", f'id="ish-next"{drag}{cause} role="img" '

@@ -40,15 +40,18 @@ def test_the_outer_ring_is_drawn_only_where_it_scores_nothing() -> None:
         assert board is not None and ("ringed" in board.group(1).split()) is ringed
 
 
-def test_the_next_tile_names_the_cells_where_it_fits_for_a_drag_to_show() -> None:
-    """A dragged tile shows whether it may go on the cell it is over (input.js reads the
-    next tile's data-fits): every cell where it fits, and no other."""
+def test_with_help_the_next_tile_names_the_cells_where_it_fits_for_a_drag_to_show() -> None:
+    """With Assist on, a dragged tile shows whether it may go on the cell it is over
+    (input.js reads the next tile's data-fits): every cell where it fits, and no other;
+    without it, nothing (a sweep of the board would find every place, the puzzle's own)."""
     state = GAME.deal(GAME.validate({}), random.Random(4))
     observation = GAME.observe(state, 0)
-    markup = render(observation, RenderContext(seat=0, can_move=True))
+    alone = render(observation, RenderContext(seat=0, can_move=True))
+    assert 'id="ish-next" data-drag ' in alone and "data-fits" not in alone
+    markup = render(observation, RenderContext(seat=0, can_move=True, assist=True))
     fits = re.search(r'id="ish-next" data-drag data-fits="([^"]*)"', markup)
     assert fits is not None
     expected = {f"ish-{int(cell) % COLS}-{int(cell) // COLS}" for cell in observation["valid"]}
     assert expected and set(fits.group(1).split()) == expected
-    watched = render(observation, RenderContext(seat=None, can_move=False))
+    watched = render(observation, RenderContext(seat=None, can_move=False, assist=True))
     assert "data-fits" not in watched  # nothing to drag, nothing to tell
