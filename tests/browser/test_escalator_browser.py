@@ -4,7 +4,6 @@ and their accelerators, drag onto the base."""
 
 from __future__ import annotations
 
-import itertools
 import re
 from typing import Any
 
@@ -88,9 +87,14 @@ def test_a_deal_lost_says_whether_it_could_have_been_won(
     assert game_id is not None, "no such deal among the first 200"
     page, created = open_game(open_page, create_game, id=game_id)
     state = deal_of_created(created)
-    for move in draw_first(state):  # turn the whole stock, then pick what fits
+    moves = draw_first(state)  # turn the whole stock, then pick what fits
+    for move in moves[:-1]:
         play(page, state, move)
         state = GAME.apply(state, move)
+    page.wait_for_function(ALL_STILL)
+    before_end = {card: place_on_table(page, card) for card in left_in(state)}
+    play(page, state, moves[-1])
+    state = GAME.apply(state, moves[-1])
     left = 28 - bin(state.removed).count("1")
     expect(page.locator("#headline")).to_have_text(
         f"Game over: {left} card{'s' * (left != 1)} left")
@@ -101,17 +105,23 @@ def test_a_deal_lost_says_whether_it_could_have_been_won(
     room = page.evaluate(ROOM_SEEN)
     assert room["table"].endswith("px") and room["card"] == "", room
 
-    # the cards left lie in order, each whole in sight: rows of the pyramid's order
-    left_codes = [code(state.pyramid[at]) for at in range(28) if not state.removed >> at & 1]
-    expect(page.locator(".esc-card.left")).to_have_count(left)
-    page.wait_for_function(ALL_STILL)  # (they glide there from the pyramid)
-    boxes = [page.locator(f"#esc-card-{card}").bounding_box() for card in left_codes]
-    assert all(box is not None for box in boxes)
-    for first, second in itertools.combinations(boxes, 2):
-        assert first is not None and second is not None
-        assert not overlap(first, second), f"cards left lie on each other: {first}, {second}"
-    reading = sorted(range(left), key=lambda k: (round(boxes[k]["y"]), boxes[k]["x"]))  # type: ignore[index]
-    assert reading == list(range(left)), "the cards left are not in the pyramid's order"
+    # the cards left stay where they lay (as in Microsoft's Pyramid and PySolFC), the
+    # covered ones covered, and the verdict lies over none of them
+    page.wait_for_function(ALL_STILL)
+    left_codes = left_in(state)
+    for card in left_codes:
+        assert place_on_table(page, card) == pytest.approx(before_end[card], abs=0.002), card
+    covered = [code(state.pyramid[at]) for at in range(28)
+               if not state.removed >> at & 1 and at not in state.free()]
+    assert covered, "a deal lost with the whole stock turned first leaves covered cards"
+    for card in covered:
+        expect(page.locator(f"#esc-card-{card}")).to_have_class(re.compile(r"\bcovered\b"))
+    line = verdict.bounding_box()  # the line's box: its capitals start 16 % down it
+    assert line is not None
+    capitals = {**line, "y": line["y"] + 0.16 * line["height"]}
+    for card in left_codes:
+        box = page.locator(f"#esc-card-{card}").bounding_box()
+        assert box is not None and not overlap(box, capitals), card
 
     # a random deal lost: the end card offers to show how it could have been won, or a
     # winnable one, and deals it
@@ -127,6 +137,20 @@ def test_a_deal_lost_says_whether_it_could_have_been_won(
                                                   timeout=DEAL_WAIT_MS)
     dealt = deal_of_id(page.locator("#game-id").inner_text())
     assert verdict_of_deal(dealt).winnable  # the exact search proves it
+
+
+def left_in(state: Layout) -> list[str]:
+    return [code(state.pyramid[at]) for at in range(28) if not state.removed >> at & 1]
+
+
+def place_on_table(page: Page, card: str) -> tuple[float, float]:
+    """A card's top-left corner on the table, in the table's widths: the same whatever
+    size the table takes when the end card comes."""
+    return tuple(page.evaluate("""(card) => {
+      const table = document.querySelector("#esc-table").getBoundingClientRect();
+      const box = document.querySelector(`#esc-card-${card}`).getBoundingClientRect();
+      return [(box.x - table.x) / table.width, (box.y - table.y) / table.width];
+    }""", card))  # type: ignore[return-value]
 
 
 def deal_of_id(text: str) -> Layout:

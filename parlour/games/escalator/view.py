@@ -104,16 +104,14 @@ def render(observation: JSON, ctx: RenderContext) -> str:
     height = HEIGHT  # the same at the end: the final board neither moves nor shrinks
     left = sum(card is not None for row in observation["pyramid"] for card in row)
     label = f"Escalator: {left} cards in the pyramid, {observation['stock']} in the stock"
-    lost = over and not won
-    cards = ((_left_over(observation) if lost else _pyramid(observation, live, hinted))
-             + _base_pile(observation, live))
+    cards = _pyramid(observation, live, hinted) + _base_pile(observation, live)
     return lines([
         f'<div class="esc {status}" id="esc">',
         f'<div class="esc-table" id="esc-table" style="--h:{height}" role="group" '
         f'aria-label="{attr(label)}" aria-disabled="{str(not live).lower()}">',
         f'<svg class="esc-board" id="esc-board" viewBox="0 0 {WIDTH} {height}">',
         _DEFS,
-        f'<g id="esc-felt">{_felt(height, slots=not lost)}</g>',
+        f'<g id="esc-felt">{_felt(height)}</g>',
         _stock(observation["stock"], live, hint.get("draw") is True),
         _stock_count(observation["stock"]),
         _waste(len(observation["bases"])),
@@ -205,35 +203,6 @@ def _pyramid(observation: JSON, live: bool,
                 cards.append(_card(card, x, y, z, "covered", role="img",
                                    label=f"{name}, covered"))
     return cards
-
-
-def left_over_places(count: int, bottom: int = TABLE_Y - MARGIN) -> list[tuple[float, float]]:
-    """Where the cards left at a lost game's end lie (top-left corners): in rows of up to
-    seven where the pyramid stood, each row centred, no card over another, above `bottom`
-    (where the end's words start): four rows fit, touching, when only a line is kept."""
-    rows = -(-count // ROWS)
-    room = bottom - GAP  # from the table's top
-    step = min(CARD_H + 16, (room - CARD_H) / max(1, rows - 1))
-    top = GAP + max(0.0, (room - CARD_H - step * (rows - 1)) / 2)
-    places = []
-    for k in range(count):
-        row, col = divmod(k, ROWS)
-        in_row = min(ROWS, count - row * ROWS)
-        left = (WIDTH - (in_row * PITCH - GAP)) / 2
-        places.append((left + col * PITCH, top + row * step))
-    return places
-
-
-def _left_over(observation: JSON) -> list[tuple[int, str]]:
-    """A lost game's cards left in the pyramid, laid out in order (the pyramid's, top row
-    first): each whole in sight, not a heap of half-covered cards."""
-    left = [(row, index, card) for row, cards in enumerate(observation["pyramid"])
-            for index, card in enumerate(cards) if card is not None]
-    return [
-        _card(card, x, y, 1, "left", role="img", label=f"{card_label(card)}, left over")
-        for (row, index, card), (x, y) in zip(
-            left, left_over_places(len(left), _end_top(observation) - 4), strict=True)
-    ]
 
 
 @cache
@@ -350,38 +319,24 @@ def _lamp(observation: JSON, ctx: RenderContext) -> list[str]:
 
 
 # -- the end --------------------------------------------------------------------------
-# After a loss, the verdict (and the stock left, if any) stand where the pyramid's foot
-# was, just above the stock's row, and the cards left over close up above them: the table
-# keeps its size (growing it to put them below shrank every card by 8 % as the game ended).
-VERDICT_LINE = 30  # the verdict's line, in the gap above the stock's row
-
-
-def _end_top(observation: JSON) -> int:
-    """Where the end's words start: the cards left over lie above."""
-    return TABLE_Y - VERDICT_LINE - (_order_height() if observation.get("stock_order") else 0)
-
-
-def _order_height() -> int:
-    return round(CARD_H * MINI) + 56
+# After a loss the cards left stay where they lay, as in Microsoft's Pyramid and PySolFC,
+# those covered still covered (laid out whole in rows, a covered card looked playable), and
+# the table keeps its size. The verdict stands in the gap between the pyramid's foot and
+# the stock's row, clear of both. A game is lost only with the stock spent
+# (`logic.status`), so no stock is left to show.
+VERDICT_Y = TABLE_Y - 5  # the verdict's baseline: its capitals clear the pyramid's foot
 
 
 def _end_panel(observation: JSON) -> list[str]:
-    """After a loss: whether any order of play could have won, and the stock revealed."""
+    """After a loss: whether any order of play could have won."""
     verdict = observation.get("verdict")
-    top = _end_top(observation)
-    parts = []
-    if verdict is not None:
-        text = ("This deal could have been won" if verdict["winnable"]
-                else "No order of play could have won this deal")
-        css = "esc-verdict " + ("winnable" if verdict["winnable"] else "unwinnable")
-        parts.append(
-            f'<text id="esc-verdict" class="{css}" x="{WIDTH // 2}" y="{top + 24}" '
-            f'role="status">{text}</text>'
-        )
-    order = observation.get("stock_order") or []
-    if order:
-        parts.append(_stock_order(order, top + VERDICT_LINE))
-    return parts
+    if verdict is None:
+        return []
+    text = ("This deal could have been won" if verdict["winnable"]
+            else "No order of play could have won this deal")
+    css = "esc-verdict " + ("winnable" if verdict["winnable"] else "unwinnable")
+    return [f'<text id="esc-verdict" class="{css}" x="{WIDTH // 2}" y="{VERDICT_Y}" '
+            f'role="status">{text}</text>']
 
 
 def _stock_order(order: list[str], top: int, title: str = "") -> str:
