@@ -39,7 +39,6 @@ BASE_X = MARGIN + 4 * PITCH
 HEIGHT = TABLE_Y + CARD_H + MARGIN
 PILE_STEP = 3  # how far each layer under a pile shows
 MINI = 0.72  # the scale of the cards revealed from the stock at the end
-BANNER_Y = 150
 UNDER_Z = ROWS + 1  # the base pile lies over the pyramid: a picked card flies over it
 
 # Suits in a 100 × 100 box, drawn once in <defs> and used by every pip.
@@ -111,7 +110,7 @@ def render(observation: JSON, ctx: RenderContext) -> str:
         f'aria-label="{attr(label)}" aria-disabled="{str(not live).lower()}">',
         f'<svg class="esc-board" id="esc-board" viewBox="0 0 {WIDTH} {height}">',
         _DEFS,
-        f'<g id="esc-felt">{_felt(height)}</g>',
+        f'<g id="esc-felt">{_felt(height, slots=not won)}</g>',
         _stock(observation["stock"], live, hint.get("draw") is True),
         _stock_count(observation["stock"]),
         _waste(len(observation["bases"])),
@@ -339,46 +338,56 @@ def _end_panel(observation: JSON) -> list[str]:
             f'role="status">{text}</text>']
 
 
-def _stock_order(order: list[str], top: int, title: str = "") -> str:
-    """The cards left in the stock, in the order they would have come, fanned, under
-    `title` (by default, how many they are)."""
+# After a win, one plate holds the banner and the stock left, fanned under it: the cascade
+# flies behind it, and the pyramid's empty places are not outlined.
+BANNER_Y = 150
+BANNER_H = 150  # the banner's part of the plate: "Cleared!" and its line
+ORDER_H = 165  # the stock's part: its title and the fanned cards
+PLATE_PAD = 20
+
+
+def _stock_order(order: list[str], top: int) -> tuple[str, int]:
+    """The cards left in the stock, in the order they would have come, fanned under a
+    title from `top`, and the width they take."""
     w, h = round(CARD_W * MINI), round(CARD_H * MINI)
-    span = WIDTH - 2 * MARGIN - w
+    span = WIDTH - 2 * (MARGIN + PLATE_PAD) - w
     step = min(w + 8, span / max(1, len(order) - 1))
-    left = (WIDTH - (step * (len(order) - 1) + w)) / 2
+    width = step * (len(order) - 1) + w
+    left = (WIDTH - width) / 2
     minis = "".join(
-        f'<svg class="esc-mini suit-{card[1]}" x="{left + i * step:.1f}" y="{top + 44}" '
+        f'<svg class="esc-mini suit-{card[1]}" x="{left + i * step:.1f}" y="{top + 42}" '
         f'width="{w}" height="{h}" viewBox="0 0 {CARD_W} {CARD_H}" role="img" '
         f'aria-label="{attr(card_label(card))}">{card_face(card)}</svg>'
         for i, card in enumerate(order)
     )
-    title = title or f"{counted(len(order), 'card')} left in the stock, in order"
     return (
         f'<g id="esc-order" class="esc-order" role="group" aria-label="The stock, in order">'
-        f'<text class="esc-order-title" x="{WIDTH // 2}" y="{top + 28}">{title}</text>'
-        f"{minis}</g>"
-    )
+        f'<text class="esc-order-title" x="{WIDTH // 2}" y="{top + 26}">'
+        f"Still in the stock, in order</text>{minis}</g>"
+    ), round(width)
 
 
 def _celebration(observation: JSON) -> list[str]:
     """The pyramid is cleared: cards leap from where it stood and bounce off the table
-    (the solitaire win cascade), then a banner stays. Reduced motion: the banner only."""
+    (the solitaire win cascade), behind a plate that stays: the banner, and the stock
+    left in order. Reduced motion: the plate only."""
     order = observation.get("stock_order") or []
     left = len(order)
     words = ("with the whole stock spent" if left == 0 else
              f"with {counted(left, 'card')} left in the stock")
-    banner = (
-        f'<g id="esc-banner" class="esc-banner" role="status" aria-label="Cleared! {words}">'
-        f'<rect class="esc-banner-plate" x="{WIDTH // 2 - 240}" y="{BANNER_Y}" width="480" '
-        'height="150" rx="22"/>'
+    fan, fan_width = _stock_order(order, BANNER_Y + BANNER_H) if order else ("", 0)
+    plate_w = max(480, fan_width + 2 * PLATE_PAD)
+    plate_h = BANNER_H + (ORDER_H if order else 0)
+    return [
+        _cascade(observation["bases"]),
+        f'<g id="esc-banner" class="esc-banner">'
+        f'<rect class="esc-banner-plate" x="{(WIDTH - plate_w) // 2}" y="{BANNER_Y}" '
+        f'width="{plate_w}" height="{plate_h}" rx="22"/>'
+        f'<g role="status" aria-label="Cleared! {words}">'
         f'<text class="esc-banner-title" x="{WIDTH // 2}" y="{BANNER_Y + 86}">Cleared!</text>'
         f'<text class="esc-banner-sub" x="{WIDTH // 2}" y="{BANNER_Y + 126}">{words}</text>'
-        "</g>"
-    )
-    parts = [_cascade(observation["bases"]), banner]
-    if order:  # the banner has counted them
-        parts.append(_stock_order(order, BANNER_Y + 175, "Still in the stock, in order"))
-    return parts
+        f"</g>{fan}</g>",  # (the banner has counted the stock's cards: the fan does not)
+    ]
 
 
 def _cascade(bases: list[str]) -> str:

@@ -357,6 +357,35 @@ def test_a_cleared_pyramid_celebrates_and_shows_what_was_left_in_the_stock() -> 
     assert markup.count('class="esc-fall"') == 14  # and three trailing copies of each
 
 
+@pytest.mark.parametrize("left", [0, 1, 5, 23])
+def test_a_cleared_table_has_no_empty_places_and_one_plate_over_the_cascade(left: int) -> None:
+    """The banner and the stock left, fanned, lie on one plate drawn over the cascade,
+    within the table; the pyramid's empty places are not outlined (they cluttered it)."""
+    from parlour.games.escalator.view import WIDTH
+
+    everything = {(r, i) for r in range(7) for i in range(r + 1)}
+    stock = [f"{RANKS[k % 13]}{'hdcs'[k // 13]}" for k in range(left)]
+    obs = observation(everything, base="Ac", bases=["4c", *PYRAMID_CARDS], status="won",
+                      stock=left, verdict={"winnable": True, "line": []}, stock_order=stock)
+    markup = render(obs, LIVE)
+    assert 'class="esc-slot"' not in markup  # (the stock's and the base's places stay)
+    assert 'class="esc-slot"' in render(observation(), LIVE)
+    assert markup.index('id="esc-cascade"') < markup.index('id="esc-banner"')
+    found = parse(markup).found
+    plate = next(attrs for _, attrs in found if attrs.get("class") == "esc-banner-plate")
+    x, y, w, h = (float(str(plate[k])) for k in ("x", "y", "width", "height"))
+    assert x >= 0 and x + w <= WIDTH
+    minis = [attrs for _, attrs in found if "esc-mini" in (attrs.get("class") or "")]
+    assert len(minis) == left
+    for mini in minis:
+        mx, my, mw, mh = (float(str(mini[k])) for k in ("x", "y", "width", "height"))
+        assert x < mx and mx + mw < x + w and y < my and my + mh < y + h
+    texts = [attrs for _, attrs in found if (attrs.get("class") or "").startswith(
+        ("esc-banner-title", "esc-banner-sub", "esc-order-title"))]
+    assert len(texts) == 2 + bool(left)
+    assert all(y < float(str(text["y"])) < y + h for text in texts)
+
+
 def test_no_celebration_before_the_end() -> None:
     markup = render(observation(), LIVE)
     assert "esc-cascade" not in markup and "esc-verdict" not in markup
