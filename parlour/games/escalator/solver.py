@@ -87,7 +87,8 @@ def _odds(state: Layout, found: search.MoveOdds) -> str:
 
 
 def _rather(state: Layout, found: search.MoveOdds) -> str:
-    """Why turn the stock with a card to pick up on the table: the best pick's share."""
+    """Why turn the stock with a card to pick up on the table: the best pick's share,
+    "(taking the 7♠ instead: 9 %)"."""
     if not isinstance(move_of_step(found.move), Draw):
         return ""
     picks = [(wins, move) for step, wins in found.odds
@@ -96,9 +97,11 @@ def _rather(state: Layout, found: search.MoveOdds) -> str:
         return ""
     wins, pick = max(picks, key=lambda pair: pair[0])
     share = _percent(wins, found.samples)
-    # (the two may round alike: "15 % ... (... now: 15 %)" would say no reason)
-    said = "a little less" if share == _percent(found.wins, found.samples) else f"{share} %"
-    return f" (the {short_name(state.pyramid[pick.at])} now: {said})"
+    # the turn wins strictly more (ties go to a pick), but the two may read alike: "15 %"
+    # twice, or "99 %" beside "nearly all", would give no reason to turn
+    said = ("slightly fewer" if share >= min(99, _percent(found.wins, found.samples))
+            else f"{share} %")
+    return f" (taking the {short_name(state.pyramid[pick.at])} instead: {said})"
 
 
 def _percent(wins: int, samples: int) -> int:

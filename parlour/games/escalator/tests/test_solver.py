@@ -6,9 +6,19 @@ import random
 import re
 from dataclasses import replace
 
+import pytest
+
 from parlour.core.game import Status
 from parlour.core.gameid import GameId
-from parlour.games.escalator.logic import Escalator, Layout, Pick, index, verdict_of_deal
+from parlour.games.escalator import search
+from parlour.games.escalator.logic import (
+    Escalator,
+    Layout,
+    Pick,
+    index,
+    short_name,
+    verdict_of_deal,
+)
 from parlour.games.escalator.solver import hint, keeps_a_win, still_winnable
 
 GAME = Escalator()
@@ -64,7 +74,7 @@ HINT_WORDS = re.compile(
     r"^(Pick up the (10|[2-9AJQK])[♣♦♥♠]|Turn the stock)"
     r"(: (a win stays possible|the deal stays winnable) in ([1-9][0-9]? % of|nearly all) "
     r"stock orders"
-    r"( \(the (10|[2-9AJQK])[♣♦♥♠] now: ([0-9][0-9]? %|a little less)\))?"
+    r"( \(taking the (10|[2-9AJQK])[♣♦♥♠] instead: ([0-9][0-9]? %|slightly fewer)\))?"
     r"| to keep a win in reach, if the stock falls kindly"
     r"|, though no order of the stock can win from here now)$"
 )
@@ -106,9 +116,28 @@ def test_a_hint_to_turn_the_stock_over_a_card_on_the_table_says_why() -> None:
     found = hint(state, 0)
     assert found is not None and HINT_WORDS.match(found.note), found
     assert found.note == ("Turn the stock: a win stays possible in 15 % of stock orders "
-                          "(the 2♠ now: 9 %)")
+                          "(taking the 2♠ instead: 9 %)")
     picked = hint(random_play("h0", 4), 0)  # a pick says no more than its own share
-    assert picked is not None and "now:" not in picked.note
+    assert picked is not None and "instead" not in picked.note
+
+
+@pytest.mark.parametrize(("turn", "pick", "said"), [
+    (200, 199, "slightly fewer"),  # "nearly all" beside "99 %" read as the same
+    (120, 119, "slightly fewer"),  # 60 % twice
+    (120, 80, "40 %"),
+])
+def test_a_turn_whose_share_reads_like_the_picks_says_the_pick_keeps_fewer(
+    monkeypatch: pytest.MonkeyPatch, turn: int, pick: int, said: str
+) -> None:
+    state = random_play("h20", 3)
+    card = next(move for move in GAME.legal_moves(state) if isinstance(move, Pick))
+    odds = search.MoveOdds(search.DRAW, turn, 200,
+                           ((search.Pick(card.at), pick), (search.DRAW, turn)))
+    monkeypatch.setattr(search, "best_move", lambda *_, **__: odds)
+    found = hint(state, 0)
+    assert found is not None and HINT_WORDS.match(found.note), found
+    assert found.note.endswith(
+        f"(taking the {short_name(state.pyramid[card.at])} instead: {said})")
 
 
 def test_a_winnable_deal_has_a_line_that_the_rules_accept() -> None:
