@@ -277,7 +277,10 @@ def _hints(state: Puzzle, moves: tuple[int, ...], optimal: bool) -> list[Hint]:
     """One hint per move of the solution, for the position before it."""
     tiles = list(state.tiles)
     gap = tiles.index(0)
-    proof = "the shortest way" if optimal else "a short way, maybe not the shortest"
+    # (a big board's way is found fast, not proved shortest: "a short way" for 820 moves
+    # on an 8x8 told a player something false)
+    way = (" (the shortest way)" if optimal
+           else " by the solver's quick way; fewer may do")
     hints = []
     for done, cell in enumerate(moves):
         left = len(moves) - done
@@ -286,7 +289,7 @@ def _hints(state: Puzzle, moves: tuple[int, ...], optimal: bool) -> list[Hint]:
         # reader says), never by its number: the page shows numbers only if asked to
         note = (f"Slide the highlighted tile at row {row + 1}, column {col + 1} "
                 f"{_direction(state.cols, cell, gap)} into the gap: "
-                f"{counted(left, 'move')} to go ({proof})")
+                f"{counted(left, 'move')} to go{way}")
         hints.append(Hint(move={"cell": [row, col]}, note=note))
         tiles[gap], tiles[cell] = tiles[cell], 0
         gap = cell

@@ -106,7 +106,8 @@ def test_on_big_boards_the_hint_says_it_is_not_proved_shortest() -> None:
     state = GAME.deal(GAME.validate({"rows": 5, "cols": 6, "shuffle": "random"}),
                       __import__("random").Random(5))
     found = solver.hint(state, 0)
-    assert found is not None and found.note.endswith("(a short way, maybe not the shortest)")
+    assert found is not None and found.note.endswith(
+        " moves to go by the solver's quick way; fewer may do")
     for hint in (found, *found.line):
         state = GAME.apply(state, GAME.parse_move(hint.move))
     assert state.solved()
