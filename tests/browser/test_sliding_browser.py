@@ -179,6 +179,32 @@ def test_a_puzzle_solved_by_following_the_hints(
     expect(page.locator("#assisted")).to_be_visible()
 
 
+# The depth of a tile's ::after rings (box-shadow spreads, inset), in px: the mark over its
+# picture, less the pixel the tile's clip hides.
+MARK_DEPTH = """(tile) => {
+  const shadow = getComputedStyle(tile, '::after').boxShadow;
+  const spreads = [...shadow.matchAll(/([\\d.]+)px inset/g)].map((m) => Number(m[1]));
+  return { rings: spreads.length, depth: Math.max(...spreads) - 1 };
+}"""
+
+
+def test_the_hint_mark_leaves_a_small_tiles_picture_in_sight(
+    create_game: CreateGame, open_page: OpenPage,
+) -> None:
+    """The hint's ring with the keyboard's cursor on it covered 7 px of each side of an 8x8
+    board's 66 px tile (38 % of its picture), the hint's alone 5 px: now 4 px at most, and
+    still two rings told apart."""
+    page = start(create_game, open_page, "4,1,3,7,2,6,0,5,8")
+    page.keyboard.press("h")  # the hint takes the keyboard's cursor to its tile
+    hinted = page.locator(".sl-tile.hint")
+    expect(hinted).to_be_focused(timeout=120_000)
+    with_cursor = hinted.evaluate(MARK_DEPTH)
+    assert with_cursor["rings"] == 2 and 3 <= with_cursor["depth"] <= 4, with_cursor
+    page.evaluate("document.activeElement.blur()")
+    alone = hinted.evaluate(MARK_DEPTH)
+    assert alone["rings"] == 2 and 3 <= alone["depth"] <= 4, alone
+
+
 def test_show_me_the_solution_plays_it_out(
     create_game: CreateGame, open_page: OpenPage,
 ) -> None:
