@@ -39,6 +39,7 @@ export function createViews({ endCard, shown, resync, undoKeys, firstNote }) {
   // A view from the server; a new view clears the note.
   function showView(next) {
     const first = state.view === null;
+    if (first) $("game").removeAttribute("data-no-game");
     state.note = ""; state.noteIsError = false;
     render(next, first ? null : next.sound);
   }

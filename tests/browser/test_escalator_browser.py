@@ -520,8 +520,8 @@ def test_the_keyboards_cursor_stays_in_the_pyramid_when_its_card_is_picked_up(
 def test_a_first_deal_that_keeps_the_page_waiting_says_it_is_dealing(
     new_context: NewContext,
 ) -> None:
-    """The page's first game, a winnable deal: until it comes, the page shows only an
-    empty table. Held back here (as a slow machine's search does), the wait says what it
+    """The page's first game, a winnable deal: until it comes, the page shows no table
+    yet. Held back here (as a slow machine's search does), the wait says what it
     is after half a second, with no Cancel, and goes with the deal."""
     page = new_context(viewport={"width": 1366, "height": 768}).new_page()
     held: list[Any] = []
@@ -533,6 +533,7 @@ def test_a_first_deal_that_keeps_the_page_waiting_says_it_is_dealing(
     expect(panel.locator(".progress-what")).to_have_text("Dealing a winnable game…")
     expect(panel.locator(".progress-cancel")).to_be_hidden()
     assert len(held) == 1 and page.locator("#esc-stock").count() == 0
+    expect(page.locator("#board-wrap")).to_have_css("visibility", "hidden")  # no empty felt
     held[0].fallback()
     page.wait_for_selector("#esc-stock")
     expect(panel).to_be_hidden()

@@ -84,6 +84,25 @@ def test_a_pasted_deal_link_shows_the_deal_and_starts_it_only_after_the_click(
         f"POST {server.url}/api/games"]
 
 
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_behind_a_links_prompt_no_empty_board_or_bare_deal_line_shows(
+    new_context: NewContext, create_game: CreateGame, game: str
+) -> None:
+    """No game is there yet: the board's frame showed as an empty strip 40 px high, and
+    the deal line as a bare "Deal". Both come with the game's first view."""
+    deal = create_game(game)["id"]
+    page = new_context().new_page()
+    page.goto(f"/play/{game}?id={quote(deal)}")
+    prompt = link_prompt(page)
+    for part in ("#board-wrap", ".idbar"):
+        expect(page.locator(part)).to_have_css("visibility", "hidden")
+    prompt.get_by_role("button", name="Play this deal").click()
+    wait_for_views(page, 1)
+    expect(page.locator("#board-wrap")).to_be_visible()
+    # (Tic-Tac-Toe's deal line has nothing to show: no deal, always the same start)
+    expect(page.locator(".idbar")).to_have_css("visibility", "visible")
+
+
 def test_a_seat_link_names_the_seat_and_who_plays_and_enter_takes_it(
     new_context: NewContext, create_game: CreateGame, server_view: ServerView
 ) -> None:
