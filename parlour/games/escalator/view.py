@@ -380,7 +380,7 @@ def _celebration(observation: JSON) -> list[str]:
     plate_h = BANNER_H + (ORDER_H if order else 0)
     return [
         _cascade(observation["bases"]),
-        f'<g id="esc-banner" class="esc-banner">'
+        '<g id="esc-banner" class="esc-banner">'
         f'<rect class="esc-banner-plate" x="{(WIDTH - plate_w) // 2}" y="{BANNER_Y}" '
         f'width="{plate_w}" height="{plate_h}" rx="22"/>'
         f'<g role="status" aria-label="Cleared! {words}">'
