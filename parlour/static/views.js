@@ -6,15 +6,15 @@ import { $, escapeHtml, formatTime, play, playerNumber, seatDot, set, setText, s
 import { endDetail } from "/static/endcard.js";
 import { morphInto, patchParts } from "/static/morph.js";
 
-// endCard: the end card (endcard.js); shown(): called after each view (the menus follow
-// it); resync(): a new connection, which starts with a whole view; undoKeys: the keys that
-// undo in this game (["U", "Ctrl+Z"]), as Undo's title names them; firstNote: what a
-// solitaire's status line says before the first move (the game's first_note).
 // a board on its side: its column runs down the screen, so a cell's left neighbour is above it
 const SIDES_ON_ITS_SIDE = { "to its left": "above it", "above it": "to its left",
   "to its right": "below it", "below it": "to its right" };
 const REFUSAL_MARK_MS = 1800;  // how long a refusal's marks stay on the board (its blinks, then still)
 
+// endCard: the end card (endcard.js); shown(): called after each view (the menus follow
+// it); resync(): a new connection, which starts with a whole view; undoKeys: the keys that
+// undo in this game (["U", "Ctrl+Z"]), as Undo's title names them; firstNote: what a
+// solitaire's status line says before the first move (the game's first_note).
 export function createViews({ endCard, shown, resync, undoKeys, firstNote }) {
   const undoTitle = undoKeys.length ? `Undo (${undoKeys.join(" or ")})` : "Undo";
   const firstUndoKey = undoKeys[0];
