@@ -48,18 +48,7 @@ export function createMoveList({ sessionId }) {
   }
 
   function item(note) {
-    const seat = state.seats[note.seat];
-    const name = seat ? seat.name : "";
-    const passes = note.passed.map((who) => {
-      const passer = state.seats[who];
-      return `<li class="mv-pass" data-after="${note.ply}" style="--seat-color: var(--seat-${who})">`
-        + `${seatDot(who)}${escapeHtml(passer ? passer.name : "")} passes</li>`;
-    }).join("");
-    return `<li data-after="${note.ply}"><button type="button" class="mv" data-ply="${note.ply}" data-seat="${note.seat}"`
-      + ` style="--seat-color: var(--seat-${note.seat})">`
-      + `<span class="visually-hidden">Move </span><span class="mv-n">${note.ply}</span>${seatDot(note.seat)}`
-      + `<b class="mv-who">${escapeHtml(name)}</b> <span class="mv-text">${moveWords(note.text)}</span></button></li>`
-      + passes;
+    return moveItems(note, (seat) => state.seats[seat]?.name ?? "", ` data-after="${note.ply}"`);
   }
 
   // The move shown: the one looked at, or the last one played.
@@ -159,6 +148,19 @@ export function markEdges(list) {
 // A move's words for a list too narrow for them on one line, broken only after a comma
 // ("bottom left," over "wins"; "m10," over "turned 3"), never inside a part: the 200-pixel
 // list beside Tic-Tac-Toe's board split "bottom" from "left".
+// A move's line and the passes after it, in the game's list and the replay's: `nameOf`
+// names a seat; `after`, the game's list's data-after, ties each line to its move.
+// (data-seat: a game's own marks for its seats, Tribolo's ● ■ ◆.)
+export function moveItems(note, nameOf, after = "") {
+  const passes = note.passed.map((who) => `<li class="mv-pass"${after} style="--seat-color: var(--seat-${who})">`
+    + `${seatDot(who)}${escapeHtml(nameOf(who))} passes</li>`).join("");
+  return `<li${after}><button type="button" class="mv" data-ply="${note.ply}" data-seat="${note.seat}"`
+    + ` style="--seat-color: var(--seat-${note.seat})">`
+    + `<span class="visually-hidden">Move </span><span class="mv-n">${note.ply}</span>${seatDot(note.seat)}`
+    + `<b class="mv-who">${escapeHtml(nameOf(note.seat))}</b> <span class="mv-text">${moveWords(note.text)}</span></button></li>`
+    + passes;
+}
+
 export function moveWords(text) {
   return text.split(/(?<=,) /).map((part) => `<span class="mv-part">${escapeHtml(part)}</span>`).join(" ");
 }

@@ -4,9 +4,9 @@
 // chosen speed, the slider or the move list jumps to any move, a swipe on the board
 // steps. The move shown is in the address (#move=N), so a link opens at that move. Open
 // to anyone once the game is over; before, to its players only (the page says so).
-import { $, api, escapeHtml, LOGO, nextTheme, scrollIntoList, seatDot, toast, tokens } from "/static/common.js";
+import { $, api, LOGO, nextTheme, scrollIntoList, toast, tokens } from "/static/common.js";
 import { fitBoardToScreen } from "/static/fit.js";
-import { markEdges, moveWords } from "/static/movelist.js";
+import { markEdges, moveItems } from "/static/movelist.js";
 
 const SID = decodeURIComponent(location.pathname.split("/")[2] || "");
 const KEPT_POSITIONS = 200;  // positions kept in the page, so that stepping back is instant
@@ -133,15 +133,7 @@ function step(to) { stop(); show(to); }
 // -- the move list: games of several players ---------------------------------------------
 function moveListItems(replay) {
   const start = '<li><button type="button" class="mv mv-start" data-ply="0">Start</button></li>';
-  return start + replay.move_list.map((note) => {
-    const passes = note.passed.map((who) => `<li class="mv-pass" style="--seat-color: var(--seat-${who})">`
-      + `${seatDot(who)}${escapeHtml(replay.seats[who] ?? "")} passes</li>`).join("");
-    // data-seat: a game's own marks for its seats (Tribolo's ● ■ ◆), as in the game's list
-    return `<li><button type="button" class="mv" data-ply="${note.ply}" data-seat="${note.seat}" style="--seat-color: var(--seat-${note.seat})">`
-      + `<span class="visually-hidden">Move </span><span class="mv-n">${note.ply}</span>${seatDot(note.seat)}`
-      + `<b class="mv-who">${escapeHtml(replay.seats[note.seat] ?? "")}</b> <span class="mv-text">${moveWords(note.text)}</span></button></li>`
-      + passes;
-  }).join("");
+  return start + replay.move_list.map((note) => moveItems(note, (seat) => replay.seats[seat] ?? "")).join("");
 }
 
 function markMove(ply) {
