@@ -59,9 +59,11 @@ def test_cancelled_work_is_stopped(compute: Compute, tmp_path: Path) -> None:
 
 
 def test_the_event_loop_is_free_while_work_runs(compute: Compute, tmp_path: Path) -> None:
+    work_seconds = 2.0
+
     async def measure() -> float:
         work = asyncio.create_task(
-            compute.run(10, jobs.sleep_then_mark, 1.0, str(tmp_path / "m"))
+            compute.run(10, jobs.sleep_then_mark, work_seconds, str(tmp_path / "m"))
         )
         worst = 0.0
         while not work.done():
@@ -71,7 +73,9 @@ def test_the_event_loop_is_free_while_work_runs(compute: Compute, tmp_path: Path
         await work
         return worst
 
-    assert run_async(measure()) < 0.05
+    # Work run on the loop would stall it for the work's whole length; a busy CI
+    # machine's scheduler alone stalls it for a tenth of a second now and then.
+    assert run_async(measure()) < work_seconds / 4
 
 
 # -- progress reports -------------------------------------------------------------------

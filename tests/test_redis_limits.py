@@ -135,4 +135,4 @@ def test_a_hung_redis_holds_a_move_no_longer_than_the_timeout(silent_server: str
     first, took, second, second_took = run_async(scenario())
     assert first is None and second is None
     assert took < on_redis.TIMEOUT + 0.25
-    assert second_took < 0.01  # left alone meanwhile
+    assert second_took < on_redis.TIMEOUT / 2  # left alone meanwhile, not waited on again
