@@ -832,6 +832,19 @@ def test_csv_cells_are_quoted_and_never_run_as_formulas() -> None:
     assert cells["Score"] == "-3" and cells["Time (s)"] == "1.5"  # numbers stay numbers
 
 
+def test_csv_times_are_as_fine_as_the_game_writes_them() -> None:
+    """Minesweeper's 4.329 s reads 4.32 on its end card: so in the CSV, not 4.3 (or 4.33)."""
+    def time_of(game: str, preset: str) -> str:
+        result = Result(sid="s", round=1, game=game, preset=preset, mode="solo",
+                        outcome="won", score=None, elapsed_ms=64_329, moves=9,
+                        assisted=False, finished=1.7e9, seat_name="You")
+        (row,) = list(csv.reader(io.StringIO(results_csv([result], {}, GAMES)[1:])))[1:]
+        return row[COLUMNS.index("Time (s)")]
+
+    assert time_of("minesweeper", "easy") == "64.32"
+    assert time_of("tictactoe", "standard") == "64.3"
+
+
 def test_games_saved_by_an_earlier_parlour_move_to_another_machine(tmp_path: Path) -> None:
     """The games of Parlour 0.1's file (tests/fixtures) pass the restore's every check."""
     old = tmp_path / "old.sqlite3"

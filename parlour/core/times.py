@@ -28,3 +28,9 @@ def written(ms: float, places: int = 0) -> str:
     if minutes or not places:
         return f"{minutes}:{seconds:02}{tail}"
     return f"{seconds}{tail}"
+
+
+def seconds(ms: float, places: int) -> str:
+    """`ms` as a plain number of seconds for a spreadsheet, cut to `places` (4.32)."""
+    whole, fraction = divmod(units(ms, places), 10 ** places)
+    return f"{whole}.{fraction:0{places}}" if places else str(whole)

@@ -12,8 +12,11 @@ import time
 from collections.abc import Mapping, Sequence
 
 from parlour.core.game import GameSpec
+from parlour.core.times import seconds
 from parlour.store.rows import Result
 
+# A time to the tenth of a second, or as finely as the game's players read it (4.32).
+LEAST_PLACES = 1
 COLUMNS = ("Date", "Game", "Board", "Players", "Seat", "Result", "Score", "Time (s)",
            "Moves", "With help", "Game id")
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -41,7 +44,8 @@ def _row(result: Result, game_id: str, spec: GameSpec | None) -> list[str]:
         _text(title), _text(board), _text(result.mode), _text(result.seat_name),
         _OUTCOMES.get(result.outcome, _text(result.outcome)),
         "" if result.score is None else str(result.score),
-        f"{result.elapsed_ms / 1000:.1f}", str(result.moves),
+        seconds(result.elapsed_ms, max(LEAST_PLACES, spec.time_places if spec else 0)),
+        str(result.moves),
         "yes" if result.assisted else "no", _text(game_id),
     ]
 
