@@ -537,3 +537,30 @@ def test_a_first_deal_that_keeps_the_page_waiting_says_it_is_dealing(
     held[0].fallback()
     page.wait_for_selector("#esc-stock")
     expect(panel).to_be_hidden()
+
+
+def open_on_phone(open_page: OpenPage, new_context: NewContext, create_game: CreateGame,
+                  width: int, height: int, **options: Any) -> Page:
+    created = create_game("escalator", **(options or {"params": {"winnable": False}}))
+    sid = created["session"]
+    phone = new_context(tokens={sid: created["token"]}, viewport={"width": width, "height": height},
+                        has_touch=True, is_mobile=True)
+    page = open_page(f"/play/escalator?session={sid}", context=phone)
+    page.wait_for_selector("#esc-stock")
+    page.wait_for_function(ALL_STILL)
+    return page
+
+
+def test_a_long_hint_on_a_small_phone_does_not_move_the_board(
+    open_page: OpenPage, new_context: NewContext, create_game: CreateGame,
+) -> None:
+    """The status line keeps two lines on a phone, and a hint to turn the stock rather than
+    pick up a card (the longest) says it in two lines of a 360 px screen: the board stays
+    where it was while the player reads it."""
+    game_id, layout = deal_of("rather25")  # its hint turns the stock, with the J♣ to pick
+    assert layout.playable()
+    page = open_on_phone(open_page, new_context, create_game, 360, 740, id=game_id)
+    board_top = page.locator("#board-wrap").bounding_box()
+    page.keyboard.press("h")
+    expect(page.locator("#message")).to_contain_text("Turn the stock", timeout=DEAL_WAIT_MS)
+    assert page.locator("#board-wrap").bounding_box() == board_top

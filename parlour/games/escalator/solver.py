@@ -43,7 +43,9 @@ def hint(state: Layout, seat: int) -> Hint | None:
     unseen stock may fall in, said as a player would (after the page's "Hint: "), in two
     lines of a phone: "Pick up the 7♣: a win stays possible in 40 % of stock orders". On a
     deal dealt winnable only the orders that let it be won count (the player knows the
-    true one does): "...: the deal stays winnable in 97 % of stock orders". A share of the
+    true one does): "...: the deal stays winnable in 97 % of stock orders". A turn of the
+    stock with a card to pick up says that card's share, and its own shorter: "Turn the
+    stock: winnable in 40 % of stock orders (picking the 7♠: 9 %)". A share of the
     orders, not a chance to win: playing on, the player still cannot see the stock."""
     if RULES.to_move(state) is None:
         return None
@@ -56,8 +58,12 @@ def hint(state: Layout, seat: int) -> Hint | None:
         return None
     if found.wins:
         move = move_of_step(found.move)
-        return Hint(move=RULES.move_to_json(move),
-                    note=f"{_doing(state, move)}: {_odds(state, found)}{_rather(state, found)}")
+        rather = _rather(state, found)
+        if rather:  # two lines of a phone still: the share said short, the card's beside it
+            note = f"{_doing(state, move)}: winnable in {_share(found)} stock orders {rather}"
+        else:
+            note = f"{_doing(state, move)}: {_odds(state, found)}"
+        return Hint(move=RULES.move_to_json(move), note=note)
     # no sampled order won: the first move that keeps a win in reach, if any does
     for step, _ in found.odds:
         move = move_of_step(step)
@@ -79,16 +85,20 @@ def _doing(state: Layout, move: Pick | Draw) -> str:
 
 def _odds(state: Layout, found: search.MoveOdds) -> str:
     """The sampled share in a player's words."""
-    share = ("nearly all" if found.wins == found.samples
-             else f"{_percent(found.wins, found.samples)} % of")
     if state.dealt_winnable:
-        return f"the deal stays winnable in {share} stock orders"
-    return f"a win stays possible in {share} stock orders"
+        return f"the deal stays winnable in {_share(found)} stock orders"
+    return f"a win stays possible in {_share(found)} stock orders"
+
+
+def _share(found: search.MoveOdds) -> str:
+    """"40 % of" or "nearly all", before "stock orders"."""
+    return ("nearly all" if found.wins == found.samples
+            else f"{_percent(found.wins, found.samples)} % of")
 
 
 def _rather(state: Layout, found: search.MoveOdds) -> str:
     """Why turn the stock with a card to pick up on the table: the best pick's share,
-    "(taking the 7♠ instead: 9 %)"."""
+    "(picking the 7♠: 9 %)"; none for a pick."""
     if not isinstance(move_of_step(found.move), Draw):
         return ""
     picks = [(wins, move) for step, wins in found.odds
@@ -99,9 +109,8 @@ def _rather(state: Layout, found: search.MoveOdds) -> str:
     share = _percent(wins, found.samples)
     # the turn wins strictly more (ties go to a pick), but the two may read alike: "15 %"
     # twice, or "99 %" beside "nearly all", would give no reason to turn
-    said = ("slightly fewer" if share >= min(99, _percent(found.wins, found.samples))
-            else f"{share} %")
-    return f" (taking the {short_name(state.pyramid[pick.at])} instead: {said})"
+    said = ("fewer" if share >= min(99, _percent(found.wins, found.samples)) else f"{share} %")
+    return f"(picking the {short_name(state.pyramid[pick.at])}: {said})"
 
 
 def _percent(wins: int, samples: int) -> int:
