@@ -551,6 +551,46 @@ def open_on_phone(open_page: OpenPage, new_context: NewContext, create_game: Cre
     return page
 
 
+# Where the table, its cards and the deal line under it lie, and whether the page scrolls.
+LAYOUT_SEEN = """() => {
+  const box = (element) => { const r = element.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, width: r.width }; };
+  const cards = [...document.querySelectorAll("#esc-cards > .esc-card")].map(box);
+  return {
+    table: box(document.querySelector("#esc-table")), cards,
+    stock: box(document.querySelector("#esc-stock")), idbar: box(document.querySelector(".idbar")),
+    scrolls: document.documentElement.scrollHeight > document.documentElement.clientHeight,
+  };
+}"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (412, 915), (360, 740), (844, 390)])
+def test_on_a_phone_the_table_takes_the_whole_screen_and_its_cards_the_whole_width(
+    open_page: OpenPage, new_context: NewContext, create_game: CreateGame, width: int,
+    height: int,
+) -> None:
+    """As Microsoft's Pyramid does: upright, the pyramid's foot spans the screen's width
+    (its seven cards and their gaps are 7.6 cards wide) and the stock and the base stand
+    at the foot of the screen, the table under the page's bars stretched to it; on its
+    side, the table is as high as the screen leaves it. One screen, no scrolling; every
+    card on the table, none over the stock's row."""
+    page = open_on_phone(open_page, new_context, create_game, width, height)
+    seen = page.evaluate(LAYOUT_SEEN)
+    table, stock = seen["table"], seen["stock"]
+    assert not seen["scrolls"]
+    assert seen["idbar"]["bottom"] <= height
+    for card in seen["cards"]:
+        assert table["left"] - 0.5 <= card["left"] and card["right"] <= table["right"] + 0.5
+        assert table["top"] - 0.5 <= card["top"] and card["bottom"] <= table["bottom"] + 0.5
+    pyramid_foot = max(card["bottom"] for card in seen["cards"] if card["bottom"] < stock["top"])
+    assert pyramid_foot < stock["top"]
+    if height > width:
+        assert seen["cards"][0]["width"] >= 0.92 * width / 7.6  # (the page keeps a margin)
+        assert table["bottom"] >= 0.85 * height
+    else:
+        assert table["bottom"] >= height - 20
+
+
 def test_a_long_hint_on_a_small_phone_does_not_move_the_board(
     open_page: OpenPage, new_context: NewContext, create_game: CreateGame,
 ) -> None:

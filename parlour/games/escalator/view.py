@@ -1,8 +1,10 @@
 """Escalator: the pyramid on a felt table, the stock and the base below it.
 
 Every card is drawn here (no images): a white face, corner indices big enough to read
-on a phone, pips or a court panel. The table is an SVG (felt, stock, counts, the end's
-panels); the cards lie on it as HTML-level `<svg>` elements of their own, each with an id
+on a phone, pips or a court panel. The table is SVGs (the felt; the stock's row with its
+counts and the verdict, at the table's foot; the win's panel); the pyramid's empty places
+are HTML, so that a tall phone can space the rows (view.css), and the cards lie on it as
+HTML-level `<svg>` elements of their own, each with an id
 (`esc-card-Qs`), placed by CSS custom properties in the table's units and stacked by
 z-index. So each card is a compositor layer of its own: a pick restyles and repaints the
 few cards that changed, and the picked card flies to the base as a CSS transition of its
@@ -40,6 +42,7 @@ HEIGHT = TABLE_Y + CARD_H + MARGIN
 PILE_STEP = 3  # how far each layer under a pile shows
 MINI = 0.72  # the scale of the cards revealed from the stock at the end
 UNDER_Z = ROWS + 1  # the base pile lies over the pyramid: a picked card flies over it
+PILES_TOP = TABLE_Y - 28  # the stock's row, and the gap above it where the verdict stands
 
 # Suits in a 100 × 100 box, drawn once in <defs> and used by every pip.
 SUIT_SHAPES = {
@@ -108,9 +111,17 @@ def render(observation: JSON, ctx: RenderContext) -> str:
         f'<div class="esc {status}" id="esc">',
         f'<div class="esc-table" id="esc-table" style="--h:{height}" role="group" '
         f'aria-label="{attr(label)}" aria-disabled="{str(not live).lower()}">',
-        f'<svg class="esc-board" id="esc-board" viewBox="0 0 {WIDTH} {height}">',
+        # the felt, stretched to the table, which a tall phone makes taller than the drawing
+        f'<svg class="esc-board" id="esc-board" viewBox="0 0 {WIDTH} {height}" '
+        'preserveAspectRatio="none">',
         _DEFS,
-        f'<g id="esc-felt">{_felt(height, slots=not won)}</g>',
+        f'<g id="esc-felt">{_felt(height)}</g>',
+        "</svg>",
+        _slots() if not won else "",
+        # the stock's row, at the table's foot: on a tall phone, the screen's
+        f'<svg class="esc-piles" id="esc-piles" viewBox="0 {PILES_TOP} {WIDTH} '
+        f'{HEIGHT - PILES_TOP}">',
+        _pile_slots(),
         _stock(observation["stock"], live, hint.get("draw") is True),
         _stock_count(observation["stock"]),
         _waste(len(observation["bases"])),
@@ -144,32 +155,33 @@ def slot_xy(row: int, index: int) -> tuple[int, int]:
 
 
 @cache
-def _felt(height: int, slots: bool = True) -> str:
-    places = "".join(  # what the row below leaves in sight: the top half, or all
-        _slot(*slot_xy(row, index), ROW_STEP if row < ROWS - 1 else CARD_H - 4)
+def _felt(height: int) -> str:
+    return (
+        f'<rect class="esc-cloth" width="{WIDTH}" height="{height}"/>'
+        f'<rect class="esc-sheen" width="{WIDTH}" height="{height}" fill="url(#esc-sheen)"/>'
+    )
+
+
+@cache
+def _slots() -> str:
+    """The pyramid's empty places, each what the row below leaves in sight: a rounded box
+    open at the foot, or the whole card's in the last row. Placed as the cards are (the
+    row, the rows' step that a tall phone lengthens: view.css), so they are HTML too."""
+    return '<div class="esc-slots" id="esc-slots" aria-hidden="true">' + "".join(
+        f'<i class="{"esc-slot" if row == ROWS - 1 else "esc-slot open"}" '
+        f'style="--x:{x + 2};--y:{y + 2};--row:{row}"></i>'
         for row in range(ROWS)
         for index in range(row + 1)
-    ) if slots else ""
-    piles = "".join(
+        for x, y in [slot_xy(row, index)]
+    ) + "</div>"
+
+
+def _pile_slots() -> str:
+    return "".join(
         f'<rect class="esc-slot esc-pile-slot" x="{x + 2}" y="{TABLE_Y + 2}" '
         f'width="{CARD_W - 4}" height="{CARD_H - 4}" rx="8"/>'
         for x in (STOCK_X, BASE_X)
     )
-    return (
-        f'<rect class="esc-cloth" width="{WIDTH}" height="{height}"/>'
-        f'<rect class="esc-sheen" width="{WIDTH}" height="{height}" '
-        f'fill="url(#esc-sheen)"/>{places}{piles}'
-    )
-
-
-def _slot(x: int, y: int, height: int) -> str:
-    """An empty place: a rounded box open at the foot where the next row would cover it."""
-    left, right, top, r = x + 2, x + CARD_W - 2, y + 2, 8
-    if height == ROW_STEP:
-        return (f'<path class="esc-slot" d="M{left} {y + height}V{top + r}Q{left} {top} '
-                f'{left + r} {top}H{right - r}Q{right} {top} {right} {top + r}V{y + height}"/>')
-    return (f'<rect class="esc-slot" x="{left}" y="{top}" width="{CARD_W - 4}" '
-            f'height="{height}" rx="{r}"/>')
 
 
 def _pyramid(observation: JSON, live: bool,
@@ -189,18 +201,18 @@ def _pyramid(observation: JSON, live: bool,
             if not live:
                 state = "covered" if at not in free else "free"
                 cards.append(_card(card, x, y, z, classes(state, hint), role="img",
-                                   label=name if at in free else f"{name}, covered"))
+                                   label=name if at in free else f"{name}, covered", row=row))
             elif at in playable:
                 cards.append(_card(card, x, y, z, classes("playable", hint), role="button",
-                                   label=name, actions=_pick(row, index, drag=True)))
+                                   label=name, actions=_pick(row, index, drag=True), row=row))
             elif at in free:
                 cards.append(_card(card, x, y, z, classes("free", hint), role="button",
                                    label=f"{name}: not one rank from the base, cannot be "
                                          "picked now",
-                                   actions=_pick(row, index, drag=False)))
+                                   actions=_pick(row, index, drag=False), row=row))
             else:
                 cards.append(_card(card, x, y, z, "covered", role="img",
-                                   label=f"{name}, covered"))
+                                   label=f"{name}, covered", row=row))
     return cards
 
 
@@ -212,14 +224,17 @@ def _pick(row: int, index: int, drag: bool) -> str:
 
 
 def _card(card: str, x: float, y: float, z: int, css: str, *, role: str, label: str | None,
-          actions: str = "", style: str = "", inner: str = "") -> tuple[int, str]:
+          actions: str = "", style: str = "", inner: str = "",
+          row: int | None = None) -> tuple[int, str]:
     """A card as an <svg> of its own, with its place in the deck's order: placed by
-    --x/--y in the table's units, so that a change of place is a CSS transition, and
-    stacked by --z. No label: a card out of sight, hidden from screen readers too."""
+    --x/--y in the table's units (and --row in the pyramid, or --pile in the stock's row,
+    which a tall phone moves: view.css), so that a change of place is a CSS transition,
+    and stacked by --z. No label: a card out of sight, hidden from screen readers too."""
     named = f'role="{role}" aria-label="{attr(label)}"' if label else 'aria-hidden="true"'
+    place = f";--row:{row}" if row is not None else ";--pile:1"  # in the stock's row
     return DECK_ORDER[card], (
         f'<svg id="esc-card-{card}" class="{classes("esc-card", f"suit-{card[1]}", css)}" '
-        f'viewBox="0 0 {CARD_W} {CARD_H}" style="--x:{x:g};--y:{y:g};--z:{z}{style}" '
+        f'viewBox="0 0 {CARD_W} {CARD_H}" style="--x:{x:g};--y:{y:g}{place};--z:{z}{style}" '
         f'{named}{actions}><g class="esc-in">{card_face(card)}{inner}{_RING}{_HIT}</g></svg>'
     )
 
