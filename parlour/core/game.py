@@ -63,6 +63,12 @@ def counted(number: int, noun: str) -> str:
     return f"{number} {noun}{'s' * (number != 1)}"
 
 
+def percent(number: int) -> str:
+    """A share as players read it, "16 %", its sign held to the number by a no-break space:
+    a wrapped line never starts with "%"."""
+    return f"{number}\u00a0%"
+
+
 class GameError(Exception):
     """A request the game refuses; the message is shown to the player as it is. `marks`
     are the ids of the board's elements it is about, which the page marks for a moment

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from parlour.core.game import Hint, Replay
+from parlour.core.game import Hint, Replay, percent
 from parlour.games.escalator import search
 from parlour.games.escalator.logic import (
     PYRAMID,
@@ -93,7 +93,7 @@ def _odds(state: Layout, found: search.MoveOdds) -> str:
 def _share(found: search.MoveOdds) -> str:
     """"40 % of" or "nearly all", before "stock orders"."""
     return ("nearly all" if found.wins == found.samples
-            else f"{_percent(found.wins, found.samples)} % of")
+            else f"{percent(_percent(found.wins, found.samples))} of")
 
 
 def _rather(state: Layout, found: search.MoveOdds) -> str:
@@ -109,7 +109,7 @@ def _rather(state: Layout, found: search.MoveOdds) -> str:
     share = _percent(wins, found.samples)
     # the turn wins strictly more (ties go to a pick), but the two may read alike: "15 %"
     # twice, or "99 %" beside "nearly all", would give no reason to turn
-    said = ("fewer" if share >= min(99, _percent(found.wins, found.samples)) else f"{share} %")
+    said = ("fewer" if share >= min(99, _percent(found.wins, found.samples)) else percent(share))
     return f"(picking the {short_name(state.pyramid[pick.at])}: {said})"
 
 

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from parlour.core.game import Hint
+from parlour.core.game import Hint, percent
 from parlour.games.minesweeper.analysis import (
     Constraint,
     Contradiction,
@@ -899,4 +899,4 @@ GUESS_NOTES: dict[Why, str] = {
 
 def _percent(probability: float) -> str:
     """A chance as players read it: a whole percent, never 0 % or 100 % for a guess."""
-    return f"{min(max(round(probability * 100), 1), 99)} %"
+    return percent(min(max(round(probability * 100), 1), 99))

@@ -65,17 +65,17 @@ def test_on_a_winnable_deal_the_share_counts_the_ways_that_let_it_be_won() -> No
 
 
 def share(note: str) -> int:
-    found = re.search(r"in (\d+) %|(nearly all)", note)
+    found = re.search(r"in (\d+)\u00a0%|(nearly all)", note)
     assert found is not None, note
     return 100 if found[2] else int(found[1])
 
 
 HINT_WORDS = re.compile(
     r"^(Pick up the (10|[2-9AJQK])[♣♦♥♠]|Turn the stock)"
-    r"(: (a win stays possible|the deal stays winnable) in ([1-9][0-9]? % of|nearly all) "
+    r"(: (a win stays possible|the deal stays winnable) in ([1-9][0-9]?\u00a0% of|nearly all) "
     r"stock orders"
-    r"|: winnable in ([1-9][0-9]? % of|nearly all) stock orders "
-    r"\(picking the (10|[2-9AJQK])[♣♦♥♠]: ([0-9][0-9]? %|fewer)\)"
+    r"|: winnable in ([1-9][0-9]?\u00a0% of|nearly all) stock orders "
+    r"\(picking the (10|[2-9AJQK])[♣♦♥♠]: ([0-9][0-9]?\u00a0%|fewer)\)"
     r"| to keep a win in reach, if the stock falls kindly"
     r"|, though no order of the stock can win from here now)$"
 )
@@ -99,7 +99,7 @@ def random_play(seed: str, moves: int) -> Layout:
 def test_hints_say_how_often_a_win_stays_possible_as_a_player_would() -> None:
     chance = hint(random_play("h0", 4), 0)
     assert chance is not None
-    assert chance.note == "Pick up the 3♥: a win stays possible in 6 % of stock orders"
+    assert chance.note == "Pick up the 3♥: a win stays possible in 6\u00a0% of stock orders"
     # no order tried wins, but one the player cannot rule out does: the move keeps it
     lucky_state = random_play("h0", 8)
     lucky = hint(lucky_state, 0)
@@ -121,7 +121,8 @@ def test_a_hint_to_turn_the_stock_over_a_card_on_the_table_says_why() -> None:
     assert any(isinstance(move, Pick) for move in GAME.legal_moves(state))
     found = hint(state, 0)
     assert found is not None and HINT_WORDS.match(found.note), found
-    assert found.note == "Turn the stock: winnable in 15 % of stock orders (picking the 2♠: 9 %)"
+    assert found.note == ("Turn the stock: winnable in 15\u00a0% of stock orders "
+                          "(picking the 2♠: 9\u00a0%)")
     picked = hint(random_play("h0", 4), 0)  # a pick says no more than its own share
     assert picked is not None and "picking" not in picked.note
 
@@ -129,7 +130,7 @@ def test_a_hint_to_turn_the_stock_over_a_card_on_the_table_says_why() -> None:
 @pytest.mark.parametrize(("turn", "pick", "said"), [
     (200, 199, "fewer"),  # "nearly all" beside "99 %" read as the same
     (120, 119, "fewer"),  # 60 % twice
-    (120, 80, "40 %"),
+    (120, 80, "40\u00a0%"),
 ])
 def test_a_turn_whose_share_reads_like_the_picks_says_the_pick_keeps_fewer(
     monkeypatch: pytest.MonkeyPatch, turn: int, pick: int, said: str
@@ -143,7 +144,7 @@ def test_a_turn_whose_share_reads_like_the_picks_says_the_pick_keeps_fewer(
     assert found is not None and HINT_WORDS.match(found.note), found
     assert found.note.endswith(f"(picking the {short_name(state.pyramid[card.at])}: {said})")
     # the longest, with a 10 and "nearly all", keeps to two lines of a 360 px phone
-    longest = re.sub(r"in (\d+ % of|nearly all)", "in nearly all",
+    longest = re.sub(r"in (\d+\u00a0% of|nearly all)", "in nearly all",
                      re.sub(r"picking the \S+", "picking the 10♠", found.note))
     assert len(f"Hint: {longest}") <= PHONE_TWO_LINES, longest
 

@@ -151,7 +151,7 @@ def test_a_hint_after_the_opening_is_safe_or_gives_its_odds(board: str) -> None:
                                             "the mines left are all accounted for elsewhere)"))
         else:
             kinds = "|".join(map(re.escape, GUESS_NOTES.values()))
-            assert re.fullmatch(rf"Open row \d+, column \d+ \(a guess: \d\d? % mine, "
+            assert re.fullmatch(rf"Open row \d+, column \d+ \(a guess: \d\d?\u00a0% mine, "
                                 rf"({kinds})\)", found.note), found.note
 
 

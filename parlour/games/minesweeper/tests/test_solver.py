@@ -354,7 +354,7 @@ def test_a_guess_hint_says_what_kind_of_guess_it_is() -> None:
     # games played by following the hint through the real rules: each guess's note says
     # why it is played, and a coin toss is always an even chance
     params = GAME.validate({"rows": 16, "cols": 30, "mines": 99, "first_click": "opening"})
-    guess = re.compile(r"Open row \d+, column \d+ \(a guess: (\d\d?) % mine, (.+)\)")
+    guess = re.compile(r"Open row \d+, column \d+ \(a guess: (\d\d?)\u00a0% mine, (.+)\)")
     said: dict[str, set[str]] = {}
     for seed in range(100):
         state = GAME.deal(params, random.Random(seed))
