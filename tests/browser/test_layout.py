@@ -716,6 +716,38 @@ def test_minesweepers_medium_board_fits_across_a_narrow_phone(
     assert cell is not None and cell["width"] >= 18  # still a fingertip's cell
 
 
+# each board on an upright 360x740 phone, and the least its cells may be there: as wide as
+# the width allows, the board's panel reaching the screen's sides (before, 12 px of page and
+# 8 px of panel on each side left Medium's and Hard's cells 20 px, Expert's 18)
+NARROW_TOUCH_PHONE = {"width": 360, "height": 740}
+BOARDS_ACROSS_A_NARROW_PHONE = {
+    "easy": ({"rows": 7, "cols": 7, "mines": 10}, 44),
+    "medium": ({"rows": 15, "cols": 15, "mines": 40}, 22),
+    "hard": ({"rows": 15, "cols": 30, "mines": 99}, 22),  # on its side: 15 cells across
+    "expert": ({"rows": 16, "cols": 30, "mines": 99}, 20),
+}
+
+
+@pytest.mark.parametrize("board", BOARDS_ACROSS_A_NARROW_PHONE)
+def test_on_a_narrow_touch_phone_every_board_fits_across_in_cells_as_wide_as_it_allows(
+    new_context: NewContext, create_game: CreateGame, board: str
+) -> None:
+    params, least_cell = BOARDS_ACROSS_A_NARROW_PHONE[board]
+    created = create_game("minesweeper", params=params)
+    context = new_context(tokens={created["session"]: created["token"]}, has_touch=True,
+                          is_mobile=True, viewport=NARROW_TOUCH_PHONE)
+    page = context.new_page()
+    page.goto(f"/play/minesweeper?session={created['session']}")
+    wait_for_views(page, 1)
+    page.wait_for_timeout(200)  # the board takes the room measured after the first view
+    width = NARROW_TOUCH_PHONE["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, "sideways scroll"
+    grid = box(page, ".ms-grid")
+    assert grid["left"] >= 0 and grid["right"] <= width, grid
+    cell = box(page, ".ms-cell")
+    assert cell["right"] - cell["left"] >= least_cell, cell
+
+
 def test_a_wide_board_grows_on_a_big_screen(new_context: NewContext,
                                             create_game: CreateGame) -> None:
     """Expert's 30 columns: wider cells on 1600 x 1000 than on a laptop, and still the
