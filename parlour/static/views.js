@@ -120,7 +120,22 @@ export function createViews({ endCard, shown, resync, undoKeys, firstNote }) {
     if (hinted && hinted !== state.hinted && holder !== hinted && onBoard) {
       hinted.focus({ preventScroll: true });
     }
+    if (hinted && hinted !== state.hinted) panToHint(hinted);
     state.hinted = hinted;
+  }
+
+  // A board that pans in a box of its own (.board-scroll: Minesweeper's Expert on a phone)
+  // brings a new hint to the box's middle, along each way it is not well inside already
+  // (three cells from the edges): the hint's note, which comes next, may take a line more
+  // above the board and make the box a line shorter.
+  function panToHint(hinted) {
+    const box = hinted.closest(".board-scroll");
+    if (!box) return;
+    const outer = box.getBoundingClientRect(), inner = hinted.getBoundingClientRect();
+    const centre = (start, end, from, to, margin) =>
+      (start >= from + margin && end <= to - margin ? 0 : (start + end - from - to) / 2);
+    box.scrollLeft += centre(inner.left, inner.right, outer.left, outer.right, 3 * inner.width);
+    box.scrollTop += centre(inner.top, inner.bottom, outer.top, outer.bottom, 3 * inner.height);
   }
 
   function seatChip(seat, index) {

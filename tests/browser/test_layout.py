@@ -777,6 +777,7 @@ _CELLS_ACROSS = """() => {
   const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
   return { usable: wrap.clientWidth - padding,
            grid: grid.width, cell: cell.width, wrapScrolls: wrap.scrollWidth > wrap.clientWidth,
+           boxPans: (b => b.scrollHeight > b.clientHeight)(document.getElementById('ms-scroll')),
            pageWidth: document.documentElement.scrollWidth,
            pageHeight: document.documentElement.scrollHeight };
 }"""
@@ -787,8 +788,9 @@ _CELLS_ACROSS = """() => {
 def test_on_a_phone_a_board_too_long_for_the_screen_takes_its_width(
     new_context: NewContext, create_game: CreateGame, size: str, board: str
 ) -> None:
-    """Hard's and Expert's 30 cells do not fit a phone's height even at 18 px, so the page
-    scrolls down to their end and their cells are as wide as the width allows: sized to
+    """Hard's and Expert's 30 cells do not fit a phone's height even at 18 px, so they pan
+    (upright, in a box of their own; on its side, with the page) down to their end, and
+    their cells are as wide as the width allows: sized to
     the height and floored at 18 px, they left 43 to 62 px of a 390x844 phone's width
     unused (grids of 307 and 288 px in 350) while still running 82 px under the screen.
     The counters stay at the top of the page, the last row is scrolled to, and nothing
@@ -808,12 +810,23 @@ def test_on_a_phone_a_board_too_long_for_the_screen_takes_its_width(
     # whole pixels: one more per cell would not fit (at 390x844 Hard's cells are 22 px,
     # Expert's 20; before, 18)
     assert shown["grid"] + across > shown["usable"], f"the width is not used: {shown}"
-    assert shown["pageHeight"] > height, "the board fits: it should not be cut to the width"
     assert shown["pageWidth"] <= width and not shown["wrapScrolls"], f"sideways: {shown}"
+    # upright, the grid pans in a box of its own and the page stays; on its side, where
+    # that box would be a strip, the page scrolls
+    upright = height > width
+    if upright:
+        assert shown["boxPans"] and shown["pageHeight"] <= height, shown
+        page.evaluate("(b => b.scrollTop = b.scrollHeight)(document.getElementById('ms-scroll'))")
+    else:
+        assert shown["pageHeight"] > height, "the board fits: it should not be cut to the width"
     for counter in ("#ms-mines", "#ms-face", "#ms-time", "#message"):
         expect(page.locator(counter)).to_be_in_viewport()
-    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    if not upright:
+        page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
     page.wait_for_timeout(100)
+    if upright:  # the board's last row in sight, and the counters still
+        for counter in ("#ms-mines", "#ms-face", "#ms-time", "#message"):
+            expect(page.locator(counter)).to_be_in_viewport()
     last = page.locator(".ms-cell").last
     cell = box(page, f"#{last.get_attribute('id')}")
     assert cell["bottom"] <= height and cell["top"] >= box(page, ".topbar")["bottom"], cell

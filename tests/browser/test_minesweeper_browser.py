@@ -281,6 +281,14 @@ def long_press(page: Page, x: float, y: float) -> None:
         cdp.detach()
 
 
+def page_box(page: Page, selector: str) -> dict[str, float]:
+    """Where the element is on the screen: left, right, top and bottom."""
+    found: dict[str, float] = page.locator(selector).evaluate(
+        "e => { const r = e.getBoundingClientRect();"
+        " return { left: r.left, right: r.right, top: r.top, bottom: r.bottom }; }")
+    return found
+
+
 def tap(page: Page, x: float, y: float) -> None:
     """A short tap (touch start, touch end: the browser follows it with a click)."""
     page.touchscreen.tap(x, y)
@@ -663,6 +671,72 @@ def test_a_wide_board_stands_on_its_side_on_a_tall_phone(
     note = hint(deal.start, 0)
     assert note is not None
     expect(page.locator("#message")).to_contain_text(sideways(note.note))
+
+
+def closed_near_the_end(state: Minefield) -> list[int]:
+    """The closed cells of the board's last three columns (on its side: the bottom rows)."""
+    return [c for c in range(state.size)
+            if state.marks[c] == HIDDEN and c % state.cols >= state.cols - 3]
+
+
+def hinted_near_the_end(state: Minefield) -> bool:
+    """The hint opens a cell of the board's last three columns."""
+    found = hint(state, 0)
+    return found is not None and found.move.get("open", [0, 0])[1] >= state.cols - 3
+
+
+def swipe_up(page: Page, x: float, y: float, distance: float, steps: int = 12) -> None:
+    """A finger drawn up the screen from (x, y), as the browser's own touch input (CDP)."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        cdp.send("Input.dispatchTouchEvent",
+                 {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        for step in range(1, steps + 1):
+            cdp.send("Input.dispatchTouchEvent", {
+                "type": "touchMove", "touchPoints": [{"x": x, "y": y - distance * step / steps}]})
+            page.wait_for_timeout(16)  # a frame between moves, as a finger's come
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    finally:
+        cdp.detach()
+
+
+def test_on_a_tall_phone_a_board_longer_than_the_screen_pans_in_its_box_not_the_page(
+    minesweeper: OpenGame, next_view: NextView
+) -> None:
+    """Expert's 30 cells run down a 390x844 phone past its foot at the least size a finger
+    takes: a swipe pans the grid in a box of its own, as phone Minesweepers do, and the
+    counters, the face and flag mode stay on the screen (the page scrolled, and they went
+    off it). Its far end takes a tap and a long press as the rest of the board does, and a
+    hint there is panned to."""
+    last = (8, 29)  # on its side, the board's last column is the screen's bottom row
+    deal = find_deal(16, 30, 99, last, lambda s: len(closed_near_the_end(s)) > 1
+                     and hinted_near_the_end(s))
+    game = minesweeper(deal, phone=True)
+    page = game.page
+    assert page.evaluate("document.documentElement.scrollHeight") <= 844, "the page scrolls"
+    box = page_box(page, "#ms-scroll")
+    expect(game.cell(last)).not_to_be_in_viewport()
+    game.nothing_happens(lambda: swipe_up(page, (box["left"] + box["right"]) / 2,
+                                          box["bottom"] - 20, 300))  # a pan opens nothing
+    assert page.evaluate("document.getElementById('ms-scroll').scrollTop") > 0, "no pan"
+    assert page.evaluate("window.scrollY") == 0, "the page moved"
+    for counter in ("#ms-mines", "#ms-face", "#ms-time", "#ms-mode", "#message"):
+        expect(page.locator(counter)).to_be_in_viewport()
+    expect(game.cell(last)).to_be_in_viewport()
+    with next_view(page):
+        tap(page, *game.centre(game.cell(last)))
+    game.wait_board(text(deal.start))
+    hinted = hint(deal.start, 0)
+    flagged = next(divmod(c, deal.cols) for c in closed_near_the_end(deal.start)
+                   if hinted is None or list(divmod(c, deal.cols)) != hinted.move["open"])
+    with next_view(page):
+        long_press(page, *game.centre(game.cell(flagged)))
+    expect(game.cell(flagged)).to_have_class(re.compile(r"\bflag\b"))
+    # a hint at the far end, the box panned back to the start, is brought into sight
+    page.evaluate("document.getElementById('ms-scroll').scrollTop = 0")
+    expect(game.cell(last)).not_to_be_in_viewport()
+    page.locator("#btn-hint").tap()
+    expect(page.locator(".ms-cell.hint")).to_be_in_viewport()
 
 
 def test_a_tap_after_a_long_press_opens_a_cell(

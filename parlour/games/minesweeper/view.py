@@ -32,11 +32,13 @@ def render(observation: JSON, ctx: RenderContext) -> str:
         f'<div class="ms{" wide" if cols > rows else ""}" id="ms" '
         f'style="--rows:{rows};--cols:{cols}">',
         _toolbar(observation),
+        # the grid pans in a box of its own where it does not fit (view.css), not the page
+        '<div class="ms-scroll board-scroll" id="ms-scroll">',
         f'<div class="ms-grid board-rows{" sideways-on-phone" if cols > rows else ""} {status}" '
         f'id="ms-grid" role="grid" '
         f'aria-label="{rows} by {cols} minefield" aria-disabled="{str(not playing).lower()}">',
         *grid_rows(cells, cols, boxed=True),
-        "</div></div>",
+        "</div></div></div>",
     ])
 
 
