@@ -669,3 +669,70 @@ def test_the_coordinates_beside_the_board_name_cells_as_the_notes_do(
     assert abs(file_at[across] - cell[across]) < 2, "the letter is not in line with the cell"
     assert abs(rank_at[down] - cell[down]) < 2, "the number is not in line with the cell"
     assert file_at[down] < cell[down] and rank_at[across] < cell[across], "labels outside"
+
+
+# -- a tall phone: the board on its side ----------------------------------------------------
+NARROW_PHONE = {"width": 360, "height": 740}
+
+
+def on_a_phone(tribolo: OpenGame, create_game: CreateGame, new_context: NewContext,
+               *, touch: bool = True, **options: Any) -> TriboloPage:
+    """A game of three people on this screen, on a 360x740 phone held upright."""
+    created = create_game("tribolo", seats=["human", "human", "human"], **options)
+    sid = created["session"]
+    tokens = {sid: created["token"]}
+    context = new_context(tokens=tokens, viewport=NARROW_PHONE, has_touch=touch, is_mobile=touch)
+    return tribolo(f"/play/tribolo?session={sid}", tokens=tokens, context=context)
+
+
+def test_on_a_tall_phone_the_board_turns_and_its_cells_take_a_finger(
+    tribolo: OpenGame, create_game: CreateGame, new_context: NewContext
+) -> None:
+    """11 cells across a 360-pixel phone and 16 down, each 30 px or more (20 before: the
+    board fitted the height), and nothing wider than the screen."""
+    game = on_a_phone(tribolo, create_game, new_context)
+    first, across, down = (game.cell(*cell).bounding_box() for cell in ((0, 0), (0, 1), (1, 0)))
+    assert first and across and down
+    assert across["x"] > first["x"] and abs(across["y"] - first["y"]) < 1, "rows are not columns"
+    assert down["y"] > first["y"] and abs(down["x"] - first["x"]) < 1, "columns are not rows"
+    assert first["width"] >= 30 and first["height"] >= 30, f"cells too small for a finger: {first}"
+    grid = game.page.locator("#tb-grid").bounding_box()
+    assert grid and grid["x"] >= 0 and grid["x"] + grid["width"] <= NARROW_PHONE["width"]
+    assert game.page.evaluate("document.documentElement.scrollWidth") <= NARROW_PHONE["width"]
+
+
+def test_a_tap_on_the_turned_board_plays_the_cell_under_the_finger(
+    tribolo: OpenGame, create_game: CreateGame, new_context: NewContext
+) -> None:
+    """Near a cell's corner, on the board's last screen column (the page scrolled to it):
+    the move played, the note and the move list name the game's own cell."""
+    game = on_a_phone(tribolo, create_game, new_context)
+    mover = game.mover()
+    assert mover is not None
+    x, y = max(game.legal(), key=lambda cell: (cell[0], cell[1]))  # the lowest on screen
+    cell = game.cell(x, y)
+    cell.scroll_into_view_if_needed()
+    box = cell.bounding_box()
+    assert box and box["y"] + box["height"] <= NARROW_PHONE["height"]
+    with game.next_view(game.page):
+        game.page.touchscreen.tap(box["x"] + 4, box["y"] + box["height"] - 4)
+    expect(cell).to_have_class(re.compile(rf"\bp{mover}\b"))
+    name = "abcdefghijklmnop"[x] + str(y + 1)
+    expect(game.page.locator("#tb-note")).to_contain_text(f"{NAMES[mover]} played {name} ")
+    expect(game.page.locator("#movelist-items .mv").last).to_contain_text(f"{name}, turned")
+
+
+def test_on_the_turned_board_the_arrows_move_the_cursor_the_way_they_point(
+    tribolo: OpenGame, create_game: CreateGame, new_context: NewContext
+) -> None:
+    """Down the screen is along the board's row (its letters), across it down its columns."""
+    game = on_a_phone(tribolo, create_game, new_context, touch=False)
+    page = game.page
+    page.locator("#tb-5-5").focus()
+    for key, (x, y) in (("ArrowDown", (6, 5)), ("ArrowRight", (6, 6)), ("ArrowUp", (5, 6)),
+                        ("ArrowLeft", (5, 5))):
+        page.keyboard.press(key)
+        expect(page.locator(f"#tb-{x}-{y}")).to_be_focused()
+        expect(page.locator(":focus")).to_have_attribute(
+            "aria-label", re.compile(f"^{'abcdefghijklmnop'[x]}{y + 1}: "))
+
