@@ -116,7 +116,7 @@ SCENES: tuple[Scene, ...] = (
     Scene("escalator", "lost", {"id": "escalator:standard#s0"}, stock_then_picks),
     Scene("sliding", "play", {"id": "sliding:easy#scene"}, moves=1),
     Scene("sliding", "won", {"id": sliding_one_slide_from_solved()}, the_solving_slide),
-    Scene("tribolo", "play", {"id": "tribolo:standard#s0", "seats": ["human"] * 3}, moves=3),
+    Scene("tribolo", "play", {"id": "tribolo:standard#s0", "seats": ["human"] * 3}, moves=6),
     Scene("tribolo", "won", {"id": "tribolo:standard#s0", "seats": ["human"] * 3}),
 )
 GAME_NAMES: tuple[str, ...] = tuple(GAMES)

@@ -504,13 +504,14 @@ def test_on_a_phone_the_move_strip_fades_out_where_its_edge_cuts_a_move(
     the player scrolls) is faded out there, so that the cut reads as more moves that way,
     not as a slip: cut through a move's seat dot, the strip's outermost pixels at that
     edge show no dot (before the fade, its colour stood at the edge, mid-move)."""
-    reached = stage.reach(scene("tribolo-play"))  # three moves: more than a phone's width
+    reached = stage.reach(scene("tribolo-play"))  # six moves: more than a phone's width
     viewport = SIZES.get(size) or SMALL_PHONES[size]
     page = new_context(tokens={reached.session: reached.token}, has_touch=True,
                        is_mobile=True, viewport=viewport).new_page()
     page.goto(reached.path("tribolo"))
     wait_for_views(page, 1)
     page.evaluate("document.fonts.ready.then(() => true)")
+    page.locator("#movelist-items").scroll_into_view_if_needed()  # (under a tall board)
     strip = box(page, "#movelist-items")
     latest = box(page, "#movelist-items > li:last-child")
     assert strip["left"] < latest["left"] and latest["right"] <= strip["right"] + 0.5, (

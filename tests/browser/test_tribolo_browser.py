@@ -736,3 +736,34 @@ def test_on_the_turned_board_the_arrows_move_the_cursor_the_way_they_point(
         expect(page.locator(":focus")).to_have_attribute(
             "aria-label", re.compile(f"^{'abcdefghijklmnop'[x]}{y + 1}: "))
 
+
+@pytest.mark.parametrize("size", [{"width": 390, "height": 844}, NARROW_PHONE],
+                         ids=["390x844", "360x740"])
+def test_on_a_phone_the_move_strip_shows_a_round_of_three_whole(
+    tribolo: OpenGame, create_game: CreateGame, new_context: NewContext, size: dict[str, int]
+) -> None:
+    """Each of the last three moves (a round: who, their shape and the cell) stands whole
+    in the strip under the board, none cut by its edges nor spilling out of its own box
+    (on one line, two fitted a 360-pixel phone and the third was cut)."""
+    created = create_game("tribolo", seats=["human", "human", "human"])
+    sid = created["session"]
+    tokens = {sid: created["token"]}
+    context = new_context(tokens=tokens, viewport=size, has_touch=True, is_mobile=True)
+    game = tribolo(f"/play/tribolo?session={sid}", tokens=tokens, context=context)
+    for _ in range(4):
+        game.click(*game.legal()[0])
+    moves = game.page.locator("#movelist-items .mv:not(.mv-start)")
+    expect(moves).to_have_count(4)
+    strip = game.page.locator("#movelist-items").bounding_box()
+    assert strip and strip["x"] >= 0 and strip["x"] + strip["width"] <= size["width"]
+    for move in moves.all()[-3:]:
+        shown = move.bounding_box()
+        assert shown, "a move is not shown"
+        assert strip["x"] - 0.5 <= shown["x"] and shown["x"] + shown["width"] <= (
+            strip["x"] + strip["width"] + 0.5), f"{move.inner_text()!r} is cut: {shown} in {strip}"
+        assert shown["y"] >= strip["y"] - 0.5 and shown["y"] + shown["height"] <= (
+            strip["y"] + strip["height"] + 0.5), f"{move.inner_text()!r} spills out of the strip"
+        spills = move.evaluate(
+            "(m) => m.scrollWidth > m.clientWidth || m.scrollHeight > m.clientHeight")
+        assert not spills, f"{move.inner_text()!r} spills out of its box"
+    assert game.page.evaluate("document.documentElement.scrollWidth") <= size["width"]
