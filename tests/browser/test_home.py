@@ -10,6 +10,7 @@ import httpx
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
+from parlour.games import GAMES
 from tests.browser.conftest import CreateGame, NewContext
 
 pytestmark = pytest.mark.browser
@@ -60,7 +61,7 @@ def test_resume_lists_only_this_browsers_games_the_newest_five_first(
     expect(first).to_contain_text("16×30")  # the board: Minesweeper's summary of its params
     expect(first).to_contain_text("1 move")
     expect(page.locator("#resume")).not_to_contain_text("watch or join")
-    # the six games come first, every one on the first phone screen, the list below them
+    # the games come first, every one on the first phone screen, the list below them
     assert_games_on_the_first_screen(page, 844)
     games_heading = page.get_by_role("heading", name="Games").bounding_box()
     resume_heading = page.get_by_role("heading", name="Resume").bounding_box()
@@ -77,9 +78,9 @@ def test_resume_lists_only_this_browsers_games_the_newest_five_first(
 def assert_games_on_the_first_screen(page: Page, height: int) -> None:
     """Every game's card whole within the first viewport, without scrolling."""
     cards = page.locator("#games a.card")
-    expect(cards).to_have_count(6)
+    expect(cards).to_have_count(len(GAMES))
     assert page.evaluate("scrollY") == 0
-    for i in range(6):
+    for i in range(len(GAMES)):
         box = cards.nth(i).bounding_box()
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, (
             cards.nth(i).get_attribute("data-game"), box)
@@ -89,7 +90,7 @@ def assert_games_on_the_first_screen(page: Page, height: int) -> None:
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize(("options", "height"), [
     (PHONE, 844), ({"viewport": {"width": 1366, "height": 800}}, 800)], ids=["phone", "desktop"])
-def test_the_six_games_fit_the_first_screen(
+def test_every_game_fits_the_first_screen(
     new_context: NewContext, options: dict[str, Any], height: int, scheme: str
 ) -> None:
     page = home(new_context(color_scheme=scheme, **options))
@@ -194,7 +195,7 @@ def test_every_games_name_fits_its_card_on_a_narrow_phone(new_context: NewContex
     page = home(new_context(has_touch=True, is_mobile=True,
                             viewport={"width": width, "height": 740}))
     titles = page.locator(".home .card h3")
-    expect(titles).to_have_count(6)
+    expect(titles).to_have_count(len(GAMES))
     cut = titles.evaluate_all(
         "(all) => all.filter((h) => h.scrollWidth > h.clientWidth).map((h) => h.textContent)")
     assert cut == [], f"names cut off at {width} px: {cut}"
