@@ -75,7 +75,7 @@ def test_the_event_loop_is_free_while_work_runs(compute: Compute, tmp_path: Path
 
     # Work run on the loop would stall it for the work's whole length; a busy CI
     # machine's scheduler alone stalls it for a tenth of a second now and then.
-    assert run_async(measure()) < work_seconds / 4
+    assert run_async(measure()) < work_seconds / 2
 
 
 # -- progress reports -------------------------------------------------------------------
