@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from parlour.core.game import StatFigure
+from parlour.core.game import StatFigure, counted
 from parlour.core.gameid import SHOWN
 from parlour.core.times import written
 from parlour.games import GAMES
@@ -220,6 +220,18 @@ def test_a_declared_figure_is_not_also_shown_as_best_and_mean_of_wins() -> None:
     numbers = summary([result("won", figures={"tiles_moved": 30.0, "other": 2.0})], [moves])
     assert numbers["figures"] == {"other": {"best": 2.0, "mean": 2.0}}
     assert numbers["over_all"][0]["best"] == 30.0
+
+
+def test_the_moves_a_result_counts_are_a_figure_a_game_may_declare() -> None:
+    fewest = StatFigure("moves", "moves", "lowest", of="won")
+    results = [dataclasses.replace(result("won"), moves=moves) for moves in (9, 7)]
+    (moves,) = summary([*results, result("lost")], [fewest])["over_all"]
+    assert (moves["best"], moves["mean"], moves["games"]) == (7.0, 8.0, 2)
+
+
+def test_a_count_takes_the_plural_it_is_given() -> None:
+    assert [counted(n, "press", "presses") for n in (1, 3)] == ["1 press", "3 presses"]
+    assert [counted(n, "mine") for n in (0, 1, 2)] == ["0 mines", "1 mine", "2 mines"]
 
 
 def test_values_are_worded_for_players() -> None:

@@ -58,9 +58,10 @@ def readable(value: str) -> str:
     return words[:1].upper() + words[1:]
 
 
-def counted(number: int, noun: str) -> str:
-    """A count as players read it: "1 mine", "2 mines" (nouns made plural by an s)."""
-    return f"{number} {noun}{'s' * (number != 1)}"
+def counted(number: int, noun: str, plural: str = "") -> str:
+    """A count as players read it: "1 mine", "2 mines", "3 presses" (the plural given, or
+    the noun and an s)."""
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"
 
 
 def percent(number: int) -> str:

@@ -54,9 +54,12 @@ def _summary(results: Sequence[Result], declared: Sequence[StatFigure]) -> dict[
 
 
 def value_of(name: str, result: Result) -> float | None:
-    """A figure of a finished game: "time" in seconds, "score", or one of its `figures`."""
+    """A figure of a finished game: "time" in seconds, "score", "moves", or one of its
+    `figures`."""
     if name == "time":
         return result.elapsed_ms / 1000
+    if name == "moves":
+        return float(result.moves)
     if name == "score":
         return None if result.score is None else float(result.score)
     return result.figures.get(name)
