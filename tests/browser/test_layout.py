@@ -16,6 +16,7 @@ import pytest
 from PIL import Image
 from playwright.sync_api import Page, expect
 
+from parlour.games import GAMES
 from tests.browser.conftest import CreateGame, NewContext, NextView, wait_for_views
 from tests.browser.scenes import SCENES, Scene, Stage, open_a_mine
 
@@ -26,10 +27,11 @@ SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "heig
 # is scrolled to there)
 SMALL_PHONES = {"small phone": {"width": 320, "height": 568},
                 "narrow phone": {"width": 360, "height": 740}}
-LARGEST = {  # each game's largest board (the sliding puzzle's is a custom 8x8)
+# each game's largest board, where it is not the default one (the sliding puzzle's is a
+# custom 8x8); a game not named here is tried on its default board
+LARGEST = {name: {} for name in GAMES} | {
     "minesweeper": {"id": "minesweeper:expert#fit"},
     "ishido": {"id": "ishido:classic#fit"},
-    "tictactoe": {},
     "tribolo": {"id": "tribolo:standard#fit"},
     "sliding": {"id": "sliding:rows=8,cols=8,shuffle=random#fit"},
     "escalator": {"id": "escalator:standard#fit"},
