@@ -128,7 +128,10 @@ def create_game(server: RunningServer) -> CreateGame:
     """
 
     def create(game: str, **options: Any) -> dict[str, Any]:
-        response = httpx.post(f"{server.url}/api/games", json={"game": game, **options})
+        # a winnable deal is searched for: 0.1 s as a rule, a second at times, more on a
+        # busy machine than httpx's 5 s
+        response = httpx.post(f"{server.url}/api/games", json={"game": game, **options},
+                              timeout=30)
         assert response.status_code == 201, response.text
         created: dict[str, Any] = response.json()
         return created
