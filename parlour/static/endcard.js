@@ -1,11 +1,14 @@
-// The end of a game: a card floats over the final board (a beat after a move ends the game
-// before the player's eyes, so that the winning line or the mines are seen first) with the result (the game's
+// The end of a game: a card comes a beat after a move ends the game before the player's
+// eyes (so that the winning line or the mines are seen first) with the result (the game's
 // headline), whose it is, the time and the game's own figures, and what next: New game (a
 // new deal like this one), Same deal again, Watch the replay (/replay/SID, replay.js),
-// See the board, and any action a game adds to its row (#end-actions). The board neither moves nor shrinks: the card is
-// out of the page's flow, so showing it lays nothing out again. ✕, Esc or See the board
-// put it away (the focus goes back to the board); the status row then keeps the result
-// and a "Show result" button that brings the card back.
+// See the board, and any action a game adds to its row (#end-actions). It never hides the
+// board: it floats beside it where it has room there (a wide screen's margin, a phone's
+// side column), else it takes its place in the page's flow under the board's frame and
+// the page scrolls to it, as far as keeps the board whole under the bar. Either way the
+// board is not laid out again: it neither moves in the page nor shrinks. ✕, Esc or See
+// the board put it away (the focus goes back to the board); the status row then keeps the
+// result and a "Show result" button that brings the card back.
 import { $, api, escapeHtml, playerNumber, set, setText, tokens } from "/static/common.js";
 
 const END_BEAT_MS = 900;  // the final board alone, before the card comes
@@ -13,15 +16,16 @@ const END_BEAT_MS = 900;  // the final board alone, before the card comes
 // The card's places besides its own (app.css), tried in turn: low (at the right on a wide
 // screen, below a short move list), the other side of the screen, and, narrower, the
 // margin beside the page's column, at its right or its left, where that has room for it.
+// Where each hides some of the board, the card goes below it, in the page's flow.
 const CARD_PLACES = [["low"], ["other-side"], ["beside"], ["beside", "other-side"]];
-const ALL_PLACES = ["low", "other-side", "beside"];
-const OLDER_MOVES_WEIGHT = 0.25;  // a pixel of older moves matters less than one of the board
+const ALL_PLACES = ["low", "other-side", "beside", "below"];
 const LAST_MOVES = 3;  // the moves that tell how the game ended: as much as the board
 const MARGIN_PX = 6;  // around what is kept in sight: a straight line's box has no height
 // beside the column, the card is .75rem from the screen's edge (the column's padding keeps
-// it as far from the board), and from 11rem wide (a phone's column is 11.5rem) to 22rem
-// (its panel on a wide screen): Ishido's margin at 1366x768 is 193 px, the card 181 px
-const BESIDE_GAP_REM = 0.75, BESIDE_MIN_REM = 11, BESIDE_MAX_REM = 22;
+// it as far from the board), and from 17rem wide to 22rem (its panel on a wide screen):
+// narrower, its words wrap into a tall column (Ishido's margin at 1366x768 made it 181 px,
+// its title three lines), and it goes under the board instead
+const BESIDE_GAP_REM = 0.75, BESIDE_MIN_REM = 17, BESIDE_MAX_REM = 22;
 
 // How much of a box (and a margin round it) the card hides, in square pixels.
 function covered(card, b) {
@@ -67,6 +71,7 @@ export function createEndCard({ sameDeal = true } = {}) {
     beat: 0,  // the timer that shows the card a beat after the end (0: none waiting)
     filled: null,  // the end the card was filled in for
     fills: 0,  // how many times it was filled: a records answer for an earlier one is dropped
+    scrollBy: 0,  // how far the page scrolls to the card, once it has the focus
   };
 
   function show(next) {
@@ -144,9 +149,7 @@ export function createEndCard({ sameDeal = true } = {}) {
       `<button class="btn primary" data-end-command="${escapeHtml(command)}">${escapeHtml(label)}</button>`).join(""));
     markPrimary();
     setShown(true, true);
-    // focus after the frame that shows the card: focusing now would force the whole
-    // final board's style and layout inside the view's script, before its first paint
-    requestAnimationFrame(() => setTimeout(() => { if (shown()) focusFirstAction(); }));
+    focusSoon();
   }
 
   // One primary action: the game's own (view.end_actions), else Rematch when it may be
@@ -163,17 +166,21 @@ export function createEndCard({ sameDeal = true } = {}) {
   function setShown(shown, over) {
     set($("end-card"), "hidden", !shown);
     set($("end-show"), "hidden", shown || !over);
-    if (shown) requestAnimationFrame(keepInSight);
+    if (shown) requestAnimationFrame(() => keepInSight());
   }
 
   // What ended the game (a board marks it data-end-cause: Minesweeper's exploded mine,
-  // Tic Tac Toe's line and marks) stays in sight first of all; then, as far as it can,
-  // what the board draws, the seats, the last moves of a move list beside it and, less, its
-  // older ones. The card takes the place that hides least (its own, if that hides
-  // nothing; the first of equals): where the page's margin has room for it, a board that
-  // reaches the card (Ishido's 12th column at 1366x768) keeps clear of it too.
-  function keepInSight() {
+  // Tic Tac Toe's line and marks) stays in sight first of all; then what the board draws,
+  // the seats, the last moves of a move list beside it and, less, its older ones. The
+  // card floats in the place that hides none of them (its own first: a phone's side
+  // column, a wide screen's panel at the right; then the others, the margin beside the
+  // page's column where that has room for it); where each hides some, it goes under the
+  // board's frame, in the page's flow, and the page scrolls to it. (Older moves alone
+  // hidden do not send it there: it takes the place that hides fewest of them.)
+  // scroll: whether the card was just shown (a resize keeps the page's scroll as it was)
+  function keepInSight(scroll = true) {
     const card = $("end-card");
+    const scrolled = window.scrollY;  // (the card out of the flow a moment shortens the page)
     card.classList.remove(...ALL_PLACES);
     if (card.hidden) return;
     evenFigures();
@@ -183,16 +190,14 @@ export function createEndCard({ sameDeal = true } = {}) {
     const causes = [...$("board").querySelectorAll("[data-end-cause]")];
     const moves = movesBeside();
     const besides = besidePlaces(card);
-    if (!causes.length && !moves.length && !besides.length) return;
-    // (weighed all together, a mine of one cell counted less than a strip of the board)
     // (the boxes, measured once: the card's places move nothing else)
     const boxes = (elements) => elements.map((element) => element.getBoundingClientRect());
-    const causeBoxes = boxes(causes);
-    const kept = [drawnBox($("board")), ...boxes([...$("seats").children, ...moves.slice(-LAST_MOVES)])];
+    const drawn = drawnBox($("board"));
+    const kept = [...boxes(causes), drawn, ...boxes([...$("seats").children, ...moves.slice(-LAST_MOVES)])];
     const older = boxes(moves.slice(0, -LAST_MOVES));
     const hiddenOf = (all) => all.reduce((sum, box) => sum + covered(card, box), 0);
-    const hidden = () => [hiddenOf(causeBoxes), hiddenOf(kept) + OLDER_MOVES_WEIGHT * hiddenOf(older)];
-    const less = ([cause, rest], [bestCause, bestRest]) => cause < bestCause || (cause === bestCause && rest < bestRest);
+    const hidden = () => [hiddenOf(kept), hiddenOf(older)];
+    const less = ([keep, old], [bestKeep, bestOld]) => keep < bestKeep || (keep === bestKeep && old < bestOld);
     let best = { place: [], hides: hidden() };
     for (const place of CARD_PLACES) {
       if (!best.hides[0] && !best.hides[1]) break;
@@ -205,8 +210,24 @@ export function createEndCard({ sameDeal = true } = {}) {
       card.classList.remove(...place);
       if (hides && less(hides, best.hides)) best = { place, hides };
     }
-    card.classList.add(...best.place);
+    const below = best.hides[0] > 0;
+    card.classList.add(...(below ? ["below"] : best.place));
     evenFigures();
+    if (below) window.scrollTo({ top: scrolled, behavior: "instant" });
+    if (scroll) state.scrollBy = below ? scrollDownBy(card, drawn, bar) : 0;
+  }
+
+  // How far the page scrolls to bring the card under the board into sight: as far as
+  // shows it whole, but no further than keeps what the board draws whole under the bar of
+  // buttons (the rest of the card is a scroll away), and always as far as its first
+  // action, which takes the focus. Nothing, where the card is in sight already.
+  function scrollDownBy(card, drawn, bar) {
+    const screen = document.documentElement.clientHeight;
+    const whole = card.getBoundingClientRect().bottom + MARGIN_PX - screen;
+    const boardWhole = drawn ? drawn.top - bar - MARGIN_PX : whole;
+    const action = firstAction();
+    const focused = action ? action.getBoundingClientRect().bottom + MARGIN_PX - screen : 0;
+    return Math.max(0, Math.min(whole, boardWhole), focused);
   }
 
   // The figures in rows as even as the card's width allows: all on one row where they
@@ -235,12 +256,29 @@ export function createEndCard({ sameDeal = true } = {}) {
       (place.includes("other-side") ? left : right) >= BESIDE_MIN_REM * rem);
   }
 
+  // Focus after the frame that shows the card (focusing now would force the whole final
+  // board's style and layout inside the view's script, before its first paint); then the
+  // scroll to a card under the board (a focus stops a smooth scroll begun before it).
+  function focusSoon() {
+    requestAnimationFrame(() => setTimeout(() => {
+      if (!shown()) return;
+      focusFirstAction();
+      const by = state.scrollBy;
+      state.scrollBy = 0;
+      const smooth = document.documentElement.dataset.anim === "on";
+      if (by > 0) window.scrollBy({ top: by, behavior: smooth ? "smooth" : "instant" });
+    }));
+  }
+
   // the first action; or what asks for an answer first (data-end-focus: a rematch offered)
-  function focusFirstAction() {
+  function firstAction() {
     const asking = [...$("end-card").querySelectorAll("[data-end-focus]")].find((button) => button.checkVisibility());
     const first = [...$("end-actions").querySelectorAll("button, a")].find((button) => !button.hidden && !button.disabled);
-    (asking || first)?.focus({ preventScroll: true });
+    return asking || first;
   }
+
+  // (without scrolling: the card's place brought it into sight)
+  function focusFirstAction() { firstAction()?.focus({ preventScroll: true }); }
 
   function hide() {
     stopBeat();  // put away before it came: "Show result" brings it
@@ -252,9 +290,7 @@ export function createEndCard({ sameDeal = true } = {}) {
     if (state.shownFor === null) return;
     if (state.filled !== state.shownFor) { fill(state.latest); return; }
     setShown(true, true);
-    // focus after the frame that shows the card: focusing now would force the whole
-    // final board's style and layout inside the view's script, before its first paint
-    requestAnimationFrame(() => setTimeout(() => { if (shown()) focusFirstAction(); }));
+    focusSoon();
   }
 
   function shown() { return !$("end-card").hidden; }
@@ -262,7 +298,7 @@ export function createEndCard({ sameDeal = true } = {}) {
   $("end-see").addEventListener("click", hide);
   $("end-show").addEventListener("click", reopen);
   // the margin beside the page's column follows the window's width: so does the card
-  window.addEventListener("resize", () => { if (shown()) requestAnimationFrame(keepInSight); });
+  window.addEventListener("resize", () => { if (shown()) requestAnimationFrame(() => keepInSight(false)); });
 
   return { show, hide, shown, coming, reopen, focusFirstAction, markPrimary };
 }
