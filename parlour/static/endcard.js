@@ -19,6 +19,7 @@ const END_BEAT_MS = 900;  // the final board alone, before the card comes
 // Where each hides some of the board, the card goes below it, in the page's flow.
 const CARD_PLACES = [["low"], ["other-side"], ["beside"], ["beside", "other-side"]];
 const ALL_PLACES = ["low", "other-side", "beside", "below"];
+const OLDER_MOVES_WEIGHT = 0.25;  // a pixel of older moves matters less than one of the board
 const LAST_MOVES = 3;  // the moves that tell how the game ended: as much as the board
 const MARGIN_PX = 6;  // around what is kept in sight: a straight line's box has no height
 // beside the column, the card is .75rem from the screen's edge (the column's padding keeps
@@ -28,11 +29,11 @@ const MARGIN_PX = 6;  // around what is kept in sight: a straight line's box has
 const BESIDE_GAP_REM = 0.75, BESIDE_MIN_REM = 17, BESIDE_MAX_REM = 22;
 
 // How much of a box (and a margin round it) the card hides, in square pixels.
-function covered(card, b) {
+function covered(card, b, margin = MARGIN_PX) {
   if (!b) return 0;
   const a = card.getBoundingClientRect();
-  const across = Math.min(a.right, b.right + MARGIN_PX) - Math.max(a.left, b.left - MARGIN_PX);
-  const down = Math.min(a.bottom, b.bottom + MARGIN_PX) - Math.max(a.top, b.top - MARGIN_PX);
+  const across = Math.min(a.right, b.right + margin) - Math.max(a.left, b.left - margin);
+  const down = Math.min(a.bottom, b.bottom + margin) - Math.max(a.top, b.top - margin);
   return Math.max(0, across) * Math.max(0, down);
 }
 
@@ -170,13 +171,13 @@ export function createEndCard({ sameDeal = true } = {}) {
   }
 
   // What ended the game (a board marks it data-end-cause: Minesweeper's exploded mine,
-  // Tic Tac Toe's line and marks) stays in sight first of all; then what the board draws,
-  // the seats, the last moves of a move list beside it and, less, its older ones. The
-  // card floats in the place that hides none of them (its own first: a phone's side
-  // column, a wide screen's panel at the right; then the others, the margin beside the
-  // page's column where that has room for it); where each hides some, it goes under the
-  // board's frame, in the page's flow, and the page scrolls to it. (Older moves alone
-  // hidden do not send it there: it takes the place that hides fewest of them.)
+  // Tic Tac Toe's line and marks) stays in sight first of all; then, as far as it can,
+  // what the board draws, the seats, the last moves of a move list beside it and, less,
+  // its older ones. The card floats in the place that hides least (its own, if that hides
+  // nothing; the first of equals): where the page's margin has room for it, a board that
+  // reaches the card keeps clear of it too. Where every place lies over what the board
+  // draws or what ended the game, the card goes under the board's frame, in the page's
+  // flow, and the page scrolls to it: it never hides the board.
   // scroll: whether the card was just shown (a resize keeps the page's scroll as it was)
   function keepInSight(scroll = true) {
     const card = $("end-card");
@@ -190,17 +191,24 @@ export function createEndCard({ sameDeal = true } = {}) {
     const causes = [...$("board").querySelectorAll("[data-end-cause]")];
     const moves = movesBeside();
     const besides = besidePlaces(card);
+    // (weighed all together, a mine of one cell counted less than a strip of the board)
     // (the boxes, measured once: the card's places move nothing else)
     const boxes = (elements) => elements.map((element) => element.getBoundingClientRect());
+    const causeBoxes = boxes(causes);
     const drawn = drawnBox($("board"));
-    const kept = [...boxes(causes), drawn, ...boxes([...$("seats").children, ...moves.slice(-LAST_MOVES)])];
+    const kept = [drawn, ...boxes([...$("seats").children, ...moves.slice(-LAST_MOVES)])];
     const older = boxes(moves.slice(0, -LAST_MOVES));
     const hiddenOf = (all) => all.reduce((sum, box) => sum + covered(card, box), 0);
-    const hidden = () => [hiddenOf(kept), hiddenOf(older)];
-    const less = ([keep, old], [bestKeep, bestOld]) => keep < bestKeep || (keep === bestKeep && old < bestOld);
+    // (over the board itself, not its margin: 1, the worst there is)
+    const overBoard = () => ([...causeBoxes, drawn].some((box) => covered(card, box, 0) > 0) ? 1 : 0);
+    const hidden = () => [overBoard(), hiddenOf(causeBoxes), hiddenOf(kept) + OLDER_MOVES_WEIGHT * hiddenOf(older)];
+    const less = (hides, than) => {
+      const differs = hides.findIndex((value, index) => value !== than[index]);
+      return differs >= 0 && hides[differs] < than[differs];
+    };
     let best = { place: [], hides: hidden() };
     for (const place of CARD_PLACES) {
-      if (!best.hides[0] && !best.hides[1]) break;
+      if (best.hides.every((value) => !value)) break;
       const beside = place.includes("beside");
       if (beside && !besides.includes(place)) continue;
       card.classList.add(...place);
@@ -266,7 +274,7 @@ export function createEndCard({ sameDeal = true } = {}) {
       const by = state.scrollBy;
       state.scrollBy = 0;
       const smooth = document.documentElement.dataset.anim === "on";
-      if (by > 0) window.scrollBy({ top: by, behavior: smooth ? "smooth" : "instant" });
+    if (by > 0) window.scrollBy({ top: by, behavior: smooth ? "smooth" : "instant" });
     }));
   }
 

@@ -325,9 +325,42 @@ def test_a_dialog_opened_during_the_beat_keeps_the_end_card_away_until_asked_for
 
 
 def settled(page: Page) -> None:
-    """Wait for the page's animations (the card's entrance) and two frames."""
+    """Wait for the page's animations (the card's entrance), its scroll to a card under
+    the board (the same for three frames) and two frames."""
     page.evaluate("Promise.all(document.getAnimations().map((a) => a.finished))")
+    page.evaluate("""new Promise((done) => { let last = -1, same = 0;
+        const tick = () => { if (scrollY === last) same += 1; else { same = 0; last = scrollY; }
+          if (same >= 3) done(); else requestAnimationFrame(tick); };
+        tick(); })""")
     page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
+def in_the_page(page: Page, selector: str) -> dict[str, float]:
+    """An element's box in the page, not the window: the same however far it scrolled."""
+    shown = box(page, selector)
+    down = page.evaluate("scrollY")
+    return {**shown, "top": shown["top"] + down, "bottom": shown["bottom"] + down}
+
+
+def below_the_board(page: Page) -> bool:
+    """Whether the end card sits under the board, in the page's flow (endcard.js)."""
+    return bool(page.evaluate("document.getElementById('end-card').classList.contains('below')"))
+
+
+def assert_in_sight_and_focused(page: Page, width: int, height: int) -> None:
+    """The card floating is whole on the screen; under the board, its first action, which
+    has the focus, is on the screen (the rest of it a scroll away)."""
+    shown = box(page, "#end-card")
+    assert shown["left"] >= 0 and shown["right"] <= width, f"the card is cut off: {shown}"
+    assert shown["top"] >= box(page, ".topbar")["bottom"] - 1, f"the card is under the bar: {shown}"
+    focused = page.evaluate("""() => { const a = document.activeElement;
+        const r = a.getBoundingClientRect();
+        return { inCard: !!a.closest('#end-card'), top: r.top, bottom: r.bottom }; }""")
+    assert focused["inCard"], "the focus is not on the card"
+    if below_the_board(page):
+        assert focused["bottom"] <= height, f"the focused action is off the screen: {focused}"
+    else:
+        assert shown["bottom"] <= height, f"the card is cut off: {shown}"
 
 
 def same_box(before: dict[str, float], after: dict[str, float], what: str) -> None:
@@ -359,58 +392,80 @@ def test_the_end_card_is_in_sight_and_leaves_the_final_board_where_it_was(
     views = wait_for_views(page, 1)
     page.evaluate("document.fonts.ready.then(() => true)")
     settled(page)
-    board, wrap = box(page, "#board > *"), box(page, "#board-wrap")
+    board, wrap = in_the_page(page, "#board > *"), in_the_page(page, "#board-wrap")
     own_stage.play(reached, scene_at_end.game, last_move)
     wait_for_views(page, views + 1)
     card = page.locator("#end-card")
     expect(card).to_be_visible()
     page.evaluate("document.fonts.ready.then(() => true)")  # the end's words may load a face
     settled(page)
-    shown = box(page, "#end-card")
-    width, height = SIZES[size]["width"], SIZES[size]["height"]
-    assert shown["top"] >= 0 and shown["left"] >= 0, f"the card is cut off: {shown}"
-    assert shown["bottom"] <= height and shown["right"] <= width, f"the card is cut off: {shown}"
+    assert_in_sight_and_focused(page, SIZES[size]["width"], SIZES[size]["height"])
+    if below_the_board(page):  # under the board's frame, in the page's flow
+        assert box(page, "#end-card")["top"] >= box(page, "#board-wrap")["bottom"]
     if scene_at_end.game in SAYS_THE_END_IN_THE_BOARD:  # a line under the board's cells
         del board["bottom"], wrap["bottom"]
-    same_box(board, box(page, "#board > *"), "the board")
-    same_box(wrap, box(page, "#board-wrap"), "the board's frame")
+    # (the page may scroll to a card under the board: the board stays where it was in it)
+    same_box(board, in_the_page(page, "#board > *"), "the board")
+    same_box(wrap, in_the_page(page, "#board-wrap"), "the board's frame")
 
 
-DRAWN = {"ishido": ("#ish-board", "#ish-side"), "sliding": ("#sl-board", "#sl-target")}
+DRAWN = {"ishido": ("#ish-board", "#ish-side"), "sliding": ("#sl-board", "#sl-target"),
+         "tictactoe": ("#ttt-board",), "minesweeper": ("#ms-grid",)}
 """What each board draws that a player looks at, for a card that must keep clear of it."""
+MINESWEEPER_LOST = {board: Scene("minesweeper", "lost", {"id": f"minesweeper:{board}#endcard"},
+                                 open_a_mine) for board in ("medium", "intermediate")}
+NEVER_OVER_THE_BOARD = [  # (the ending, the screen): where the card covered the board
+    ("tictactoe-won", "390x844"), ("tictactoe-won", "360x740"),  # two friends at one phone
+    ("minesweeper-medium", "390x844"), ("minesweeper-medium", "360x740"),
+    ("minesweeper-intermediate", "360x740"),  # 16x16
+    ("ishido-won", "1280x800"), ("ishido-won", "1440x900"), ("ishido-lost", "1280x800"),
+    ("ishido-won", "1366x768"), ("sliding-won", "1366x768"),  # a card 181 px wide there
+]
+MIN_CARD_PX = 17 * 16  # narrower, a card's words wrap into a tall column
 
 
-@pytest.mark.parametrize("ending", ["ishido-won", "ishido-lost", "sliding-won"])
-def test_on_a_laptop_the_end_card_keeps_clear_of_a_board_as_wide_as_the_page(
-    new_context: NewContext, own_stage: Stage, ending: str
+@pytest.mark.parametrize("ending, screen", NEVER_OVER_THE_BOARD)
+def test_the_end_card_never_covers_the_board_and_is_wide_enough_to_read(
+    new_context: NewContext, own_stage: Stage, ending: str, screen: str
 ) -> None:
-    """At 1366x768 the card, a 22rem panel at the screen's right, hid the top of Ishido's
-    12th column and of its figures (the sliding puzzle's picture's corner): the margin
-    beside the page's column, 193 px, has room for it, narrowed to 181 px."""
-    width, height = 1366, 768
-    reached = own_stage.reach(scene(ending))
-    page = new_context(tokens={reached.session: reached.token},
+    """Where no place beside the board has room for it, the card sits under the board's
+    frame, in the page's flow, and the page scrolls to it as far as keeps the board whole
+    under the bar: it lay over Tic Tac Toe's and Minesweeper's cells on a phone, over the
+    corner of Ishido's board at 1280x800 and 1440x900, and at 1366x768 it was squeezed
+    into the 181 px beside Ishido's and the sliding puzzle's, its words a tall column."""
+    width, height = map(int, screen.split("x"))
+    phone = width < 640
+    board = ending.removeprefix("minesweeper-")
+    ended = MINESWEEPER_LOST[board] if board in MINESWEEPER_LOST else scene(ending)
+    reached = own_stage.reach(ended)
+    page = new_context(tokens={reached.session: reached.token}, has_touch=phone, is_mobile=phone,
                        viewport={"width": width, "height": height}).new_page()
-    page.goto(reached.path(scene(ending).game))
+    page.goto(reached.path(ended.game))
     wait_for_views(page, 1)
     expect(page.locator("#end-card")).to_be_visible()
     page.evaluate("document.fonts.ready.then(() => true)")
     settled(page)
-    card = box(page, "#end-card")
-    for part in DRAWN[scene(ending).game]:
+    card, bar = box(page, "#end-card"), box(page, ".topbar")["bottom"]
+    for part in DRAWN[ended.game]:
         drawn = box(page, part)
         apart = (card["left"] >= drawn["right"] or drawn["left"] >= card["right"]
                  or card["top"] >= drawn["bottom"] or drawn["top"] >= card["bottom"])
         assert apart, f"the card covers {part}: {card} {drawn}"
-    assert card["left"] >= 0 and card["top"] >= box(page, ".topbar")["bottom"]
-    assert card["right"] <= width and card["bottom"] <= height, f"the card is cut off: {card}"
-    assert box(page, "#end-actions .btn:last-child")["bottom"] <= card["bottom"]  # no scrolling
+        whole = drawn["top"] >= bar - 1 and drawn["bottom"] <= height
+        assert whole, f"{part} is not whole in sight: {drawn}"
+    assert card["right"] - card["left"] >= min(MIN_CARD_PX, width - 24), f"a narrow card: {card}"
+    assert_in_sight_and_focused(page, width, height)
+    assert box(page, "#end-actions .btn:last-child")["bottom"] <= card["bottom"]  # none cut off
     assert page.evaluate("document.documentElement.scrollWidth") <= width
-    # a narrower window, whose margin has no room (150 px): the card, its panel again
-    page.set_viewport_size({"width": 1280, "height": 720})
+    # put away and brought back, the card comes to the same place
+    page.keyboard.press("Escape")
+    expect(page.locator("#end-card")).to_be_hidden()
+    page.locator("#end-show").click()
+    expect(page.locator("#end-card")).to_be_visible()
     settled(page)
-    panel = box(page, "#end-card")
-    assert panel["right"] - panel["left"] == pytest.approx(22 * 16, abs=1), panel
+    again = box(page, "#end-card")
+    assert again["right"] - again["left"] == pytest.approx(card["right"] - card["left"], abs=1)
+    assert_in_sight_and_focused(page, width, height)
 
 
 @pytest.mark.parametrize("ending", ["tictactoe-won", "tribolo-won", "escalator-lost",
@@ -540,7 +595,7 @@ def test_the_end_card_put_away_shows_the_final_board_and_comes_back(
     card = page.locator("#end-card")
     expect(card).to_be_visible()
     settled(page)
-    board = box(page, "#board > *")
+    board = in_the_page(page, "#board > *")  # (the page shortens: its scroll may go back)
     card.get_by_role("button", name="See the board").click()
     expect(card).to_be_hidden()
     expect(page.locator("#board-wrap")).to_be_focused()
@@ -550,7 +605,7 @@ def test_the_end_card_put_away_shows_the_final_board_and_comes_back(
     expect(page.locator("#topbar-headline")).to_contain_text("You win")
     expect(page.locator("#topbar-headline")).to_be_visible()
     settled(page)
-    same_box(board, box(page, "#board > *"), "the board")
+    same_box(board, in_the_page(page, "#board > *"), "the board")
     again.click()
     expect(card).to_be_visible()
     expect(card.get_by_role("button", name="New game")).to_be_focused()

@@ -1186,8 +1186,8 @@ def test_a_board_wider_than_the_window_scrolls_to_both_edges(
 
 
 def test_on_a_phone_the_end_card_leaves_a_mine_hit_low_in_sight(minesweeper: OpenGame) -> None:
-    """The card, a sheet at the bottom of a phone, goes to the top over a mine hit in the
-    bottom row: what ended the game comes first, however much board the top hides."""
+    """The card, a sheet at the bottom of a phone, would hide a mine hit in the bottom row
+    (at the top, the board's upper rows): it goes under the board, in the page's flow."""
     corner = (8, 0)
     deal = find_deal(9, 9, 10, (0, 4), lambda s: corner[0] * 9 + corner[1] in s.mined)
     game = minesweeper(deal, phone=True)
@@ -1195,15 +1195,18 @@ def test_on_a_phone_the_end_card_leaves_a_mine_hit_low_in_sight(minesweeper: Ope
     game.click(corner)
     card = game.page.locator("#end-card")
     expect(card).to_be_visible()
-    expect(card).to_have_class(re.compile(r"\bother-side\b"))
+    expect(card).to_have_class(re.compile(r"\bbelow\b"))
     exploded, shown = game.cell(corner).bounding_box(), card.bounding_box()
-    assert exploded and shown
+    grid = game.page.locator("#ms-grid").bounding_box()
+    assert exploded and shown and grid
     assert not overlap(shown, exploded), f"the card {shown} hides the mine {exploded}"
+    assert not overlap(shown, grid), f"the card {shown} hides the board {grid}"
 
 
 def test_the_end_card_leaves_the_exploded_mine_in_sight(minesweeper: OpenGame) -> None:
     """On a wide screen the end card is a panel at the top right, over the corner of an
-    expert board: a mine hit there stays in sight, the card moved low or to the other side."""
+    expert board as wide as the page (low or at the other side, over another corner): a
+    mine hit there stays in sight, the card under the board, in the page's flow."""
     corner = (0, 29)
     deal = find_deal(16, 30, 99, (8, 15), lambda s: corner[0] * 30 + corner[1] in s.mined)
     game = minesweeper(deal)  # 1280×720: the card's panel is at the right
@@ -1211,7 +1214,9 @@ def test_the_end_card_leaves_the_exploded_mine_in_sight(minesweeper: OpenGame) -
     game.click(corner)
     card = game.page.locator("#end-card")
     expect(card).to_be_visible()
-    expect(card).to_have_class(re.compile(r"\b(low|other-side)\b"))  # not its own place
+    expect(card).to_have_class(re.compile(r"\bbelow\b"))  # no place beside has room
     exploded, shown = game.cell(corner).bounding_box(), card.bounding_box()
-    assert exploded and shown
+    grid = game.page.locator("#ms-grid").bounding_box()
+    assert exploded and shown and grid
     assert not overlap(shown, exploded), f"the card {shown} hides the mine {exploded}"
+    assert not overlap(shown, grid), f"the card {shown} hides the board {grid}"

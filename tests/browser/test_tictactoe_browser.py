@@ -666,8 +666,9 @@ def test_on_a_small_phone_on_its_side_the_end_card_stays_below_the_bar(
 def test_on_a_phone_the_end_card_leaves_the_winning_line_in_sight(
     ttt: OpenGame, create_game: CreateGame, new_context: NewContext,
 ) -> None:
-    """390x844: the card, a sheet at the bottom, goes to the top when the line is along
-    the bottom row (a line's box has no height: it is kept with a margin round it)."""
+    """390x844: the card, a sheet at the bottom, would hide the board's lower rows, the
+    line along the bottom row (a line's box has no height: it is kept with a margin round
+    it); at the top, the upper rows: it goes under the board, in the page's flow."""
     created = create_game("tictactoe", seats=["human", "human"])
     sid = created["session"]
     context = new_context(tokens={sid: created["token"]}, viewport={"width": 390, "height": 844},
@@ -676,9 +677,11 @@ def test_on_a_phone_the_end_card_leaves_the_winning_line_in_sight(
     game.play([(0, 2), (0, 0), (1, 2), (1, 0), (2, 2)])
     card = game.page.locator("#end-card")
     expect(card).to_be_visible()
-    expect(card).to_have_class(re.compile(r"\bother-side\b"))
+    expect(card).to_have_class(re.compile(r"\bbelow\b"))
     shown, line = card.bounding_box(), game.page.locator("#ttt-win").bounding_box()
-    assert shown and line
+    board = game.page.locator("#ttt-board").bounding_box()
+    assert shown and line and board
+    assert not overlap(shown, board), f"the card {shown} hides the board {board}"
     line = {"x": line["x"] - 6, "y": line["y"] - 6, "width": line["width"] + 12,
             "height": line["height"] + 12}
     assert not overlap(shown, line), f"the card {shown} hides the line {line}"
