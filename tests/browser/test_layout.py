@@ -410,7 +410,7 @@ def test_the_end_card_is_in_sight_and_leaves_the_final_board_where_it_was(
 
 
 DRAWN = {"ishido": ("#ish-board", "#ish-side"), "sliding": ("#sl-board", "#sl-target"),
-         "tictactoe": ("#ttt-board",), "minesweeper": ("#ms-grid",)}
+         "tictactoe": ("#ttt-board",), "minesweeper": ("#ms-grid",), "escalator": ("#esc-board",)}
 """What each board draws that a player looks at, for a card that must keep clear of it."""
 MINESWEEPER_LOST = {board: Scene("minesweeper", "lost", {"id": f"minesweeper:{board}#endcard"},
                                  open_a_mine) for board in ("medium", "intermediate")}
@@ -420,6 +420,7 @@ NEVER_OVER_THE_BOARD = [  # (the ending, the screen): where the card covered the
     ("minesweeper-intermediate", "360x740"),  # 16x16
     ("ishido-won", "1280x800"), ("ishido-won", "1440x900"), ("ishido-lost", "1280x800"),
     ("ishido-won", "1366x768"), ("sliding-won", "1366x768"),  # a card 181 px wide there
+    ("escalator-lost", "390x844"),  # (measured as it slid in, 12 px low, it missed the board)
 ]
 MIN_CARD_PX = 17 * 16  # narrower, a card's words wrap into a tall column
 
