@@ -274,7 +274,7 @@ export function createEndCard({ sameDeal = true } = {}) {
       const by = state.scrollBy;
       state.scrollBy = 0;
       const smooth = document.documentElement.dataset.anim === "on";
-    if (by > 0) window.scrollBy({ top: by, behavior: smooth ? "smooth" : "instant" });
+      if (by > 0) window.scrollBy({ top: by, behavior: smooth ? "smooth" : "instant" });
     }));
   }
 
