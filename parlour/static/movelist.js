@@ -145,9 +145,6 @@ export function markEdges(list) {
   new ResizeObserver(mark).observe(list);
 }
 
-// A move's words for a list too narrow for them on one line, broken only after a comma
-// ("bottom left," over "wins"; "m10," over "turned 3"), never inside a part: the 200-pixel
-// list beside Tic-Tac-Toe's board split "bottom" from "left".
 // A move's line and the passes after it, in the game's list and the replay's: `nameOf`
 // names a seat; `after`, the game's list's data-after, ties each line to its move.
 // (data-seat: a game's own marks for its seats, Tribolo's ● ■ ◆.)
@@ -161,6 +158,9 @@ export function moveItems(note, nameOf, after = "") {
     + passes;
 }
 
+// A move's words for a list too narrow for them on one line, broken only after a comma
+// ("bottom left," over "wins"; "m10," over "turned 3"), never inside a part: the 200-pixel
+// list beside Tic-Tac-Toe's board split "bottom" from "left".
 export function moveWords(text) {
   return text.split(/(?<=,) /).map((part) => `<span class="mv-part">${escapeHtml(part)}</span>`).join(" ");
 }
