@@ -39,6 +39,7 @@ from tests.browser.scenes import (
     scenes_of,
     show_a_hint,
 )
+from tests.browser.views import wait_for_animations
 
 pytestmark = pytest.mark.browser
 
@@ -81,7 +82,7 @@ def use_theme(page: Page, theme: str) -> None:
     page.emulate_media(color_scheme=theme)  # type: ignore[arg-type]
     page.wait_for_function("t => document.documentElement.dataset.theme === t", arg=theme)
     # a page without reduced motion fades its colours in: audit the theme's, not a blend
-    page.evaluate("Promise.all(document.getAnimations().map((a) => a.finished))")
+    wait_for_animations(page)
 
 
 def audit(page: Page, where: str, within: str | None = None,

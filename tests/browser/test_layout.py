@@ -19,6 +19,7 @@ from playwright.sync_api import Page, expect
 from parlour.games import GAMES
 from tests.browser.conftest import CreateGame, NewContext, NextView, wait_for_views
 from tests.browser.scenes import SCENES, Scene, Stage, open_a_mine
+from tests.browser.views import wait_for_animations
 
 pytestmark = pytest.mark.browser
 
@@ -327,7 +328,7 @@ def test_a_dialog_opened_during_the_beat_keeps_the_end_card_away_until_asked_for
 def settled(page: Page) -> None:
     """Wait for the page's animations (the card's entrance), its scroll to a card under
     the board (the same for three frames) and two frames."""
-    page.evaluate("Promise.all(document.getAnimations().map((a) => a.finished))")
+    wait_for_animations(page)
     page.evaluate("""new Promise((done) => { let last = -1, same = 0;
         const tick = () => { if (scrollY === last) same += 1; else { same = 0; last = scrollY; }
           if (same >= 3) done(); else requestAnimationFrame(tick); };

@@ -15,6 +15,7 @@ from PIL import Image
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import CreateGame, NewContext, NextView, OpenPage, view_count
+from tests.browser.views import wait_for_animations
 
 READ_BOARD = """() => {
   const board = document.querySelector('#sl');
@@ -73,7 +74,7 @@ def test_a_puzzle_solved_by_clicks_each_sliding_a_whole_line(
     expect(card.locator("#end-detail")).to_contain_text("no solution is shorter")
     # the solved picture has no seams: every tile is whole pixels, at whole-pixel places
     # (once still: the end card above the board makes it re-fit, and the tiles glide)
-    page.evaluate("Promise.all(document.getAnimations().map((a) => a.finished))")
+    wait_for_animations(page)
     boxes = page.eval_on_selector_all(
         "#sl-board .sl-tile, #sl-gap",
         "cells => cells.map((c) => { const r = c.getBoundingClientRect();"
@@ -301,10 +302,6 @@ def difference(one: Image.Image, other: Image.Image) -> float:
     return sum(abs(a - b) for a, b in pairs) / (one.width * one.height * 3)
 
 
-def settle(page: Page) -> None:
-    page.evaluate("Promise.all(document.getAnimations().map((a) => a.finished))")
-
-
 def full_size_shown(page: Page) -> bool:
     return page.locator("#sl-target-full").is_visible()
 
@@ -342,7 +339,7 @@ def test_the_finished_picture_beside_the_board_is_the_solved_board_and_shows_whi
     expect(page.locator("#headline")).to_have_text("You win! 4 moves")
     page.keyboard.press("Escape")  # the end card put away: the solved board in sight
     expect(page.locator("#end-card")).to_be_hidden()
-    settle(page)
+    wait_for_animations(page)
     solved = shot(page, "#sl-board")
     assert difference(full, solved) < 2, "full size, the target is the solved board"
     assert difference(small, solved) < 6, "the thumbnail is the solved board, small"
@@ -435,8 +432,8 @@ def test_a_reshuffle_over_a_game_under_way_offers_it_back(
     expect(toast).to_contain_text("the one you left is kept")
     toast.get_by_role("button", name="Back to it").click()
     expect(page).to_have_url(re.compile(left))
-    expect(page.locator("#sl-t1")).to_be_visible()
-    assert board(page) == " 1  2  3\n .  5  6\n 4  7  8"
+    # (the page swaps games without a reload: wait for the kept one's board, not any tile)
+    wait_for_board(page, " 1  2  3\n .  5  6\n 4  7  8")
     expect(toast).not_to_be_visible()
     page.keyboard.press("s")  # again; this time the player plays on: the note goes at once
     expect(toast).to_be_visible()

@@ -1,6 +1,7 @@
 """Waiting for a page's views: the page counts the server views it has applied in
-`document.body.dataset.views`, so a test waits for a count rather than for a delay. Its
-own module so that both conftest and scenes (which conftest imports) can use it.
+`document.body.dataset.views`, so a test waits for a count rather than for a delay; and
+for its animations to end. Its own module so that both conftest and scenes (which
+conftest imports) can use it.
 """
 
 from __future__ import annotations
@@ -33,3 +34,19 @@ def expect_views(page: Page, count: int = 1) -> Iterator[None]:
     before = view_count(page)
     yield
     wait_for_views(page, before + count)
+
+
+# An animation cancelled on the way (a card put away mid-fade, a glide restarted) rejects
+# its `finished` with an AbortError: that is an end too, and whatever replaced it is awaited.
+ANIMATIONS_DONE = """async () => {
+  for (;;) {
+    const running = document.getAnimations().filter((a) => a.playState === "running");
+    if (!running.length) return;
+    await Promise.all(running.map((a) => a.finished.catch(() => null)));
+  }
+}"""
+
+
+def wait_for_animations(page: Page) -> None:
+    """Wait until no animation on the page is running."""
+    page.evaluate(ANIMATIONS_DONE)
