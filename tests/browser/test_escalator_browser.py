@@ -5,6 +5,7 @@ and their accelerators, drag onto the base."""
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -589,6 +590,77 @@ def test_on_a_phone_the_table_takes_the_whole_screen_and_its_cards_the_whole_wid
         assert table["bottom"] >= 0.85 * height
     else:
         assert table["bottom"] >= height - 20
+
+
+# The boxes of the pyramid's cards, the stock, the base and the table.
+PARTS_SEEN = """() => {
+  const box = (element) => { const r = element.getBoundingClientRect();
+    return { x: r.x, y: r.y, width: r.width, height: r.height }; };
+  const all = (selector) => [...document.querySelectorAll(selector)].map(box);
+  const one = (selector) => box(document.querySelector(selector));
+  return {
+    pyramid: all("#esc-cards > .esc-card:not(.esc-base):not(.esc-under)"),
+    stock: one("#esc-stock"), base: one(".esc-base"), table: one("#esc-table"),
+    sideways: document.documentElement.scrollWidth > document.documentElement.clientWidth,
+  };
+}"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (412, 915)])
+def test_on_a_tall_phone_the_pyramids_rows_spread_to_the_stock_row(
+    open_page: OpenPage, new_context: NewContext, create_game: CreateGame, width: int,
+    height: int,
+) -> None:
+    """The table reached the screen's foot, but 183 px of empty felt (30 % of it) parted
+    the pyramid from the stock's row at 390x844: the felt now spans the screen's width and
+    the rows spread down, so the cards are as wide as the width allows and little felt is
+    left between the pyramid's last row and the stock; the rows still overlap (each
+    covers the foot of the row above), and no row reaches the stock's."""
+    page = open_on_phone(open_page, new_context, create_game, width, height)
+    seen = page.evaluate(PARTS_SEEN)
+    pyramid, stock, table = seen["pyramid"], seen["stock"], seen["table"]
+    assert not seen["sideways"]
+    foot = max(card["y"] + card["height"] for card in pyramid)
+    assert 0 < stock["y"] - foot <= 0.1 * table["height"]
+    assert pyramid[0]["width"] >= 0.99 * width / 7.6  # the felt from edge to edge
+    rows = sorted({round(card["y"]) for card in pyramid})
+    steps = [lower - upper for upper, lower in pairwise(rows)]
+    assert min(steps) >= 0.7 * pyramid[0]["height"]  # the rank and suit in sight, and more
+    assert max(steps) <= 0.92 * pyramid[0]["height"]  # yet a pyramid, each row over the last
+
+
+@pytest.mark.parametrize(("width", "height"), [(844, 390), (740, 360), (915, 412)])
+def test_on_a_phones_side_the_stock_and_the_base_stand_beside_the_pyramid(
+    open_page: OpenPage, new_context: NewContext, create_game: CreateGame, width: int,
+    height: int,
+) -> None:
+    """Stacked under the pyramid, the stock's row took a third of the height, and the
+    cards were 42 px wide on an 844x390 screen (38 at 740x360): the stock now stands left
+    of the pyramid and the base right of it, level with its last row, and the cards are
+    as tall as the height lets them be (54 px wide at 844x390). None overlaps a part it
+    must not, and the page does not scroll."""
+    page = open_on_phone(open_page, new_context, create_game, width, height)
+    page.keyboard.press("a")  # the assist light, above the base
+    expect(page.locator("#esc-lamp")).to_be_visible(timeout=DEAL_WAIT_MS)
+    seen = page.evaluate(PARTS_SEEN)
+    pyramid, stock, base = seen["pyramid"], seen["stock"], seen["base"]
+    assert not seen["sideways"]
+    assert pyramid[0]["width"] >= 0.13 * height
+    left = min(card["x"] for card in pyramid)
+    right = max(card["x"] + card["width"] for card in pyramid)
+    assert stock["x"] + stock["width"] <= left and right <= base["x"]
+    foot = max(card["y"] + card["height"] for card in pyramid)
+    assert base["y"] + base["height"] == pytest.approx(foot, abs=1)
+    lamp = page.locator("#esc-lamp").bounding_box()
+    count = page.locator("#esc-count").bounding_box()
+    assert lamp is not None and count is not None
+    for card in pyramid:
+        for part in (stock, base, lamp, count):
+            assert not overlap(card, part), (card, part)
+    table = seen["table"]
+    for part in (stock, base, lamp, count, *pyramid):
+        assert table["x"] - 0.5 <= part["x"]
+        assert part["x"] + part["width"] <= table["x"] + table["width"] + 0.5
 
 
 def test_a_long_hint_on_a_small_phone_does_not_move_the_board(

@@ -2,8 +2,9 @@
 
 Every card is drawn here (no images): a white face, corner indices big enough to read
 on a phone, pips or a court panel. The table is SVGs (the felt; the stock's row with its
-counts and the verdict, at the table's foot; the win's panel); the pyramid's empty places
-are HTML, so that a tall phone can space the rows (view.css), and the cards lie on it as
+count, at the table's foot, which a phone's side parts either side of the pyramid; the
+win's panel); the pyramid's empty places and a lost game's verdict are HTML, so that a
+phone can move them (view.css), and the cards lie on it as
 HTML-level `<svg>` elements of their own, each with an id
 (`esc-card-Qs`), placed by CSS custom properties in the table's units and stacked by
 z-index. So each card is a compositor layer of its own: a pick restyles and repaints the
@@ -126,8 +127,8 @@ def render(observation: JSON, ctx: RenderContext) -> str:
         _stock_count(observation["stock"]),
         _waste(len(observation["bases"])),
         *_lamp(observation, ctx),
-        *end_lines,
         "</svg>",
+        *end_lines,
         '<div class="esc-cards" id="esc-cards">',
         *(markup for _, markup in sorted(cards)),
         "</div>",
@@ -177,10 +178,11 @@ def _slots() -> str:
 
 
 def _pile_slots() -> str:
+    """The stock's place and the base's (each its class: a phone's side parts them)."""
     return "".join(
-        f'<rect class="esc-slot esc-pile-slot" x="{x + 2}" y="{TABLE_Y + 2}" '
+        f'<rect class="esc-slot esc-pile-slot esc-at-{pile}" x="{x + 2}" y="{TABLE_Y + 2}" '
         f'width="{CARD_W - 4}" height="{CARD_H - 4}" rx="8"/>'
-        for x in (STOCK_X, BASE_X)
+        for pile, x in (("stock", STOCK_X), ("base", BASE_X))
     )
 
 
@@ -336,9 +338,10 @@ def _lamp(observation: JSON, ctx: RenderContext) -> list[str]:
 # After a loss the cards left stay where they lay, as in Microsoft's Pyramid and PySolFC,
 # those covered still covered (laid out whole in rows, a covered card looked playable), and
 # the table keeps its size. The verdict stands in the gap between the pyramid's foot and
-# the stock's row, clear of both. A game is lost only with the stock spent
-# (`logic.status`), so no stock is left to show.
-VERDICT_Y = TABLE_Y - 5  # the verdict's baseline: its capitals clear the pyramid's foot
+# the stock's row, clear of both (on a phone's side, where the stock and the base stand
+# beside the pyramid, in the felt left of its top): a line of HTML, placed by view.css,
+# that wraps where it must. A game is lost only with the stock spent (`logic.status`), so
+# no stock is left to show.
 
 
 def _end_panel(observation: JSON) -> list[str]:
@@ -349,8 +352,7 @@ def _end_panel(observation: JSON) -> list[str]:
     text = ("This deal could have been won" if verdict["winnable"]
             else "No order of play could have won this deal")
     css = "esc-verdict " + ("winnable" if verdict["winnable"] else "unwinnable")
-    return [f'<text id="esc-verdict" class="{css}" x="{WIDTH // 2}" y="{VERDICT_Y}" '
-            f'role="status">{text}</text>']
+    return [f'<p id="esc-verdict" class="{css}" role="status">{text}</p>']
 
 
 # After a win, one plate holds the banner and the stock left, fanned under it: the cascade

@@ -322,21 +322,22 @@ def test_a_lost_games_cards_stay_where_they_lay_the_covered_ones_still_covered()
 
 
 def test_a_lost_game_keeps_the_tables_size_with_the_verdict_between_pyramid_and_stock() -> None:
-    """The verdict's line (26 units high, 19 of capitals) lies in the gap between the
-    pyramid's foot and the stock's row, over no card: the table neither grows nor shrinks
-    its cards as the game ends."""
-    from parlour.games.escalator.view import CARD_H, TABLE_Y, slot_xy
-
+    """The verdict's line is HTML over the table (view.css places it in the gap between
+    the pyramid's foot and the stock's row, over no card, or on a phone's side beside the
+    pyramid's top, where it wraps): the table neither grows nor shrinks its cards as the
+    game ends."""
     playing = by_id(render(observation(), LIVE))
     lost = observation(base="9h", status="lost", stock=0,
                        verdict={"winnable": True, "line": []}, stock_order=[])
-    ended = by_id(render(lost, LIVE))
+    markup = render(lost, LIVE)
+    ended = by_id(markup)
     for part in ("esc-board", "esc-over"):
         assert ended[part]["viewbox"] == playing[part]["viewbox"]
     assert ended["esc-table"]["style"] == playing["esc-table"]["style"]
-    baseline = float(str(ended["esc-verdict"]["y"]))
-    pyramid_foot = slot_xy(6, 0)[1] + CARD_H
-    assert pyramid_foot + 2 <= baseline - 19 and baseline + 6 <= TABLE_Y + 2
+    piles_at = markup.index('id="esc-piles"')
+    piles = markup[piles_at:markup.index("</svg>", piles_at)]
+    assert "esc-verdict" not in piles
+    assert '<p id="esc-verdict" class="esc-verdict winnable" role="status">' in markup
 
 
 def test_a_cleared_pyramid_celebrates_and_shows_what_was_left_in_the_stock() -> None:
