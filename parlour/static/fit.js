@@ -2,7 +2,9 @@
 // the window's height less what is above the board (bars, headline, status line, seats) and
 // the deal line under it, and the board area's width. A game's stylesheet sizes its board
 // to var(--board-room-h) and var(--board-room-w) (px, on #board-wrap), so board and status
-// fit the first screen.
+// fit the first screen. var(--board-room-foot) is the height from the board's top to the
+// screen's foot: the room of a board that lets what stands under it (a move strip, the
+// deal line) go below the fold rather than take cells too small for a finger.
 import { $ } from "/static/common.js";
 
 const MIN_BOARD_ROOM_PX = 160;
@@ -21,7 +23,9 @@ export function fitBoardToScreen() {
     const height = document.documentElement.clientHeight - top - below
       - px(style.paddingTop) - px(style.paddingBottom);
     const width = wrap.clientWidth - px(style.paddingLeft) - px(style.paddingRight);
+    const toFoot = document.documentElement.clientHeight - top - px(style.paddingTop);
     setRoom(wrap, "--board-room-h", Math.max(MIN_BOARD_ROOM_PX, Math.floor(height)));
+    setRoom(wrap, "--board-room-foot", Math.max(MIN_BOARD_ROOM_PX, Math.floor(toFoot)));
     setRoom(wrap, "--board-room-w", Math.max(MIN_BOARD_ROOM_PX, Math.floor(width)));
   };
   // what is above the board changes height (a status line wraps, seats appear): measure

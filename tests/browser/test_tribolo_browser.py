@@ -701,6 +701,56 @@ def test_on_a_tall_phone_the_board_turns_and_its_cells_take_a_finger(
     assert game.page.evaluate("document.documentElement.scrollWidth") <= NARROW_PHONE["width"]
 
 
+# Upright phones, and the least cell each may take with the whole board in sight (before,
+# a 360x740 phone scrolled 44 px to the board's last rows, under the note's two lines above
+# the board, and a short 375x667 one 133 px)
+WHOLE_BOARD_ON_A_PHONE = {
+    "360x740": (NARROW_PHONE, 28),
+    "375x667": ({"width": 375, "height": 667}, 24),
+    "390x844": ({"width": 390, "height": 844}, 30),
+    "412x915": ({"width": 412, "height": 915}, 30),
+}
+
+
+@pytest.mark.parametrize("size", WHOLE_BOARD_ON_A_PHONE)
+def test_on_an_upright_phone_the_whole_board_and_the_scores_are_in_sight_unscrolled(
+    tribolo: OpenGame, create_game: CreateGame, new_context: NewContext, size: str
+) -> None:
+    """A game under way, as it opens: the headline, the three seats' scores and every cell
+    of the board stand in the first screen, none over another, the cells no smaller than a
+    finger takes; the note and the move strip may go below the fold, never the board."""
+    viewport, least = WHOLE_BOARD_ON_A_PHONE[size]
+    created = create_game("tribolo", seats=["human", "human", "human"])
+    sid = created["session"]
+    tokens = {sid: created["token"]}
+    context = new_context(tokens=tokens, viewport=viewport, has_touch=True, is_mobile=True)
+    game = tribolo(f"/play/tribolo?session={sid}", tokens=tokens, context=context)
+    for _ in range(3):
+        game.click(*game.legal()[0])
+    page = game.page
+    page.evaluate("document.fonts.ready.then(() => true)")
+    assert page.evaluate("window.scrollY") == 0
+    cell = game.cell(0, 0).bounding_box()
+    grid = page.locator("#tb-grid").bounding_box()
+    bar = page.locator(".topbar").bounding_box()
+    headline = page.locator("#topbar-headline").bounding_box()
+    assert cell and grid and bar and headline
+    assert cell["width"] >= least and cell["height"] >= least, f"cells too small: {cell}"
+    assert grid["y"] + grid["height"] <= viewport["height"], (
+        f"the board's foot at {grid['y'] + grid['height']} px, under the screen's {viewport}")
+    assert headline["y"] >= 0 and headline["y"] + headline["height"] <= bar["y"] + bar["height"]
+    chips = page.locator("#seats .seat").all()
+    assert len(chips) == 3
+    for chip in chips:
+        shown = chip.bounding_box()
+        assert shown and shown["y"] >= bar["y"] + bar["height"], f"a seat under the bar: {shown}"
+        assert shown["y"] + shown["height"] <= grid["y"], f"a seat over the board: {shown}"
+    for under in ("#tb-note", "#movelist"):
+        shown = page.locator(under).bounding_box()
+        assert shown and shown["y"] >= grid["y"] + grid["height"], f"{under} over the board"
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+
+
 def test_a_tap_on_the_turned_board_plays_the_cell_under_the_finger(
     tribolo: OpenGame, create_game: CreateGame, new_context: NewContext
 ) -> None:
