@@ -35,6 +35,7 @@ from tests.browser.conftest import (
     wait_for_views,
 )
 from tests.browser.pages import GamePage
+from tests.browser.views import wait_for_layout
 
 pytestmark = pytest.mark.browser
 
@@ -563,7 +564,7 @@ def test_a_phone_on_its_side_has_the_next_tile_beside_the_board(
                        is_mobile=True, viewport={"width": width, "height": height}).new_page()
     page.goto(f"/play/ishido?session={created['session']}")
     wait_for_views(page, 1)
-    page.wait_for_timeout(200)  # the board takes the room measured after the first view
+    wait_for_layout(page)
     board, tile, wrap = (page.locator(part).bounding_box()
                          for part in ("#ish-board", "#ish-next", "#board-wrap"))
     assert board is not None and tile is not None and wrap is not None
@@ -850,7 +851,7 @@ def test_a_finger_drops_the_tile_on_the_cell_under_it(
     page = game.page
     with next_view(page):  # the page is told where the tile fits while help shows it
         page.locator("#btn-assist").click()
-    page.wait_for_timeout(200)  # the board takes the room measured after the first view
+    wait_for_layout(page)
     touch = page.context.new_cdp_session(page)
 
     def finger(kind: str, x: float, y: float) -> None:

@@ -18,8 +18,8 @@ from playwright.sync_api import Page, expect
 
 from parlour.games import GAMES
 from tests.browser.conftest import CreateGame, NewContext, NextView, wait_for_views
-from tests.browser.scenes import SCENES, Scene, Stage, open_a_mine
-from tests.browser.views import wait_for_animations
+from tests.browser.scenes import HINT_MS, SCENES, Scene, Stage, open_a_mine
+from tests.browser.views import wait_for_animations, wait_for_layout
 
 pytestmark = pytest.mark.browser
 
@@ -95,7 +95,7 @@ def test_status_line_and_board_are_in_the_first_screen(
 ) -> None:
     page = open_game(new_context, create_game, game, size, **LARGEST[game])
     height = SIZES[size]["height"]
-    page.wait_for_timeout(200)  # the board takes the room measured after the first view
+    wait_for_layout(page)
     for part in ("#headline", "#message"):
         shown = box(page, part)
         assert shown["top"] >= 0 and shown["bottom"] <= height, f"{part} is off screen: {shown}"
@@ -134,7 +134,7 @@ def test_on_a_phone_on_its_side_the_headline_joins_the_bar_and_the_board_fits(
     page = context.new_page()
     page.goto(f"/play/{game}?session={created['session']}")
     wait_for_views(page, 1)
-    page.wait_for_timeout(200)  # the board takes the room measured after the first view
+    wait_for_layout(page)
     expect(page.locator("#menu-fold")).to_be_visible()
     said = page.locator("#topbar-headline")
     expect(said).to_be_visible()
@@ -190,12 +190,12 @@ def test_a_hint_is_explained_above_the_board_which_stays_where_it_was(
     new_context: NewContext, create_game: CreateGame, next_view: NextView, size: str
 ) -> None:
     page = open_game(new_context, create_game, "minesweeper", size, id="minesweeper:expert#h")
-    page.locator("#ms-grid [data-move]").first.click()
+    with next_view(page):
+        page.locator("#ms-grid [data-move]").first.click()
     expect(page.locator("#headline")).not_to_have_text("")
-    page.wait_for_timeout(200)
     before = box(page, "#board-wrap")
     page.locator("#btn-hint").click()
-    expect(page.locator("#message")).to_contain_text("Hint")
+    expect(page.locator("#message")).to_contain_text("Hint", timeout=HINT_MS)
     message = box(page, "#message")
     assert message["bottom"] <= box(page, "#board-wrap")["top"]
     # on a phone the hint takes two lines, which the page keeps for it
@@ -525,20 +525,22 @@ def test_a_series_of_three_players_keeps_its_score_in_a_phones_line(
 def test_tribolos_note_of_a_pass_leaves_the_grid_where_it_was_on_a_phone(
     new_context: NewContext, create_game: CreateGame
 ) -> None:
-    """A pass's note wraps on a 360-pixel phone: it has two lines' room, so the grid stays."""
+    """A pass's note wraps on a 360-pixel phone: it has two lines' room, so neither the grid
+    nor the move strip under the note moves under a finger."""
     created = create_game("tribolo", id="tribolo:standard#note", seats=["human"] * 3)
     page = new_context(tokens={created["session"]: created["token"]}, has_touch=True,
                        is_mobile=True, viewport={"width": 360, "height": 640}).new_page()
     page.goto(f"/play/tribolo?session={created['session']}")
     wait_for_views(page, 1)
-    before = box(page, "#tb-grid")
+    before = box(page, "#tb-grid"), box(page, "#movelist-items")
     long_note = ("Green played m10 and turned 3 cells. Blue cannot move and passes:"
                  " Red to play.")
     page.evaluate("(text) => { document.getElementById('tb-note').textContent = text; }",
                   long_note)
     assert box(page, "#tb-note")["bottom"] - box(page, "#tb-note")["top"] < 60  # two lines
-    after = box(page, "#tb-grid")
-    assert after["top"] == before["top"], f"the grid moved by {after['top'] - before['top']} px"
+    after = box(page, "#tb-grid"), box(page, "#movelist-items")
+    for was, now in zip(before, after, strict=True):
+        assert now["top"] == was["top"], f"it moved by {now['top'] - was['top']} px"
 
 
 # Scrolls the move strip so that its left or right edge runs through the middle of the
@@ -805,7 +807,7 @@ def test_on_a_narrow_touch_phone_every_board_fits_across_in_cells_as_wide_as_it_
     page = context.new_page()
     page.goto(f"/play/minesweeper?session={created['session']}")
     wait_for_views(page, 1)
-    page.wait_for_timeout(200)  # the board takes the room measured after the first view
+    wait_for_layout(page)
     width = NARROW_TOUCH_PHONE["width"]
     assert page.evaluate("document.documentElement.scrollWidth") <= width, "sideways scroll"
     grid = box(page, ".ms-grid")
@@ -868,7 +870,7 @@ def test_on_a_phone_a_board_too_long_for_the_screen_takes_its_width(
     page = context.new_page()
     page.goto(f"/play/minesweeper?session={created['session']}")
     wait_for_views(page, 1)
-    page.wait_for_timeout(200)  # the board takes the room measured after the first view
+    wait_for_layout(page)
     shown = page.evaluate(_CELLS_ACROSS)
     across = THIRTY_CELLS_LONG[board]["rows" if height > width else "cols"]
     assert shown["cell"] >= 18, shown

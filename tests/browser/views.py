@@ -50,3 +50,24 @@ ANIMATIONS_DONE = """async () => {
 def wait_for_animations(page: Page) -> None:
     """Wait until no animation on the page is running."""
     page.evaluate(ANIMATIONS_DONE)
+
+
+# The board's frame and the page's scroll the same for three frames running: the board has
+# taken the room the page measured after its first view (fit.js), and any scroll is over.
+LAYOUT_STILL = """() => new Promise((done) => {
+  let last = "", same = 0;
+  const tick = () => {
+    const box = document.getElementById("board-wrap")?.getBoundingClientRect();
+    const now = box ? `${box.top} ${box.width} ${box.height} ${scrollY}` : `${scrollY}`;
+    same = now === last ? same + 1 : 0;
+    last = now;
+    if (same >= 3) done(); else requestAnimationFrame(tick);
+  };
+  tick();
+})"""
+
+
+def wait_for_layout(page: Page) -> None:
+    """Wait until the board stands still where the page has fitted it, its animations done."""
+    wait_for_animations(page)
+    page.evaluate(LAYOUT_STILL)
