@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from itertools import count, pairwise
 from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, expect
@@ -737,6 +738,69 @@ def test_on_a_tall_phone_a_board_longer_than_the_screen_pans_in_its_box_not_the_
     expect(game.cell(last)).not_to_be_in_viewport()
     page.locator("#btn-hint").tap()
     expect(page.locator(".ms-cell.hint")).to_be_in_viewport()
+
+
+# Whether the cell lies wholly inside the visible part of the box it pans in.
+IN_ITS_BOX_JS = """(cell) => {
+  const box = cell.closest(".board-scroll"), outer = box.getBoundingClientRect();
+  const inner = cell.getBoundingClientRect();
+  return inner.top >= outer.top - 0.5 && inner.bottom <= outer.top + box.clientHeight + 0.5
+    && inner.left >= outer.left - 0.5 && inner.right <= outer.left + box.clientWidth + 0.5;
+}"""
+
+
+def in_its_box(cell: Locator) -> bool:
+    return bool(cell.evaluate(IN_ITS_BOX_JS))
+
+
+def test_on_a_tall_phone_the_box_pans_to_the_mine_that_ended_the_game(
+    minesweeper: OpenGame, base_url: str
+) -> None:
+    """Expert on a 390x844 phone: the box shows the board's top, and the game is lost at
+    its far end, out of the box's sight (here in another tab of the same player: as a
+    chord's mine past the box's edge). The box pans to the exploded mine; and again when
+    the lost game is opened anew (the box starts at the board's top)."""
+    far = (8, 29)  # on its side, the board's last column is the screen's bottom row
+    deal = find_deal(16, 30, 99, (8, 1), lambda s: far[0] * 30 + far[1] in s.mined)
+    game = minesweeper(deal, phone=True)
+    page = game.page
+    with game.next_view(page):
+        game.cell(deal.first).tap()
+    assert page.evaluate("document.getElementById('ms-scroll').scrollTop") == 0
+    assert not in_its_box(game.cell(far))
+    with game.next_view(page):
+        moved = httpx.post(f"{base_url}/api/games/{game.session()}/moves",
+                           json={"move": {"open": list(far)}},
+                           headers={"Authorization": f"Bearer {game.token()}"})
+        assert moved.status_code == 200, moved.text
+    expect(game.cell(far)).to_have_class(re.compile(r"\bexploded\b"))
+    assert in_its_box(game.cell(far)), "the mine that ended the game is out of sight"
+    expect(game.cell(far)).to_be_in_viewport()
+    page.reload()
+    wait_for_views(page, 1)
+    expect(page.locator("#end-card")).to_be_visible()  # placed once the page has settled
+    assert in_its_box(game.cell(far)), "reopened, the mine is out of sight"
+    expect(game.cell(far)).to_be_in_viewport()
+
+
+def test_on_a_tall_phone_a_mine_tapped_in_sight_leaves_the_box_where_it_is(
+    minesweeper: OpenGame
+) -> None:
+    """The mine a tap hit is in sight already: the box does not pan to centre it."""
+    deal = find_deal(16, 30, 99, (8, 1), lambda s: any(
+        c % 30 in range(12, 18) for c in s.mined))
+    game = minesweeper(deal, phone=True)
+    page = game.page
+    with game.next_view(page):
+        game.cell(deal.first).tap()
+    page.evaluate("document.getElementById('ms-scroll').scrollTop = 80")
+    fatal = next(where(deal.start, c) for c in sorted(deal.start.mined, key=lambda c: c % 30)
+                 if c % 30 >= 12 and in_its_box(game.cell(where(deal.start, c))))
+    with game.next_view(page):
+        tap(page, *game.centre(game.cell(fatal)))
+    expect(game.cell(fatal)).to_have_class(re.compile(r"\bexploded\b"))
+    expect(page.locator("#end-card")).to_be_visible()
+    assert page.evaluate("document.getElementById('ms-scroll').scrollTop") == 80
 
 
 def test_a_tap_after_a_long_press_opens_a_cell(
