@@ -10,6 +10,7 @@ import { morphInto, patchParts } from "/static/morph.js";
 const SIDES_ON_ITS_SIDE = { "to its left": "above it", "above it": "to its left",
   "to its right": "below it", "below it": "to its right" };
 const REFUSAL_MARK_MS = 1800;  // how long a refusal's marks stay on the board (its blinks, then still)
+const PHONE_UPRIGHT = matchMedia("(max-width: 640px) and (orientation: portrait)");  // as app.css's .message
 
 // endCard: the end card (endcard.js); shown(): called after each view (the menus follow
 // it); resync(): a new connection, which starts with a whole view; undoKeys: the keys that
@@ -29,6 +30,7 @@ export function createViews({ endCard, shown, resync, undoKeys, firstNote }) {
     marked: [],          // the elements a refusal marks for a moment
     titleWanted: null,   // a title that waits for the page to be idle
     hinted: null,        // the board's cell a hint marked in the view shown now, if any
+    fitted: { text: null, tight: false },  // the status line shown, and whether set smaller
     endCause: null,      // the first element that ended the game (data-end-cause) shown now
   };
 
@@ -248,9 +250,24 @@ export function createViews({ endCard, shown, resync, undoKeys, firstNote }) {
     if (state.view?.takeback?.yours && !isError) text = "";
     state.note = text; state.noteIsError = isError; state.noteIsRefusal = false;
     const message = $("message");
-    set(message, "className", `message${isError ? " error" : ""}`);
     const status = statusText();
-    setText(message, asSeen(text) || (status === state.view?.headline ? "" : status));  // not said twice
+    const shown = asSeen(text) || (status === state.view?.headline ? "" : status);  // not said twice
+    const kind = `message${isError ? " error" : ""}`;
+    if (shown !== state.fitted.text) {  // (measured once a text: a move keeps its status line)
+      set(message, "className", kind);
+      setText(message, shown);
+      state.fitted = { text: shown, tight: overRoom(message) };
+    }
+    set(message, "className", `${kind}${state.fitted.tight ? " tight" : ""}`);
+  }
+
+  // On a phone the status line keeps two lines' room (app.css): a note that runs to a third
+  // (three in four of Minesweeper's hints on a 390-pixel phone) is set smaller to fit it,
+  // so that the board under it does not move down a line as the note comes and back up as
+  // it goes.
+  function overRoom(message) {
+    if (!message.textContent || !PHONE_UPRIGHT.matches) return false;
+    return message.scrollHeight > Number.parseFloat(getComputedStyle(message).minHeight) + 1;
   }
 
   // A move refused: its reason, and for a moment a mark on the board's elements it is

@@ -1030,6 +1030,41 @@ def test_a_hint_takes_the_keyboards_cursor_and_enter_plays_it(minesweeper: OpenG
     expect(page.locator(f"#{cell}")).to_have_class(re.compile(r"\bopen\b"))
 
 
+def long_hint(state: Minefield) -> bool:
+    """The hint's note runs to three lines on a 390-pixel phone at the page's 16 px."""
+    found = hint(state, 0)
+    return found is not None and len(f"Hint: {found.note}") >= 115
+
+
+def test_on_a_phone_a_long_hint_fits_the_two_lines_kept_for_it(minesweeper: OpenGame) -> None:
+    """A phone keeps two lines above the board for a hint's note; most of Minesweeper's
+    run to three (the 2 at ..., its 2 mines at ... and ...): set smaller, such a note fits
+    the two lines' room, and the board does not move down a line as it comes (nor back
+    up as it goes)."""
+    deal = find_deal(15, 15, 40, (7, 7), long_hint)
+    game = minesweeper(deal, phone=True)
+    page = game.page
+    message = page.locator("#message")
+    with game.next_view(page):
+        game.cell(deal.first).tap()
+    game.wait_board(text(deal.start))
+    grid_top = page_box(page, "#ms-grid")["top"]
+    page.locator("#btn-hint").tap()
+    expect(message).to_contain_text("Hint: ")
+    room = page_box(page, "#message")
+    assert room["bottom"] - room["top"] <= 2.9 * 16 + 0.5, "the note takes more than its room"
+    assert page_box(page, "#ms-grid")["top"] == grid_top, "the board moved down"
+    def size() -> float:
+        return float(message.evaluate("(m) => parseFloat(getComputedStyle(m).fontSize)"))
+
+    assert 13 <= size() < 16
+    with game.next_view(page):
+        page.locator(".ms-cell.hint").tap()
+    assert page_box(page, "#ms-grid")["top"] == grid_top, "the board moved"
+    expect(message).to_have_text("")
+    assert size() == 16  # the next note is measured anew
+
+
 def test_the_face_and_the_counters(minesweeper: OpenGame, server_view: ServerView) -> None:
     deal = find_deal(5, 5, 3, (2, 2), lambda s: not s.won())
     game = minesweeper(deal)
