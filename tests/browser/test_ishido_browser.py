@@ -663,6 +663,7 @@ def test_play_to_the_end_with_clicks(
         expect(game.message).to_contain_text("Better luck next time")
         # the tile that fitted nowhere stays in sight: the end card keeps clear of it
         expect(game.page.locator("#end-card")).to_be_visible()  # (a beat after the end)
+        wait_for_layout(game.page)
         card, tile = (game.page.locator(f).bounding_box() for f in ("#end-card", "#ish-next"))
         assert card is not None and tile is not None
         assert (card["x"] >= tile["x"] + tile["width"] or tile["x"] >= card["x"] + card["width"]

@@ -41,6 +41,7 @@ from tests.browser.conftest import (
     wait_for_views,
 )
 from tests.browser.pages import GamePage, overlap
+from tests.browser.views import wait_for_layout
 
 pytestmark = pytest.mark.browser
 
@@ -1295,6 +1296,7 @@ def test_on_a_phone_the_end_card_leaves_a_mine_hit_low_in_sight(minesweeper: Ope
     card = game.page.locator("#end-card")
     expect(card).to_be_visible()
     expect(card).to_have_class(re.compile(r"\bbelow\b"))
+    wait_for_layout(game.page)  # (the page scrolls to the card: read the boxes once still)
     exploded, shown = game.cell(corner).bounding_box(), card.bounding_box()
     grid = game.page.locator("#ms-grid").bounding_box()
     assert exploded and shown and grid
@@ -1314,6 +1316,7 @@ def test_the_end_card_leaves_the_exploded_mine_in_sight(minesweeper: OpenGame) -
     card = game.page.locator("#end-card")
     expect(card).to_be_visible()
     expect(card).to_have_class(re.compile(r"\bbelow\b"))  # no place beside has room
+    wait_for_layout(game.page)
     exploded, shown = game.cell(corner).bounding_box(), card.bounding_box()
     grid = game.page.locator("#ms-grid").bounding_box()
     assert exploded and shown and grid

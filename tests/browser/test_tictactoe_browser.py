@@ -24,6 +24,7 @@ from tests.browser.conftest import (
     WaitViews,
 )
 from tests.browser.pages import GamePage, overlap
+from tests.browser.views import wait_for_layout
 
 pytestmark = pytest.mark.browser
 
@@ -632,6 +633,7 @@ def test_the_end_card_leaves_the_move_list_in_sight(
     card = game.page.locator("#end-card")
     expect(card).to_be_visible()
     expect(card).to_have_class(re.compile(r"\blow\b"))
+    wait_for_layout(game.page)
     shown = card.bounding_box()
     assert shown
     for kept in [*game.page.locator("#movelist-items .mv").all(), game.page.locator("#ttt-win")]:
@@ -657,7 +659,7 @@ def test_on_a_small_phone_on_its_side_the_end_card_stays_below_the_bar(
     game.play([(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)])
     card = game.page.locator("#end-card")
     expect(card).to_be_visible()
-    game.page.wait_for_timeout(400)  # (its way in)
+    wait_for_layout(game.page)  # (its way in)
     shown = card.bounding_box()
     assert shown and shown["y"] >= bar["y"] + bar["height"], f"the card {shown} is under the bar"
     assert shown["y"] + shown["height"] <= 360
@@ -678,6 +680,7 @@ def test_on_a_phone_the_end_card_leaves_the_winning_line_in_sight(
     card = game.page.locator("#end-card")
     expect(card).to_be_visible()
     expect(card).to_have_class(re.compile(r"\bbelow\b"))
+    wait_for_layout(game.page)  # (the page scrolls to the card: read the boxes once still)
     shown, line = card.bounding_box(), game.page.locator("#ttt-win").bounding_box()
     board = game.page.locator("#ttt-board").bounding_box()
     assert shown and line and board
