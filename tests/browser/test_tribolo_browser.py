@@ -678,12 +678,13 @@ NARROW_PHONE = {"width": 360, "height": 740}
 
 
 def on_a_phone(tribolo: OpenGame, create_game: CreateGame, new_context: NewContext,
-               *, touch: bool = True, **options: Any) -> TriboloPage:
-    """A game of three people on this screen, on a 360x740 phone held upright."""
+               *, touch: bool = True, viewport: dict[str, int] = NARROW_PHONE,
+               **options: Any) -> TriboloPage:
+    """A game of three people on this screen, on a phone held upright (360x740 unless told)."""
     created = create_game("tribolo", seats=["human", "human", "human"], **options)
     sid = created["session"]
     tokens = {sid: created["token"]}
-    context = new_context(tokens=tokens, viewport=NARROW_PHONE, has_touch=touch, is_mobile=touch)
+    context = new_context(tokens=tokens, viewport=viewport, has_touch=touch, is_mobile=touch)
     return tribolo(f"/play/tribolo?session={sid}", tokens=tokens, context=context)
 
 
@@ -722,11 +723,7 @@ def test_on_an_upright_phone_the_whole_board_and_the_scores_are_in_sight_unscrol
     of the board stand in the first screen, none over another, the cells no smaller than a
     finger takes; the note and the move strip may go below the fold, never the board."""
     viewport, least = WHOLE_BOARD_ON_A_PHONE[size]
-    created = create_game("tribolo", seats=["human", "human", "human"])
-    sid = created["session"]
-    tokens = {sid: created["token"]}
-    context = new_context(tokens=tokens, viewport=viewport, has_touch=True, is_mobile=True)
-    game = tribolo(f"/play/tribolo?session={sid}", tokens=tokens, context=context)
+    game = on_a_phone(tribolo, create_game, new_context, viewport=viewport)
     for _ in range(3):
         game.click(*game.legal()[0])
     page = game.page
@@ -797,11 +794,7 @@ def test_on_a_phone_the_move_strip_shows_a_round_of_three_whole(
     """Each of the last three moves (a round: who, their shape and the cell) stands whole
     in the strip under the board, none cut by its edges nor spilling out of its own box
     (on one line, two fitted a 360-pixel phone and the third was cut)."""
-    created = create_game("tribolo", seats=["human", "human", "human"])
-    sid = created["session"]
-    tokens = {sid: created["token"]}
-    context = new_context(tokens=tokens, viewport=size, has_touch=True, is_mobile=True)
-    game = tribolo(f"/play/tribolo?session={sid}", tokens=tokens, context=context)
+    game = on_a_phone(tribolo, create_game, new_context, viewport=size)
     for _ in range(4):
         game.click(*game.legal()[0])
     moves = game.page.locator("#movelist-items .mv:not(.mv-start)")
