@@ -530,11 +530,11 @@ def test_the_computers_play_at_the_speed_the_player_chose(
     with game.next_view(page):
         page.locator("#btn-undo").click()
     page.locator("#btn-theme").click()  # the Display dialog: the computers' speed
-    page.locator("#opt-computers").select_option("slow")
-    # a new speed says hello again: the new connection's first view, before the next click
-    # (one on the closing socket would not be played)
+    # a speed chosen says hello again at once: the new connection's first view, before the
+    # next click (one on the closing socket would not be played)
     with game.next_view(page):
-        page.locator("#display-dialog").get_by_role("button", name="Done").click()
+        page.locator("#opt-computers").select_option("slow")
+    page.locator("#display-dialog").get_by_role("button", name="Done").click()
     slow = gap_between_the_computers()
     assert slow >= 1.3, slow  # 2.5 times the game's pause of 0.6 s (1.5 s), less the network
     assert instant < 1.0, instant  # no pause: only the time the computer thinks
