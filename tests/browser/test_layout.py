@@ -19,7 +19,7 @@ from playwright.sync_api import Page, expect
 from parlour.games import GAMES
 from tests.browser.conftest import CreateGame, NewContext, NextView, wait_for_views
 from tests.browser.scenes import HINT_MS, SCENES, Scene, Stage, open_a_mine
-from tests.browser.views import wait_for_animations, wait_for_layout
+from tests.browser.views import wait_for_layout
 
 pytestmark = pytest.mark.browser
 
@@ -325,17 +325,6 @@ def test_a_dialog_opened_during_the_beat_keeps_the_end_card_away_until_asked_for
     expect(page.locator("#end-title")).to_have_text("You win! Board cleared")
 
 
-def settled(page: Page) -> None:
-    """Wait for the page's animations (the card's entrance), its scroll to a card under
-    the board (the same for three frames) and two frames."""
-    wait_for_animations(page)
-    page.evaluate("""new Promise((done) => { let last = -1, same = 0;
-        const tick = () => { if (scrollY === last) same += 1; else { same = 0; last = scrollY; }
-          if (same >= 3) done(); else requestAnimationFrame(tick); };
-        tick(); })""")
-    page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
-
-
 def in_the_page(page: Page, selector: str) -> dict[str, float]:
     """An element's box in the page, not the window: the same however far it scrolled."""
     shown = box(page, selector)
@@ -392,14 +381,14 @@ def test_the_end_card_is_in_sight_and_leaves_the_final_board_where_it_was(
     page.goto(reached.path(scene_at_end.game))
     views = wait_for_views(page, 1)
     page.evaluate("document.fonts.ready.then(() => true)")
-    settled(page)
+    wait_for_layout(page)
     board, wrap = in_the_page(page, "#board > *"), in_the_page(page, "#board-wrap")
     own_stage.play(reached, scene_at_end.game, last_move)
     wait_for_views(page, views + 1)
     card = page.locator("#end-card")
     expect(card).to_be_visible()
     page.evaluate("document.fonts.ready.then(() => true)")  # the end's words may load a face
-    settled(page)
+    wait_for_layout(page)
     assert_in_sight_and_focused(page, SIZES[size]["width"], SIZES[size]["height"])
     if below_the_board(page):  # under the board's frame, in the page's flow
         assert box(page, "#end-card")["top"] >= box(page, "#board-wrap")["bottom"]
@@ -447,7 +436,7 @@ def test_the_end_card_never_covers_the_board_and_is_wide_enough_to_read(
     wait_for_views(page, 1)
     expect(page.locator("#end-card")).to_be_visible()
     page.evaluate("document.fonts.ready.then(() => true)")
-    settled(page)
+    wait_for_layout(page)
     card, bar = box(page, "#end-card"), box(page, ".topbar")["bottom"]
     for part in DRAWN[ended.game]:
         drawn = box(page, part)
@@ -470,7 +459,7 @@ def test_the_end_card_never_covers_the_board_and_is_wide_enough_to_read(
     expect(page.locator("#end-card")).to_be_hidden()
     page.locator("#end-show").click()
     expect(page.locator("#end-card")).to_be_visible()
-    settled(page)
+    wait_for_layout(page)
     again = box(page, "#end-card")
     assert again["right"] - again["left"] == pytest.approx(card["right"] - card["left"], abs=1)
     assert_in_sight_and_focused(page, width, height)
@@ -490,7 +479,7 @@ def test_on_a_phones_side_the_end_card_takes_the_column_beside_the_board(
     page.goto(reached.path(scene(ending).game))
     wait_for_views(page, 1)
     expect(page.locator("#end-card")).to_be_visible()
-    settled(page)
+    wait_for_layout(page)
     # (Minesweeper's page keeps one column below 800 px: its grid stays clear of the card)
     board = box(page, "#ms-grid" if ending.startswith("minesweeper") else "#board-wrap")
     card = box(page, "#end-card")
@@ -604,7 +593,7 @@ def test_the_end_card_put_away_shows_the_final_board_and_comes_back(
     page = open_scene_at(new_context, own_stage, "minesweeper-won", "phone")
     card = page.locator("#end-card")
     expect(card).to_be_visible()
-    settled(page)
+    wait_for_layout(page)
     board = in_the_page(page, "#board > *")  # (the page shortens: its scroll may go back)
     card.get_by_role("button", name="See the board").click()
     expect(card).to_be_hidden()
@@ -614,7 +603,7 @@ def test_the_end_card_put_away_shows_the_final_board_and_comes_back(
     # the result stays in sight, in the bar's first row on a phone
     expect(page.locator("#topbar-headline")).to_contain_text("You win")
     expect(page.locator("#topbar-headline")).to_be_visible()
-    settled(page)
+    wait_for_layout(page)
     same_box(board, in_the_page(page, "#board > *"), "the board")
     again.click()
     expect(card).to_be_visible()
