@@ -19,8 +19,8 @@ component too tangled to count within WORK_LIMIT steps (only seen on contrived b
 gets approximate probabilities instead, which prove nothing.
 
 The solver's moves (`solver.py`) and the no-guess boards (`noguess.py`) build on
-`_Knowledge` and the engine here: names with an underscore are shared within this game's
-folder only.
+`Knowledge`, the `Engine` and the bitset helpers here; names with an underscore are this
+module's own.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ class Analysis:
 # -- bitsets ----------------------------------------------------------------------------
 
 
-def _bits(mask: int) -> list[int]:
+def bits_of(mask: int) -> list[int]:
     """The cells in a bitset, lowest first."""
     out: list[int] = []
     while mask:
@@ -63,7 +63,7 @@ def _bits(mask: int) -> list[int]:
 
 
 @cache
-def _geometry(rows: int, cols: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+def geometry(rows: int, cols: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
     """Neighbours of each cell, and the bitset of each cell's neighbours."""
     around = neighbours(rows, cols)
     masks = tuple(sum(1 << n for n in cells) for cells in around)
@@ -120,7 +120,7 @@ def _pairwise(cons: list[Constraint]) -> tuple[int, int]:
     by_cell: dict[int, list[int]] = {}
     cells_of: list[list[int]] = []
     for index, (mask, _) in enumerate(cons):
-        cells = _bits(mask)
+        cells = bits_of(mask)
         cells_of.append(cells)
         for cell in cells:
             by_cell.setdefault(cell, []).append(index)
@@ -147,7 +147,7 @@ def _pairwise(cons: list[Constraint]) -> tuple[int, int]:
     return safe, mine
 
 
-def _simple(
+def simplify(
     cons: Iterable[Constraint], safe: int = 0, mine: int = 0, pairs: bool = True
 ) -> tuple[list[Constraint], int, int]:
     """Single and pairwise rules to a fixed point: (remaining constraints, safe, mines)."""
@@ -228,7 +228,7 @@ def _order_boxes(box_cons: list[list[int]], con_boxes: list[list[int]]) -> list[
 Move = tuple[int, float, tuple[int, ...]]  # (mines in the box, ways, next state)
 
 
-class _Component:
+class Component:
     """One independent group of constraints: its boxes and the count of its solutions.
 
     `counts[k]` is the number of ways to place exactly k mines in the component's cells
@@ -258,14 +258,14 @@ class _Component:
         signature: dict[int, int] = {}
         for index, (mask, _) in enumerate(cons):
             bit = 1 << index
-            for cell in _bits(mask):
+            for cell in bits_of(mask):
                 signature[cell] = signature.get(cell, 0) | bit
         groups: dict[int, int] = {}
         for cell, sig in signature.items():
             groups[sig] = groups.get(sig, 0) | (1 << cell)
         self.box_masks = list(groups.values())
         self.box_sizes = [mask.bit_count() for mask in self.box_masks]
-        box_cons = [_bits(sig) for sig in groups]
+        box_cons = [bits_of(sig) for sig in groups]
         con_boxes: list[list[int]] = [[] for _ in cons]
         for box, members in enumerate(box_cons):
             for con in members:
@@ -417,7 +417,7 @@ def _local_average(cons: Iterable[Constraint]) -> dict[int, float]:
     sums: dict[int, float] = {}
     hits: dict[int, int] = {}
     for mask, value in cons:
-        cells = _bits(mask)
+        cells = bits_of(mask)
         for cell in cells:
             sums[cell] = sums.get(cell, 0.0) + value / len(cells)
             hits[cell] = hits.get(cell, 0) + 1
@@ -432,7 +432,7 @@ def _convolve(a: Poly, b: Poly) -> Poly:
     return out
 
 
-def _components(cons: list[Constraint]) -> list[list[Constraint]]:
+def groups_of(cons: list[Constraint]) -> list[list[Constraint]]:
     """Split constraints into groups that share no cells."""
     parent = list(range(len(cons)))
 
@@ -444,7 +444,7 @@ def _components(cons: list[Constraint]) -> list[list[Constraint]]:
 
     owner: dict[int, int] = {}
     for index, (mask, _) in enumerate(cons):
-        for cell in _bits(mask):
+        for cell in bits_of(mask):
             other = owner.get(cell)
             if other is None:
                 owner[cell] = index
@@ -458,7 +458,7 @@ def _components(cons: list[Constraint]) -> list[list[Constraint]]:
     return list(groups.values())
 
 
-class _Engine:
+class Engine:
     """Exact mine probabilities for a reduced position.
 
     The components are independent groups of constraints on undetermined cells,
@@ -469,7 +469,7 @@ class _Engine:
     """
 
     def __init__(
-        self, comps: list[_Component], interior: int, mines: int, extra: Poly | None = None
+        self, comps: list[Component], interior: int, mines: int, extra: Poly | None = None
     ) -> None:
         """`extra`: the solution counts of further components, not listed (no marginals)."""
         self.interior = interior
@@ -500,8 +500,8 @@ class _Engine:
             self.interior_weight = 0
 
     @classmethod
-    def of(cls, cons: list[Constraint], interior: int, mines: int) -> _Engine:
-        return cls([_Component(sorted(group)) for group in _components(cons)], interior, mines)
+    def of(cls, cons: list[Constraint], interior: int, mines: int) -> Engine:
+        return cls([Component(sorted(group)) for group in groups_of(cons)], interior, mines)
 
     def ways_inside(self, n: int) -> int:
         return _comb(self.interior, n) if 0 <= n <= self.interior else 0
@@ -557,7 +557,7 @@ class _Engine:
                 weights = comp.box_weights({k: rho**k for k in comp.counts})
                 masks, sizes = comp.box_masks, comp.box_sizes
             else:
-                tilted = _Component(list(comp.key), tilt=rho)
+                tilted = Component(list(comp.key), tilt=rho)
                 total = tilted.counts.get(0, 0) if tilted.exact else 0
                 weights = tilted.box_weights({0: 1.0}) if total else []
                 masks, sizes = tilted.box_masks, tilted.box_sizes
@@ -565,7 +565,7 @@ class _Engine:
                 self.approx.update(_local_average(comp.key))
                 continue
             for mask, size, weight in zip(masks, sizes, weights, strict=True):
-                for cell in _bits(mask):
+                for cell in bits_of(mask):
                     self.approx[cell] = weight / (size * total)
         self.approx = {cell: min(max(p, 1e-6), 1 - 1e-6) for cell, p in self.approx.items()}
         left = self.mines - sum(self.approx.values())
@@ -588,7 +588,7 @@ class _Engine:
             weights = self.weights(index)
             for mask, size, weight in zip(comp.box_masks, comp.box_sizes, weights, strict=True):
                 p = weight / (size * total)
-                for cell in _bits(mask):
+                for cell in bits_of(mask):
                     probs[cell] = p
         return probs
 
@@ -618,13 +618,13 @@ class _Engine:
 # -- knowledge of one board -------------------------------------------------------------
 
 
-class _Knowledge:
+class Knowledge:
     """What the solver knows of a board: the numbers shown and what it has proven."""
 
     def __init__(self, rows: int, cols: int, mines: int, known: Sequence[int] | None = None):
         self.rows, self.cols, self.mines = rows, cols, mines
         self.size = rows * cols
-        self.around, self.around_mask = _geometry(rows, cols)
+        self.around, self.around_mask = geometry(rows, cols)
         self.known = [UNKNOWN] * self.size if known is None else list(known)
         if len(self.known) != self.size:
             raise ValueError(f"expected {self.size} cells, got {len(self.known)}")
@@ -639,7 +639,7 @@ class _Knowledge:
                 self.border.add(cell)
         self.mine = 0  # closed cells proven mines
         self.safe = 0  # closed cells proven safe
-        self.engine: _Engine | None = None  # the last probability run (when stuck)
+        self.engine: Engine | None = None  # the last probability run (when stuck)
         self.interior_mask = 0
 
     def reveal(self, cell: int, value: int) -> None:
@@ -695,7 +695,7 @@ class _Knowledge:
 
     def simple(self) -> list[Constraint]:
         """Apply the cheap rules (and the mine count's trivial cases); the constraints left."""
-        cons, safe, mine = _simple(self.constraints())
+        cons, safe, mine = simplify(self.constraints())
         self.safe |= safe
         self.mine |= mine
         free = self.undetermined
@@ -714,7 +714,7 @@ class _Knowledge:
         for mask, _ in cons:
             front |= mask
         self.interior_mask = self.undetermined & ~front
-        engine = self.engine = _Engine.of(cons, self.interior_mask.bit_count(), self.mines_left)
+        engine = self.engine = Engine.of(cons, self.interior_mask.bit_count(), self.mines_left)
         safe, mine, interior = engine.settled()
         if interior == 1:
             safe |= self.interior_mask
@@ -726,14 +726,14 @@ class _Knowledge:
     def probabilities(self) -> dict[int, float]:
         """Mine probability of every closed cell (after `deduce` found no safe cell)."""
         probs: dict[int, float] = {}
-        for cell in _bits(self.mine):
+        for cell in bits_of(self.mine):
             probs[cell] = 1.0
-        for cell in _bits(self.safe):
+        for cell in bits_of(self.safe):
             probs[cell] = 0.0
         if self.engine is not None:
             probs.update(self.engine.probabilities())
             inside = self.engine.interior_probability()
-            for cell in _bits(self.interior_mask):
+            for cell in bits_of(self.interior_mask):
                 probs[cell] = inside
         return probs
 
@@ -741,7 +741,8 @@ class _Knowledge:
 # -- the public interface ---------------------------------------------------------------
 
 
-def _check(rows: int, cols: int, mines: int, known: Sequence[int]) -> None:
+def check_known(rows: int, cols: int, mines: int, known: Sequence[int]) -> None:
+    """Raise ValueError unless `known` is a position of a rows x cols board with `mines`."""
     if rows < 1 or cols < 1:
         raise ValueError("the board needs at least one row and one column")
     if len(known) != rows * cols:
@@ -755,20 +756,20 @@ def analyse(rows: int, cols: int, mines: int, known: Sequence[int]) -> Analysis:
 
     Raises Contradiction (a ValueError) if no layout of `mines` mines fits the numbers.
     """
-    _check(rows, cols, mines, known)
-    know = _Knowledge(rows, cols, mines, known)
+    check_known(rows, cols, mines, known)
+    know = Knowledge(rows, cols, mines, known)
     know.deduce()
     if know.engine is None:  # the cheap rules found safe cells: probabilities for the rest
         cons = know.simple()
         if know.undetermined:
             know.run_engine(cons)
     probs = know.probabilities()
-    for cell in _bits(know.safe):
+    for cell in bits_of(know.safe):
         probs[cell] = 0.0
-    for cell in _bits(know.mine):
+    for cell in bits_of(know.mine):
         probs[cell] = 1.0
     return Analysis(
-        safe=frozenset(_bits(know.safe)),
-        mined=frozenset(_bits(know.mine)),
+        safe=frozenset(bits_of(know.safe)),
+        mined=frozenset(bits_of(know.mine)),
         probability=probs,
     )

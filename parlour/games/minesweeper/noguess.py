@@ -13,7 +13,7 @@ import random
 from collections.abc import Iterable
 
 from parlour.core.game import IllegalMove, counted
-from parlour.games.minesweeper.analysis import _bits, _geometry, _Knowledge
+from parlour.games.minesweeper.analysis import Knowledge, bits_of, geometry
 
 # -- boards that need no guess ----------------------------------------------------------
 
@@ -24,7 +24,7 @@ class _Run:
 
     def __init__(self, rows: int, cols: int, mined: Iterable[int], first: int) -> None:
         size = rows * cols
-        self.around, self.around_mask = _geometry(rows, cols)
+        self.around, self.around_mask = geometry(rows, cols)
         self.mine_flags = [False] * size
         for cell in mined:
             self.mine_flags[cell] = True
@@ -35,7 +35,7 @@ class _Run:
         self.opened = [False] * size
         self.open_count = 0
         self.safe_total = size - sum(flags)
-        self.know = _Knowledge(rows, cols, sum(flags))
+        self.know = Knowledge(rows, cols, sum(flags))
         self.open(first)
 
     def open(self, cell: int) -> None:
@@ -60,7 +60,7 @@ class _Run:
             safe = self.know.deduce(engine=engine)
             if not safe:
                 return False
-            for cell in _bits(safe):
+            for cell in bits_of(safe):
                 self.open(cell)
         return True
 
@@ -97,13 +97,13 @@ def _perturb(run: _Run, rng: random.Random) -> bool:
     front = 0
     for cell in witnesses:
         front |= masks[cell] & free
-    interior = _bits(free & ~front)
+    interior = bits_of(free & ~front)
     flags = run.mine_flags
     empty_inside = [c for c in interior if not flags[c]]
     full_inside = [c for c in interior if flags[c]]
     for witness in rng.sample(witnesses, min(len(witnesses), 8)):
         target = masks[witness] & free
-        cells = _bits(target)
+        cells = bits_of(target)
         mines_in = [c for c in cells if flags[c]]
         holes = [c for c in cells if not flags[c]]
         if mines_in and len(mines_in) <= len(empty_inside):
@@ -114,7 +114,7 @@ def _perturb(run: _Run, rng: random.Random) -> bool:
             for dest, source in zip(holes, rng.sample(full_inside, len(holes)), strict=True):
                 run.move_mine(source, dest)
             return True
-        others = [c for c in _bits(free & ~target) if not flags[c]]
+        others = [c for c in bits_of(free & ~target) if not flags[c]]
         if mines_in and len(mines_in) <= len(others):
             for source, dest in zip(mines_in, rng.sample(others, len(mines_in)), strict=True):
                 run.move_mine(source, dest)
@@ -128,15 +128,15 @@ def _breach(run: _Run, rng: random.Random) -> bool:
     then stale: the caller starts a fresh run."""
     free = run.know.undetermined
     masks, flags = run.around_mask, run.mine_flags
-    wall = [c for c in _bits(run.know.mine) if masks[c] & free]
+    wall = [c for c in bits_of(run.know.mine) if masks[c] & free]
     if not wall:
         return False
     touched = 0
     for cell, opened in enumerate(run.opened):
         if opened:
             touched |= masks[cell]
-    holes = [c for c in _bits(free & ~touched) if not flags[c]]
-    holes = holes or [c for c in _bits(free) if not flags[c]]
+    holes = [c for c in bits_of(free & ~touched) if not flags[c]]
+    holes = holes or [c for c in bits_of(free) if not flags[c]]
     if not holes:
         return False
     source, target = rng.choice(wall), rng.choice(holes)
@@ -177,7 +177,7 @@ def no_guess_layout(
     same inputs always give the same board or the same refusal).
     """
     size = rows * cols
-    around, _ = _geometry(rows, cols)
+    around, _ = geometry(rows, cols)
     keep = {first, *around[first]}
     spaces = [cell for cell in range(size) if cell not in keep]
     if not 0 <= mines <= len(spaces):

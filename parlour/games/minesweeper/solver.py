@@ -25,16 +25,16 @@ from typing import Literal
 
 from parlour.core.game import Hint, percent
 from parlour.games.minesweeper.analysis import (
+    Component,
     Constraint,
     Contradiction,
-    _bits,
-    _check,
-    _Component,
-    _components,
-    _Engine,
-    _geometry,
-    _Knowledge,
-    _simple,
+    Engine,
+    Knowledge,
+    bits_of,
+    check_known,
+    geometry,
+    groups_of,
+    simplify,
 )
 from parlour.games.minesweeper.grid import neighbours
 from parlour.games.minesweeper.logic import FLAG, OPEN, Minefield
@@ -65,13 +65,13 @@ def suggest(rows: int, cols: int, mines: int, known: Sequence[int]) -> Suggestio
     Raises ValueError when no closed cell is left to open, and Contradiction (a
     ValueError) when no layout fits the numbers.
     """
-    _check(rows, cols, mines, known)
-    know = _Knowledge(rows, cols, mines, known)
+    check_known(rows, cols, mines, known)
+    know = Knowledge(rows, cols, mines, known)
     safe = know.deduce()
     if safe:
         cell = _pick_safe(know, safe)
         proof = _full_number(know, known, cell)
-        proven = () if proof is None else tuple(_bits(know.around_mask[proof] & know.mine))
+        proven = () if proof is None else tuple(bits_of(know.around_mask[proof] & know.mine))
         return Suggestion(cell, 0.0, "safe", proof, proven)
     if not know.undetermined:
         raise ValueError("no closed cell is left to open")
@@ -79,19 +79,19 @@ def suggest(rows: int, cols: int, mines: int, known: Sequence[int]) -> Suggestio
     return Suggestion(cell, know.probabilities()[cell], why)
 
 
-def _full_number(know: _Knowledge, known: Sequence[int], cell: int) -> int | None:
+def _full_number(know: Knowledge, known: Sequence[int], cell: int) -> int | None:
     """An open number next to `cell` with as many proven mines around it as it shows, if
     any: what a hint names to say why the cell is safe (the plainest of proofs)."""
-    return next((n for n in _bits(know.around_mask[cell]) if known[n] > 0
+    return next((n for n in bits_of(know.around_mask[cell]) if known[n] > 0
                  and (know.around_mask[n] & know.mine).bit_count() == known[n]), None)
 
 
-def _pick_safe(know: _Knowledge, safe: int) -> int:
+def _pick_safe(know: Knowledge, safe: int) -> int:
     """The proven safe cell likeliest to be a zero: no mine known next to it, and the
     fewest closed cells around it that are not known to be safe."""
     masks, mine, free = know.around_mask, know.mine, know.undetermined
     return min(
-        _bits(safe),
+        bits_of(safe),
         key=lambda c: (bool(masks[c] & mine), (masks[c] & free).bit_count(), c),
     )
 
@@ -103,7 +103,7 @@ class Player:
     """Plays one game: call `move` for the cells to open, `reveal` with what they show."""
 
     def __init__(self, rows: int, cols: int, mines: int, known: Sequence[int] | None = None):
-        self.know = _Knowledge(rows, cols, mines, known)
+        self.know = Knowledge(rows, cols, mines, known)
         self.guesses = 0
         self.why: Why = "safe"  # why the last move was played
 
@@ -116,7 +116,7 @@ class Player:
         safe = know.deduce()
         if safe:
             self.why = "safe"
-            return _bits(safe), True
+            return bits_of(safe), True
         self.guesses += 1
         cell, self.why = _guess(know)
         return [cell], False
@@ -150,7 +150,7 @@ LOOKAHEAD_WORK = 20_000
 EPSILON = 1e-12  # chances closer than this (relatively) count as equal
 
 
-def _guess(know: _Knowledge) -> tuple[int, Why]:
+def _guess(know: Knowledge) -> tuple[int, Why]:
     engine = know.engine
     if engine is not None and engine.exact:
         coin = _unavoidable_fifty_fifty(know)
@@ -167,7 +167,7 @@ def _guess(know: _Knowledge) -> tuple[int, Why]:
     return _Guesser(know).best()[0], "best"
 
 
-def _pocket_move(know: _Knowledge) -> tuple[int | None, int]:
+def _pocket_move(know: Knowledge) -> tuple[int | None, int]:
     """The best move of a closed pocket (see `_pockets`) searched now, if any; and the
     cells of the pockets left for last.
 
@@ -192,7 +192,7 @@ def _pocket_move(know: _Knowledge) -> tuple[int | None, int]:
     return None, waiting
 
 
-def _unavoidable_fifty_fifty(know: _Knowledge) -> int | None:
+def _unavoidable_fifty_fifty(know: Knowledge) -> int | None:
     """A cell of a pair that no move can ever tell apart, if there is one.
 
     The pair holds exactly one mine (a number sees just those two cells), every number
@@ -209,14 +209,14 @@ def _unavoidable_fifty_fifty(know: _Knowledge) -> int | None:
         for box in comp.box_masks:
             if box.bit_count() != 2 or (box, 1) not in comp.key:
                 continue
-            first, second = _bits(box)
+            first, second = bits_of(box)
             apart = (masks[first] ^ masks[second]) & ~box
             if not apart & unsure:
                 return first
     return None
 
 
-def _pockets(know: _Knowledge) -> list[int]:
+def _pockets(know: Knowledge) -> list[int]:
     """The components of the front that are closed pockets: no undetermined cell outside
     them touches their cells, so what they show depends on them alone and nothing
     opened elsewhere will ever tell anything about them (the mine count aside)."""
@@ -228,7 +228,7 @@ def _pockets(know: _Knowledge) -> list[int]:
         cells = 0
         for box in comp.box_masks:
             cells |= box
-        if all(not (masks[cell] & free & ~cells) for cell in _bits(cells)):
+        if all(not (masks[cell] & free & ~cells) for cell in bits_of(cells)):
             found.append(index)
     return found
 
@@ -242,7 +242,7 @@ def _layouts(
     index = {cell: i for i, cell in enumerate(cells)}
     of_cell: list[list[int]] = [[] for _ in cells]
     for con, (mask, _) in enumerate(cons):
-        for cell in _bits(mask):
+        for cell in bits_of(mask):
             of_cell[index[cell]].append(con)
     need = [value for _, value in cons]  # mines still to place around each number
     room = [mask.bit_count() for mask, _ in cons]  # its cells not yet decided
@@ -284,7 +284,7 @@ def _layouts(
     return out if len(out) <= limit else None
 
 
-def _board_layouts(know: _Knowledge, components: list[list[Constraint]]) -> list[int] | None:
+def _board_layouts(know: Knowledge, components: list[list[Constraint]]) -> list[int] | None:
     """Every layout of the mines left over the undetermined cells (None if more than
     ENDGAME_LAYOUTS), given each component's constraints (without the proven mines):
     each component's solutions found on their own, then combined, the interior taking
@@ -293,14 +293,14 @@ def _board_layouts(know: _Knowledge, components: list[list[Constraint]]) -> list
     laid."""
     parts: list[dict[int, list[int]]] = []  # per component: its solutions by mines
     for cons in components:
-        found = _layouts(cons, _bits(_cells_of(cons)), None, ENDGAME_LAYOUTS)
+        found = _layouts(cons, bits_of(_cells_of(cons)), None, ENDGAME_LAYOUTS)
         if found is None:
             return None
         by_mines: dict[int, list[int]] = {}
         for layout in found:
             by_mines.setdefault(layout.bit_count(), []).append(layout)
         parts.append(by_mines)
-    interior = _bits(know.interior_mask & know.undetermined)
+    interior = bits_of(know.interior_mask & know.undetermined)
     fills: dict[int, list[int]] = {}  # the ways to lay n mines in the interior
     out: list[int] = []
 
@@ -330,7 +330,7 @@ def _cells_of(cons: list[Constraint]) -> int:
     return cells
 
 
-def _without_mines(know: _Knowledge, cons: list[Constraint]) -> list[Constraint]:
+def _without_mines(know: Knowledge, cons: list[Constraint]) -> list[Constraint]:
     """The constraints with the mines the engine proved (after it counted) taken out."""
     mine = know.mine
     return [(mask & ~mine, value - (mask & mine).bit_count()) for mask, value in cons
@@ -347,7 +347,7 @@ class _Endgame:
     """
 
     def __init__(
-        self, know: _Knowledge, cells: list[int], layouts: list[int],
+        self, know: Knowledge, cells: list[int], layouts: list[int],
         weight_of_mines: dict[int, float] | None = None,
     ) -> None:
         self.know = know
@@ -393,7 +393,7 @@ class _Endgame:
         neighbours' mine sets), so the cost does not grow with the number of layouts."""
         cell_index = self.cell_index
         planes = [0, 0, 0, 0]  # up to 8 neighbours: 4 bits
-        for other in _bits(self.know.around_mask[self.cells[index]]):
+        for other in bits_of(self.know.around_mask[self.cells[index]]):
             carry = self.mine_sets[cell_index[other]] if other in cell_index else 0
             for bit in range(4):
                 if not carry:
@@ -410,23 +410,23 @@ class _Endgame:
         return classes
 
     @classmethod
-    def of_board(cls, know: _Knowledge) -> _Endgame:
+    def of_board(cls, know: Knowledge) -> _Endgame:
         """Every undetermined cell, every layout of the mines left."""
         engine = know.engine
         assert engine is not None
         components = [_without_mines(know, list(comp.key)) for comp in engine.components]
         front = _cells_of([con for cons in components for con in cons])
-        cells = _bits(front) + _bits(know.interior_mask & know.undetermined)
+        cells = bits_of(front) + bits_of(know.interior_mask & know.undetermined)
         return cls(know, cells, _board_layouts(know, components) or [])
 
     @classmethod
-    def of_pocket(cls, know: _Knowledge, index: int) -> _Endgame | None:
+    def of_pocket(cls, know: Knowledge, index: int) -> _Endgame | None:
         """The cells of component `index`, a pocket (see `_pockets`); None if it has too
         many layouts to search."""
         engine = know.engine
         assert engine is not None
         cons = _without_mines(know, list(engine.components[index].key))
-        cells = _bits(_cells_of(cons))
+        cells = bits_of(_cells_of(cons))
         layouts = _layouts(cons, cells, None, ENDGAME_LAYOUTS)
         if not layouts:
             return None
@@ -553,7 +553,7 @@ def _mine_sets(cells: list[int], layouts: list[int]) -> list[int]:
     of_cell: dict[int, int] = dict.fromkeys(cells, 0)
     for j, layout in enumerate(layouts):
         bit = 1 << j
-        for cell in _bits(layout):
+        for cell in bits_of(layout):
             of_cell[cell] |= bit
     return [of_cell[cell] for cell in cells]
 
@@ -563,7 +563,7 @@ class _Guesser:
     after it (a certain move when the number it shows lets the solver prove a safe cell,
     else the safest cell then), over the candidates nearly as safe as the safest."""
 
-    def __init__(self, know: _Knowledge, avoid: int = 0) -> None:
+    def __init__(self, know: Knowledge, avoid: int = 0) -> None:
         """`avoid`: cells not to guess (pockets left for last)."""
         self.know = know
         self.free = know.undetermined
@@ -578,7 +578,7 @@ class _Guesser:
             for index, comp in enumerate(engine.components):
                 best = 0.0
                 for mask in comp.box_masks:
-                    for cell in _bits(mask):
+                    for cell in bits_of(mask):
                         self.cell_comp[cell] = index
                         best = max(best, 1.0 - self.probs[cell])
                 self.comp_best.append((best, index))
@@ -597,16 +597,16 @@ class _Guesser:
         interior is that safe, one interior cell of each shape (neighbours closed and
         known mines) away from the front and the likeliest zeros next to it."""
         know, probs, free = self.know, self.probs, self.free
-        cells = _bits(free & ~self.avoid)
+        cells = bits_of(free & ~self.avoid)
         best = max(1.0 - probs[cell] for cell in cells)
         floor = best * ratio - 1e-12
         chosen = [c for c in cells if c in self.cell_comp and 1.0 - probs[c] >= floor]
         interior = know.interior_mask & free
-        if interior and 1.0 - probs[_bits(interior)[0]] >= floor:
+        if interior and 1.0 - probs[bits_of(interior)[0]] >= floor:
             pure: dict[tuple[int, int], int] = {}
             near: list[int] = []
             front = free & ~interior
-            for cell in _bits(interior):
+            for cell in bits_of(interior):
                 around = know.around_mask[cell]
                 if around & front:
                     near.append(cell)
@@ -625,7 +625,7 @@ class _Guesser:
         exact = engine is not None and engine.exact
         cells = self.candidates(CANDIDATE_RATIO) if exact else []
         if not cells:
-            cell = min(_bits(self.free & ~self.avoid), key=self.safest_first)
+            cell = min(bits_of(self.free & ~self.avoid), key=self.safest_first)
             return cell, probs[cell]
         try:
             best, dead = self.pick(cells)
@@ -689,20 +689,20 @@ class _Guesser:
         bit = 1 << cell
         around = know.around_mask[cell] & self.free & ~bit
         comps = engine.components
-        affected = {self.cell_comp[c] for c in _bits(around | bit) if c in self.cell_comp}
+        affected = {self.cell_comp[c] for c in bits_of(around | bit) if c in self.cell_comp}
         local: list[Constraint] = [(around, value)]
         for index in affected:
             for mask, number in comps[index].key:
                 local.append((mask & ~bit, number))
         try:
-            cons, safe, mine = _simple(local)
+            cons, safe, mine = simplify(local)
             interior = (know.interior_mask & ~around & ~bit).bit_count()
             left = self.mines_left - mine.bit_count()
-            new = [_Component(group, work_limit=LOOKAHEAD_WORK) for group in _components(cons)]
+            new = [Component(group, work_limit=LOOKAHEAD_WORK) for group in groups_of(cons)]
             if not all(comp.exact for comp in new):
                 raise _Tangled
             kept = engine.excluding(affected) if affected else engine.prefix[-1]
-            result = _Engine(new, interior, left, kept)
+            result = Engine(new, interior, left, kept)
         except Contradiction:
             return 0, 0.0
         ways = result.total
@@ -743,7 +743,7 @@ class Field:
 
     def __init__(self, rows: int, cols: int, mined: Iterable[int]) -> None:
         self.rows, self.cols = rows, cols
-        self.around, _ = _geometry(rows, cols)
+        self.around, _ = geometry(rows, cols)
         self.mined = frozenset(mined)
         self.mine_flags = [False] * (rows * cols)
         for cell in self.mined:

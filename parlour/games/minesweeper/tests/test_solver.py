@@ -157,8 +157,8 @@ def test_only_the_mine_count_decides() -> None:
     assert not result.mined
     for cell in around:
         assert result.probability[cell] == pytest.approx(1 / 3)
-    know = analysis._Knowledge(rows, cols, mines, known)
-    _, safe, mine = analysis._simple(know.constraints())
+    know = analysis.Knowledge(rows, cols, mines, known)
+    _, safe, mine = analysis.simplify(know.constraints())
     assert safe == mine == 0
 
 
@@ -286,7 +286,7 @@ def test_a_guess_looks_further_than_the_safest_cell() -> None:
     mines = 2
     hint = suggest(rows, cols, mines, known)
     assert (hint.cell, hint.mine_probability) == (2, pytest.approx(0.5))
-    know = analysis._Knowledge(rows, cols, mines, known)
+    know = analysis.Knowledge(rows, cols, mines, known)
     know.deduce()
     end = solver._Endgame.of_board(know)
     assert end.solve(end.all) == (pytest.approx(1 / 3), end.cells.index(2), True)
@@ -398,7 +398,7 @@ def test_the_end_game_search_plays_two_independent_fifty_fifties() -> None:
         #ooooo#
         """
     )
-    know = analysis._Knowledge(rows, cols, 2, known)
+    know = analysis.Knowledge(rows, cols, 2, known)
     assert not know.deduce()
     end = solver._Endgame.of_board(know)
     assert len(end.layouts) == 4
@@ -454,9 +454,9 @@ def perfect_play_over(
     return value(everything), {cell: after(everything, cell) for cell in targets}
 
 
-def stuck(rows: int, cols: int, mines: int, known: list[int]) -> analysis._Knowledge | None:
+def stuck(rows: int, cols: int, mines: int, known: list[int]) -> analysis.Knowledge | None:
     """The solver's knowledge of a position where it must guess, else None."""
-    know = analysis._Knowledge(rows, cols, mines, known)
+    know = analysis.Knowledge(rows, cols, mines, known)
     if know.deduce() or not know.undetermined or know.engine is None:
         return None
     return know
@@ -533,7 +533,7 @@ def test_the_end_game_search_asked_for_a_bar_answers_exactly_or_with_a_bound() -
     assert cut > checked  # most bars above the truth are answered without the full search
 
 
-def weighted_pockets(seed: int) -> Iterator[tuple[analysis._Knowledge, solver._Endgame]]:
+def weighted_pockets(seed: int) -> Iterator[tuple[analysis.Knowledge, solver._Endgame]]:
     """The closed pockets, cells that touch no other undetermined cell, whose layouts
     hold different numbers of mines, in the order the solver's expert game `seed` meets
     them (the knowledge given with each moves on as the game goes on)."""
@@ -558,7 +558,7 @@ def weighted_pockets(seed: int) -> Iterator[tuple[analysis._Knowledge, solver._E
                 player.reveal(opened, value)
 
 
-def a_weighted_pocket(seed: int) -> tuple[analysis._Knowledge, solver._Endgame] | None:
+def a_weighted_pocket(seed: int) -> tuple[analysis.Knowledge, solver._Endgame] | None:
     return next(weighted_pockets(seed), None)
 
 
