@@ -124,7 +124,15 @@ export function createMoveList({ sessionId }) {
 
   function looking() { return state.looking; }
 
-  return { show, bind, lookAt, stopLooking, looking };
+  // The move list as it stands once `view` is shown (show() may not have had it yet): the
+  // notes kept before its `move_list_from`, then its own.
+  function notesWith(view) {
+    if (!view?.move_list) return [];
+    const kept = state.session === view.session ? state.notes.slice(0, view.move_list_from ?? 0) : [];
+    return kept.concat(view.move_list);
+  }
+
+  return { show, bind, lookAt, stopLooking, looking, notesWith };
 }
 
 // The board's room changed (the list came or went): fit.js measures it again.

@@ -15,8 +15,9 @@ const PHONE_UPRIGHT = matchMedia("(max-width: 640px) and (orientation: portrait)
 // endCard: the end card (endcard.js); shown(): called after each view (the menus follow
 // it); resync(): a new connection, which starts with a whole view; undoKeys: the keys that
 // undo in this game (["U", "Ctrl+Z"]), as Undo's title names them; firstNote: what a
-// solitaire's status line says before the first move (the game's first_note).
-export function createViews({ endCard, shown, resync, undoKeys, firstNote }) {
+// solitaire's status line says before the first move (the game's first_note); moveNotes(view):
+// the move list once that view is shown (movelist.js), whose passes the status line tells.
+export function createViews({ endCard, shown, resync, undoKeys, firstNote, moveNotes = () => [] }) {
   const undoTitle = undoKeys.length ? `Undo (${undoKeys.join(" or ")})` : "Undo";
   const firstUndoKey = undoKeys[0];
   const state = {
@@ -229,12 +230,16 @@ export function createViews({ endCard, shown, resync, undoKeys, firstNote }) {
     const mover = view.seats[view.to_move];
     if (!mover) return "";
     if (view.you.length === 0) {  // (a solitaire's one seat is "Player": no name to give)
-      return view.seats.length === 1 ? "You are watching this game." : `You are watching. ${mover.name} to play.`;
+      return view.seats.length === 1 ? "You are watching this game." : `${passedNews(view)}You are watching. ${mover.name} to play.`;
     }
     if (view.playing_back) return "Playing the moves out: click or press a key to take over.";
     if (view.shown && view.can_redo) return "The solver's line: press Redo (Y) to play its next move.";
     // a solitaire: nobody else's turn to tell apart, but a first word for a new player
     if (view.seats.length === 1) return view.moves === 0 && view.can_move ? firstNote : "";
+    return passedNews(view) + turnText(view, mover);
+  }
+
+  function turnText(view, mover) {
     if (view.can_move) {  // players sharing the screen are told by their number too
       if (view.you.length <= 1) return "Your turn";
       return sharedScreen(view) ? `${playerNumber(view, view.to_move)} to play (${mover.name})` : `${mover.name} to play`;
@@ -242,6 +247,23 @@ export function createViews({ endCard, shown, resync, undoKeys, firstNote }) {
     if (mover.kind === "ai" || mover.stand_in) return `${mover.name} (computer) is thinking…`;
     if (mover.open) return "Waiting for a friend: send them the invite link.";
     return `Waiting for ${mover.name}…`;
+  }
+
+  // Who could not move and passed since the player to move last moved ("Red passed. "):
+  // the move list says so too, but under the board, below the fold of an upright phone,
+  // and the computers may have moved on since (Tribolo).
+  function passedNews(view) {
+    const notes = moveNotes(view);
+    const passed = [];
+    for (let ply = notes.length - 1; ply >= 0; ply -= 1) {
+      const others = notes[ply].passed.filter((seat) => seat !== view.to_move && !passed.includes(seat));
+      passed.unshift(...others);
+      if (notes[ply].seat === view.to_move) break;
+    }
+    if (!passed.length) return "";
+    const alone = view.you.length === 1;  // "You" for your one seat; names on a shared screen
+    const names = passed.map((seat) => (alone && view.seats[seat].you ? "You" : view.seats[seat].name));
+    return `${names.join(" and ")} passed. `;
   }
 
   // A hint's note or an error, kept until the next view; without one, the status line.

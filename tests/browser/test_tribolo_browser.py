@@ -48,6 +48,7 @@ from tests.browser.conftest import (
     wait_for_views,
 )
 from tests.browser.pages import GamePage
+from tests.browser.views import wait_for_layout
 
 pytestmark = pytest.mark.browser
 
@@ -812,3 +813,95 @@ def test_on_a_phone_the_move_strip_shows_a_round_of_three_whole(
             "(m) => m.scrollWidth > m.clientWidth || m.scrollHeight > m.clientHeight")
         assert not spills, f"{move.inner_text()!r} spills out of its box"
     assert game.page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+
+
+def a_pass_comes_soon(session: Session) -> bool:
+    """Three players on one screen, each playing their first legal cell: one of them
+    cannot move and passes within the first three moves."""
+    for _ in range(3):
+        plays_first_cell(session, session.to_move)
+        if session.state.passed:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("size", ["360x740", "375x667", "390x844"])
+def test_on_an_upright_phone_a_pass_is_told_above_the_board_and_no_line_is_cut_at_the_foot(
+    tribolo: OpenGame, create_game: CreateGame, new_context: NewContext, size: str
+) -> None:
+    """Red cannot move and passes: the status line over the seats says so, in the first
+    screen (the note under the board said it below the fold, 8 px of it in sight at
+    360x740); and what stands under the board (the note, the move strip, the deal line)
+    is wholly in sight or wholly below the fold, never cut at the screen's foot (at
+    375x667 the note's first line was cut in half, at 390x844 the move strip)."""
+    viewport = WHOLE_BOARD_ON_A_PHONE[size][0]
+    seats = ["human"] * 3
+    game_id = find_deal(seats, a_pass_comes_soon)
+    session = Session(SPEC, parse_game_id(SPEC.game, game_id), seats)
+    game = on_a_phone(tribolo, create_game, new_context, viewport=viewport, id=game_id)
+    while not session.state.passed:
+        cell = legal_cells(session)[0]
+        plays_first_cell(session, session.to_move)
+        game.click(*cell)
+    passed = NAMES[session.state.passed[0]]
+    expect(game.page.locator("#tb-note")).to_contain_text(f"{passed} cannot move and passes")
+    expect(game.message).to_contain_text(f"{passed} passed.")
+    page = game.page
+    page.evaluate("document.fonts.ready.then(() => true)")
+    wait_for_layout(page)
+    height = viewport["height"]
+    assert page.evaluate("window.scrollY") == 0
+    told = game.message.bounding_box()
+    grid = page.locator("#tb-grid").bounding_box()
+    assert told and grid
+    assert told["y"] >= 0 and told["y"] + told["height"] <= grid["y"], f"the status line: {told}"
+    assert grid["y"] + grid["height"] <= height, f"the board's foot under the screen's {height}"
+    for under in ("#tb-note", "#movelist", ".idbar"):
+        shown = page.locator(under).bounding_box()
+        assert shown, f"{under} is not shown"
+        top, bottom = shown["y"], shown["y"] + shown["height"]
+        assert bottom <= height or top >= height, f"{under} cut at the foot: {top}-{bottom} px"
+
+
+def computers_pass_before_blues_turn(session: Session) -> tuple[int, list[str]]:
+    """Blue plays its first legal cell and the computers answer, round after round (four
+    at most): in how many rounds Blue's turn comes back with a computer having passed
+    since Blue's move, and who passed (0 rounds: none did)."""
+    for rounds in range(1, 5):
+        if not plays_first_cell(session, 0):
+            return 0, []
+        passed = set(session.state.passed)
+        while (seat := session.to_move) is not None and session.is_ai(seat):
+            session.play(session.choose_ai_move(), seat)
+            passed |= set(session.state.passed)
+        passed.discard(0)
+        if session.to_move != 0:
+            return 0, []
+        if passed:
+            return rounds, [NAMES[seat] for seat in sorted(passed)]
+    return 0, []
+
+
+def test_on_a_phone_a_computers_pass_is_told_when_your_turn_comes_back(
+    tribolo: OpenGame, create_game: CreateGame, new_context: NewContext
+) -> None:
+    """You play, one computer passes, the other plays: when your turn comes the status
+    line says who passed (the note under the board, below the fold, tells only the last
+    computer's move)."""
+    seats = ["human", "ai:easy", "ai:easy"]
+    game_id = find_deal(seats, lambda session: computers_pass_before_blues_turn(session)[0] > 0)
+    rounds, passed = computers_pass_before_blues_turn(
+        Session(SPEC, parse_game_id(SPEC.game, game_id), seats))
+    created = create_game("tribolo", seats=seats, id=game_id)
+    sid, tokens = created["session"], {created["session"]: created["token"]}
+    context = new_context(tokens=tokens, viewport=NARROW_PHONE, has_touch=True, is_mobile=True)
+    context.add_init_script(SPEED_SCRIPT % json.dumps("instant"))
+    game = tribolo(f"/play/tribolo?session={sid}", tokens=tokens, context=context)
+    for _ in range(rounds):
+        game.wait_my_turn()
+        game.click(*game.legal()[0])
+    game.wait_my_turn()
+    expect(game.message).to_have_text(f"{' and '.join(passed)} passed. Your turn")
+    told = game.message.bounding_box()
+    assert told and told["y"] + told["height"] <= NARROW_PHONE["height"]
+    assert game.page.evaluate("window.scrollY") == 0
