@@ -79,7 +79,7 @@ export function createViews({ endCard, shown, resync, undoKeys, firstNote, moveN
     set($("btn-assist"), "disabled", !holder);
     set($("btn-restart"), "disabled", !next.can_restart);
     // the id holds the deal: only the game's owner is sent it before the end
-    setText($("game-id"), next.id ?? "shown when the game ends");
+    showDealId(next.id ?? "shown when the game ends");
     set($("game-id"), "title", next.id ?? "");  // the whole id, where a long one is cut short
     set($("btn-copy"), "hidden", !next.id);
     set($("btn-invite"), "hidden", !(holder && next.seats.some((s) => s.open)));
@@ -91,6 +91,18 @@ export function createViews({ endCard, shown, resync, undoKeys, firstNote, moveN
     if (sound) play(soundFor(sound, next));
     state.viewCount += 1;
     document.body.dataset.views = String(state.viewCount);
+  }
+
+  // The deal's id, free to break after each ":" and "#" (<wbr>, which a copy leaves out):
+  // where it may wrap (a phone's side column), it breaks between its parts, not in a seed.
+  function showDealId(id) {
+    const code = $("game-id");
+    if (code.textContent === id) return;
+    code.replaceChildren();
+    for (const part of id.split(/(?<=[:#])/)) {
+      if (code.firstChild) code.append(document.createElement("wbr"));
+      code.append(part);
+    }
   }
 
   // The tab's title says what the headline says, for a player in another tab. Written once

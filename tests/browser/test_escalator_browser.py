@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -16,6 +17,7 @@ from parlour.games.escalator.logic import Draw, Escalator, Layout, Pick, code, v
 from tests.browser.conftest import CreateGame, NewContext, OpenPage, ServerView, expect_views
 from tests.browser.pages import overlap
 from tests.browser.scenes import stock_then_picks
+from tests.browser.views import wait_for_layout
 
 pytestmark = pytest.mark.browser
 
@@ -676,3 +678,50 @@ def test_a_long_hint_on_a_small_phone_does_not_move_the_board(
     page.keyboard.press("h")
     expect(page.locator("#message")).to_contain_text("Turn the stock", timeout=DEAL_WAIT_MS)
     assert page.locator("#board-wrap").bounding_box() == board_top
+
+
+# Each part of the deal's id (the words between its ":" and "#") and the lines it is on.
+ID_LINES = """() => {
+  const code = document.getElementById("game-id");
+  const parts = [...code.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE);
+  const lines = (node) => { const range = document.createRange(); range.selectNodeContents(node);
+    return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size; };
+  return { parts: parts.map((node) => [node.textContent, lines(node)]),
+    cut: code.scrollWidth > code.clientWidth || code.scrollHeight > code.clientHeight };
+}"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(844, 390), (740, 360)])
+def test_on_a_phones_side_the_deal_id_reads_whole_and_copy_link_copies_it(
+    open_page: OpenPage, new_context: NewContext, create_game: CreateGame, width: int,
+    height: int,
+) -> None:
+    """In the column beside the board the id was cut to "escal…" on one line (with Assist's
+    "With help" badge beside it, the worst case): it now reads whole, broken only between
+    its parts ("escalator:winnable#" over the seed), and Copy link, after it, copies the
+    deal's link."""
+    page = open_on_phone(open_page, new_context, create_game, width, height,
+                         params={"winnable": True})
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.keyboard.press("a")
+    expect(page.locator("#assisted")).to_be_visible(timeout=DEAL_WAIT_MS)
+    wait_for_layout(page)
+    code = page.locator("#game-id")
+    deal = code.get_attribute("title") or ""
+    assert deal.startswith("escalator:winnable#")
+    expect(code).to_have_text(deal)
+    seen = page.evaluate(ID_LINES)
+    assert not seen["cut"], f"the id is cut short: {deal}"
+    assert "".join(part for part, _ in seen["parts"]) == deal
+    assert all(lines == 1 for _, lines in seen["parts"]), f"a part broken: {seen['parts']}"
+    board = page.locator("#board-wrap").bounding_box()
+    shown, button = code.bounding_box(), page.locator("#btn-copy").bounding_box()
+    assert board and shown and button
+    for part in (shown, button):
+        assert part["x"] >= board["x"] + board["width"] and part["x"] + part["width"] <= width
+        assert part["y"] >= 0 and part["y"] + part["height"] <= height
+    assert not overlap(shown, button)
+    page.locator("#btn-copy").tap()
+    expect(page.locator(".toast")).to_have_text("Link to this deal copied")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied.endswith(f"/play/escalator?id={quote(deal, safe='')}"), copied
