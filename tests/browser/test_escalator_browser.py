@@ -4,6 +4,7 @@ and their accelerators, drag onto the base."""
 
 from __future__ import annotations
 
+import math
 import re
 from itertools import pairwise
 from typing import Any
@@ -640,7 +641,9 @@ def test_on_a_phones_side_the_stock_and_the_base_stand_beside_the_pyramid(
     cards were 42 px wide on an 844x390 screen (38 at 740x360): the stock now stands left
     of the pyramid and the base right of it, level with its last row, and the cards are
     as tall as the height lets them be (54 px wide at 844x390). None overlaps a part it
-    must not, and the page does not scroll."""
+    must not, and the page does not scroll. The assist light over the base stands a
+    quarter of a card's width or more clear of every card (it was 5 px from the last
+    row's last card at 844x390, an eighth of one)."""
     page = open_on_phone(open_page, new_context, create_game, width, height)
     page.keyboard.press("a")  # the assist light, above the base
     expect(page.locator("#esc-lamp")).to_be_visible(timeout=DEAL_WAIT_MS)
@@ -659,6 +662,8 @@ def test_on_a_phones_side_the_stock_and_the_base_stand_beside_the_pyramid(
     for card in pyramid:
         for part in (stock, base, lamp, count):
             assert not overlap(card, part), (card, part)
+    for card in (*pyramid, base):
+        assert gap_between(card, lamp) >= 0.25 * base["width"], (card, lamp)
     table = seen["table"]
     for part in (stock, base, lamp, count, *pyramid):
         assert table["x"] - 0.5 <= part["x"]
@@ -678,6 +683,13 @@ def test_a_long_hint_on_a_small_phone_does_not_move_the_board(
     page.keyboard.press("h")
     expect(page.locator("#message")).to_contain_text("Turn the stock", timeout=DEAL_WAIT_MS)
     assert page.locator("#board-wrap").bounding_box() == board_top
+
+
+def gap_between(one: dict[str, float], other: dict[str, float]) -> float:
+    """How far apart two boxes are (0 where they touch or overlap)."""
+    across = max(other["x"] - one["x"] - one["width"], one["x"] - other["x"] - other["width"], 0)
+    down = max(other["y"] - one["y"] - one["height"], one["y"] - other["y"] - other["height"], 0)
+    return float(math.hypot(across, down))
 
 
 # Each part of the deal's id (the words between its ":" and "#") and the lines it is on.
