@@ -63,7 +63,10 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
   // What an element does when clicked or pressed (`byKey`: with a key); false when it
   // does nothing.
   function activate(element, alternative = false, byKey = false) {
-    if (element.hasAttribute("data-alt-mode")) { setAltMode(!state.altMode); return true; }
+    if (element.hasAttribute("data-alt-mode")) {
+      if (!element.disabled) setAltMode(!state.altMode);  // disabled: no move can be made (its key too)
+      return true;
+    }
     if (element.dataset.command) { actions[element.dataset.command]?.(); return true; }
     if (element.dataset.preset) { newGameWith(info.presets[element.dataset.preset]); return true; }
     const attribute = alternative && element.hasAttribute("data-alt-move") ? "data-alt-move" : "data-move";

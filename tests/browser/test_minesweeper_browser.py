@@ -41,7 +41,7 @@ from tests.browser.conftest import (
     wait_for_views,
 )
 from tests.browser.pages import GamePage, overlap
-from tests.browser.views import wait_for_layout
+from tests.browser.views import wait_for_animations, wait_for_layout
 
 pytestmark = pytest.mark.browser
 
@@ -603,6 +603,61 @@ def test_flag_mode_turns_taps_into_flags_and_a_long_press_opens(
     with next_view(page):
         tap(page, *game.centre(game.cell(closed)))
     expect(game.cell(closed)).to_have_class(re.compile(r"\bopen\b"))
+
+
+# The background of the switch's lit segment (the mode in use) and of the current board's
+# button, which is lit in the accent colour as the switch's segment is while it can be used.
+LIT_JS = """(switcher) => {
+  const on = switcher.getAttribute("aria-pressed") === "true" ? ".mode-flag" : ".mode-open";
+  const lit = getComputedStyle(switcher.querySelector(on));
+  const accent = getComputedStyle(document.querySelector(".ms-preset.current")).backgroundColor;
+  return { lit: lit.backgroundColor, filter: lit.filter, accent };
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_flag_mode_is_disabled_once_the_game_is_over_and_back_after_an_undo(
+    minesweeper: OpenGame, scheme: str
+) -> None:
+    """A lost game leaves flag mode greyed and disabled, as the toolbar's buttons are that
+    cannot be used (lit, it read as a control still in use): neither a tap nor F switches
+    it. Undo of the fatal click brings it back as it was."""
+    deal = find_deal(5, 5, 3, (0, 0), lambda s: len(closed_safe(s)) >= 2)
+    game = minesweeper(deal, phone=True)
+    page = game.page
+    page.emulate_media(color_scheme=scheme)
+    switch = page.locator("#ms-mode")
+    game.click(deal.first)
+    switch.tap()
+    expect(switch).to_have_attribute("aria-pressed", "true")
+    expect(switch).to_be_enabled()
+    shown = switch.evaluate(LIT_JS)
+    assert shown["lit"] == shown["accent"] and shown["filter"] == "none"
+
+    fatal = where(deal.start, min(deal.start.mined))
+    with game.next_view(page):  # a long press opens in flag mode
+        long_press(page, *game.centre(game.cell(fatal)))
+    expect(game.cell(fatal)).to_have_class(re.compile(r"\bexploded\b"))
+    expect(switch).to_be_disabled()
+    wait_for_animations(page)
+    shown = switch.evaluate(LIT_JS)
+    assert shown["lit"] != shown["accent"], "the mode still lit once the game is over"
+    assert "grayscale(1)" in shown["filter"], "the emoji keep their colours"
+    switch.tap(force=True)  # force: it is disabled
+    page.keyboard.press("f")
+    expect(switch).to_have_attribute("aria-pressed", "true")
+
+    page.locator("#btn-undo").tap()
+    with game.next_view(page):
+        page.locator("#undo-yes").tap()
+    expect(game.cell(fatal)).to_have_class(re.compile(r"\bclosed\b"))
+    expect(switch).to_be_enabled()
+    expect(switch).to_have_attribute("aria-pressed", "true")  # the mode as it was
+    wait_for_animations(page)
+    shown = switch.evaluate(LIT_JS)
+    assert shown["lit"] == shown["accent"] and shown["filter"] == "none"
+    page.keyboard.press("f")
+    expect(switch).to_have_attribute("aria-pressed", "false")
 
 
 def test_flag_mode_shows_with_a_mouse_only_once_on_swaps_the_keys_and_is_remembered(

@@ -31,7 +31,7 @@ def render(observation: JSON, ctx: RenderContext) -> str:
     return lines([
         f'<div class="ms{" wide" if cols > rows else ""}" id="ms" '
         f'style="--rows:{rows};--cols:{cols}">',
-        _toolbar(observation),
+        _toolbar(observation, playing),
         # the grid pans in a box of its own where it does not fit (view.css), not the page
         '<div class="ms-scroll board-scroll" id="ms-scroll">',
         f'<div class="ms-grid board-rows{" sideways-on-phone" if cols > rows else ""} {status}" '
@@ -49,10 +49,11 @@ def _hint_cell(hint: JSON | None) -> tuple[int, int] | None:
     return (target[0], target[1]) if target else None
 
 
-def _toolbar(observation: JSON) -> str:
+def _toolbar(observation: JSON, playing: bool) -> str:
     """The seed's toolbar: its three boards (keys 1, 2, 3) and one more button for the
     others (the New game dialog: the classic boards, any size), which names the board
-    being played when it is one of those; then the counters and the face."""
+    being played when it is one of those; then the counters, the face and flag mode
+    (disabled while no move can be made: a finished game, or a game watched)."""
     status = observation["status"]
     current = observation["preset"]
     # a board button keeps the first-click rule of the game on (G's no guess, say)
@@ -89,7 +90,7 @@ def _toolbar(observation: JSON) -> str:
         # the seconds and the flag mode together: on a phone the face sits in the middle
         '<span class="ms-right"><span class="lcd" id="ms-time" data-clock="seconds" '
         'title="Seconds" role="timer" aria-label="Seconds played">000</span>',
-        FLAG_MODE if _any_open(observation["cells"]) else FLAG_MODE_PAUSED,
+        _flag_mode_of(observation, playing),
         "</span></div></div>",
     ])
 
@@ -98,12 +99,15 @@ def _toolbar(observation: JSON) -> str:
 # a tap or Enter flags and a long press, a right click or Space opens. Shown where a
 # finger plays (view.css), or once on. Until the first cell is open it waits
 # (data-paused): a flag on a board with nothing open tells nothing, and a new game's first
-# tap in flag mode, kept from the last game, would otherwise flag rather than open.
-def _flag_mode(paused: bool) -> str:
+# tap in flag mode, kept from the last game, would otherwise flag rather than open. Once
+# no move can be made (the game over) it is disabled, greyed as the toolbar's buttons
+# are: lit, it read as a control still in use.
+def _flag_mode(paused: bool, disabled: bool = False) -> str:
     wait = " data-paused" if paused else ""
+    off = " disabled" if disabled else ""
     when = ", from the first open cell on" if paused else ""
     return (
-        f'<button class="ms-mode" id="ms-mode" data-alt-mode{wait} data-key="f" '
+        f'<button class="ms-mode" id="ms-mode" data-alt-mode{wait}{off} data-key="f" '
         f'aria-pressed="false" aria-label="Flag mode" title="Flag mode (F){when}: a click or '
         'a tap flags a cell, a right click or a long press opens it">'
         '<span class="mode-open" aria-hidden="true">⛏️</span>'
@@ -112,6 +116,13 @@ def _flag_mode(paused: bool) -> str:
 
 
 FLAG_MODE, FLAG_MODE_PAUSED = _flag_mode(False), _flag_mode(True)
+FLAG_MODE_DISABLED = _flag_mode(False, disabled=True)
+
+
+def _flag_mode_of(observation: JSON, playing: bool) -> str:
+    if not playing:
+        return FLAG_MODE_DISABLED
+    return FLAG_MODE if _any_open(observation["cells"]) else FLAG_MODE_PAUSED
 
 
 def _any_open(cells: list[str]) -> bool:

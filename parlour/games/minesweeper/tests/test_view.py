@@ -1,5 +1,5 @@
 """Minesweeper's toolbar markup: the board buttons say the first-click rule they keep,
-and flag mode waits until a cell is open."""
+and flag mode waits until a cell is open and is disabled once the game is over."""
 
 from __future__ import annotations
 
@@ -36,6 +36,21 @@ def test_the_board_buttons_say_the_first_click_rule_they_keep() -> None:
 def test_flag_mode_waits_until_a_cell_is_open() -> None:
     assert re.search(r'id="ms-mode"[^>]* data-paused', markup("safe"))
     assert not re.search(r'id="ms-mode"[^>]* data-paused', markup("safe", opened=True))
+
+
+def test_flag_mode_is_disabled_while_no_move_can_be_made() -> None:
+    """A finished game, or a game watched: the switch is greyed and does nothing."""
+    state = GAME.deal(GAME.validate({"first_click": "safe"}), random.Random(1))
+    state = GAME.apply(state, ("open", 0, 0))
+    mine = divmod(min(state.mined), state.cols)
+    lost = GAME.apply(state, ("open", *mine))
+    switch = r'<button class="ms-mode"[^>]*>'
+    on = re.search(switch, render(GAME.observe(state, 0), PLAYING)).group(0)  # type: ignore[union-attr]
+    assert " disabled" not in on
+    watching = RenderContext(seat=0, can_move=False)
+    for html in (render(GAME.observe(lost, 0), PLAYING), render(GAME.observe(state, 0), watching)):
+        off = re.search(switch, html).group(0)  # type: ignore[union-attr]
+        assert " disabled" in off and "data-paused" not in off
 
 
 def test_a_flag_offers_its_clearing_to_a_player_of_flags_only() -> None:
