@@ -15,6 +15,7 @@
 //   movelist.js    the move list of a game of several players, and past positions
 //   help.js, fit.js (the board fits the first screen), gamefile.js (export, import),
 //   peek.js (hold a board's data-peek element to see what it shows: a finished picture)
+//   panbox.js (a board that pans in a box of its own: a hint, what ended the game in sight)
 import { $, api, applyPrefs, LOGO, toast, warmSounds } from "/static/common.js";
 import { clientCommand, createCommands, keysOf, TOOLBAR_ACTIONS } from "/static/commands.js";
 import { createConnection } from "/static/connection.js";

@@ -7,6 +7,7 @@
 import { $, api, LOGO, nextTheme, scrollIntoList, toast, tokens } from "/static/common.js";
 import { fitBoardToScreen } from "/static/fit.js";
 import { markEdges, moveItems } from "/static/movelist.js";
+import { keepEndCauseInSight } from "/static/panbox.js";
 
 const SID = decodeURIComponent(location.pathname.split("/")[2] || "");
 const KEPT_POSITIONS = 200;  // positions kept in the page, so that stepping back is instant
@@ -22,6 +23,7 @@ const state = {
   fetching: null,     // the position request in flight, if any
   timer: 0,           // playing: the next step's timeout
   playing: false,
+  endCauseInSight: null,  // after each position shown: what ended the game in the board's box's sight
 };
 
 function token() { return tokens()[SID]; }
@@ -60,6 +62,7 @@ async function show(ply) {
   if (asked !== state.asked) return;  // another move was chosen meanwhile
   state.at = ply;
   $("board").innerHTML = position.html;
+  state.endCauseInSight();  // the losing move's mine, at the far end of a box that pans, as in play
   $("board").setAttribute("aria-label", ply === 0 ? "The board at the start" : `The board after move ${ply}`);
   $("headline").textContent = position.headline;
   $("headline").className = `headline ${ply === plies ? resultClass() : ""}`;
@@ -248,6 +251,7 @@ async function start() {
   $("replay").hidden = false;
   bind();
   fitBoardToScreen();
+  state.endCauseInSight = keepEndCauseInSight($("board"));
   const asked = Number(new URLSearchParams(location.hash.slice(1)).get("move"));
   await show(Number.isInteger(asked) && location.hash ? asked : 0);
   document.body.dataset.ready = "1";

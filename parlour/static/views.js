@@ -5,6 +5,7 @@
 import { $, escapeHtml, formatTime, play, playerNumber, seatDot, set, setText, sharedScreen, whenIdle } from "/static/common.js";
 import { endDetail } from "/static/endcard.js";
 import { morphInto, patchParts } from "/static/morph.js";
+import { keepEndCauseInSight, panBoxTo } from "/static/panbox.js";
 
 // a board on its side: its column runs down the screen, so a cell's left neighbour is above it
 const SIDES_ON_ITS_SIDE = { "to its left": "above it", "above it": "to its left",
@@ -32,8 +33,9 @@ export function createViews({ endCard, shown, resync, undoKeys, firstNote, moveN
     titleWanted: null,   // a title that waits for the page to be idle
     hinted: null,        // the board's cell a hint marked in the view shown now, if any
     fitted: { text: null, tight: false },  // the status line shown, and whether set smaller
-    endCause: null,      // the first element that ended the game (data-end-cause) shown now
   };
+
+  const endCauseInSight = keepEndCauseInSight($("board"));  // (panbox.js)
 
   function current() { return state.view; }
 
@@ -148,45 +150,6 @@ export function createViews({ endCard, shown, resync, undoKeys, firstNote, moveN
   function panToHint(hinted) {
     const inner = hinted.getBoundingClientRect();
     panBoxTo(hinted, inner, 3 * inner.width, 3 * inner.height);
-  }
-
-  // What ended the game (data-end-cause: Minesweeper's exploded mine) is brought into such
-  // a box's sight when it comes, along each way it is not wholly in sight already (a chord's
-  // mine past the box's edge, a loss in another tab, a reload: the box starts at the board's
-  // top), and again whenever the box changes size (the frames after a reload lay the page
-  // out again, fit.js: a box a line shorter hid the board's last row). A mine hit by a tap
-  // is in sight already, and the box stays as it is. Panned at once: the end card, placed
-  // in the next frame, keeps clear of where the cause then lies.
-  const causeBoxResized = new ResizeObserver(() => panToEndCause());
-  function endCauseInSight() {
-    const cause = $("board").querySelector(".board-scroll [data-end-cause]");
-    if (cause !== state.endCause) causeBoxResized.disconnect();
-    if (cause && cause !== state.endCause) {
-      panToEndCause();
-      causeBoxResized.observe(cause.closest(".board-scroll"));
-    }
-    state.endCause = cause;
-  }
-
-  function panToEndCause() {
-    const causes = [...$("board").querySelectorAll(".board-scroll [data-end-cause]")];
-    if (!causes.length) return;
-    const boxes = causes.map((cause) => cause.getBoundingClientRect());
-    const spanned = (side, pick) => pick(...boxes.map((box) => box[side]));
-    panBoxTo(causes[0], { left: spanned("left", Math.min), right: spanned("right", Math.max),
-      top: spanned("top", Math.min), bottom: spanned("bottom", Math.max) }, 0, 0);
-  }
-
-  // Pans the .board-scroll box holding `element` so that `inner` (a rectangle on the
-  // screen) is centred along each way where it is not at least the margin inside.
-  function panBoxTo(element, inner, marginX, marginY) {
-    const box = element.closest(".board-scroll");
-    if (!box) return;
-    const outer = box.getBoundingClientRect();
-    const centre = (start, end, from, to, margin) =>
-      (start >= from + margin && end <= to - margin ? 0 : (start + end - from - to) / 2);
-    box.scrollLeft += centre(inner.left, inner.right, outer.left, outer.right, marginX);
-    box.scrollTop += centre(inner.top, inner.bottom, outer.top, outer.bottom, marginY);
   }
 
   function seatChip(seat, index) {

@@ -7,6 +7,7 @@ is on.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import quote
 
@@ -14,20 +15,25 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import NewContext, wait_for_views
+from parlour.core.gameid import parse_game_id
+from parlour.games.minesweeper.logic import Minesweeper
+from tests.browser.conftest import CreateGame, NewContext, wait_for_views
 from tests.browser.scenes import SCENES, Stage, open_ready
+from tests.browser.views import wait_for_layout
 
 pytestmark = pytest.mark.browser
 
 ENDED = {scene.game: scene for scene in reversed(SCENES) if scene.moment != "play"}
 """A finished game of each game (its first ending scene)."""
+MINESWEEPER = Minesweeper()
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 
 def open_replay(new_context: NewContext, sid: str, tokens: dict[str, str] | None = None,
-                **options: Any) -> Page:
+                path: str | None = None, **options: Any) -> Page:
+    """The replay of `sid` (or `path`, a link to one of its moves) in a new browser."""
     page = new_context(tokens=tokens, **options).new_page()
-    open_ready(page, f"/replay/{sid}")
+    open_ready(page, path or f"/replay/{sid}")
     return page
 
 
@@ -174,6 +180,53 @@ def test_a_shared_link_opens_at_its_move_and_a_phone_steps_by_tap_and_swipe(
     expect(page.locator("#ms-mines")).to_be_visible()
     expect(page.locator("#ms-presets")).to_be_hidden()
     expect(page.locator("#ms-time")).to_be_hidden()
+
+
+# Whether the cell lies wholly inside the visible part of the box the board pans in.
+IN_ITS_BOX_JS = """(cell) => {
+  const box = cell.closest(".board-scroll"), outer = box.getBoundingClientRect();
+  const inner = cell.getBoundingClientRect();
+  return inner.top >= outer.top - 0.5 && inner.bottom <= outer.top + box.clientHeight + 0.5
+    && inner.left >= outer.left - 0.5 && inner.right <= outer.left + box.clientWidth + 0.5;
+}"""
+
+
+def test_on_a_tall_phone_the_replay_pans_the_board_s_box_to_the_mine_that_ended_the_game(
+    new_context: NewContext, create_game: CreateGame, base_url: str,
+) -> None:
+    """Hard on an upright 390x844 phone pans in a box that shows its top; the game is lost
+    at the board's far end. At the losing move the replay pans the box to the exploded
+    mine, as the game's page does (the box stayed at the top, the mine out of its sight
+    below), and so does a link that opens there."""
+    game_id, first = "minesweeper:hard#replay-far", (7, 1)
+    parsed = parse_game_id(MINESWEEPER, game_id)
+    dealt = MINESWEEPER.deal(parsed.params, parsed.rng(MINESWEEPER))
+    mined = MINESWEEPER.apply(dealt, ("open", *first)).mined
+    far = divmod(max(mined, key=lambda cell: cell % dealt.cols), dealt.cols)
+    assert far[1] >= dealt.cols - 2, "the mine is not at the far end"
+    created = create_game("minesweeper", id=game_id)
+    sid, token = created["session"], created["token"]
+    for cell in (first, far):
+        moved = httpx.post(f"{base_url}/api/games/{sid}/moves", json={"move": {"open": list(cell)}},
+                           headers={"Authorization": f"Bearer {token}"})
+        assert moved.status_code == 200, moved.text
+    mine = f"#ms-{far[0]}-{far[1]}"
+
+    page = open_replay(new_context, sid, **PHONE)
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#replay-count")).to_have_text("Move 1 of 2")
+    wait_for_layout(page)
+    assert not page.locator(mine).evaluate(IN_ITS_BOX_JS), "the box shows the whole board"
+    page.keyboard.press("End")
+    expect(page.locator(mine)).to_have_class(re.compile(r"\bexploded\b"))
+    wait_for_layout(page)
+    assert page.locator(mine).evaluate(IN_ITS_BOX_JS), "the mine that lost is out of sight"
+    expect(page.locator(mine)).to_be_in_viewport()
+
+    page = open_replay(new_context, sid, **PHONE, path=f"/replay/{sid}#move=2")
+    expect(page.locator(mine)).to_have_class(re.compile(r"\bexploded\b"))
+    wait_for_layout(page)
+    assert page.locator(mine).evaluate(IN_ITS_BOX_JS), "opened at the end, the mine is out of sight"
 
 
 def test_on_a_phones_side_the_replay_opens_at_its_top_and_says_play_this_deal(
