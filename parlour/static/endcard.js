@@ -235,7 +235,39 @@ export function createEndCard({ sameDeal = true } = {}) {
     const boardWhole = drawn ? drawn.top - bar - MARGIN_PX : whole;
     const action = firstAction();
     const focused = action ? action.getBoundingClientRect().bottom + MARGIN_PX - screen : 0;
-    return Math.max(0, Math.min(whole, boardWhole), focused);
+    const by = Math.max(0, Math.min(whole, boardWhole), focused);
+    const room = document.documentElement.scrollHeight - screen - window.scrollY;  // the page's end
+    return by > 0 ? clearOfTheBar(by, Math.max(0, focused), Math.min(boardWhole, room), bar) : 0;
+  }
+
+  // The bar's edge, once the page has scrolled `by`, is not to cut through a line above
+  // the board (the status line's descenders peeked out under it, 5 px of them, at
+  // 1280x800): the page scrolls on until the line is hidden whole, where that keeps the
+  // board whole and the page has the room (`most`), else back until it shows whole,
+  // where that still brings the card's first action into sight (`least`), else as it was.
+  function clearOfTheBar(by, least, most, bar) {
+    const lines = linesAboveTheBoard();
+    const cut = (at) => lines.find((line) => line.top < bar + at - 0.5 && line.bottom > bar + at + 0.5);
+    const clear = (step, ok) => {
+      let at = by;
+      for (let line = cut(at); line; line = cut(at)) at = step(line);
+      return ok(at) ? at : null;
+    };
+    return clear((line) => Math.ceil(line.bottom - bar), (at) => at <= most)
+      ?? clear((line) => Math.floor(line.top - bar), (at) => at >= least) ?? by;
+  }
+
+  // The boxes and the lines of text of what stands above the board in the page's column
+  // (the headline, the status line, the seats), as the screen shows them now.
+  function linesAboveTheBoard() {
+    const wrap = $("board-wrap"), lines = [];
+    for (const part of wrap.parentElement.children) {
+      if (part === wrap) break;
+      const range = document.createRange();
+      range.selectNodeContents(part);
+      lines.push(...[...range.getClientRects()].filter((line) => line.height > 0));
+    }
+    return lines;
   }
 
   // The figures in rows as even as the card's width allows: all on one row where they

@@ -353,6 +353,31 @@ def assert_in_sight_and_focused(page: Page, width: int, height: int) -> None:
         assert shown["bottom"] <= height, f"the card is cut off: {shown}"
 
 
+# What stands above the board in the page's column (the headline, the status line, the
+# seats: each box and each line of text) that the top bar's lower edge cuts in two, the one
+# part hidden under the bar, the other showing below it.
+CUT_BY_THE_BAR_JS = """() => {
+  const bar = document.querySelector(".topbar").getBoundingClientRect().bottom;
+  const wrap = document.getElementById("board-wrap"), cut = [];
+  for (const part of wrap.parentElement.children) {
+    if (part === wrap) break;
+    const range = document.createRange();
+    range.selectNodeContents(part);
+    for (const line of range.getClientRects()) {
+      if (line.height > 0 && line.top < bar - 0.5 && line.bottom > bar + 0.5) {
+        cut.push({ in: part.id, top: line.top, bottom: line.bottom, bar });
+      }
+    }
+  }
+  return cut;
+}"""
+
+
+def assert_nothing_cut_by_the_bar(page: Page) -> None:
+    cut = page.evaluate(CUT_BY_THE_BAR_JS)
+    assert not cut, f"the bar's edge cuts through these, their rest peeking out under it: {cut}"
+
+
 def same_box(before: dict[str, float], after: dict[str, float], what: str) -> None:
     moved = {side: round(after[side] - before[side], 1) for side in before
              if abs(after[side] - before[side]) > 1}
@@ -364,6 +389,35 @@ ENDINGS = {  # one ending per game, and the biggest board on a phone
     **{scene.game: scene for scene in SCENES if scene.moment != "play"},
     "minesweeper-expert": EXPERT_LOST,
 }
+
+
+HARD_LOST = Scene("minesweeper", "lost", {"id": "minesweeper:hard#endcard"}, open_a_mine)
+
+
+def test_the_page_scrolled_to_the_end_card_leaves_no_line_half_under_the_bar(
+    new_context: NewContext, own_stage: Stage
+) -> None:
+    """1280x800: Hard's card goes under the board, and the page scrolls to it. It scrolled
+    just so far as to show the card whole, and the bar's edge cut the status line in two:
+    its last 5 px showed under the bar (the descenders of "Better luck next time (with
+    help)."). The page scrolls on a little, until the line is hidden whole, the board and
+    the card still whole."""
+    reached, last_move = own_stage.before_the_end(HARD_LOST)
+    page = new_context(tokens={reached.session: reached.token}, color_scheme="dark",
+                       viewport={"width": 1280, "height": 800}).new_page()
+    page.goto(reached.path("minesweeper"))
+    views = wait_for_views(page, 1)
+    page.evaluate("document.fonts.ready.then(() => true)")
+    wait_for_layout(page)
+    own_stage.play(reached, "minesweeper", last_move)
+    wait_for_views(page, views + 1)
+    expect(page.locator("#end-card")).to_be_visible()
+    expect(page.locator("#message")).not_to_be_empty()
+    wait_for_layout(page)
+    assert below_the_board(page) and page.evaluate("scrollY") > 0, "the page did not scroll"
+    assert_nothing_cut_by_the_bar(page)
+    bar, grid, card = box(page, ".topbar")["bottom"], box(page, "#ms-grid"), box(page, "#end-card")
+    assert grid["top"] >= bar and card["bottom"] <= 800, f"not whole: {grid} {card}"
 
 
 SAYS_THE_END_IN_THE_BOARD = {"tribolo"}  # its board ends with a note of its own, under the cells
@@ -390,6 +444,7 @@ def test_the_end_card_is_in_sight_and_leaves_the_final_board_where_it_was(
     page.evaluate("document.fonts.ready.then(() => true)")  # the end's words may load a face
     wait_for_layout(page)
     assert_in_sight_and_focused(page, SIZES[size]["width"], SIZES[size]["height"])
+    assert_nothing_cut_by_the_bar(page)
     if below_the_board(page):  # under the board's frame, in the page's flow
         assert box(page, "#end-card")["top"] >= box(page, "#board-wrap")["bottom"]
     if scene_at_end.game in SAYS_THE_END_IN_THE_BOARD:  # a line under the board's cells
