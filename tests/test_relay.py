@@ -111,3 +111,75 @@ def test_an_owner_that_does_not_answer_is_never_said_to_have_done_nothing(
     assert owner.done == [GAME_PATH]
     assert status == 503
     assert "may have been done" in body["error"] and "nothing was done" not in body["error"]
+
+
+async def forwarded_socket(redis: RedisServer, owner_app: Any, seconds: float) -> list[Any]:
+    """A WebSocket that reached the process not playing the game: the events its client
+    is sent within `seconds` (the client says nothing after connecting, then leaves)."""
+    relays: list[Relay] = []
+    buses: list[Bus] = []
+
+    async def route_to_owner(sid: str, fresh: bool = False) -> str | None:
+        return "owner"
+
+    async def this_process(sid: str, fresh: bool = False) -> str | None:
+        return None
+
+    async def nobody_here(scope: Scope, receive: Any, send: Any) -> None:
+        raise AssertionError("the socket was served by the process it reached")
+
+    for name, app, route in (("owner", owner_app, this_process),
+                             ("elsewhere", nobody_here, route_to_owner)):
+        bus = Bus(redis.url, name, lambda message: None)
+        relays.append(Relay(app, route, bus, outer=None))
+        buses.append(bus)
+        await bus.start()
+    sent: list[Any] = []
+    connected = False
+    client_gone = asyncio.Event()
+
+    async def receive() -> dict[str, Any]:
+        nonlocal connected
+        if not connected:
+            connected = True
+            return {"type": "websocket.connect"}
+        await client_gone.wait()
+        return {"type": "websocket.disconnect", "code": 1000}
+
+    async def send(event: dict[str, Any]) -> None:
+        sent.append(event)
+
+    path = "/ws/G4me"
+    scope = {"type": "websocket", "http_version": "1.1", "scheme": "ws", "path": path,
+             "raw_path": path.encode(), "query_string": b"", "root_path": "", "headers": [],
+             "client": ("127.0.0.1", 1), "server": None, "subprotocols": []}
+    try:
+        serving = asyncio.create_task(relays[1](scope, receive, send))
+        await asyncio.wait({serving}, timeout=seconds)
+        within = list(sent)
+        client_gone.set()
+        await asyncio.wait({serving}, timeout=2)
+    finally:
+        for relay in relays:
+            await relay.close()
+        for bus in buses:
+            await bus.stop()
+    return within
+
+
+def test_a_socket_its_owner_ends_without_closing_is_closed_for_its_client_too(
+        redis: RedisServer) -> None:
+    """The owner's routes return without closing the socket: they dropped its viewer (a
+    game taken over by another process, a client that stopped reading). A server then
+    closes the connection, so the browser reconnects; a forwarded socket's client was
+    left open, sent nothing more, for good (a page watching froze)."""
+
+    async def drops_its_viewer(scope: Scope, receive: Any, send: Any) -> None:
+        await receive()  # websocket.connect
+        await send({"type": "websocket.accept"})
+        await send({"type": "websocket.send", "text": '{"view": {"moves": 0}}'})
+
+    sent = run_async(forwarded_socket(redis, drops_its_viewer, 1.5))
+    assert [event["type"] for event in sent] == [
+        "websocket.accept", "websocket.send", "websocket.close"]
+    assert sent[-1]["code"] < 4400  # not final: the browser reconnects (connection.js)

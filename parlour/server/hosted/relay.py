@@ -55,6 +55,10 @@ minutes at most in the shipped games)."""
 QUEUED = 256
 """Events a forwarded socket holds for its far end before it is dropped as too slow."""
 WATCH_SECONDS = 0.5
+ENDED_BY_OWNER: Event = {"type": "websocket.close", "code": 1012,
+                         "reason": "the game's server ended this connection: reconnect"}
+"""Sent to a forwarded socket's client when the owner's routes end without closing it
+(1012, "service restart": not final, so the browser reconnects)."""
 REROUTE_SECONDS = 0.25
 
 _GAME_PATH = re.compile(r"^/(?:ws|api/games|api/links/session)/([A-Za-z0-9_-]{1,64})(?:/|$)")
@@ -360,15 +364,19 @@ class Relay:
         conn, peer = message["conn"], message["from"]
         socket = self._sockets[conn]  # (made as the message came: `receive`)
         seq = 0
+        ended = False  # closed by the routes, or left by its client
 
         async def receive() -> Event:
+            nonlocal ended
             event = await socket.events.get()
             if event["type"] == "parlour.end":
-                return {"type": "websocket.disconnect", "code": event["code"]}
+                event = {"type": "websocket.disconnect", "code": event["code"]}
+            ended = ended or event["type"] == "websocket.disconnect"
             return event
 
         async def send(event: Event) -> None:
-            nonlocal seq
+            nonlocal seq, ended
+            ended = ended or event["type"] == "websocket.close"
             await self.bus.send(peer, {"kind": "event", "conn": conn, "seq": seq,
                                        "event": _event_out(event)})
             seq += 1
@@ -376,9 +384,16 @@ class Relay:
         try:
             await self.app(scope, receive, send)
         except BusDown:
-            pass  # its far end hears nothing more, and ends it (a gap, or silence)
+            return  # its far end hears nothing more, and ends it (a gap, or silence)
         finally:
             self._sockets.pop(conn, None)
+        if not ended:
+            # The routes ended without closing: they dropped the viewer (its game taken
+            # over by another process, a client that stopped reading). A server closes
+            # the connection then, and the browser reconnects; the far end must close its
+            # client's too, or the page is left open and sent nothing more, for good.
+            with contextlib.suppress(BusDown):
+                await send(ENDED_BY_OWNER)
 
     # -- endings ----------------------------------------------------------------------
     def end_all(self) -> None:
