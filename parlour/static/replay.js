@@ -61,7 +61,7 @@ async function show(ply) {
   } catch (error) { stop(); state.target = state.at; toast(error.message); return; }
   if (asked !== state.asked) return;  // another move was chosen meanwhile
   state.at = ply;
-  $("board").innerHTML = position.html;
+  showBoard(position.html);
   state.endCauseInSight();  // the losing move's mine, at the far end of a box that pans, as in play
   $("board").setAttribute("aria-label", ply === 0 ? "The board at the start" : `The board after move ${ply}`);
   $("headline").textContent = position.headline;
@@ -77,6 +77,18 @@ async function show(ply) {
     if (ply >= plies) stop();
     else { fetchPosition(ply + 1).catch(() => {}); state.timer = setTimeout(() => show(state.at + 1), speed()); }
   }
+}
+
+// The board after a move, drawn anew. A box it pans in (.board-scroll: Minesweeper's Hard
+// on an upright phone) stays where the player left it, as in play (views.js morphs the
+// board in place): it went back to its top at every step, and the part of the board the
+// player had panned to went out of sight.
+function showBoard(html) {
+  const panned = $("board").querySelector(".board-scroll");
+  const left = panned?.scrollLeft, top = panned?.scrollTop;
+  $("board").innerHTML = html;
+  const box = $("board").querySelector(".board-scroll");
+  if (box && panned) { box.scrollLeft = left; box.scrollTop = top; }
 }
 
 function resultClass() {

@@ -13,7 +13,7 @@ from urllib.parse import quote
 
 import httpx
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from parlour.core.gameid import parse_game_id
 from parlour.games.minesweeper.logic import Minesweeper
@@ -191,13 +191,9 @@ IN_ITS_BOX_JS = """(cell) => {
 }"""
 
 
-def test_on_a_tall_phone_the_replay_pans_the_board_s_box_to_the_mine_that_ended_the_game(
-    new_context: NewContext, create_game: CreateGame, base_url: str,
-) -> None:
-    """Hard on an upright 390x844 phone pans in a box that shows its top; the game is lost
-    at the board's far end. At the losing move the replay pans the box to the exploded
-    mine, as the game's page does (the box stayed at the top, the mine out of its sight
-    below), and so does a link that opens there."""
+def lose_hard_at_its_far_end(create_game: CreateGame, base_url: str) -> tuple[str, str]:
+    """A game of Hard in two moves: a cell at its near end, then a mine at its far end.
+    Answers its session and the mine's selector."""
     game_id, first = "minesweeper:hard#replay-far", (7, 1)
     parsed = parse_game_id(MINESWEEPER, game_id)
     dealt = MINESWEEPER.deal(parsed.params, parsed.rng(MINESWEEPER))
@@ -210,8 +206,17 @@ def test_on_a_tall_phone_the_replay_pans_the_board_s_box_to_the_mine_that_ended_
         moved = httpx.post(f"{base_url}/api/games/{sid}/moves", json={"move": {"open": list(cell)}},
                            headers={"Authorization": f"Bearer {token}"})
         assert moved.status_code == 200, moved.text
-    mine = f"#ms-{far[0]}-{far[1]}"
+    return sid, f"#ms-{far[0]}-{far[1]}"
 
+
+def test_on_a_tall_phone_the_replay_pans_the_board_s_box_to_the_mine_that_ended_the_game(
+    new_context: NewContext, create_game: CreateGame, base_url: str,
+) -> None:
+    """Hard on an upright 390x844 phone pans in a box that shows its top; the game is lost
+    at the board's far end. At the losing move the replay pans the box to the exploded
+    mine, as the game's page does (the box stayed at the top, the mine out of its sight
+    below), and so does a link that opens there."""
+    sid, mine = lose_hard_at_its_far_end(create_game, base_url)
     page = open_replay(new_context, sid, **PHONE)
     page.keyboard.press("ArrowRight")
     expect(page.locator("#replay-count")).to_have_text("Move 1 of 2")
@@ -227,6 +232,62 @@ def test_on_a_tall_phone_the_replay_pans_the_board_s_box_to_the_mine_that_ended_
     expect(page.locator(mine)).to_have_class(re.compile(r"\bexploded\b"))
     wait_for_layout(page)
     assert page.locator(mine).evaluate(IN_ITS_BOX_JS), "opened at the end, the mine is out of sight"
+
+
+def touch_swipe(page: Page, within: Locator, from_x: float, to_x: float) -> None:
+    """A finger drawn across `within`, at mid-height, from `from_x` to `to_x` (fractions of
+    its width): touch events, which a box that pans by touch may take for itself."""
+    box = within.bounding_box()
+    assert box is not None
+    y = box["y"] + box["height"] / 2
+    touch = page.context.new_cdp_session(page)
+    steps = 6
+    for index in range(steps + 1):
+        x = box["x"] + box["width"] * (from_x + (to_x - from_x) * index / steps)
+        kind = "touchStart" if index == 0 else "touchMove"
+        touch.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [{"x": x, "y": y}]})
+    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    touch.detach()
+
+
+def test_on_a_tall_phone_each_step_keeps_the_board_s_box_where_the_player_panned_it(
+    new_context: NewContext, create_game: CreateGame, base_url: str,
+) -> None:
+    """Hard on an upright 390x844 phone: a player pans the board's box to its far end and
+    steps, by key, by the buttons (tapped) and by a swipe across the box; the box stays
+    there (the board was drawn anew at each step, and the box went back to its top). After
+    the last move's pan to the exploded mine, a step back keeps the mine's cell in sight."""
+    sid, mine = lose_hard_at_its_far_end(create_game, base_url)
+    page = open_replay(new_context, sid, **PHONE)
+    count = page.locator("#replay-count")
+    box = page.locator(".board-scroll")
+    wait_for_layout(page)
+    panned = box.evaluate("(box) => box.scrollTop = box.scrollHeight - box.clientHeight")
+    assert panned > 100, "the box shows the whole board"
+
+    def still_panned() -> None:
+        wait_for_layout(page)
+        assert abs(box.evaluate("(box) => box.scrollTop") - panned) <= 1
+
+    page.keyboard.press("ArrowRight")
+    expect(count).to_have_text("Move 1 of 2")
+    still_panned()
+    page.get_by_role("button", name="Back a move").tap()
+    expect(count).to_have_text(shown_at(0, 2))
+    still_panned()
+    touch_swipe(page, box, 0.8, 0.2)  # to the left: the next move
+    expect(count).to_have_text("Move 1 of 2")
+    still_panned()
+
+    box.evaluate("(box) => { box.scrollTop = 0; }")  # back to the board's top
+    page.keyboard.press("End")
+    expect(page.locator(mine)).to_have_class(re.compile(r"\bexploded\b"))
+    wait_for_layout(page)
+    page.keyboard.press("ArrowLeft")
+    expect(count).to_have_text("Move 1 of 2")
+    expect(page.locator(mine)).not_to_have_class(re.compile(r"\bexploded\b"))
+    wait_for_layout(page)
+    assert page.locator(mine).evaluate(IN_ITS_BOX_JS), "a step back lost the mine's place"
 
 
 def test_on_a_phones_side_the_replay_opens_at_its_top_and_says_play_this_deal(
