@@ -290,6 +290,31 @@ def test_on_a_tall_phone_each_step_keeps_the_board_s_box_where_the_player_panned
     assert page.locator(mine).evaluate(IN_ITS_BOX_JS), "a step back lost the mine's place"
 
 
+def test_the_board_is_fitted_to_the_room_its_game_s_layout_leaves_it(
+    new_context: NewContext, stage: Stage,
+) -> None:
+    """The game's stylesheet comes late (a busy server): the board is fitted once it has
+    come, to the room Minesweeper's layout leaves it on a phone (the board's panel reaches
+    the screen's sides). Fitted before it came, Easy's cells were 48 px across a 390-pixel
+    phone, not 52."""
+    sid = stage.reach(ENDED["minesweeper"]).session
+    page = new_context(**PHONE).new_page()
+
+    def late(route: Any) -> None:
+        page.wait_for_timeout(400)
+        route.continue_()
+
+    page.route("**/view.css", late)
+    open_ready(page, f"/replay/{sid}")
+    page.wait_for_function("document.getElementById('game-css').sheet?.cssRules.length > 0")
+    wait_for_layout(page)
+    room, fitted = page.locator("#board-wrap").evaluate("""(wrap) => {
+      const style = getComputedStyle(wrap), px = (name) => Number.parseFloat(style[name]);
+      return [Math.floor(wrap.clientWidth - px("paddingLeft") - px("paddingRight")),
+        Number.parseFloat(style.getPropertyValue("--board-room-w"))]; }""")
+    assert fitted == room
+
+
 def test_on_a_phones_side_the_replay_opens_at_its_top_and_says_play_this_deal(
     new_context: NewContext, stage: Stage,
 ) -> None:
