@@ -290,6 +290,28 @@ def test_on_a_tall_phone_each_step_keeps_the_board_s_box_where_the_player_panned
     assert page.locator(mine).evaluate(IN_ITS_BOX_JS), "a step back lost the mine's place"
 
 
+def test_on_a_tall_phone_the_board_s_box_takes_the_screen_down_to_its_foot(
+    new_context: NewContext, create_game: CreateGame, base_url: str,
+) -> None:
+    """Hard on an upright 390x844 phone: the replay's bar over the grid is one row (no
+    boards to start), so the box the grid pans in takes the boards' row's room too: the
+    deal line ends at the screen's foot (50 px were left blank under it, the box 455 px
+    high; 504 now, its cells as in play), the replay's controls in sight above the board,
+    at the start and at the end, whose figures take a line more."""
+    sid, _ = lose_hard_at_its_far_end(create_game, base_url)
+    page = open_replay(new_context, sid, **PHONE)
+    for key, shown in (("Home", shown_at(0, 2)), ("End", "Move 2 of 2")):
+        page.keyboard.press(key)
+        expect(page.locator("#replay-count")).to_have_text(shown)
+        wait_for_layout(page)
+        deal_line = page.locator(".idbar").bounding_box()
+        assert deal_line is not None
+        assert 844 - 8 <= deal_line["y"] + deal_line["height"] <= 844, deal_line
+        assert page.evaluate("document.documentElement.scrollHeight") <= 844
+        for control in ("#rp-start", "#rp-end", "#rp-slider"):
+            expect(page.locator(control)).to_be_in_viewport(ratio=1)
+
+
 def test_the_board_is_fitted_to_the_room_its_game_s_layout_leaves_it(
     new_context: NewContext, stage: Stage,
 ) -> None:
