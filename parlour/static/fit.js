@@ -37,6 +37,9 @@ export function fitBoardToScreen() {
     if (element) above.observe(element);
   }
   window.addEventListener("resize", measure);
+  // and once the game's stylesheet has come: its layout may give the board another room
+  // (Minesweeper's panel reaches a phone's sides: 380 px, not the page's 350)
+  $("game-css")?.addEventListener("load", measure);
   measure();
 }
 

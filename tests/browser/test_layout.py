@@ -61,6 +61,35 @@ def open_game(new_context: NewContext, create_game: CreateGame, game: str, size:
     return page
 
 
+ROOM_JS = """(wrap) => {
+  const style = getComputedStyle(wrap), px = (name) => Number.parseFloat(style[name]);
+  return [Math.floor(wrap.clientWidth - px("paddingLeft") - px("paddingRight")),
+    Number.parseFloat(style.getPropertyValue("--board-room-w"))]; }"""
+
+
+def test_the_board_is_fitted_to_the_room_left_once_the_games_stylesheet_comes(
+        new_context: NewContext, create_game: CreateGame) -> None:
+    """The game's stylesheet comes late (a busy server): the board is fitted again once it
+    has come, to the room Minesweeper's layout leaves it on a phone (its panel reaches the
+    screen's sides), not to the page's narrower room measured before it came."""
+    created = create_game("minesweeper", id="minesweeper:easy#late")
+    context = new_context(tokens={created["session"]: created["token"]},
+                          viewport=SIZES["phone"], has_touch=True, is_mobile=True)
+    page = context.new_page()
+
+    def late(route: Any) -> None:
+        page.wait_for_timeout(600)
+        route.continue_()
+
+    page.route("**/view.css", late)
+    page.goto(f"/play/minesweeper?session={created['session']}")
+    wait_for_views(page, 1)
+    page.wait_for_function("document.getElementById('game-css').sheet?.cssRules.length > 0")
+    wait_for_layout(page)
+    room, fitted = page.locator("#board-wrap").evaluate(ROOM_JS)
+    assert fitted == room
+
+
 @pytest.mark.parametrize("game", ["escalator", "ishido"])  # New ▾ and Assist: the most buttons
 def test_on_a_phone_every_toolbar_button_is_a_fingers_target(
     new_context: NewContext, create_game: CreateGame, game: str
