@@ -5,7 +5,9 @@ wait (tests/test_hosted_processes.py plays whole games through it)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -35,8 +37,10 @@ class SlowOwner:
         await send({"type": "http.response.body", "body": b'{"moves":1}'})
 
 
-async def forwarded_move(redis: RedisServer, owner_app: SlowOwner) -> tuple[int, dict[str, Any]]:
-    """POST a move to the process that does not play the game: its status and body."""
+@contextlib.asynccontextmanager
+async def two_processes(redis: RedisServer, owner_app: Any) -> AsyncIterator[Relay]:
+    """The game's owner, whose routes are `owner_app`, and another process on the same
+    bus: the relay of the other, which a client reached."""
     relays: list[Relay] = []
     buses: list[Bus] = []
 
@@ -47,14 +51,25 @@ async def forwarded_move(redis: RedisServer, owner_app: SlowOwner) -> tuple[int,
         return None
 
     async def nobody_here(scope: Scope, receive: Any, send: Any) -> None:
-        raise AssertionError("the request was served by the process it reached")
+        raise AssertionError("served by the process it reached, not by the game's owner")
 
-    for name, app, route in (("owner", owner_app, this_process),
-                             ("elsewhere", nobody_here, route_to_owner)):
-        bus = Bus(redis.url, name, lambda message: None)
-        relays.append(Relay(app, route, bus, outer=None))
-        buses.append(bus)
-        await bus.start()
+    try:
+        for name, app, route in (("owner", owner_app, this_process),
+                                 ("elsewhere", nobody_here, route_to_owner)):
+            bus = Bus(redis.url, name, lambda message: None)
+            relays.append(Relay(app, route, bus, outer=None))
+            buses.append(bus)
+            await bus.start()
+        yield relays[1]
+    finally:
+        for relay in relays:
+            await relay.close()
+        for bus in buses:
+            await bus.stop()
+
+
+async def forwarded_move(redis: RedisServer, owner_app: SlowOwner) -> tuple[int, dict[str, Any]]:
+    """POST a move to the process that does not play the game: its status and body."""
     sent: list[dict[str, Any]] = []
 
     async def receive() -> dict[str, Any]:
@@ -66,13 +81,8 @@ async def forwarded_move(redis: RedisServer, owner_app: SlowOwner) -> tuple[int,
     scope = {"type": "http", "http_version": "1.1", "method": "POST", "scheme": "http",
              "path": GAME_PATH, "raw_path": GAME_PATH.encode(), "query_string": b"",
              "root_path": "", "headers": [], "client": ("127.0.0.1", 1), "server": None}
-    try:
-        await relays[1](scope, receive, send)
-    finally:
-        for relay in relays:
-            await relay.close()
-        for bus in buses:
-            await bus.stop()
+    async with two_processes(redis, owner_app) as elsewhere:
+        await elsewhere(scope, receive, send)
     body = b"".join(e.get("body", b"") for e in sent if e["type"] == "http.response.body")
     return sent[0]["status"], json.loads(body)
 
@@ -116,24 +126,6 @@ def test_an_owner_that_does_not_answer_is_never_said_to_have_done_nothing(
 async def forwarded_socket(redis: RedisServer, owner_app: Any, seconds: float) -> list[Any]:
     """A WebSocket that reached the process not playing the game: the events its client
     is sent within `seconds` (the client says nothing after connecting, then leaves)."""
-    relays: list[Relay] = []
-    buses: list[Bus] = []
-
-    async def route_to_owner(sid: str, fresh: bool = False) -> str | None:
-        return "owner"
-
-    async def this_process(sid: str, fresh: bool = False) -> str | None:
-        return None
-
-    async def nobody_here(scope: Scope, receive: Any, send: Any) -> None:
-        raise AssertionError("the socket was served by the process it reached")
-
-    for name, app, route in (("owner", owner_app, this_process),
-                             ("elsewhere", nobody_here, route_to_owner)):
-        bus = Bus(redis.url, name, lambda message: None)
-        relays.append(Relay(app, route, bus, outer=None))
-        buses.append(bus)
-        await bus.start()
     sent: list[Any] = []
     connected = False
     client_gone = asyncio.Event()
@@ -153,17 +145,12 @@ async def forwarded_socket(redis: RedisServer, owner_app: Any, seconds: float) -
     scope = {"type": "websocket", "http_version": "1.1", "scheme": "ws", "path": path,
              "raw_path": path.encode(), "query_string": b"", "root_path": "", "headers": [],
              "client": ("127.0.0.1", 1), "server": None, "subprotocols": []}
-    try:
-        serving = asyncio.create_task(relays[1](scope, receive, send))
+    async with two_processes(redis, owner_app) as elsewhere:
+        serving = asyncio.create_task(elsewhere(scope, receive, send))
         await asyncio.wait({serving}, timeout=seconds)
         within = list(sent)
         client_gone.set()
         await asyncio.wait({serving}, timeout=2)
-    finally:
-        for relay in relays:
-            await relay.close()
-        for bus in buses:
-            await bus.stop()
     return within
 
 

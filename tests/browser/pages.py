@@ -73,3 +73,16 @@ def overlap(a: FloatRect, b: FloatRect) -> bool:
     """Whether two boxes on the page share more than a rounding's half pixel."""
     return (a["x"] < b["x"] + b["width"] - 0.5 and b["x"] < a["x"] + a["width"] - 0.5
             and a["y"] < b["y"] + b["height"] - 0.5 and b["y"] < a["y"] + a["height"] - 0.5)
+
+
+IN_ITS_BOX_JS = """(cell) => {
+  const box = cell.closest(".board-scroll"), outer = box.getBoundingClientRect();
+  const inner = cell.getBoundingClientRect();
+  return inner.top >= outer.top - 0.5 && inner.bottom <= outer.top + box.clientHeight + 0.5
+    && inner.left >= outer.left - 0.5 && inner.right <= outer.left + box.clientWidth + 0.5;
+}"""
+
+
+def in_its_box(cell: Locator) -> bool:
+    """Whether a cell lies wholly inside the visible part of the box its board pans in."""
+    return bool(cell.evaluate(IN_ITS_BOX_JS))

@@ -40,7 +40,7 @@ from tests.browser.conftest import (
     WaitViews,
     wait_for_views,
 )
-from tests.browser.pages import GamePage, overlap
+from tests.browser.pages import GamePage, in_its_box, overlap
 from tests.browser.views import wait_for_animations, wait_for_layout
 
 pytestmark = pytest.mark.browser
@@ -794,19 +794,6 @@ def test_on_a_tall_phone_a_board_longer_than_the_screen_pans_in_its_box_not_the_
     expect(game.cell(last)).not_to_be_in_viewport()
     page.locator("#btn-hint").tap()
     expect(page.locator(".ms-cell.hint")).to_be_in_viewport()
-
-
-# Whether the cell lies wholly inside the visible part of the box it pans in.
-IN_ITS_BOX_JS = """(cell) => {
-  const box = cell.closest(".board-scroll"), outer = box.getBoundingClientRect();
-  const inner = cell.getBoundingClientRect();
-  return inner.top >= outer.top - 0.5 && inner.bottom <= outer.top + box.clientHeight + 0.5
-    && inner.left >= outer.left - 0.5 && inner.right <= outer.left + box.clientWidth + 0.5;
-}"""
-
-
-def in_its_box(cell: Locator) -> bool:
-    return bool(cell.evaluate(IN_ITS_BOX_JS))
 
 
 def test_on_a_tall_phone_the_box_pans_to_the_mine_that_ended_the_game(

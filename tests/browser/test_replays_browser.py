@@ -18,6 +18,7 @@ from playwright.sync_api import Locator, Page, expect
 from parlour.core.gameid import parse_game_id
 from parlour.games.minesweeper.logic import Minesweeper
 from tests.browser.conftest import CreateGame, NewContext, wait_for_views
+from tests.browser.pages import in_its_box
 from tests.browser.scenes import SCENES, Stage, open_ready
 from tests.browser.views import wait_for_layout
 
@@ -182,15 +183,6 @@ def test_a_shared_link_opens_at_its_move_and_a_phone_steps_by_tap_and_swipe(
     expect(page.locator("#ms-time")).to_be_hidden()
 
 
-# Whether the cell lies wholly inside the visible part of the box the board pans in.
-IN_ITS_BOX_JS = """(cell) => {
-  const box = cell.closest(".board-scroll"), outer = box.getBoundingClientRect();
-  const inner = cell.getBoundingClientRect();
-  return inner.top >= outer.top - 0.5 && inner.bottom <= outer.top + box.clientHeight + 0.5
-    && inner.left >= outer.left - 0.5 && inner.right <= outer.left + box.clientWidth + 0.5;
-}"""
-
-
 def lose_hard_at_its_far_end(create_game: CreateGame, base_url: str) -> tuple[str, str]:
     """A game of Hard in two moves: a cell at its near end, then a mine at its far end.
     Answers its session and the mine's selector."""
@@ -221,17 +213,17 @@ def test_on_a_tall_phone_the_replay_pans_the_board_s_box_to_the_mine_that_ended_
     page.keyboard.press("ArrowRight")
     expect(page.locator("#replay-count")).to_have_text("Move 1 of 2")
     wait_for_layout(page)
-    assert not page.locator(mine).evaluate(IN_ITS_BOX_JS), "the box shows the whole board"
+    assert not in_its_box(page.locator(mine)), "the box shows the whole board"
     page.keyboard.press("End")
     expect(page.locator(mine)).to_have_class(re.compile(r"\bexploded\b"))
     wait_for_layout(page)
-    assert page.locator(mine).evaluate(IN_ITS_BOX_JS), "the mine that lost is out of sight"
+    assert in_its_box(page.locator(mine)), "the mine that lost is out of sight"
     expect(page.locator(mine)).to_be_in_viewport()
 
     page = open_replay(new_context, sid, **PHONE, path=f"/replay/{sid}#move=2")
     expect(page.locator(mine)).to_have_class(re.compile(r"\bexploded\b"))
     wait_for_layout(page)
-    assert page.locator(mine).evaluate(IN_ITS_BOX_JS), "opened at the end, the mine is out of sight"
+    assert in_its_box(page.locator(mine)), "opened at the end, the mine is out of sight"
 
 
 def touch_swipe(page: Page, within: Locator, from_x: float, to_x: float) -> None:
@@ -287,7 +279,7 @@ def test_on_a_tall_phone_each_step_keeps_the_board_s_box_where_the_player_panned
     expect(count).to_have_text("Move 1 of 2")
     expect(page.locator(mine)).not_to_have_class(re.compile(r"\bexploded\b"))
     wait_for_layout(page)
-    assert page.locator(mine).evaluate(IN_ITS_BOX_JS), "a step back lost the mine's place"
+    assert in_its_box(page.locator(mine)), "a step back lost the mine's place"
 
 
 def test_on_a_tall_phone_the_board_s_box_takes_the_screen_down_to_its_foot(
