@@ -231,17 +231,6 @@ function applyDisplayOptions(info) {
   }
 }
 
-// The game's stylesheet, loaded once the promise resolves: the board is fitted to the room
-// the game's layout leaves it (Minesweeper's reaches the screen's sides on a phone). Fitted
-// before it came, by chance, the room was the page's narrower one: Hard's cells 22 px on a
-// 390-pixel phone, not 24.
-function loadGameStyle(game) {
-  const link = $("game-css");
-  const loaded = new Promise((done) => { link.onload = done; link.onerror = done; });
-  link.href = `/games/${encodeURIComponent(game)}/view.css`;
-  return loaded;
-}
-
 async function start() {
   $("logo").innerHTML = LOGO;
   let replay;
@@ -251,7 +240,7 @@ async function start() {
   const catalog = await api("GET", "/api/catalog");
   const info = catalog.games.find((g) => g.name === replay.game);
   document.body.dataset.game = replay.game;
-  const styled = loadGameStyle(replay.game);
+  $("game-css").href = `/games/${encodeURIComponent(replay.game)}/view.css`;  // fit.js fits again once it has come
   $("replay-title").textContent = `Replay · ${replay.title}`;
   document.title = `Replay · ${replay.title} · Parlour`;
   $("btn-stats").href = `/stats?game=${encodeURIComponent(replay.game)}`;
@@ -273,7 +262,6 @@ async function start() {
   }
   $("replay").hidden = false;
   bind();
-  await styled;
   fitBoardToScreen();
   state.endCauseInSight = keepEndCauseInSight($("board"));
   const asked = Number(new URLSearchParams(location.hash.slice(1)).get("move"));

@@ -14,6 +14,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import FloatRect, Locator, Page
 
 from tests.browser.conftest import TIMEOUT_MS, NextView, view_count
+from tests.browser.views import wait_for_layout
 
 
 class GamePage:
@@ -86,3 +87,28 @@ IN_ITS_BOX_JS = """(cell) => {
 def in_its_box(cell: Locator) -> bool:
     """Whether a cell lies wholly inside the visible part of the box its board pans in."""
     return bool(cell.evaluate(IN_ITS_BOX_JS))
+
+
+def game_style_comes_late(page: Page, ms: int) -> None:
+    """The game's stylesheet (view.css) is sent `ms` late, as a busy server may send it."""
+
+    def late(route: Any) -> None:
+        page.wait_for_timeout(ms)
+        route.continue_()
+
+    page.route("**/view.css", late)
+
+
+ROOM_JS = """(wrap) => {
+  const style = getComputedStyle(wrap), px = (name) => Number.parseFloat(style[name]);
+  return [Math.floor(wrap.clientWidth - px("paddingLeft") - px("paddingRight")),
+    Number.parseFloat(style.getPropertyValue("--board-room-w"))]; }"""
+
+
+def width_and_room_once_styled(page: Page) -> tuple[int, float]:
+    """Once the game's stylesheet is in and the page stands still: the board area's inner
+    width, and the room the page gave the board across (--board-room-w, fit.js)."""
+    page.wait_for_function("document.getElementById('game-css').sheet?.cssRules.length > 0")
+    wait_for_layout(page)
+    width, room = page.locator("#board-wrap").evaluate(ROOM_JS)
+    return int(width), float(room)

@@ -18,6 +18,7 @@ from playwright.sync_api import Page, expect
 
 from parlour.games import GAMES
 from tests.browser.conftest import CreateGame, NewContext, NextView, wait_for_views
+from tests.browser.pages import game_style_comes_late, width_and_room_once_styled
 from tests.browser.scenes import HINT_MS, SCENES, Scene, Stage, open_a_mine
 from tests.browser.views import wait_for_layout
 
@@ -61,12 +62,6 @@ def open_game(new_context: NewContext, create_game: CreateGame, game: str, size:
     return page
 
 
-ROOM_JS = """(wrap) => {
-  const style = getComputedStyle(wrap), px = (name) => Number.parseFloat(style[name]);
-  return [Math.floor(wrap.clientWidth - px("paddingLeft") - px("paddingRight")),
-    Number.parseFloat(style.getPropertyValue("--board-room-w"))]; }"""
-
-
 def test_the_board_is_fitted_to_the_room_left_once_the_games_stylesheet_comes(
         new_context: NewContext, create_game: CreateGame) -> None:
     """The game's stylesheet comes late (a busy server): the board is fitted again once it
@@ -76,17 +71,10 @@ def test_the_board_is_fitted_to_the_room_left_once_the_games_stylesheet_comes(
     context = new_context(tokens={created["session"]: created["token"]},
                           viewport=SIZES["phone"], has_touch=True, is_mobile=True)
     page = context.new_page()
-
-    def late(route: Any) -> None:
-        page.wait_for_timeout(600)
-        route.continue_()
-
-    page.route("**/view.css", late)
+    game_style_comes_late(page, 600)
     page.goto(f"/play/minesweeper?session={created['session']}")
     wait_for_views(page, 1)
-    page.wait_for_function("document.getElementById('game-css').sheet?.cssRules.length > 0")
-    wait_for_layout(page)
-    room, fitted = page.locator("#board-wrap").evaluate(ROOM_JS)
+    room, fitted = width_and_room_once_styled(page)
     assert fitted == room
 
 

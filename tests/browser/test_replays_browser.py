@@ -18,7 +18,7 @@ from playwright.sync_api import Locator, Page, expect
 from parlour.core.gameid import parse_game_id
 from parlour.games.minesweeper.logic import Minesweeper
 from tests.browser.conftest import CreateGame, NewContext, wait_for_views
-from tests.browser.pages import in_its_box
+from tests.browser.pages import game_style_comes_late, in_its_box, width_and_room_once_styled
 from tests.browser.scenes import SCENES, Stage, open_ready
 from tests.browser.views import wait_for_layout
 
@@ -313,19 +313,9 @@ def test_the_board_is_fitted_to_the_room_its_game_s_layout_leaves_it(
     phone, not 52."""
     sid = stage.reach(ENDED["minesweeper"]).session
     page = new_context(**PHONE).new_page()
-
-    def late(route: Any) -> None:
-        page.wait_for_timeout(400)
-        route.continue_()
-
-    page.route("**/view.css", late)
+    game_style_comes_late(page, 400)
     open_ready(page, f"/replay/{sid}")
-    page.wait_for_function("document.getElementById('game-css').sheet?.cssRules.length > 0")
-    wait_for_layout(page)
-    room, fitted = page.locator("#board-wrap").evaluate("""(wrap) => {
-      const style = getComputedStyle(wrap), px = (name) => Number.parseFloat(style[name]);
-      return [Math.floor(wrap.clientWidth - px("paddingLeft") - px("paddingRight")),
-        Number.parseFloat(style.getPropertyValue("--board-room-w"))]; }""")
+    room, fitted = width_and_room_once_styled(page)
     assert fitted == room
 
 
