@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator, Sequence
 import pytest
 
 from parlour.core.game import IllegalMove, Status
-from parlour.games.minesweeper import analysis, solver
+from parlour.games.minesweeper import analysis, endgame, solver
 from parlour.games.minesweeper.analysis import UNKNOWN, Contradiction, analyse
 from parlour.games.minesweeper.grid import counts_of, neighbours
 from parlour.games.minesweeper.logic import FLAG, HIDDEN, OPEN, Minefield, Minesweeper
@@ -288,7 +288,7 @@ def test_a_guess_looks_further_than_the_safest_cell() -> None:
     assert (hint.cell, hint.mine_probability) == (2, pytest.approx(0.5))
     know = analysis.Knowledge(rows, cols, mines, known)
     know.deduce()
-    end = solver._Endgame.of_board(know)
+    end = endgame.Endgame.of_board(know)
     assert end.solve(end.all) == (pytest.approx(1 / 3), end.cells.index(2), True)
 
 
@@ -400,7 +400,7 @@ def test_the_end_game_search_plays_two_independent_fifty_fifties() -> None:
     )
     know = analysis.Knowledge(rows, cols, 2, known)
     assert not know.deduce()
-    end = solver._Endgame.of_board(know)
+    end = endgame.Endgame.of_board(know)
     assert len(end.layouts) == 4
     assert end.solve(end.all)[0] == pytest.approx(0.25)
 
@@ -469,7 +469,7 @@ def test_the_end_game_search_matches_perfect_play() -> None:
         if know is None or know.engine is None or know.engine.total > 60:
             continue
         best, after_first = perfect_play(rows, cols, mines, known)
-        end = solver._Endgame.of_board(know)
+        end = endgame.Endgame.of_board(know)
         chance, move, _ = end.solve(end.all)
         assert chance == pytest.approx(best, abs=1e-12)
         assert after_first[end.cells[move]] == pytest.approx(best, abs=1e-12)
@@ -483,9 +483,9 @@ def test_the_end_game_lists_every_layout_and_what_each_cell_shows() -> None:
     checked = 0
     for rows, cols, mines, known in random_positions(200, 33):
         know = stuck(rows, cols, mines, known)
-        if know is None or know.engine is None or know.engine.total > solver.ENDGAME_LAYOUTS:
+        if know is None or know.engine is None or know.engine.total > endgame.ENDGAME_LAYOUTS:
             continue
-        end = solver._Endgame.of_board(know)
+        end = endgame.Endgame.of_board(know)
         around = neighbours(rows, cols)
         closed = [c for c, v in enumerate(known) if v == UNKNOWN]
         expected = {
@@ -515,11 +515,11 @@ def test_the_end_game_search_asked_for_a_bar_answers_exactly_or_with_a_bound() -
         know = stuck(rows, cols, mines, known)
         if know is None or know.engine is None or know.engine.total > 60:
             continue
-        whole = solver._Endgame.of_board(know)
+        whole = endgame.Endgame.of_board(know)
         truth, exact = whole.win(whole.all)
         assert exact
         for need in (truth - 0.2, truth - 1e-6, truth, truth + 1e-6, truth + 0.2):
-            end = solver._Endgame.of_board(know)
+            end = endgame.Endgame.of_board(know)
             value, exact = end.win(end.all, need)
             if exact:
                 assert value == pytest.approx(truth, abs=1e-12)
@@ -533,7 +533,7 @@ def test_the_end_game_search_asked_for_a_bar_answers_exactly_or_with_a_bound() -
     assert cut > checked  # most bars above the truth are answered without the full search
 
 
-def weighted_pockets(seed: int) -> Iterator[tuple[analysis.Knowledge, solver._Endgame]]:
+def weighted_pockets(seed: int) -> Iterator[tuple[analysis.Knowledge, endgame.Endgame]]:
     """The closed pockets, cells that touch no other undetermined cell, whose layouts
     hold different numbers of mines, in the order the solver's expert game `seed` meets
     them (the knowledge given with each moves on as the game goes on)."""
@@ -549,7 +549,7 @@ def weighted_pockets(seed: int) -> Iterator[tuple[analysis.Knowledge, solver._En
         know = player.know
         if not know.deduce() and know.engine is not None:
             for index in solver._pockets(know):
-                end = solver._Endgame.of_pocket(know, index)
+                end = endgame.Endgame.of_pocket(know, index)
                 if end is not None and not end.uniform:
                     yield know, end
         cells, _ = player.move()
@@ -558,7 +558,7 @@ def weighted_pockets(seed: int) -> Iterator[tuple[analysis.Knowledge, solver._En
                 player.reveal(opened, value)
 
 
-def a_weighted_pocket(seed: int) -> tuple[analysis.Knowledge, solver._Endgame] | None:
+def a_weighted_pocket(seed: int) -> tuple[analysis.Knowledge, endgame.Endgame] | None:
     return next(weighted_pockets(seed), None)
 
 
@@ -589,7 +589,7 @@ def test_a_pocket_the_mine_count_may_settle_waits_for_the_rest_of_the_board() ->
     waited = 0
     for know, end in weighted_pockets(106):
         assert know.engine is not None
-        if know.engine.total > solver.ENDGAME_LAYOUTS:
+        if know.engine.total > endgame.ENDGAME_LAYOUTS:
             assert end.mixed and know.undetermined & ~end.cell_mask
             cell, why = solver._guess(know)
             assert not end.cell_mask >> cell & 1 and why == "best"
