@@ -297,7 +297,9 @@ def tap(page: Page, x: float, y: float) -> None:
 
 
 # -- the tests -------------------------------------------------------------------------
-def test_win_a_small_board_by_clicking(minesweeper: OpenGame, server_view: ServerView) -> None:
+def test_win_a_small_board_by_clicking(
+    minesweeper: OpenGame, server_view: ServerView, open_page: OpenPage
+) -> None:
     deal = find_deal(5, 5, 3, (0, 0), lambda s: len(closed_safe(s)) >= 3)
     game = minesweeper(deal)
     expect(game.headline).to_have_text(re.compile(r"^\d+×\d+, \d+ mines, safe first click$"))
@@ -337,6 +339,9 @@ def test_win_a_small_board_by_clicking(minesweeper: OpenGame, server_view: Serve
     expect(mine).to_have_text("🚩")
     seen = server_view(game.session())
     assert seen["status"] == "won" and seen["text"] == text(state)
+    # a friend who opens the game's link watches: the win is told, not as theirs
+    watcher = open_page(f"/play/minesweeper?session={game.session()}")
+    expect(watcher.locator("#headline")).to_have_text("Board cleared")
 
 
 def test_lose_and_see_the_mines_then_undo(minesweeper: OpenGame, server_view: ServerView) -> None:

@@ -15,7 +15,7 @@ deal first.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, ClassVar
@@ -345,11 +345,16 @@ class Escalator(Game[Layout, Move]):
     def headline(self, observation: JSON) -> str:
         status = observation["status"]
         if status == "won":
-            return "You win! Pyramid cleared"
+            return "Pyramid cleared"
         left = sum(card is not None for row in observation["pyramid"] for card in row)
         if status == "lost":
             return f"Game over: {counted(left, 'card')} left"
         return "Escalator"  # the board shows what is left; a phone has room for one line
+
+    def headline_for(self, observation: JSON, seats: Collection[int]) -> str:
+        """"You win!" to the player; the plain words to someone watching."""
+        line = self.headline(observation)
+        return f"You win! {line}" if seats and observation["status"] == "won" else line
 
     def shown_headline(self, observation: JSON) -> str:
         if observation["status"] == "won":

@@ -8,7 +8,7 @@ information: players see the next tile and how many are left.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import ClassVar
@@ -304,10 +304,17 @@ class Ishido(Game[Board, Move]):
         return "\n".join(lines)
 
     def headline(self, observation: JSON) -> str:
-        # the seed's words, and for a loss the reason
-        return {"won": "Game Over. You Win!", "lost": "Game Over. No cell fits"}.get(
+        # the seed's words, and for a loss the reason; a win as someone watching reads it
+        return {"won": "Game Over. Every tile placed", "lost": "Game Over. No cell fits"}.get(
             observation["status"], "Ishido"
         )
+
+    def headline_for(self, observation: JSON, seats: Collection[int]) -> str:
+        """The seed's "Game Over. You Win!" to the player; the plain words to someone
+        watching."""
+        if seats and observation["status"] == "won":
+            return "Game Over. You Win!"
+        return self.headline(observation)
 
     def move_from_model(self, model: PlaceModel) -> Move:
         return model.place

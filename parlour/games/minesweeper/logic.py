@@ -11,7 +11,7 @@ cleared by logic alone.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import ClassVar, Literal
 
@@ -332,13 +332,18 @@ class Minesweeper(Game[Minefield, Move]):
 
     def headline(self, observation: JSON) -> str:
         """Short enough for one line on a phone, in the voice every game's ends share:
-        "You win! <how>", "Game over: <why>"."""
+        "Board cleared" ("You win! Board cleared" to its player), "Game over: <why>"."""
         status = observation["status"]
         if status == "won":
-            return "You win! Board cleared"
+            return "Board cleared"
         if status == "lost":
             return "Game over: a mine"
         return self.board_name(observation)  # the board being played, e.g. "Medium, no guess"
+
+    def headline_for(self, observation: JSON, seats: Collection[int]) -> str:
+        """"You win!" to the player; the plain words to someone watching."""
+        line = self.headline(observation)
+        return f"You win! {line}" if seats and observation["status"] == "won" else line
 
     def board_name(self, observation: JSON) -> str:
         """"Medium", "Expert, no guess", "10×12, 20 mines, safe first click"."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import bisect
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -301,9 +301,15 @@ class Sliding(Game[Puzzle, Slide]):
     def headline(self, observation: JSON) -> str:
         moves = observation["moves"]
         if observation["status"] == "won":
-            return f"You win! {counted(moves, 'move')}"
+            return f"Solved · {counted(moves, 'move')}"
         size = f"{observation['rows']}×{observation['cols']}"
         return f"{size} · {counted(moves, 'move')}"
+
+    def headline_for(self, observation: JSON, seats: Collection[int]) -> str:
+        """"You win!" to the player; the plain words to someone watching."""
+        if seats and observation["status"] == "won":
+            return f"You win! {counted(observation['moves'], 'move')}"
+        return self.headline(observation)
 
     def shown_headline(self, observation: JSON) -> str:
         return f"Solved by the solver · {counted(observation['moves'], 'move')}"

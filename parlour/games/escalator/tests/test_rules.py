@@ -270,7 +270,8 @@ def test_the_headline_names_the_game_while_playing_and_counts_the_cards_left_at_
 
 def test_the_headline_of_a_cleared_pyramid_says_the_player_won() -> None:
     won = GAME.apply(layout(CHAIN, "Ac " + "5s " * 23, removed=FULL ^ 1), Pick(0))
-    assert GAME.headline(GAME.observe(won, 0)) == "You win! Pyramid cleared"
+    assert GAME.headline_for(GAME.observe(won, 0), {0}) == "You win! Pyramid cleared"
+    assert GAME.headline_for(GAME.observe(won, None), set()) == "Pyramid cleared"  # watched
 
 
 def test_turning_the_stock_sounds_a_flip_and_picking_a_card_sounds_a_card() -> None:

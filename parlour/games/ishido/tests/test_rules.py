@@ -142,7 +142,9 @@ def test_game_is_won_when_the_pouch_is_empty() -> None:
     state = board({(5, 3): tile(0, 0)}, [tile(0, 1)])
     after = GAME.apply(state, (5, 4))
     assert GAME.status(after) is Status.WON
-    assert GAME.headline(GAME.observe(after, 0)) == "Game Over. You Win!"
+    assert GAME.headline_for(GAME.observe(after, 0), {0}) == "Game Over. You Win!"
+    watched = GAME.headline_for(GAME.observe(after, None), set())
+    assert watched == "Game Over. Every tile placed"
     assert GAME.to_move(after) is None
 
 

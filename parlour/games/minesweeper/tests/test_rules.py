@@ -111,7 +111,8 @@ def test_a_won_board_flags_every_mine_and_counts_none_left() -> None:
     assert GAME.status(state) is Status.WON
     assert observation["cells"] == ["F2F", "231", "F1."]
     assert observation["mines_left"] == 0
-    assert GAME.headline(observation) == "You win! Board cleared"
+    assert GAME.headline_for(observation, {0}) == "You win! Board cleared"
+    assert GAME.headline_for(GAME.observe(state, None), set()) == "Board cleared"  # watched
 
 
 def test_a_lost_board_shows_the_mines_and_keeps_the_counter() -> None:

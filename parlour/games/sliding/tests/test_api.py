@@ -57,6 +57,8 @@ def test_a_start_position_given_as_tiles_is_played_to_the_win(client: TestClient
     assert view["status"] == "won"
     assert view["moves"] == 2
     assert view["headline"] == "You win! 2 moves"
+    watched = client.get(f"/api/games/{game['session']}").json()  # no seat: not "You win!"
+    assert watched["headline"] == "Solved · 2 moves"
 
 
 def test_the_same_position_can_be_given_as_an_id(client: TestClient) -> None:
