@@ -56,6 +56,12 @@ def test_a_declared_second_action_is_listed_on_space() -> None:
     assert table["Space"] == "flag a cell" and "mark a cell" not in table.values()
 
 
+def test_a_game_words_a_generic_row_of_two_keys_its_own_way() -> None:
+    table = dict(key_table(GAMES["escalator"]))  # a pyramid of cards, not a grid of cells
+    assert table["Home, End"] == "the first or the last free card of its row"
+    assert not any("cell" in action for action in table.values())
+
+
 def test_a_key_a_command_takes_is_not_repeated_by_a_board_row() -> None:
     spec = replace(GAMES["tictactoe"], shortcuts=(Shortcut("H, 5", "centre"),))
     table = key_table(spec)

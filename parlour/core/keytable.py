@@ -37,9 +37,10 @@ def key_table(spec: GameSpec) -> list[KeyRow]:
             for command, _ in menu_commands(spec) if command.keys]
     own = [(shortcut.keys, shortcut.action) for shortcut in spec.shortcuts]
     generic = [*CURSOR_ROWS, *([("Space", spec.second_action)] if spec.second_action else [])]
-    # the game's own words for a key take the generic row's place
-    board = [next((row for row in own if key in key_names(row[0])), (key, action))
-             for key, action in generic]
+    # the game's own words for a key take the place of the generic row that names it
+    board = [next((row for row in own if set(key_names(keys)) & set(key_names(row[0]))),
+                  (keys, action))
+             for keys, action in generic]
     return _each_key_once([*rows, *PAGE_ROWS, *board, *own])
 
 

@@ -112,5 +112,7 @@ SPEC = GameSpec(
     shortcuts=(
         Shortcut("D, Space", "turn the stock"),
         Shortcut("Arrows, Enter", "move over the free cards, pick one up"),
+        Shortcut("Home, End", "the first or the last free card of its row"),
+        Shortcut("PgUp, PgDn", "the highest or the lowest free card in line with it"),
     ),
 )
