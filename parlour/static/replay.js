@@ -2,7 +2,8 @@
 // server as the game's own view draws it (GET /api/games/{sid}/positions/{n}); this page
 // only steps through them. ← → a move, Home and End, Space plays and pauses at the
 // chosen speed, the slider or the move list jumps to any move, a swipe on the board
-// steps. The move shown is in the address (#move=N), so a link opens at that move. Open
+// steps. The move shown is in the address (#move=N), so a link opens at that move, and a
+// change of the address moves the page there. Open
 // to anyone once the game is over; before, to its players only (the page says so).
 import { $, api, LOGO, nextTheme, scrollIntoList, toast, tokens } from "/static/common.js";
 import { fitBoardToScreen } from "/static/fit.js";
@@ -181,6 +182,7 @@ function bind() {
   });
   $("btn-theme").addEventListener("click", () => toast(`Theme: ${nextTheme()}`));
   document.addEventListener("keydown", onKey);
+  window.addEventListener("hashchange", followAddress);
   bindSwipe();
 }
 
@@ -210,6 +212,25 @@ function bindSwipe() {
     if (Math.abs(dx) > 40 && Math.abs(dx) > 2 * Math.abs(dy)) step(state.target + (dx < 0 ? 1 : -1));
   });
   wrap.addEventListener("pointercancel", () => { from = null; });
+}
+
+// -- the address: #move=N -------------------------------------------------------------------
+// The move the address names (#move=12), or null where it names none.
+function moveInAddress() {
+  const written = new URLSearchParams(location.hash.slice(1)).get("move");
+  const move = Number(written);
+  return written !== null && written.trim() !== "" && Number.isInteger(move) ? move : null;
+}
+
+// The address changed by hand, by a link to another move of this replay, or by Back and
+// Forward: the page goes there, as a link opened anew would. Its own steps write the
+// address with history.replaceState, which fires no hashchange, so they never come back
+// here; an address that names no move, or one beyond the game, is written as the move shown.
+function followAddress() {
+  const move = moveInAddress();
+  if (move === null) history.replaceState(null, "", `#move=${state.target}`);
+  else if (move !== state.target) step(move);
+  else if (`#move=${move}` !== location.hash) history.replaceState(null, "", `#move=${move}`);
 }
 
 // -- the page ------------------------------------------------------------------------------
@@ -264,8 +285,7 @@ async function start() {
   bind();
   fitBoardToScreen();
   state.endCauseInSight = keepEndCauseInSight($("board"));
-  const asked = Number(new URLSearchParams(location.hash.slice(1)).get("move"));
-  await show(Number.isInteger(asked) && location.hash ? asked : 0);
+  await show(moveInAddress() ?? 0);
   document.body.dataset.ready = "1";
 }
 

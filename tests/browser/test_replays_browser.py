@@ -183,6 +183,43 @@ def test_a_shared_link_opens_at_its_move_and_a_phone_steps_by_tap_and_swipe(
     expect(page.locator("#ms-time")).to_be_hidden()
 
 
+def test_a_move_written_in_the_address_bar_is_followed_and_steps_do_not_echo_back(
+    new_context: NewContext, stage: Stage, base_url: str,
+) -> None:
+    """A player opens a link at move 10, then edits the address to move 30: the replay goes
+    there (it stayed at "Move 10"). Stepping after it rewrites the address in place (no
+    history entry, no hashchange fighting the step), so Back returns to move 10 and
+    Forward to the move stepped to; an address past the end shows the end."""
+    sid = stage.reach(ENDED["tribolo"]).session
+    plies = plies_of(base_url, sid)
+    assert plies > 31, plies
+    page = open_replay(new_context, sid, path=f"/replay/{sid}#move=10")
+    count = page.locator("#replay-count")
+    expect(count).to_have_text(f"Move 10 of {plies}")
+    page.evaluate("window.hashchanges = 0;"
+                  " addEventListener('hashchange', () => { window.hashchanges += 1; })")
+
+    page.goto(f"/replay/{sid}#move=30")  # the address bar edited: the same page, a new hash
+    expect(count).to_have_text(f"Move 30 of {plies}")
+    board_is(page, position_html(base_url, sid, 30))
+    expect(page.get_by_role("slider", name="Move")).to_have_value("30")
+    page.keyboard.press("ArrowRight")
+    expect(count).to_have_text(f"Move 31 of {plies}")
+    assert page.url.endswith("#move=31")
+    page.wait_for_timeout(300)  # time for an echo of the step's own address to undo it
+    expect(count).to_have_text(f"Move 31 of {plies}")
+    assert page.evaluate("window.hashchanges") == 1  # the player's edit alone
+
+    page.go_back()
+    expect(count).to_have_text(f"Move 10 of {plies}")
+    board_is(page, position_html(base_url, sid, 10))
+    page.go_forward()
+    expect(count).to_have_text(f"Move 31 of {plies}")
+    page.goto(f"/replay/{sid}#move=99999")
+    expect(count).to_have_text(f"Move {plies} of {plies}")
+    page.wait_for_function(f"location.hash === '#move={plies}'")
+
+
 def lose_hard_at_its_far_end(create_game: CreateGame, base_url: str) -> tuple[str, str]:
     """A game of Hard in two moves: a cell at its near end, then a mine at its far end.
     Answers its session and the mine's selector."""
