@@ -21,12 +21,16 @@ from parlour.core.gameid import parse_game_id
 from parlour.core.session import Session
 from parlour.games import GAMES
 from parlour.games.minesweeper.logic import Minefield, Minesweeper
+from parlour.server.hub.replays import past_board
 
 MINESWEEPER = Minesweeper()
 SMALL_BOARD = {"rows": 6, "cols": 6, "mines": 8, "first_click": "safe"}
 QUICK_PARAMS: dict[str, dict[str, Any]] = {"minesweeper": {"rows": 5, "cols": 5, "mines": 3,
                                                            "first_click": "safe"}}
-PLAYABLE = re.compile(r'\s(data-move|data-alt-move|data-drag|data-drop|tabindex)="[^"]*"')
+PLAYABLE = re.compile(
+    r'\s(data-move|data-alt-move|data-drag|data-drop|data-command|data-preset|tabindex)="[^"]*"')
+LIVE_BUTTON = re.compile(r"<button(?![^>]*\sdisabled)[^>]*>")
+TITLED_BUTTON = re.compile(r'<button[^>]*\stitle="')
 
 
 def auth(token: str | None) -> dict[str, str]:
@@ -107,6 +111,9 @@ def test_mines_never_show_before_the_end_and_anyone_may_watch_after(
         assert shown["ply"] == ply and shown["plies"] == plies
         assert shown["id"] == created["id"]  # the id is no secret at the end
         assert not PLAYABLE.search(shown["html"])
+        # its bar's buttons (the face: a new game of this size) do nothing, and say nothing
+        assert "ms-face" in shown["html"]
+        assert not LIVE_BUTTON.search(shown["html"]) and not TITLED_BUTTON.search(shown["html"])
     assert not shows_mines(position(client, sid, 1).json())  # as its player saw it then
     final = position(client, sid, plies).json()
     assert final["status"] == "lost" and shows_mines(final)
@@ -255,7 +262,7 @@ def test_a_replays_positions_are_a_fresh_replay_of_its_id_and_moves(
         assert shown["text"] == spec.game.text(observed)
         assert shown["status"] == spec.game.status(fresh).value
         assert shown["moves"] == spec.game.moves_made(fresh, ply)
-        assert shown["html"] == PLAYABLE.sub("", spec.render(observed, RenderContext(seat, False)))
+        assert shown["html"] == past_board(spec.render(observed, RenderContext(seat, False)))
         if ended:  # anyone may watch: as the players' first seat saw it
             public = position(client, sid, ply).json()
             assert public["text"] == spec.game.text(spec.game.observe(fresh, 0))

@@ -19,7 +19,7 @@ from parlour.core.gameid import parse_game_id
 from parlour.games.minesweeper.logic import Minesweeper
 from tests.browser.conftest import CreateGame, NewContext, wait_for_views
 from tests.browser.pages import game_style_comes_late, in_its_box, width_and_room_once_styled
-from tests.browser.scenes import SCENES, Stage, open_ready
+from tests.browser.scenes import SCENES, Scene, Stage, open_ready, open_safe_cells
 from tests.browser.views import wait_for_layout
 
 pytestmark = pytest.mark.browser
@@ -93,6 +93,7 @@ def test_a_finished_game_is_watched_move_by_move_with_the_keyboard(
     expect(count).to_have_text(shown_at(0, plies))
     expect(page.get_by_role("button", name="Back a move")).to_be_disabled()
     assert page.url.endswith("#move=0")
+    expect(page.locator("#board button:enabled")).to_have_count(0)  # a past board plays nothing
 
 
 def test_keys_pressed_faster_than_positions_come_ask_one_at_a_time_and_end_on_the_last(
@@ -218,6 +219,46 @@ def test_a_move_written_in_the_address_bar_is_followed_and_steps_do_not_echo_bac
     page.goto(f"/replay/{sid}#move=99999")
     expect(count).to_have_text(f"Move {plies} of {plies}")
     page.wait_for_function(f"location.hash === '#move={plies}'")
+
+
+def test_a_replay_s_face_starts_no_game_and_does_not_look_as_if_it_would(
+    new_context: NewContext, stage: Stage, base_url: str,
+) -> None:
+    """Minesweeper's face starts a game of the board's size on the game's page. On a
+    replay it starts nothing, so it offers nothing: disabled, never reached by Tab, no
+    "New game of this size" title, and a tap on it leaves the replay where it was."""
+    won = Scene("minesweeper", "won", {"id": "minesweeper:easy#x"}, open_safe_cells)
+    sid = stage.reach(won).session
+    plies = plies_of(base_url, sid)
+    page = open_replay(new_context, sid, path=f"/replay/{sid}#move=2", **PHONE)
+    count = page.locator("#replay-count")
+    expect(count).to_have_text(f"Move 2 of {plies}")
+    face = page.locator("#ms-face")
+    expect(face).to_be_visible()
+    expect(face).to_be_disabled()
+    assert face.get_attribute("title") is None
+    assert face.evaluate("(face) => getComputedStyle(face).cursor") == "default"
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(f"{request.method} {request.url}"))
+    box = face.bounding_box()
+    assert box is not None
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_timeout(300)
+    expect(count).to_have_text(f"Move 2 of {plies}")
+    assert page.url.endswith(f"/replay/{sid}#move=2")
+    assert not [request for request in asked if request.startswith("POST")], asked
+
+    page.get_by_role("button", name="The end").tap()  # the face of the end: still nothing
+    expect(count).to_have_text(f"Move {plies} of {plies}")
+    expect(face).to_have_text("😎")
+    expect(face).to_be_disabled()
+    reached = []
+    page.locator("body").focus()
+    for _ in range(20):  # every stop of Tab: the page's controls, never the board's
+        page.keyboard.press("Tab")
+        reached.append(page.evaluate("document.activeElement.id || document.activeElement.tagName"))
+    assert "ms-face" not in reached, reached
+    assert "rp-slider" in reached, reached  # Tab did go round the page's own controls
 
 
 def lose_hard_at_its_far_end(create_game: CreateGame, base_url: str) -> tuple[str, str]:

@@ -32,9 +32,13 @@ from parlour.server.hub.views import EndFigure, MoveListEntry, end_figures
 MAX_PLY = 10_000_000
 """The largest move number a request may name (a line is far shorter): bounds the input."""
 
-_ACTIONS = re.compile(r'\s(data-move|data-alt-move|data-drag|data-drop|tabindex)="[^"]*"')
-"""What makes a board playable: gone from a past position (its ids stay: a board's
-drawings may refer to its own definitions, as Escalator's cards to their suits)."""
+_ACTIONS = re.compile(
+    r'\s(data-move|data-alt-move|data-drag|data-drop|data-command|data-preset|tabindex)="[^"]*"')
+"""What makes a board playable, or starts a game from it: gone from a past position (its
+ids stay: a board's drawings may refer to its own definitions, as Escalator's cards to
+their suits)."""
+_BUTTON = re.compile(r"<button((?:\s[^>]*)?)>")
+_ATTRIBUTE = re.compile(r'\s([\w:-]+)(?:="[^"]*")?')
 
 
 class Position(BaseModel):
@@ -54,8 +58,8 @@ class Position(BaseModel):
     moves: int = Field(description="moves played, as the game counts them")
     headline: str
     text: str = Field(description="the position as plain text")
-    html: str = Field(description="the board's markup without its moves: nothing on it can "
-                      "be played")
+    html: str = Field(description="the board's markup without its moves and actions, its "
+                      "buttons disabled: nothing on it can be played")
 
 
 class Replay(BaseModel):
@@ -133,11 +137,25 @@ def _seen(session: Session, state: Any, viewer: Audience) -> dict[str, Any]:
     game = session.game
     seat = _perspective(session, state, viewer)
     observation = game.observe(state, seat)
-    markup = _ACTIONS.sub("", session.spec.render(observation, RenderContext(seat, False)))
+    markup = past_board(session.spec.render(observation, RenderContext(seat, False)))
     return {"status": game.status(state).value, "to_move": game.to_move(state),
             "scores": list(game.scores(state)), "winners": list(game.winners(state)),
             "headline": game.headline_for(observation, viewer.seats),
             "text": game.text(observation), "html": markup}
+
+
+def past_board(markup: str) -> str:
+    """A board's markup as a replay shows it: nothing on it does anything. Its moves and
+    actions go (`_ACTIONS`), and its buttons (a game's own bar: Minesweeper's face, which
+    starts a game of the board's size) are disabled, out of the tab order, without the
+    title that said what they would do: a control that does nothing must not look live."""
+    return _BUTTON.sub(_inert_button, _ACTIONS.sub("", markup))
+
+
+def _inert_button(tag: re.Match[str]) -> str:
+    kept = "".join(attribute.group() for attribute in _ATTRIBUTE.finditer(tag.group(1))
+                   if attribute.group(1) not in ("title", "disabled"))
+    return f"<button{kept} disabled>"
 
 
 def replay_of(live: Live, token: str | None) -> dict[str, Any]:
