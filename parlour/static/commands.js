@@ -79,7 +79,7 @@ export function createCommands({ info, actions, views, display, send, newGameWit
       case "undo": return Boolean(view?.can_undo);
       case "redo": return Boolean(view?.can_redo);
       case "hint": return Boolean(view?.can_move);
-      case "assist": return holder;
+      case "assist": return holder && view.status === "playing";  // help during play only, as Hint
       case "copy-link": return Boolean(view?.id);
       case "invite-link": return holder && view.seats.some((s) => s.open);
       case "export": return holder && Boolean(view.id);

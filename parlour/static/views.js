@@ -78,7 +78,9 @@ export function createViews({ endCard, shown, resync, undoKeys, firstNote, moveN
     set($("btn-redo"), "disabled", !next.can_redo);
     set($("btn-hint"), "disabled", !next.can_move);
     set($("btn-assist"), "ariaPressed", String(next.assist));
-    set($("btn-assist"), "disabled", !holder);
+    // help during play only, as Hint: a finished game has nothing left to help with (the
+    // menu's entry and the key too: commands.js)
+    set($("btn-assist"), "disabled", !holder || next.status !== "playing");
     set($("btn-restart"), "disabled", !next.can_restart);
     // the id holds the deal: only the game's owner is sent it before the end
     showDealId(next.id ?? "shown when the game ends");

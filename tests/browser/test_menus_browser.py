@@ -11,6 +11,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.conftest import CreateGame, NewContext, NextView, OpenPage, ServerView
 from tests.browser.pages import GamePage
+from tests.browser.scenes import SCENES, Stage
 
 pytestmark = pytest.mark.browser
 
@@ -299,3 +300,37 @@ def test_a_game_exported_from_the_menu_is_imported_in_another_browser(
     expect(other.page.locator("#game-id")).to_have_text(game.page.locator("#game-id").inner_text())
     assert other.marks() == 2
     assert other.session() != game.session()  # a game of its own, from the same deal and moves
+
+
+@pytest.mark.parametrize("game", ["escalator", "ishido", "tribolo"])
+def test_assist_is_off_once_the_game_is_over_as_hint_is(
+    open_page: OpenPage, next_view: NextView, stage: Stage, server_view: ServerView, game: str
+) -> None:
+    """Hint and Assist help only while the game is on. At its end both grey out, in the
+    toolbar and in the Edit menu, and neither a click, the entry nor A turns Assist on:
+    Assist stayed live, and on a finished Escalator it lit "No longer winnable"."""
+    ending = next(scene for scene in SCENES if scene.game == game and scene.moment != "play")
+    reached, last = stage.before_the_end(ending)
+    menus = MenuPage(open_page(reached.path(game), tokens={reached.session: reached.token}),
+                     next_view)
+    page = menus.page
+    assist, hint = page.locator("#btn-assist"), page.locator("#btn-hint")
+    expect(assist).to_be_enabled()  # the game on: both help
+    expect(hint).to_be_enabled()
+    with next_view(page):  # the last move, the player's (made over REST as the page looks on)
+        stage.play(reached, game, last)
+    assert server_view(reached.session, reached.token)["status"] == ending.moment
+    expect(hint).to_be_disabled()
+    expect(assist).to_be_disabled()
+    assist.click(force=True)  # a click on the greyed button
+    page.keyboard.press("Escape")  # the end card put away: the keys are the game's
+    page.keyboard.press("a")
+    menus.open("edit")
+    expect(menus.entry("assist")).to_have_attribute("aria-disabled", "true")
+    expect(menus.entry("hint")).to_have_attribute("aria-disabled", "true")
+    menus.entry("assist").click(force=True)
+    page.keyboard.press("Escape")
+    page.wait_for_timeout(300)  # time for a message to reach the server, were one sent
+    assert server_view(reached.session, reached.token)["assist"] is False
+    expect(assist).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("#esc-lamp")).to_have_count(0)  # Escalator's light stays dark
