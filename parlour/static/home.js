@@ -1,4 +1,5 @@
-// The home page: every game with its picture, and the unfinished games to resume.
+// The home page: the unfinished games to resume (first, when there are any), every game
+// with its picture, and the daily deals.
 import { api, escapeHtml, loadPrefs, LOGO, nextTheme, THEMES, toast, tokens } from "/static/common.js";
 import { showHomeDaily } from "/static/daily.js";
 

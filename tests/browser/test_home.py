@@ -61,11 +61,7 @@ def test_resume_lists_only_this_browsers_games_the_newest_five_first(
     expect(first).to_contain_text("16×30")  # the board: Minesweeper's summary of its params
     expect(first).to_contain_text("1 move")
     expect(page.locator("#resume")).not_to_contain_text("watch or join")
-    # the games come first, every one on the first phone screen, the list below them
-    assert_games_on_the_first_screen(page, 844)
-    games_heading = page.get_by_role("heading", name="Games").bounding_box()
-    resume_heading = page.get_by_role("heading", name="Resume").bounding_box()
-    assert games_heading and resume_heading and games_heading["y"] < resume_heading["y"]
+    assert_resume_comes_first_on_the_first_screen(page, 844)
 
     more = page.locator("#resume-more")
     expect(more).to_have_text("Show all 7")
@@ -73,6 +69,24 @@ def test_resume_lists_only_this_browsers_games_the_newest_five_first(
     expect(page.locator("#resume li")).to_have_count(7)
     assert set(listed(page)) == {sid for sid, _ in mine}
     expect(more).to_be_hidden()
+
+
+def assert_resume_comes_first_on_the_first_screen(page: Page, height: int) -> None:
+    """The games to resume above the games' cards and the daily deals (a returning player's
+    likeliest step: it was below both, at y 615 on a 390x844 phone, under the fold with
+    taller deals), its first entry whole on the first screen, the page's order otherwise
+    kept: the games, then the daily deals."""
+    assert page.evaluate("scrollY") == 0
+    headings = page.locator("main h2.section")
+    expect(headings.first).to_have_text("Resume")
+    first = page.locator("#resume li").first.bounding_box()
+    assert first is not None and first["y"] + first["height"] <= height, first
+    tops: dict[str, float] = {}
+    for name in ("Resume", "Games", "Daily deals"):
+        box = page.get_by_role("heading", name=name).bounding_box()
+        assert box is not None, name
+        tops[name] = box["y"]
+    assert sorted(tops, key=tops.__getitem__) == ["Resume", "Games", "Daily deals"], tops
 
 
 def assert_games_on_the_first_screen(page: Page, height: int) -> None:
@@ -100,6 +114,23 @@ def test_every_game_fits_the_first_screen(
     for name in names:  # each name whole on its card, nothing cut off
         title = page.locator("#games a.card h3", has_text=name)
         assert title.evaluate("(h) => h.scrollWidth <= h.clientWidth"), name
+
+
+@pytest.mark.parametrize(("options", "height"), [
+    (PHONE, 844), ({"viewport": {"width": 1366, "height": 800}}, 800)], ids=["phone", "desktop"])
+def test_a_returning_player_finds_the_game_to_resume_first_and_opens_it(
+    new_context: NewContext, create_game: CreateGame, base_url: str,
+    options: dict[str, Any], height: int,
+) -> None:
+    kept = started(base_url, create_game, "minesweeper", {"open": [2, 2]})
+    page = home(new_context(tokens=dict([kept]), **options))
+    assert_resume_comes_first_on_the_first_screen(page, height)
+    entry = page.locator("#resume li a").first
+    if options.get("has_touch"):
+        entry.tap()
+    else:
+        entry.click()
+    page.wait_for_url(f"**/play/minesweeper?session={kept[0]}")
 
 
 def test_a_browser_with_no_seat_sees_no_resume_list(
