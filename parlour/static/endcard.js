@@ -1,15 +1,17 @@
 // The end of a game: a card comes a beat after a move ends the game before the player's
 // eyes (so that the winning line or the mines are seen first) with the result (the game's
-// headline), whose it is, the time and the game's own figures, and what next: New game (a
-// new deal like this one), Same deal again, Watch the replay (/replay/SID, replay.js),
-// See the board, and any action a game adds to its row (#end-actions). It never hides the
-// board: it floats beside it where it has room there (a wide screen's margin, a phone's
-// side column), else it takes its place in the page's flow under the board's frame and
-// the page scrolls to it, as far as keeps the board whole under the bar. Either way the
-// board is not laid out again: it neither moves in the page nor shrinks. ✕, Esc or See
-// the board put it away (the focus goes back to the board); the status row then keeps the
-// result and a "Show result" button that brings the card back.
-import { $, api, escapeHtml, playerNumber, set, setText, tokens } from "/static/common.js";
+// headline), whose it is, the final standings of a game of several seats, the time and
+// the game's own figures, and what next: New game (a new deal like this one), Same deal
+// again, Watch the replay (/replay/SID, replay.js), See the board, and any action a game
+// adds to its row (#end-actions). It never hides the board: it floats beside it where it
+// has room there (a wide screen's margin, a phone's side column), else it takes its place
+// in the page's flow under the board's frame and the page scrolls to show it whole (or
+// its top, where it is taller than the screen under the bar). Either way the board is not
+// laid out again: it neither moves in the page nor shrinks. The card itself takes the
+// focus, not one of its actions (Tab reaches them). ✕, Esc or See the board put it away
+// (the focus goes back to the board); the status row then keeps the result and a "Show
+// result" button that brings the card back.
+import { $, api, escapeHtml, playerNumber, seatDot, set, setText, tokens } from "/static/common.js";
 
 const END_BEAT_MS = 900;  // the final board alone, before the card comes
 
@@ -72,7 +74,8 @@ export function createEndCard({ sameDeal = true } = {}) {
     beat: 0,  // the timer that shows the card a beat after the end (0: none waiting)
     filled: null,  // the end the card was filled in for
     fills: 0,  // how many times it was filled: a records answer for an earlier one is dropped
-    scrollBy: 0,  // how far the page scrolls to the card, once it has the focus
+    scrollWanted: false,  // the card just shown under the board: the page scrolls to it
+    following: null,  // the page's scroll to the card ({ from, to }): it follows the card's growth
   };
 
   function show(next) {
@@ -136,6 +139,7 @@ export function createEndCard({ sameDeal = true } = {}) {
     set(card, "className", `end-card ${next.outcome || ""}`);
     setText($("end-title"), next.headline);
     setText($("end-detail"), endDetail(next));
+    showStandings(next);
     const figures = [["Time", next.time_shown], ...next.end_figures.map(({ label, shown }) => [label, shown])];
     $("end-figures").innerHTML = figures.map(([label, value]) =>
       `<div><dt>${escapeHtml(label)}</dt><dd>${escapeHtml(String(value))}</dd></div>`).join("");
@@ -153,6 +157,30 @@ export function createEndCard({ sameDeal = true } = {}) {
     focusSoon();
   }
 
+  // The final standings of a game of several seats: each seat's place, mark, name and
+  // score in finishing order (view.places, the game's: where less is better, it says so),
+  // the viewer's own seat named "You" and ringed (not where every seat is this screen's:
+  // then each keeps its name). The seats' chips above the board say the scores too, but on
+  // a phone the page has scrolled them under the bar by now. A game whose scores say only
+  // who won (Tic Tac Toe's 1 and 0: its `scores_shown` is off, and the view's seats carry
+  // no score) shows none: the headline says it all.
+  function showStandings(next) {
+    const list = $("end-standings");
+    const { seats, places } = next;
+    const scored = seats.length > 1 && places.length === seats.length && seats.every((seat) => seat.score !== null);
+    set(list, "hidden", !scored);
+    if (!scored) { list.innerHTML = ""; return; }
+    const shared = next.you.length === seats.length;
+    const order = seats.map((_, index) => index).sort((a, b) => places[a] - places[b] || a - b);
+    list.innerHTML = order.map((index) => {
+      const seat = seats[index], yours = seat.you && !shared;
+      return `<li class="standing${yours ? " you" : ""}" style="--seat-color: var(--seat-${index})" data-seat="${index}"`
+        + `><span class="place">${ordinal(places[index])}</span> ${seatDot(index)}<span class="name">`
+        + `${yours ? `You<span class="visually-hidden"> (${escapeHtml(seat.name)})</span>` : escapeHtml(seat.name)}</span> `
+        + `<span class="score">${escapeHtml(String(seat.score))}</span></li>`;
+    }).join(" ");  // (read aloud as words apart, the card's description; the flex box shows no spaces)
+  }
+
   // One primary action: the game's own (view.end_actions), else Rematch when it may be
   // offered or Accept when it is (series.js shows them), else New game. Asked at the fill
   // and at each view's rematch.
@@ -167,6 +195,7 @@ export function createEndCard({ sameDeal = true } = {}) {
   function setShown(shown, over) {
     set($("end-card"), "hidden", !shown);
     set($("end-show"), "hidden", shown || !over);
+    state.following = null;
     if (shown) requestAnimationFrame(() => keepInSight());
   }
 
@@ -222,29 +251,62 @@ export function createEndCard({ sameDeal = true } = {}) {
     card.classList.add(...(below ? ["below"] : best.place));
     evenFigures();
     if (below) window.scrollTo({ top: scrolled, behavior: "instant" });
-    if (scroll) state.scrollBy = below ? scrollDownBy(card, drawn, bar) : 0;
+    if (scroll) state.scrollWanted = below;
   }
 
-  // How far the page scrolls to bring the card under the board into sight: as far as
-  // shows it whole, but no further than keeps what the board draws whole under the bar of
-  // buttons (the rest of the card is a scroll away), and always as far as its first
-  // action, which takes the focus. Nothing, where the card is in sight already.
-  function scrollDownBy(card, drawn, bar) {
+  // How far the page scrolls (down; up, where it had gone past it) to bring the card under
+  // the board into sight: the whole card wherever it fits between the bar of buttons and
+  // the screen's foot, though the board's top then goes under the bar (the player looks at
+  // the result now; the board is a scroll up), else its top just under the bar, the rest
+  // a scroll away. Nothing, where the card is whole in sight already. (It stopped where
+  // the board's top met the bar: Escalator's card at 1280x800 ended 58 px below the
+  // screen, its record and half its actions out of sight, with the page 100 px short of
+  // its end.)
+  function scrollToShow(card) {
+    const bar = Math.max(0, document.querySelector(".topbar")?.getBoundingClientRect().bottom ?? 0);
     const screen = document.documentElement.clientHeight;
-    const whole = card.getBoundingClientRect().bottom + MARGIN_PX - screen;
-    const boardWhole = drawn ? drawn.top - bar - MARGIN_PX : whole;
-    const action = firstAction();
-    const focused = action ? action.getBoundingClientRect().bottom + MARGIN_PX - screen : 0;
-    const by = Math.max(0, Math.min(whole, boardWhole), focused);
-    const room = document.documentElement.scrollHeight - screen - window.scrollY;  // the page's end
-    return by > 0 ? clearOfTheBar(by, Math.max(0, focused), Math.min(boardWhole, room), bar) : 0;
+    const box = card.getBoundingClientRect();
+    if (box.top >= bar - 0.5 && box.bottom <= screen + 0.5) return 0;
+    const room = screen - bar, fits = box.height <= room;
+    const gap = Math.min(MARGIN_PX, Math.max(0, (room - box.height) / 2));  // above and below it
+    const by = !fits ? box.top - bar : box.top < bar ? box.top - bar - gap : box.bottom + gap - screen;
+    const pageEnd = document.documentElement.scrollHeight - screen - window.scrollY;
+    // (a line stepped clear of the bar's edge keeps the card whole, or its top in sight)
+    return clearOfTheBar(by, fits ? box.bottom - screen : by, Math.min(fits ? box.top - bar : by, pageEnd), bar);
+  }
+
+  // The page scrolls to the card (smoothly where the player's animations are on), and
+  // remembers it: the card may grow once in sight (the records come a moment later, a
+  // rematch is offered), and the page then follows it (the ResizeObserver below).
+  function scrollToCard() {
+    const by = scrollToShow($("end-card"));
+    const from = window.scrollY, end = document.documentElement.scrollHeight - document.documentElement.clientHeight;
+    state.following = { from, to: Math.max(0, Math.min(end, from + by)) };
+    if (!by) return;
+    const smooth = document.documentElement.dataset.anim === "on";
+    window.scrollBy({ top: by, behavior: smooth ? "smooth" : "instant" });
+  }
+
+  // The card under the board grew (or shrank) after the page scrolled to it: the page
+  // scrolls again, unless the player has taken the page over meanwhile (a wheel, a
+  // finger, a key or the scroll bar: stopFollowing) or it has gone elsewhere (it is
+  // neither where the scroll went nor on its way there).
+  function followTheCard() {
+    const follow = state.following;
+    if (!follow || !shown() || !$("end-card").classList.contains("below")) return;
+    const at = window.scrollY;
+    if (at < Math.min(follow.from, follow.to) - 1 || at > Math.max(follow.from, follow.to) + 1) {
+      state.following = null;
+      return;
+    }
+    scrollToCard();
   }
 
   // The bar's edge, once the page has scrolled `by`, is not to cut through a line above
   // the board (the status line's descenders peeked out under it, 5 px of them, at
-  // 1280x800): the page scrolls on until the line is hidden whole, where that keeps the
-  // board whole and the page has the room (`most`), else back until it shows whole,
-  // where that still brings the card's first action into sight (`least`), else as it was.
+  // 1280x800): the page scrolls on until the line is hidden whole, as far as the page has
+  // the room and the card stays whole (`most`), else back until it shows whole, as far as
+  // the card stays whole (`least`), else as it was.
   function clearOfTheBar(by, least, most, bar) {
     const lines = linesAboveTheBoard();
     const cut = (at) => lines.find((line) => line.top < bar + at - 0.5 && line.bottom > bar + at + 0.5);
@@ -298,27 +360,30 @@ export function createEndCard({ sameDeal = true } = {}) {
 
   // Focus after the frame that shows the card (focusing now would force the whole final
   // board's style and layout inside the view's script, before its first paint); then the
-  // scroll to a card under the board (a focus stops a smooth scroll begun before it).
+  // scroll to a card under the board (a focus stops a smooth scroll begun before it),
+  // measured now: the records may have come since the card was placed.
   function focusSoon() {
     requestAnimationFrame(() => setTimeout(() => {
       if (!shown()) return;
-      focusFirstAction();
-      const by = state.scrollBy;
-      state.scrollBy = 0;
-      const smooth = document.documentElement.dataset.anim === "on";
-      if (by > 0) window.scrollBy({ top: by, behavior: smooth ? "smooth" : "instant" });
+      focusCard();
+      const wanted = state.scrollWanted;
+      state.scrollWanted = false;
+      if (wanted) scrollToCard();
     }));
   }
 
-  // the first action; or what asks for an answer first (data-end-focus: a rematch offered)
-  function firstAction() {
-    const asking = [...$("end-card").querySelectorAll("[data-end-focus]")].find((button) => button.checkVisibility());
-    const first = [...$("end-actions").querySelectorAll("button, a")].find((button) => !button.hidden && !button.disabled);
-    return asking || first;
+  // The card itself takes the focus, not its first action: New game (or Rematch) with
+  // the focus, a keyboard player's next Enter, or Space (Minesweeper's flag and chord),
+  // started a new game at once and threw the result away. A screen reader reads the card
+  // (a dialog, named by its title, described by its detail and standings); Tab goes on to
+  // its actions. What asks for an answer takes it instead (data-end-focus: a rematch a
+  // friend offers, which waits for it). Without scrolling: the card's place brought it
+  // into sight.
+  function focusCard() {
+    const card = $("end-card");
+    const asking = [...card.querySelectorAll("[data-end-focus]")].find((button) => button.checkVisibility());
+    (asking || card).focus({ preventScroll: true });
   }
-
-  // (without scrolling: the card's place brought it into sight)
-  function focusFirstAction() { firstAction()?.focus({ preventScroll: true }); }
 
   function hide() {
     stopBeat();  // put away before it came: "Show result" brings it
@@ -337,10 +402,20 @@ export function createEndCard({ sameDeal = true } = {}) {
 
   $("end-see").addEventListener("click", hide);
   $("end-show").addEventListener("click", reopen);
+  // Enter or Space on the card itself does nothing (Space would scroll the page a screen
+  // away from it); the page's keys still run (input.js: Esc puts it away)
+  $("end-card").addEventListener("keydown", (event) => {
+    if (event.target === event.currentTarget && (event.key === "Enter" || event.key === " ")) event.preventDefault();
+  });
+  new ResizeObserver(followTheCard).observe($("end-card"));
+  const stopFollowing = () => { state.following = null; };
+  for (const type of ["wheel", "touchstart", "keydown", "mousedown"]) {
+    window.addEventListener(type, stopFollowing, { capture: true, passive: true });
+  }
   // the margin beside the page's column follows the window's width: so does the card
   window.addEventListener("resize", () => { if (shown()) requestAnimationFrame(() => keepInSight(false)); });
 
-  return { show, hide, shown, coming, reopen, focusFirstAction, markPrimary };
+  return { show, hide, shown, coming, reopen, focusCard, markPrimary };
 }
 
 // Whose result it is, in a few words: the headline above says what it was ("Cross
@@ -364,6 +439,12 @@ export function endDetail(next) {
 }
 
 const PLACES = ["", "First", "Second", "Third", "Fourth", "Fifth", "Sixth"];
+
+// 1st, 2nd, 3rd, 4th... (11th to 13th too)
+function ordinal(place) {
+  const teen = place % 100 >= 11 && place % 100 <= 13;
+  return `${place}${teen ? "th" : ["th", "st", "nd", "rd"][place % 10] || "th"}`;
+}
 
 // Where a player of one seat in a game of three or more finished, as the game places the
 // seats (view.places): "Second place", "Third place, shared"; "" otherwise.

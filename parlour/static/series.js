@@ -18,7 +18,8 @@ export function createSeries({ send, open, endCard }) {
   addElements();
 
   function addElements() {
-    $("end-detail").insertAdjacentHTML("afterend",
+    // (after this game's standings: the series' score adds up the games before it too)
+    $("end-standings").insertAdjacentHTML("afterend",
       '<div class="end-series" id="end-series" hidden></div>'
       + '<div class="end-rematch" id="end-rematch" hidden><span id="end-rematch-text" role="status"></span>'
       + '<span class="end-rematch-actions"><button class="btn primary" id="rematch-accept" data-end-focus>Accept</button>'
@@ -116,7 +117,7 @@ export function createSeries({ send, open, endCard }) {
       if (!endCard.shown()) endCard.reopen();  // (which focuses Accept)
       // on the card already: Accept takes the focus, unless the player is busy elsewhere
       else if ($("end-card").contains(document.activeElement) || document.activeElement === document.body) {
-        endCard.focusFirstAction();
+        endCard.focusCard();
       }
     }
     state.offerShown = offer.waiting_for_you ? key : null;
