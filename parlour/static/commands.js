@@ -18,6 +18,25 @@ export function clientCommand(info, action) {
   return info.commands.find((c) => c.kind === "client" && c.args.action === action);
 }
 
+// Whether the view allows the page's `action`: the one rule for its menu entry, its key
+// and its toolbar button (views.js).
+export function actionAllowed(action, view) {
+  const holder = Boolean(view && view.you.length > 0);  // holds a seat: not a spectator
+  switch (action) {
+    case "restart": return Boolean(view?.can_restart);
+    case "undo": return Boolean(view?.can_undo);
+    case "redo": return Boolean(view?.can_redo);
+    case "hint": return Boolean(view?.can_move);
+    case "assist": return holder && view.status === "playing";  // help during play only, as Hint
+    case "copy-link": return Boolean(view?.id);
+    case "invite-link": return holder && view.seats.some((s) => s.open);
+    case "export": return holder && Boolean(view.id);
+    case "take-seat": return !holder && view?.status === "playing" && view.seats.some((s) => s.open);
+    case "leave-seat": return Boolean(view?.can_leave);
+    default: return true;
+  }
+}
+
 // info: the game's catalog entry; actions: the page's own actions by name (a client
 // command names one); views: the view shown (views.js); display: the display options
 // (display.js); send(message): to the server; newGameWith(params, seats): a new game now.
@@ -72,21 +91,7 @@ export function createCommands({ info, actions, views, display, send, newGameWit
   function enabled(command) {
     const view = views.current();
     if (command.kind === "server") return Boolean(view?.commands?.[command.name]);
-    if (command.kind !== "client") return true;
-    const holder = Boolean(view && view.you.length > 0);
-    switch (command.args.action) {
-      case "restart": return Boolean(view?.can_restart);
-      case "undo": return Boolean(view?.can_undo);
-      case "redo": return Boolean(view?.can_redo);
-      case "hint": return Boolean(view?.can_move);
-      case "assist": return holder && view.status === "playing";  // help during play only, as Hint
-      case "copy-link": return Boolean(view?.id);
-      case "invite-link": return holder && view.seats.some((s) => s.open);
-      case "export": return holder && Boolean(view.id);
-      case "take-seat": return !holder && view?.status === "playing" && view.seats.some((s) => s.open);
-      case "leave-seat": return Boolean(view?.can_leave);
-      default: return true;
-    }
+    return command.kind !== "client" || actionAllowed(command.args.action, view);
   }
 
   // Entries that show a tick: switches and display options (null: a plain entry).

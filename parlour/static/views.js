@@ -2,6 +2,7 @@
 // seats, which buttons work, a take-back asked for) applied to the page in place, the
 // status line or note under the headline, the clock and the tab's title. This module owns
 // the view shown now; the rest of the page reads it through current().
+import { actionAllowed } from "/static/commands.js";
 import { $, escapeHtml, formatTime, play, playerNumber, seatDot, set, setText, sharedScreen, whenIdle } from "/static/common.js";
 import { endDetail } from "/static/endcard.js";
 import { morphInto, patchParts } from "/static/morph.js";
@@ -65,7 +66,6 @@ export function createViews({ endCard, shown, resync, undoKeys, firstNote, moveN
     showBoard(next);
     cursorToHint();
     endCauseInSight();
-    const holder = next.you.length > 0;  // holds a seat: not a spectator
     // refused by the rules (Escalator's turned card): it looks off, but a tap says why
     const refused = !next.can_undo && Boolean(next.undo_refusal);
     set($("btn-undo"), "disabled", !next.can_undo && !refused);
@@ -75,18 +75,16 @@ export function createViews({ endCard, shown, resync, undoKeys, firstNote, moveN
         : next.undo_help ? `${undoTitle}: counts as help, as you have seen ${next.undo_help}` : undoTitle);
     setText($("btn-undo").querySelector(".label"), next.undo_asks ? "Take back" : "Undo");
     showTakeback(next);
-    set($("btn-redo"), "disabled", !next.can_redo);
-    set($("btn-hint"), "disabled", !next.can_move);
+    // as the menus' entries and the keys (commands.js)
+    for (const action of ["redo", "hint", "assist", "restart"]) {
+      set($(`btn-${action}`), "disabled", !actionAllowed(action, next));
+    }
     set($("btn-assist"), "ariaPressed", String(next.assist));
-    // help during play only, as Hint: a finished game has nothing left to help with (the
-    // menu's entry and the key too: commands.js)
-    set($("btn-assist"), "disabled", !holder || next.status !== "playing");
-    set($("btn-restart"), "disabled", !next.can_restart);
     // the id holds the deal: only the game's owner is sent it before the end
     showDealId(next.id ?? "shown when the game ends");
     set($("game-id"), "title", next.id ?? "");  // the whole id, where a long one is cut short
     set($("btn-copy"), "hidden", !next.id);
-    set($("btn-invite"), "hidden", !(holder && next.seats.some((s) => s.open)));
+    set($("btn-invite"), "hidden", !actionAllowed("invite-link", next));
     set($("assisted"), "hidden", !next.assisted);
     endCard.show(next);
     showNote(state.note, state.noteIsError);
