@@ -123,6 +123,17 @@ def test_mines_never_show_before_the_end_and_anyone_may_watch_after(
         assert mine[field] == view[field], field
 
 
+def test_a_past_board_keeps_a_look_live_and_nothing_else() -> None:
+    """The sliding puzzle's finished picture (data-peek) changes no game: on a replay it
+    is still held to see the picture; every other button of a past board is inert."""
+    markup = ('<button type="button" class="sl-target" id="sl-target" data-peek>x</button>'
+              '<button type="button" id="ms-face" title="New game" data-command="new">:)</button>')
+    past = past_board(markup)
+    assert '<button type="button" class="sl-target" id="sl-target" data-peek>' in past
+    assert '<button type="button" id="ms-face" disabled>' in past
+    assert len(LIVE_BUTTON.findall(past)) == 1
+
+
 @pytest.mark.parametrize(
     ("ply", "status", "words"),
     [

@@ -9,6 +9,7 @@ import { $, api, LOGO, nextTheme, scrollIntoList, toast, tokens } from "/static/
 import { fitBoardToScreen } from "/static/fit.js";
 import { markEdges, moveItems } from "/static/movelist.js";
 import { keepEndCauseInSight } from "/static/panbox.js";
+import { createPeek } from "/static/peek.js";
 
 const SID = decodeURIComponent(location.pathname.split("/")[2] || "");
 const KEPT_POSITIONS = 200;  // positions kept in the page, so that stepping back is instant
@@ -26,6 +27,7 @@ const state = {
   playing: false,
   endCauseInSight: null,  // after each position shown: what ended the game in the board's box's sight
 };
+const peek = createPeek();  // a board's look held down (the sliding puzzle's finished picture), as in play
 
 function token() { return tokens()[SID]; }
 
@@ -62,6 +64,7 @@ async function show(ply) {
   } catch (error) { stop(); state.target = state.at; toast(error.message); return; }
   if (asked !== state.asked) return;  // another move was chosen meanwhile
   state.at = ply;
+  peek.hide();
   showBoard(position.html);
   state.endCauseInSight();  // the losing move's mine, at the far end of a box that pans, as in play
   $("board").setAttribute("aria-label", ply === 0 ? "The board at the start" : `The board after move ${ply}`);
@@ -181,6 +184,7 @@ function bind() {
     catch { window.prompt("Copy this link:", link); }
   });
   $("btn-theme").addEventListener("click", () => toast(`Theme: ${nextTheme()}`));
+  peek.bind();
   document.addEventListener("keydown", onKey);
   window.addEventListener("hashchange", followAddress);
   bindSwipe();

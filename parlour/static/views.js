@@ -215,9 +215,9 @@ export function createViews({ endCard, shown, resync, undoKeys, firstNote, moveN
   }
 
   function turnText(view, mover) {
-    if (view.can_move) {  // players sharing the screen are told by their number too
-      if (view.you.length <= 1) return "Your turn";
-      return sharedScreen(view) ? `${playerNumber(view, view.to_move)} to play (${mover.name})` : `${mover.name} to play`;
+    if (view.can_move) {  // players sharing the screen are told by their number (the
+      if (view.you.length <= 1) return "Your turn";  // headline names the colour)
+      return sharedScreen(view) ? `${playerNumber(view, view.to_move)}: your turn` : `${mover.name} to play`;
     }
     if (mover.kind === "ai" || mover.stand_in) return `${mover.name} (computer) is thinking…`;
     if (mover.open) return "Waiting for a friend: send them the invite link.";

@@ -93,7 +93,8 @@ def test_a_finished_game_is_watched_move_by_move_with_the_keyboard(
     expect(count).to_have_text(shown_at(0, plies))
     expect(page.get_by_role("button", name="Back a move")).to_be_disabled()
     assert page.url.endswith("#move=0")
-    expect(page.locator("#board button:enabled")).to_have_count(0)  # a past board plays nothing
+    # a past board plays nothing (a look at it aside: the sliding puzzle's finished picture)
+    expect(page.locator("#board button:enabled:not([data-peek])")).to_have_count(0)
 
 
 def test_keys_pressed_faster_than_positions_come_ask_one_at_a_time_and_end_on_the_last(
@@ -461,3 +462,32 @@ def test_the_statistics_page_lists_past_games_each_with_a_replay(
     row.get_by_role("link", name="Replay").click()
     page.wait_for_url(f"**/replay/{reached.session}")
     expect(page.locator("#replay-title")).to_have_text("Replay · Escalator")
+
+
+def test_the_sliding_puzzle_s_finished_picture_still_shows_while_held_on_its_replay(
+    new_context: NewContext, stage: Stage, base_url: str,
+) -> None:
+    """A look changes no game: on the replay the finished picture beside the board is
+    held (or pressed with Enter) to see it full size, as in play, and steps nothing."""
+    sid = stage.reach(ENDED["sliding"]).session
+    page = open_replay(new_context, sid, path=f"/replay/{sid}#move=0")
+    count, full = page.locator("#replay-count"), page.locator("#sl-target-full")
+    thumbnail = page.locator("#sl-target")
+    expect(thumbnail).to_be_enabled()
+    expect(thumbnail).to_contain_text("Hold to see it full size")
+    held = thumbnail.bounding_box()
+    assert held is not None
+    page.mouse.move(held["x"] + held["width"] / 2, held["y"] + held["height"] / 3)
+    page.mouse.down()
+    expect(full).to_be_visible()
+    page.wait_for_timeout(400)
+    page.mouse.up()
+    expect(full).to_be_hidden()
+    thumbnail.focus()
+    page.keyboard.press("Enter")  # pressed: shown until pressed again
+    expect(full).to_be_visible()
+    page.keyboard.press("Space")  # on the picture, Space is the picture's, not Play's
+    expect(full).to_be_hidden()
+    page.keyboard.press("ArrowRight")  # a step puts the look away
+    expect(count).to_have_text(shown_at(1, plies_of(base_url, sid)))
+    expect(full).to_be_hidden()

@@ -556,7 +556,7 @@ def test_server_errors_show_under_the_board(ttt: OpenGame) -> None:
     game.click(2, 2)  # an accepted move clears the error
     game.wait_board("X../.../..O")
     expect(game.message).not_to_have_class(error)
-    expect(game.message).to_have_text("Player 1 to play (Cross)")  # one screen, two players
+    expect(game.message).to_have_text("Player 1: your turn")  # two players at one screen
 
 
 # The contrast of an element's text on its own background (WCAG), read from computed styles

@@ -145,14 +145,19 @@ def _seen(session: Session, state: Any, viewer: Audience) -> dict[str, Any]:
 
 
 def past_board(markup: str) -> str:
-    """A board's markup as a replay shows it: nothing on it does anything. Its moves and
-    actions go (`_ACTIONS`), and its buttons (a game's own bar: Minesweeper's face, which
-    starts a game of the board's size) are disabled, out of the tab order, without the
-    title that said what they would do: a control that does nothing must not look live."""
+    """A board's markup as a replay shows it: nothing on it changes the game. Its moves
+    and actions go (`_ACTIONS`), and its buttons (a game's own bar: Minesweeper's face,
+    which starts a game of the board's size) are disabled, out of the tab order, without
+    the title that said what they would do: a control that does nothing must not look
+    live. A button that is only a look (`data-peek`: the sliding puzzle's finished
+    picture, held to see it full size) stays live, as it is in play."""
     return _BUTTON.sub(_inert_button, _ACTIONS.sub("", markup))
 
 
 def _inert_button(tag: re.Match[str]) -> str:
+    names = [attribute.group(1) for attribute in _ATTRIBUTE.finditer(tag.group(1))]
+    if "data-peek" in names:
+        return tag.group()
     kept = "".join(attribute.group() for attribute in _ATTRIBUTE.finditer(tag.group(1))
                    if attribute.group(1) not in ("title", "disabled"))
     return f"<button{kept} disabled>"
