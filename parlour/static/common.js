@@ -68,11 +68,19 @@ const SOUNDS = {
   error: () => { tone(220, 0, 0.16, "square", 0.05); tone(180, 0.05, 0.2, "square", 0.04); },
 };
 // Making the AudioContext takes the page ~10 ms: a game page makes it when the page is
-// idle, not on the way from a player's first move to its sound. (Made before the player
-// has done anything, it starts suspended, and play() resumes it.)
+// idle, not on the way from a player's first move to its sound; and only once the player
+// has pressed something, since browsers refuse sound before that (and warn each time).
 export function warmSounds() {
   if (!loadPrefs().sound) return;
-  whenIdle(() => { try { audio ??= new AudioContext(); } catch { /* no audio device */ } }, 3000);
+  const make = () => whenIdle(() => { try { audio ??= new AudioContext(); } catch { /* no audio device */ } }, 3000);
+  if (soundAllowed()) { make(); return; }
+  for (const kind of ["pointerdown", "keydown"]) addEventListener(kind, make, { once: true, capture: true });
+}
+
+// Whether the page may make sounds yet: not before its first press or key (a computer's
+// opening moves on a page just opened are silent; the browser would refuse them).
+function soundAllowed() {
+  return navigator.userActivation?.hasBeenActive ?? true;
 }
 
 // Run `work` once the page is idle, or after `most` ms: off the frame that shows a view.
@@ -89,7 +97,7 @@ const QUIET_MS = 5000;
 let quietTimer = 0;
 
 export function play(name) {
-  if (!loadPrefs().sound || !SOUNDS[name]) return;
+  if (!loadPrefs().sound || !SOUNDS[name] || !soundAllowed()) return;
   try {
     audio ??= new AudioContext();
     if (audio.state === "suspended") audio.resume();

@@ -772,6 +772,26 @@ def test_sounds_rest_the_audio_once_quiet_and_wake_it_for_the_next(
     sound_state_becomes(page, "running", 2_000)
 
 
+def test_a_computer_s_moves_before_the_player_has_pressed_anything_make_no_sound(
+    new_context: NewContext, create_game: CreateGame,
+) -> None:
+    """Browsers refuse sound before the page's first press (and warn in the console each
+    time): the computer's opening move on a page just opened is silent, and the player's
+    first move sounds as any other."""
+    created = create_game("tictactoe", seats=["ai:perfect", "human"])
+    page = new_context(tokens={created["session"]: created["token"]},
+                       viewport=SIZES["phone"], has_touch=True, is_mobile=True).new_page()
+    said: list[str] = []
+    page.on("console", lambda message: said.append(message.text))
+    page.goto(f"/play/tictactoe?session={created['session']}")
+    expect(page.locator("#board [data-move]")).to_have_count(8)  # the computer has moved
+    page.wait_for_timeout(3_500)  # past the idle time at which the audio was warmed
+    assert page.evaluate(SOUND_STATE) == "none"
+    page.locator("#board [data-move]").first.tap()
+    sound_state_becomes(page, "running", 2_000)
+    assert not [text for text in said if "AudioContext" in text], said
+
+
 # -- the typeface ------------------------------------------------------------------------
 FONT_LOADED = """async () => {
   await document.fonts.ready;
