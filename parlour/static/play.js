@@ -157,14 +157,14 @@ function askToRestart(view, restart) {
   restart);
 }
 
-// An Undo that takes back a finished game's end, and so makes it one played with help,
-// asks first: a stray Ctrl+Z after a win would otherwise undo it, the result with it
-// (Enter undoes, Esc keeps the result). Other Undos, and those of a game played with help
-// already, are done at once.
+// An Undo that takes back a finished game's end asks first, whether or not it makes the
+// game one played with help: a stray Ctrl+Z after a win would otherwise undo it, the
+// result with it (Enter undoes, Esc keeps the result). Undos in play are done at once.
 function askToUndo(view, undo) {
-  if (view?.status === "playing" || !view?.undo_help) { undo(); return; }
-  askFirst($("undo-dialog"), `You have seen ${view.undo_help}: taken back, this game will`
-    + " count as played with help in your statistics.", undo);
+  if (!view || view.status === "playing") { undo(); return; }
+  askFirst($("undo-dialog"), view.undo_help
+    ? `You have seen ${view.undo_help}: taken back, this game will count as played with help in your statistics.`
+    : "You play on from before its last move; the game already counts as played with help.", undo);
 }
 
 // Opens `dialog` (its <form method="dialog"> confirms with the button of value "yes") with

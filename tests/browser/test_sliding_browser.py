@@ -120,10 +120,21 @@ def test_an_undo_of_a_won_game_asks_first_and_esc_keeps_the_win(
         page.keyboard.press("Enter")
     assert board(page) == " 1  2  3\n 4  5  6\n 7  .  8"
     expect(page.locator("#assisted")).to_be_visible()
-    with next_view(page):  # played with help now: the next Undo asks nothing
+    with next_view(page):  # played with help now, the win is still asked for
         page.keyboard.press("ArrowLeft")
     page.keyboard.press("Escape")
+    page.keyboard.press("Control+z")
+    expect(dialog).to_contain_text("the game already counts as played with help")
+    page.keyboard.press("Escape")
+    expect(page.locator("#headline")).to_have_text("You win! 1 move")
+    page.keyboard.press("Control+z")
     with next_view(page):
+        page.keyboard.press("Enter")
+    expect(dialog).to_be_hidden()
+    assert board(page) == " 1  2  3\n 4  5  6\n 7  .  8"
+    with next_view(page):
+        page.keyboard.press("ArrowRight")
+    with next_view(page):  # and an Undo in play asks nothing
         page.keyboard.press("Control+z")
     expect(dialog).to_be_hidden()
     assert board(page) == " 1  2  3\n 4  5  6\n 7  .  8"
