@@ -179,6 +179,19 @@ def test_the_replay_says_the_result_the_id_and_every_move(client: TestClient) ->
     assert [note["seat"] for note in replay["move_list"]] == [0, 1, 0, 1, 0]
 
 
+def test_the_replay_colours_its_end_as_the_viewer_s_result(client: TestClient) -> None:
+    """Cross won: to a watcher of two players that is no one's result to colour; to the
+    players it is theirs (as the game's page says it); a solitaire's result is anyone's."""
+    created = create(client, "tictactoe", seats=["human", "human"])
+    for cell in [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)]:
+        post_move(client, created, {"cell": list(cell)})
+    path = f"/api/games/{created['session']}/replay"
+    assert client.get(path).json()["outcome"] is None
+    assert client.get(path, headers=auth(created["token"])).json()["outcome"] == "won"
+    lost, _ = lost_minesweeper(client)
+    assert client.get(f"/api/games/{lost['session']}/replay").json()["outcome"] == "lost"
+
+
 def test_a_solitaire_has_no_move_list_but_every_position(client: TestClient) -> None:
     created, plies = lost_minesweeper(client)
     replay = client.get(f"/api/games/{created['session']}/replay").json()

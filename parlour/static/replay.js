@@ -95,9 +95,11 @@ function showBoard(html) {
   if (box && panned) { box.scrollLeft = left; box.scrollTop = top; }
 }
 
+// The end's colour is the viewer's result, as on the game's page: Tribolo's "Green wins"
+// is a loss to Blue's player and no colour to a watcher.
 function resultClass() {
-  const status = state.replay.status;
-  return status === "won" ? "won" : status === "lost" ? "lost" : "";
+  const outcome = state.replay.outcome;
+  return outcome === "won" ? "won" : outcome === "lost" ? "lost" : "";
 }
 
 // What the move that led here was (games with a move list), and at the end the game's

@@ -83,6 +83,13 @@ def test_a_finished_game_is_watched_move_by_move_with_the_keyboard(
     # the figures at the end, not the headline again: it is just above ("Game over: a mine")
     expect(page.locator("#message")).to_contain_text("At the end: time ")
     assert page.locator("#headline").inner_text() not in page.locator("#message").inner_text()
+    # coloured as the result is taken: a solitaire's by anyone, no one's of several players
+    status = httpx.get(f"{base_url}/api/games/{sid}/replay").json()["status"]
+    coloured = status if game in ("escalator", "ishido", "minesweeper", "sliding") else None
+    if coloured in ("won", "lost"):
+        expect(page.locator("#headline")).to_have_class(re.compile(rf"\b{coloured}\b"))
+    else:
+        expect(page.locator("#headline")).not_to_have_class(re.compile(r"\b(won|lost)\b"))
     if game == "minesweeper":  # its figures as written, mid-sentence ("3BV", not "3bv")
         expect(page.locator("#message")).to_contain_text("3BV ")
     expect(page.get_by_role("button", name="Forward a move")).to_be_disabled()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +24,7 @@ from pydantic import BaseModel, Field
 
 from parlour.core.game import RenderContext, Status, counted
 from parlour.core.gameid import params_text
+from parlour.core.outcome import outcome
 from parlour.core.session import Session
 from parlour.server.hub.errors import ApiError
 from parlour.server.hub.live import Live
@@ -70,6 +72,9 @@ class Replay(BaseModel):
     title: str
     id: str | None = Field(description="the game id (the same deal again: /play/GAME?id=ID)")
     status: str = Field(description="playing, won, lost or draw, where the game stands")
+    outcome: str | None = Field(description="won, lost or draw for this viewer at the end, "
+                                "as the game's page colours it (a solitaire's result for "
+                                "anyone; none to a watcher of a game of several seats)")
     headline: str = Field(description="the result (or the position's title line)")
     plies: int = Field(description="the moves there are to step through")
     seats: list[str] = Field(description="the seats' names")
@@ -163,6 +168,14 @@ def _inert_button(tag: re.Match[str]) -> str:
     return f"<button{kept} disabled>"
 
 
+def _outcome(session: Session, seats: Collection[int]) -> str | None:
+    """The result as the viewer takes it: their own (Tribolo's "Green wins" is a loss to
+    Blue's player), a solitaire's to anyone, nothing to a watcher of several players."""
+    if len(session.seats) == 1 and session.status is not Status.PLAYING:
+        return session.status.value
+    return outcome(session, seats)
+
+
 def replay_of(live: Live, token: str | None) -> dict[str, Any]:
     """The game as a replay page shows it around the board (the board: `position`)."""
     viewer = audience(live, token)
@@ -171,6 +184,7 @@ def replay_of(live: Live, token: str | None) -> dict[str, Any]:
     return {"session": live.sid, "game": game.name, "title": game.title,
             "id": session.id_text if viewer.reveals_id else None,
             "status": session.status.value,
+            "outcome": _outcome(session, viewer.seats),
             "headline": live.headline_for(live.observe(seat), viewer.seats),
             "plies": session.cursor,
             "seats": list(game.seat_names(session.game_id.params)),
