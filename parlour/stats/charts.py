@@ -99,13 +99,14 @@ def figure_chart(figure: StatFigure, results: Sequence[Result], outcomes: Mappin
 
 def _axis_writer(figure: StatFigure, best: float | None) -> Callable[[float], str]:
     """How the chart writes values: as the page does (the best, 4.32), but a time written
-    to places (`StatFigure.places`) has its bars' edges, whole seconds, as a clock (0:02,
-    1:30: "1:30.00" under every bar would crowd the axis)."""
+    to places (`StatFigure.places`) has its bars' edges, whole seconds, written as its
+    times are without their fraction (4, 1:30: "1:30.00" under every bar would crowd the
+    axis, and "0:04" under the tiles' 4.32 read as another way of writing time)."""
     write = writer(figure)
     if not figure.places:
         return write
     return lambda value: write(value) if value == best or not float(value).is_integer() \
-        else clock(value)
+        else clock(value, figure.places).split(".")[0]
 
 
 def _best_word(figure: StatFigure) -> str:
