@@ -28,7 +28,7 @@ const JUMPS = { Home: [-1, 0], End: [1, 0], PageUp: [0, -1], PageDown: [0, 1] };
 // actions by name (data-command names one); commands: the game's commands (commands.js);
 // newGameWith(params): a new game at once (data-preset); endCard: the end card (endcard.js);
 // clearRefusal(): a new try begins, the note of the last one refused goes.
-export function createInput({ info, send, actions, commands, newGameWith, endCard, clearRefusal }) {
+export function createInput({ info, send, actions, commands, newGameWith, endCard, clearRefusal, showNote }) {
   const state = {
     droppedGhost: null,  // {ghost, home}: a dropped piece waiting for the server's answer
     mouse: null,  // {x, y}: where the mouse last moved over the board, until the arrows move
@@ -415,7 +415,12 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     // data-key lists the keys that activate an element, e.g. "d Space"
     const name = key === " " ? "Space" : key;
     const keyed = board.querySelector(`[data-key~="${CSS.escape(name)}"]`) || board.querySelector(`[data-key~="${CSS.escape(name.toLowerCase())}"]`);
-    if (keyed) { event.preventDefault(); activate(keyed, false, true); return; }
+    if (keyed) {
+      event.preventDefault();
+      // a key on what plays nothing is told why, when the board says (data-why)
+      if (!activate(keyed, false, true) && keyed.dataset.why) showNote(keyed.dataset.why);
+      return;
+    }
     if (ARROWS[key]) { event.preventDefault(); state.mouse = null; moveCursor(...ARROWS[key]); return; }
     if (JUMPS[key] && focused && board.contains(focused)) { event.preventDefault(); state.mouse = null; jumpCursor(focused, ...JUMPS[key]); return; }
     if ((key === "Enter" || key === " ") && focused && board.contains(focused)) {
@@ -423,7 +428,9 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
       // on a cell with nothing to play (Tribolo's own disc, once the others have moved),
       // Enter brings the cursor to the hinted cell, else to where the view says a move is
       const start = board.querySelector(".hint[data-nav]") || board.querySelector("[data-start]");
-      if (!activate(focused, (key === " ") !== altOn(), true) && key === "Enter" && start) focusCell(start);
+      if (activate(focused, (key === " ") !== altOn(), true)) return;
+      if (focused.dataset.why) showNote(focused.dataset.why);
+      else if (key === "Enter" && start) focusCell(start);
       return;
     }
     // Enter with nothing focused puts the cursor on the board (on a hint, if any), as an arrow does

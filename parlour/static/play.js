@@ -105,7 +105,7 @@ function createParts(info) {
   const newGameWith = newGames.withChoices;
   const commands = createCommands({ info, actions, views, display, send: connection.send, newGameWith });
   const input = createInput({ info, send: connection.send, actions, commands, newGameWith, endCard,
-    clearRefusal: () => views.clearRefusal() });
+    clearRefusal: () => views.clearRefusal(), showNote: (text) => views.showNote(text) });
   return { endCard, views, connection, newGames, display, actions, commands, input, moveList, peek };
 }
 

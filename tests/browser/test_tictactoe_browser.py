@@ -409,6 +409,10 @@ def test_keyboard_only(ttt: OpenGame, create_game: CreateGame) -> None:
 
     press("5", ".../.X./...")
     press("1", "O../.X./...")
+    keys.press("5")  # a taken cell's key plays nothing, and says why
+    expect(game.message).to_have_text("Column 2, row 2 is taken")
+    expect(game.message).not_to_have_class(re.compile(r"\berror\b"))
+    game.wait_board("O../.X./...")
 
     keys.press("ArrowRight")  # the cursor appears on the first free cell
     assert game.focused() == "ttt-1-0"

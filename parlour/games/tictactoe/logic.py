@@ -59,6 +59,12 @@ def winner(turn: Turn) -> int | None:
     return None if cells is None else turn.owner(cells[0])
 
 
+def taken(cell: Cell) -> str:
+    """Why a cell cannot be played: "column 3, row 1 is taken"."""
+    x, y = cell
+    return f"column {x + 1}, row {y + 1} is taken"
+
+
 def is_over(turn: Turn) -> bool:
     return winner(turn) is not None or None not in turn.owners
 
@@ -98,7 +104,7 @@ class TicTacToe(Game[Turn, Cell]):
         if not (0 <= x < SIZE and 0 <= y < SIZE):
             raise IllegalMove(f"cell {list(move)} is off the board (x and y go from 0 to 2)")
         if state.owner(move) is not None:
-            raise IllegalMove(f"column {x + 1}, row {y + 1} is taken")
+            raise IllegalMove(taken(move))
         owners = list(state.owners)
         owners[y * SIZE + x] = state.player
         return Turn(owners=tuple(owners), player=1 - state.player)

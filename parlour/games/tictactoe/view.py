@@ -7,7 +7,7 @@ import functools
 
 from parlour.core.game import JSON, MoveNote, RenderContext
 from parlour.core.markup import attr, classes, grid_rows, lines, move_attr
-from parlour.games.tictactoe.logic import SEAT_NAMES, SIZE, Cell, Turn, winner
+from parlour.games.tictactoe.logic import SEAT_NAMES, SIZE, Cell, Turn, taken, winner
 
 CELL = 100
 PAD = 14
@@ -50,6 +50,8 @@ def render(observation: JSON, ctx: RenderContext) -> str:
 def _cell(x: int, y: int, owner: int | None, can_move: bool, hinted: bool, won: bool) -> str:
     playable = can_move and owner is None
     actions = move_attr("data-move", {"cell": [x, y]}) + " data-playable" if playable else ""
+    if can_move and owner is not None:  # its number key, pressed, says why it plays nothing
+        actions += f' data-why="{attr(taken((x, y)).capitalize())}"'
     name = "empty" if owner is None else SEAT_NAMES[owner]
     key = y * SIZE + x + 1
     css = classes("cell", "playable" if playable else None, "hint" if hinted else None)
