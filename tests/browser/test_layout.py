@@ -772,23 +772,45 @@ def test_sounds_rest_the_audio_once_quiet_and_wake_it_for_the_next(
     sound_state_becomes(page, "running", 2_000)
 
 
+# Each AudioContext the page makes and each tone it starts, noted with whether the page
+# had been pressed by then (Playwright's own evaluations may count as a press, so the
+# test asks what the page knew at the time rather than when it looks).
+SOUND_WATCH = """(() => {
+  window.madeSound = [];
+  const note = (what) => window.madeSound.push([what, navigator.userActivation.hasBeenActive]);
+  const Real = window.AudioContext;
+  window.AudioContext = class extends Real {
+    constructor(...args) { super(...args); note("context"); }
+  };
+  const tone = BaseAudioContext.prototype.createOscillator;
+  BaseAudioContext.prototype.createOscillator = function () {
+    note("tone");
+    return tone.call(this);
+  };
+})()"""
+
+
 def test_a_computer_s_moves_before_the_player_has_pressed_anything_make_no_sound(
     new_context: NewContext, create_game: CreateGame,
 ) -> None:
     """Browsers refuse sound before the page's first press (and warn in the console each
-    time): the computer's opening move on a page just opened is silent, and the player's
-    first move sounds as any other."""
+    time): the computer's opening move on a page just opened is silent, the audio is not
+    even made, and the player's first move sounds as any other."""
     created = create_game("tictactoe", seats=["ai:perfect", "human"])
-    page = new_context(tokens={created["session"]: created["token"]},
-                       viewport=SIZES["phone"], has_touch=True, is_mobile=True).new_page()
+    context = new_context(tokens={created["session"]: created["token"]},
+                          viewport=SIZES["phone"], has_touch=True, is_mobile=True)
+    context.add_init_script(SOUND_WATCH)
+    page = context.new_page()
     said: list[str] = []
     page.on("console", lambda message: said.append(message.text))
     page.goto(f"/play/tictactoe?session={created['session']}")
     expect(page.locator("#board [data-move]")).to_have_count(8)  # the computer has moved
     page.wait_for_timeout(3_500)  # past the idle time at which the audio was warmed
-    assert page.evaluate(SOUND_STATE) == "none"
     page.locator("#board [data-move]").first.tap()
     sound_state_becomes(page, "running", 2_000)
+    made = page.evaluate("window.madeSound")
+    assert ["context", True] in made and ["tone", True] in made, made
+    assert all(pressed for _, pressed in made), made  # nothing before the first press
     assert not [text for text in said if "AudioContext" in text], said
 
 

@@ -50,7 +50,7 @@ def render(observation: JSON, ctx: RenderContext) -> str:
 def _cell(x: int, y: int, owner: int | None, can_move: bool, hinted: bool, won: bool) -> str:
     playable = can_move and owner is None
     actions = move_attr("data-move", {"cell": [x, y]}) + " data-playable" if playable else ""
-    if can_move and owner is not None:  # its number key, pressed, says why it plays nothing
+    if owner is not None:  # its number key, pressed, says why it plays nothing
         actions += f' data-why="{attr(taken((x, y)).capitalize())}"'
     name = "empty" if owner is None else SEAT_NAMES[owner]
     key = y * SIZE + x + 1
