@@ -1,4 +1,4 @@
-"""`parlour`: serve the games on 127.0.0.1 and open the browser on the menu."""
+"""Serve Parlour's games on 127.0.0.1 and open the browser on the home page."""
 
 from __future__ import annotations
 
@@ -44,8 +44,12 @@ deals); the first page loads meanwhile."""
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="parlour", description=__doc__)
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    # (./play names itself: it is what the player typed)
+    parser = argparse.ArgumentParser(prog=os.environ.get("PARLOUR_PROG", "parlour"),
+                                     description=__doc__)
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1: this machine only; "
+                        "0.0.0.0 lets the network in, with no passwords)")
     parser.add_argument("--port", type=int, default=None,
                         help=f"port (default {DEFAULT_PORT}, or the next free one)")
     kept = parser.add_mutually_exclusive_group()

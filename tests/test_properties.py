@@ -932,10 +932,14 @@ def test_bad_ids_say_what_is_wrong(text: str, message: str) -> None:
     assert message in str(raised.value)
 
 
+SEED_RULE = "a game id ends with '#' and a seed: 1 to 40 letters, digits, '-' or '_'"
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("pick:standard#a b", "a game id ends with '#' and a seed of letters and digits"),
+        ("pick:standard#a b", SEED_RULE),
+        ("pick:standard#" + "a" * 41, SEED_RULE),
         ("pick:" + "x" * 50 + "#abc", f"unknown preset {'x' * 40!r} for pick"),
         ("pick:count=2=2#x", "count must be a whole number"),
         ("pick:standard:a:b", "a start position is letters, digits and . , / * - _"),

@@ -149,7 +149,8 @@ def parse_game_id(game: Game[Any, Any], text: str) -> GameId:
     if "#" in rest:
         params, _, seed = rest.partition("#")
         if not _SEED.match(seed):
-            raise BadParams("a game id ends with '#' and a seed of letters and digits")
+            raise BadParams("a game id ends with '#' and a seed: 1 to 40 letters, digits, "
+                            "'-' or '_'")
         return GameId(game.name, parse_params(game, params, version), seed, version)
     params, colon, position = rest.partition(":")  # a colon after it is the position's fault
     if not colon:
