@@ -999,3 +999,23 @@ def test_on_a_phone_a_board_too_long_for_the_screen_takes_its_width(
         "([x, y]) => document.elementFromPoint(x, y)?.closest('.ms-cell')?.id",
         [(cell["left"] + cell["right"]) / 2, (cell["top"] + cell["bottom"]) / 2],
     ) == last.get_attribute("id")
+
+
+RING = "(e) => [getComputedStyle(e).outlineStyle, getComputedStyle(e).outlineWidth]"
+
+
+def test_every_link_and_button_reached_by_tab_shows_the_same_ring(
+    new_context: NewContext, create_game: CreateGame,
+) -> None:
+    """The keyboard's ring is the page's 3 px one on a game's own bar (Minesweeper's
+    boards and face) and on the logo, not the browser's thin default."""
+    page = open_game(new_context, create_game, "minesweeper", "laptop")
+    page.locator("body").focus()
+    rings: dict[str, list[str]] = {}
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        found = page.evaluate("document.activeElement.id || document.activeElement.className")
+        if found in ("ms-face", "brand") or "ms-preset" in str(found):
+            rings[str(found)] = page.evaluate(f"({RING})(document.activeElement)")
+    assert "ms-face" in rings and len(rings) >= 2, rings
+    assert all(ring == ["solid", "3px"] for ring in rings.values()), rings
