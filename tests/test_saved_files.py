@@ -349,7 +349,20 @@ def test_a_file_that_is_not_a_saved_game_is_refused(
     client: TestClient, store: Store, change: dict[str, Any], fragment: str
 ) -> None:
     saved = {**tictactoe_file(client), **change}
-    assert fragment in refused(client, store, saved, 422)
+    assert fragment in refused(client, store, saved, 422).lower()  # (a sentence: its capital)
+
+
+def test_a_damaged_file_is_refused_in_a_player_s_words(client: TestClient, store: Store) -> None:
+    """The page says "That file cannot be imported: " and this: no "Bad request: format:
+    Field required" from the validator's own words."""
+    saved = tictactoe_file(client)
+    del saved["format"]
+    assert refused(client, store, saved, 422) == "Its 'format' is missing"
+    assert refused(client, store, [], 422) == ("It is not a game file: a game file is one "
+                                               "JSON object")
+    answer = client.post("/api/games/import", content=b"{not json",
+                         headers={"Content-Type": "application/json"})
+    assert error_of(answer, 422) == "It is not a game file: its text is not JSON"
 
 
 def test_a_file_of_a_game_this_server_lacks_is_refused(client: TestClient, store: Store) -> None:

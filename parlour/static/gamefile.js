@@ -38,7 +38,9 @@ export function importGame({ game, open, showNote }) {
       if (created.view.game === game) await open(created.session);
       else location.href = `/play/${encodeURIComponent(created.view.game)}?session=${encodeURIComponent(created.session)}`;
     } catch (error) {
-      showNote(`That file cannot be imported: ${error.message}`, true);
+      // the server's sentence, mid-sentence here: "…: its 'format' is missing" ("ID" kept)
+      const why = String(error.message).replace(/^[A-Z](?![A-Z])/, (first) => first.toLowerCase());
+      showNote(`That file cannot be imported: ${why}`, true);
     }
   });
   input.click();

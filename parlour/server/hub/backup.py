@@ -73,7 +73,7 @@ from parlour.core.game import JSON, BadParams, GameError, GameSpec
 from parlour.core.gameid import CUSTOM_POSITION, SHOWN, GameId, parse_game_id, stat_group
 from parlour.core.outcome import outcome
 from parlour.core.session import AI_PREFIX, Session, seat_kind_error
-from parlour.server.hub.errors import ApiError
+from parlour.server.hub.errors import ApiError, fault
 from parlour.server.hub.messages import Strict
 from parlour.server.hub.opening import describe_mode
 from parlour.server.hub.records import help_of
@@ -487,8 +487,7 @@ def _validated(data: bytes) -> Backup:
         return Backup.model_validate(parsed)
     except ValidationError as error:
         first = error.errors()[0]
-        raise refused(f"{_where(first['loc'])}: {first['msg'][:1].lower()}"
-                      f"{first['msg'][1:]}") from None
+        raise refused(fault(_where(first["loc"]), first)) from None
 
 
 def _where(loc: Sequence[int | str]) -> str:

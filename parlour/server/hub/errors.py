@@ -4,6 +4,7 @@ for the player (the API answers it as `{"error": ...}`, the WebSocket as an erro
 from __future__ import annotations
 
 import math
+from typing import Any
 
 
 class ApiError(Exception):
@@ -36,3 +37,13 @@ class LimitReached(ApiError):
         wait = (f"{self.retry_after} s" if self.retry_after < 120
                 else f"{math.ceil(self.retry_after / 60)} min")
         super().__init__(429, f"too many {what} from you ({bound}): try again in {wait}")
+
+
+def fault(where: str, error: Any) -> str:
+    """A file's first fault (one of pydantic's `ValidationError.errors()`) in a player's
+    words: "its 'format' is missing", "its 'elapsed_ms': input should be greater than or
+    equal to 0"; `where` names the place ("its 'made'", "game 3, its 'moves'")."""
+    if error["type"] == "missing":
+        return f"{where} is missing"
+    message = str(error["msg"])
+    return f"{where}: {message[:1].lower()}{message[1:]}"

@@ -19,7 +19,7 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import Field, StringConstraints, ValidationError, model_validator
 
 from parlour.core.game import Status
-from parlour.server.hub.errors import ApiError
+from parlour.server.hub.errors import ApiError, fault
 from parlour.server.hub.live import Live
 from parlour.server.hub.messages import Strict
 from parlour.store import (
@@ -151,16 +151,21 @@ def file_name(live: Live, now: float) -> str:
 
 
 def read_file(data: bytes) -> SavedGame | str:
-    """The saved file in `data`, or what is wrong with it, in the words of the server's
-    other 422s (`api.errors`). A plain function of bytes, to run in a worker process."""
+    """The saved file in `data`, or what is wrong with it in a player's words (the page
+    says "That file cannot be imported: its 'format' is missing"). A plain function of
+    bytes, to run in a worker process."""
     try:
         return SavedGame.model_validate_json(data)
     except ValidationError as error:
         first = error.errors(include_url=False)[0]
         if first["type"] == "json_invalid":
-            return "Bad request: the body is not valid JSON"
-        where = ".".join(str(part) for part in first["loc"]) or "body"
-        return f"Bad request: {where}: {first['msg']}"
+            return "it is not a game file: its text is not JSON"
+        if first["type"] == "model_type":
+            return "it is not a game file: a game file is one JSON object"
+        if not first["loc"]:  # the file as a whole ("cursor 5 is past the 4 moves")
+            return str(first["msg"]).removeprefix("Value error, ")
+        where = ".".join(str(part)[:40] for part in first["loc"])
+        return fault(f"its {where!r}", first)
 
 
 async def checked_pictures(saved: SavedGame, named: Collection[str]) -> dict[str, Picture]:
