@@ -202,6 +202,11 @@ class Sliding(Game[Puzzle, Slide]):
     position_param: ClassVar[str] = "tiles"
     move_model = MoveModel
 
+    def summary(self, params: Params) -> str:
+        """The board as its statistics name it ("3×3 easy", "4×4 random"): a preset's name
+        alone ("Medium") said nothing of a custom size, which read "Custom"."""
+        return self.stat_group(params)
+
     def stat_group(self, params: Params) -> str:
         """Results are compared per size and difficulty, whatever the picture."""
         size = f"{params['rows']}×{params['cols']}"

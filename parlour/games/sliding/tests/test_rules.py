@@ -313,3 +313,10 @@ def test_the_headline_counts_the_moves_and_a_move_sounds_a_slide() -> None:
     assert GAME.headline(GAME.observe(GAME.apply(moved, Slide(1, 1)), 0)) == "3×3 · 2 moves"
     assert GAME.sound(state, Slide(2, 2), moved) == "slide"
     assert GAME.move_to_json(Slide(2, 1)) == {"cell": [2, 1]}
+
+
+def test_a_board_is_named_as_its_statistics_name_it() -> None:
+    """The past games and the Resume list name a board as its statistics card does."""
+    custom = GAME.validate({"rows": 3, "cols": 3, "steps": 10})
+    assert GAME.summary(custom) == GAME.stat_group(custom) == "3×3 easy"
+    assert GAME.summary(GAME.validate(GAME.presets["medium"])) == "4×4 medium"
