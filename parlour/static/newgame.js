@@ -74,14 +74,17 @@ export function createNewGames({ info, views, connection }) {
 
   function paramField(p, value) {
     const id = `f-param-${p.name}`;
-    const label = `<label for="${id}" title="${escapeHtml(p.help)}">${escapeHtml(p.label)}</label>`;
+    const label = `<label for="${id}">${escapeHtml(p.label)}</label>`;
+    // what the option means, under it, for every player (a title showed only to a mouse)
+    const help = p.help ? `<small class="field-help" id="${id}-help">${escapeHtml(p.help[0].toUpperCase() + p.help.slice(1))}</small>` : "";
+    const described = p.help ? ` aria-describedby="${id}-help"` : "";
     const choice = (c) => `<option value="${escapeHtml(c)}" ${c === value ? "selected" : ""}>${escapeHtml(p.choice_labels?.[c] ?? c)}</option>`;
     if (p.kind === "choice") {
-      return label + `<select id="${id}" data-param="${p.name}">` + p.choices.map(choice).join("") + "</select>";
+      return label + `<select id="${id}" data-param="${p.name}"${described}>` + p.choices.map(choice).join("") + "</select>" + help;
     }
-    if (p.kind === "bool") return label + `<input type="checkbox" id="${id}" data-param="${p.name}" ${value ? "checked" : ""}>`;
-    if (p.kind === "upload") return label + pictureField(p, id, value, choice);  // pictures.js
-    return label + `<input type="number" id="${id}" data-param="${p.name}" value="${escapeHtml(value)}" min="${p.min ?? ""}" max="${p.max ?? ""}" required>`;
+    if (p.kind === "bool") return label + `<input type="checkbox" id="${id}" data-param="${p.name}"${described} ${value ? "checked" : ""}>` + help;
+    if (p.kind === "upload") return label + pictureField(p, id, value, choice) + help;  // pictures.js
+    return label + `<input type="number" id="${id}" data-param="${p.name}"${described} value="${escapeHtml(value)}" min="${p.min ?? ""}" max="${p.max ?? ""}" required>` + help;
   }
 
   function seatField(name, index, kind) {

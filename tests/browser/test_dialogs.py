@@ -189,6 +189,24 @@ def test_on_a_phone_labels_stand_above_their_fields(game_page: OpenGame) -> None
     assert field["width"] > 250
 
 
+def test_an_option_says_what_it_means_under_its_field(game_page: OpenGame, base_url: str
+                                                       ) -> None:
+    """Each option's meaning (the catalog's help) shows under its field and is read with
+    it, on a phone as on a desktop: a title on the label showed only to a mouse."""
+    catalog = httpx.get(f"{base_url}/api/catalog").json()
+    sweeper = next(game for game in catalog["games"] if game["name"] == "minesweeper")
+    meaning = next(p for p in sweeper["parameters"] if p["name"] == "first_click")["help"]
+    page = game_page("minesweeper", phone=True)
+    page.keyboard.press("n")
+    field = page.locator("#f-param-first_click")
+    help_line = page.locator("#f-param-first_click-help")
+    expect(help_line).to_be_visible()
+    expect(help_line).to_have_text(meaning[0].upper() + meaning[1:])
+    expect(field).to_have_attribute("aria-describedby", "f-param-first_click-help")
+    below, box = help_line.bounding_box(), field.bounding_box()
+    assert below is not None and box is not None and below["y"] >= box["y"] + box["height"]
+
+
 def test_new_game_shows_labels_and_sends_the_values(
     game_page: OpenGame, base_url: str
 ) -> None:
