@@ -210,6 +210,12 @@ export function setText(element, text) {
   if (element.textContent !== text) element.textContent = text;
 }
 
+// Words written to start a sentence, set in the middle of one: "Moves" reads "moves",
+// while "3BV" and "ID" stay as they are written.
+export function inSentence(text) {
+  return String(text).replace(/^[A-Z](?![A-Z])/, (first) => first.toLowerCase());
+}
+
 export function escapeHtml(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }

@@ -1,6 +1,6 @@
 // A game as a file: Export saves the game shown (the server says what is in it); Import
 // opens a game from one, on this page or on its own game's.
-import { saveToken, toast, tokens } from "/static/common.js";
+import { inSentence, saveToken, toast, tokens } from "/static/common.js";
 
 // game: this page's game; sessionId: the session shown; showNote(text, isError).
 export async function exportGame({ game, sessionId, showNote }) {
@@ -38,9 +38,7 @@ export function importGame({ game, open, showNote }) {
       if (created.view.game === game) await open(created.session);
       else location.href = `/play/${encodeURIComponent(created.view.game)}?session=${encodeURIComponent(created.session)}`;
     } catch (error) {
-      // the server's sentence, mid-sentence here: "…: its 'format' is missing" ("ID" kept)
-      const why = String(error.message).replace(/^[A-Z](?![A-Z])/, (first) => first.toLowerCase());
-      showNote(`That file cannot be imported: ${why}`, true);
+      showNote(`That file cannot be imported: ${inSentence(error.message)}`, true);
     }
   });
   input.click();

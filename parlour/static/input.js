@@ -27,7 +27,8 @@ const JUMPS = { Home: [-1, 0], End: [1, 0], PageUp: [0, -1], PageDown: [0, 1] };
 // info: the game's catalog entry; send(message): to the server; actions: the page's own
 // actions by name (data-command names one); commands: the game's commands (commands.js);
 // newGameWith(params): a new game at once (data-preset); endCard: the end card (endcard.js);
-// clearRefusal(): a new try begins, the note of the last one refused goes.
+// clearRefusal(): a new try begins, the note of the last one refused goes; showNote(text):
+// a plain note (what a key on a board element that plays nothing says: its data-why).
 export function createInput({ info, send, actions, commands, newGameWith, endCard, clearRefusal, showNote }) {
   const state = {
     droppedGhost: null,  // {ghost, home}: a dropped piece waiting for the server's answer

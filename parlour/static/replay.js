@@ -5,7 +5,7 @@
 // steps. The move shown is in the address (#move=N), so a link opens at that move, and a
 // change of the address moves the page there. Open
 // to anyone once the game is over; before, to its players only (the page says so).
-import { $, api, LOGO, nextTheme, scrollIntoList, toast, tokens } from "/static/common.js";
+import { $, api, inSentence, LOGO, nextTheme, scrollIntoList, toast, tokens } from "/static/common.js";
 import { fitBoardToScreen } from "/static/fit.js";
 import { markEdges, moveItems } from "/static/movelist.js";
 import { keepEndCauseInSight } from "/static/panbox.js";
@@ -121,8 +121,6 @@ function playedWords(note) {
 
 function resultFigures() {
   const { replay } = state;
-  // "Moves" reads "moves" mid-sentence; "3BV" and "3BV/s" stay as they are written
-  const inSentence = (label) => label.replace(/^[A-Z](?![A-Z])/, (first) => first.toLowerCase());
   const figures = [["time", replay.time_shown], ...replay.end_figures.map(({ label, shown }) => [inSentence(label), shown])];
   return `At the end: ${figures.map(([label, value]) => `${label} ${value}`).join(", ")}.`;
 }

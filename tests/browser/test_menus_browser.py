@@ -5,6 +5,7 @@ About box and Quit; on a phone the bar is one "Menu" button."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
@@ -300,6 +301,20 @@ def test_a_game_exported_from_the_menu_is_imported_in_another_browser(
     expect(other.page.locator("#game-id")).to_have_text(game.page.locator("#game-id").inner_text())
     assert other.marks() == 2
     assert other.session() != game.session()  # a game of its own, from the same deal and moves
+
+
+def test_a_damaged_file_is_refused_in_a_player_s_words(
+    game_page: OpenGame, tmp_path: Path,
+) -> None:
+    damaged = tmp_path / "tictactoe.parlour.json"
+    damaged.write_text('{"version": 1, "game": "tictactoe"}')
+    other = two_players(game_page)
+    other.open("game")
+    with other.page.expect_file_chooser() as choosing:
+        other.entry("import").click()
+    choosing.value.set_files(str(damaged))
+    expect(other.page.locator("#message")).to_have_text(
+        "That file cannot be imported: its 'format' is missing")
 
 
 @pytest.mark.parametrize("game", ["escalator", "ishido", "tribolo"])
