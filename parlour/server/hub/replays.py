@@ -160,10 +160,10 @@ def past_board(markup: str) -> str:
 
 
 def _inert_button(tag: re.Match[str]) -> str:
-    names = [attribute.group(1) for attribute in _ATTRIBUTE.finditer(tag.group(1))]
-    if "data-peek" in names:
+    attributes = list(_ATTRIBUTE.finditer(tag.group(1)))
+    if any(attribute.group(1) == "data-peek" for attribute in attributes):
         return tag.group()
-    kept = "".join(attribute.group() for attribute in _ATTRIBUTE.finditer(tag.group(1))
+    kept = "".join(attribute.group() for attribute in attributes
                    if attribute.group(1) not in ("title", "disabled"))
     return f"<button{kept} disabled>"
 
