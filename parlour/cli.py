@@ -107,6 +107,10 @@ def add_hosting_options(parser: argparse.ArgumentParser) -> None:
         default=os.environ.get("PARLOUR_METRICS_FROM", ""),
         help="addresses or networks, beside this machine, that may read /metrics "
         "(default: none; $PARLOUR_METRICS_FROM)")
+    hosting.add_argument(
+        "--shared", action="store_true", default=os.environ.get("PARLOUR_SHARED") == "1",
+        help="many people play here: each browser's statistics, daily deals and past games "
+        "are its own, not all this Parlour keeps (implied by --database; $PARLOUR_SHARED=1)")
     for kind, (option, what) in LIMIT_OPTIONS.items():
         hosting.add_argument(
             option, metavar="N", type=int, default=limits.configured(kind),
@@ -371,7 +375,8 @@ def main(argv: list[str] | None = None) -> None:
     hosted = hosting(store, args.bus)
     app = create_app(store, GAMES, allowed_hosts=hosts, compute=compute,
                      trusted_proxies=[args.trusted_proxy], metrics_from=[args.metrics_from],
-                     limits=shared_limits(args), hosting=hosted)
+                     limits=shared_limits(args), hosting=hosted,
+                     shared=args.shared or isinstance(db, str))  # PostgreSQL: hosted
     server = uvicorn.Server(uvicorn.Config(
         app, log_level="warning", ws_ping_interval=20, ws_ping_timeout=20,
         proxy_headers=False,  # the app reads them, from --trusted-proxy only (api/proxies.py)

@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
@@ -214,14 +215,14 @@ def report(client: TestClient, today: str) -> dict[str, dict[str, Any]]:
     return {entry["game"]: entry for entry in reply.json()["games"]}
 
 
-def started(client: TestClient, game_id: str) -> dict[str, Any]:
+def started(client: httpx.Client, game_id: str) -> dict[str, Any]:
     reply = client.post("/api/games", json={"game": "minesweeper", "id": game_id})
     assert reply.status_code == 201, reply.text
     body: dict[str, Any] = reply.json()
     return body
 
 
-def open_cell(client: TestClient, game: dict[str, Any], row: int, col: int) -> dict[str, Any]:
+def open_cell(client: httpx.Client, game: dict[str, Any], row: int, col: int) -> dict[str, Any]:
     reply = client.post(f"/api/games/{game['session']}/moves", json={"move": {"open": [row, col]}},
                         headers={"Authorization": f"Bearer {game['token']}"})
     assert reply.status_code == 200, reply.text
@@ -229,8 +230,9 @@ def open_cell(client: TestClient, game: dict[str, Any], row: int, col: int) -> d
     return view
 
 
-def win(client: TestClient, game: dict[str, Any]) -> None:
-    """Open the centre, then every safe cell still closed, as the deal says."""
+def win(client: httpx.Client, game: dict[str, Any]) -> None:
+    """Open the centre, then every safe cell still closed, as the deal says (through the
+    app in-process, or a server's address: a TestClient is an httpx.Client)."""
     rules = MINESWEEPER.game
     parsed = parse_game_id(rules, game["id"])
     field = rules.apply(rules.deal(parsed.params, parsed.rng(rules)), ("open", 7, 7))
@@ -242,7 +244,7 @@ def win(client: TestClient, game: dict[str, Any]) -> None:
     assert view["status"] == "won"
 
 
-def lose(client: TestClient, game: dict[str, Any]) -> None:
+def lose(client: httpx.Client, game: dict[str, Any]) -> None:
     rules = MINESWEEPER.game
     parsed = parse_game_id(rules, game["id"])
     field = rules.apply(rules.deal(parsed.params, parsed.rng(rules)), ("open", 7, 7))

@@ -442,7 +442,7 @@ def test_hints_takebacks_pictures_statistics_resume_and_files_work_across_proces
                           json={"accept": True}, timeout=30)
     assert answered.status_code == 200 and answered.json()["moves"] == 0  # taken back
 
-    # a finished game counts in the statistics every process reads
+    # a finished game counts in each player's statistics, whichever process reads them
     finish = [[0, 0], [0, 1], [1, 0], [1, 1], [2, 0]]
     for turn, cell in enumerate(finish):
         played = httpx.post(f"{(a, b, c)[turn % 3]}/api/games/{two['session']}/moves",
@@ -450,8 +450,11 @@ def test_hints_takebacks_pictures_statistics_resume_and_files_work_across_proces
                             timeout=30)
         assert played.status_code == 200, played.text
     for url in (a, b, c):
-        groups = httpx.get(f"{url}/api/stats?game=tictactoe", timeout=30).json()["groups"]
-        assert sum(group["played"] for group in groups) >= 1
+        for held, side in ((two["token"], "Cross"), (joined["token"], "Circle")):
+            groups = httpx.post(f"{url}/api/stats/mine?game=tictactoe", json={"tokens": [held]},
+                                timeout=30).json()["groups"]
+            assert [group["players"] for group in groups] == [f"Online with a friend, as {side}"]
+        assert httpx.get(f"{url}/api/stats", timeout=30).status_code == 403  # shared: mine only
 
     # the resume list, and a game exported through one process and imported on another
     play_a_move(b, sid, token)

@@ -59,6 +59,7 @@ def create_app(
     limits: Limits | None = None,
     metrics_from: Collection[str] = (),
     hosting: Hosting | None = None,
+    shared: bool = False,
 ) -> FastAPI:
     """The app. `allowed_hosts`: the names it answers to ("*" for any); `clock`: the
     game clocks' time (a test's own, to move by hand); `trusted_proxies`: the addresses
@@ -68,7 +69,8 @@ def create_app(
     every process), closed when the app stops; `metrics_from`: addresses or networks
     beside loopback that may read /metrics (`api/monitoring.py`); `hosting`: this
     process's part in a hosted Parlour of many (parlour.server.hosted), None for the one
-    process."""
+    process; `shared`: many people play here, and the statistics, daily deals, past games
+    and records each shows a player are their own (parlour.stats.own)."""
     limits = MemoryLimits() if limits is None else limits
 
     @contextlib.asynccontextmanager
@@ -105,7 +107,7 @@ def create_app(
     )
     counted = metrics.create()  # this app's own registry
     hub = Hub(store, games, ai_delay_scale=ai_delay_scale, compute=compute, clock=clock,
-              limits=limits, metrics=counted)
+              limits=limits, metrics=counted, shared=shared)
     counted.watch(live_games=lambda: len(hub.live), viewers=hub.caps.open_sockets)
     app.state.hub = hub
     app.state.send_timeout = send_timeout  # a viewer that stops reading is dropped after it

@@ -2,9 +2,8 @@
 // (the server merges it and says what it added), and the results as CSV (a plain link).
 // The file carries this browser's seat tokens of its games (the server puts in only those
 // it has a seat for), so that the browser that restores it takes those seats.
-import { saveToken, tokens } from "/static/common.js";
+import { saveToken, tokens, TOKENS_SENT } from "/static/common.js";
 
-const TOKENS_SENT = 10_000;  // the server takes this many: the most recently kept
 
 const $ = (id) => document.getElementById(id);
 
@@ -34,20 +33,25 @@ export function restoredWords(report) {
   return words;
 }
 
+// Download what POST `path` answers to this browser's tokens, as the file it names.
+async function downloadMine(path, fallbackName) {
+  const response = await fetch(path, {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ tokens: Object.values(tokens()).slice(-TOKENS_SENT) }),
+  });
+  if (!response.ok) throw new Error((await response.json().catch(() => ({}))).error || response.statusText);
+  const named = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "");
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(await response.blob());
+  link.download = named ? named[1] : fallbackName;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+}
+
 async function download() {
   say("Making the backup…");
   try {
-    const response = await fetch("/api/backup/mine", {
-      method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ tokens: Object.values(tokens()).slice(-TOKENS_SENT) }),
-    });
-    if (!response.ok) throw new Error((await response.json().catch(() => ({}))).error || response.statusText);
-    const named = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "");
-    const link = document.createElement("a");
-    link.href = URL.createObjectURL(await response.blob());
-    link.download = named ? named[1] : "parlour-backup.json";
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+    await downloadMine("/api/backup/mine", "parlour-backup.json");
     say("Backup downloaded.");
   } catch (error) {
     say(`The backup could not be made: ${error.message}`, true);
@@ -75,8 +79,23 @@ async function restoreFile(file, restored) {
   }
 }
 
-// restored(): shows the statistics again once a restore has added to them.
-export function setUpBackup({ restored }) {
+// On a shared Parlour the section is the player's results as CSV alone: a backup holds
+// every player's games, and is made on the server's own machine (`parlour --backup`).
+function ownResultsOnly() {
+  $("backup-heading").textContent = "Your results";
+  $("backup-download").hidden = $("backup-restore").hidden = true;
+  $("backup-intro").textContent = "Your finished games, a row each, for a spreadsheet.";
+  $("results-csv").addEventListener("click", async (event) => {
+    event.preventDefault();
+    try { await downloadMine("/api/results.csv/mine", "parlour-results.csv"); say(""); }
+    catch (error) { say(`The results could not be downloaded: ${error.message}`, true); }
+  });
+}
+
+// restored(): shows the statistics again once a restore has added to them; `shared`: the
+// catalog's (only this browser's own results here).
+export function setUpBackup({ restored, shared }) {
+  if (shared) { ownResultsOnly(); return; }
   $("backup-download").addEventListener("click", download);
   $("backup-restore").addEventListener("click", () => {
     const input = document.createElement("input");

@@ -130,6 +130,25 @@ export function saveToken(session, token) {
   const all = tokens(); all[session] = token;
   localStorage.setItem(TOKENS_KEY, JSON.stringify(all));
 }
+// The tokens the server takes at once for a player's own results or backup: the most
+// recently kept.
+export const TOKENS_SENT = 10_000;
+
+let catalogAsked = null;
+// The server's catalog (its games, and whether it is `shared`), asked once per page.
+export function catalog() {
+  catalogAsked ??= api("GET", "/api/catalog").catch((error) => { catalogAsked = null; throw error; });
+  return catalogAsked;
+}
+
+// The player's own results (`path`: /api/stats, /api/daily, /api/replays, a game's
+// records): on a shared Parlour, those of the games this browser's tokens hold a seat in
+// (POST path/mine); on one player's own, all it keeps.
+export async function ownResults(path, query = "", token = undefined) {
+  if (!(await catalog()).shared) return await api("GET", path + query, undefined, token);
+  const sent = Object.values(tokens()).slice(-TOKENS_SENT);
+  return await api("POST", `${path}/mine${query}`, { tokens: sent }, token);
+}
 
 let toastTimer = 0;
 const TOAST_MS = 2200, ACTION_TOAST_MS = 6000;

@@ -1,7 +1,7 @@
 // Daily deals: each solitaire's deal of the day (the player's local date), on the home
 // page with its result once played, and on the statistics page with the days played and
 // the streaks. The server says which game counts for the day and works out the streaks.
-import { api, escapeHtml, tokens } from "/static/common.js";
+import { escapeHtml, ownResults, tokens } from "/static/common.js";
 
 // The player's own date, as the server takes it: YYYY-MM-DD of the local calendar.
 export function localToday(now = new Date()) {
@@ -10,7 +10,7 @@ export function localToday(now = new Date()) {
 }
 
 export async function dailyDeals() {
-  return await api("GET", `/api/daily?today=${localToday()}`);
+  return await ownResults("/api/daily", `?today=${localToday()}`);
 }
 
 // How the day's result reads: "Won in 3:12", "Lost", "In progress"...

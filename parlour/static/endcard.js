@@ -11,7 +11,7 @@
 // focus, not one of its actions (Tab reaches them). ✕, Esc or See the board put it away
 // (the focus goes back to the board); the status row then keeps the result and a "Show
 // result" button that brings the card back.
-import { $, api, escapeHtml, playerNumber, seatDot, set, setText, tokens } from "/static/common.js";
+import { $, escapeHtml, ownResults, playerNumber, seatDot, set, setText, tokens } from "/static/common.js";
 
 const END_BEAT_MS = 900;  // the final board alone, before the card comes
 
@@ -104,7 +104,7 @@ export function createEndCard({ sameDeal = true } = {}) {
     const fill = state.fills;
     let records = [];
     try {
-      records = await api("GET", `/api/games/${encodeURIComponent(next.session)}/records`, undefined, tokens()[next.session]);
+      records = await ownResults(`/api/games/${encodeURIComponent(next.session)}/records`, "", tokens()[next.session]);
     } catch { return; }  // the card stands without them
     if (state.fills !== fill || !records.length) return;
     $("end-records").innerHTML = records.map(({ caption, shown, new: fresh }) =>

@@ -1,6 +1,6 @@
 // The home page: the unfinished games to resume (first, when there are any), every game
 // with its picture, and the daily deals.
-import { api, escapeHtml, loadPrefs, LOGO, nextTheme, THEMES, toast, tokens } from "/static/common.js";
+import { api, catalog as catalogOf, escapeHtml, loadPrefs, LOGO, nextTheme, THEMES, toast, tokens } from "/static/common.js";
 import { showHomeDaily } from "/static/daily.js";
 
 const $ = (id) => document.getElementById(id);
@@ -101,7 +101,7 @@ async function start() {
   document.addEventListener("keydown", onKey);
   bindResume();
   // the games are shown even if the Resume list cannot be
-  const [catalog] = await Promise.all([api("GET", "/api/catalog"), showResume().catch((error) => toast(error.message)),
+  const [catalog] = await Promise.all([catalogOf(), showResume().catch((error) => toast(error.message)),
     showHomeDaily($("daily"), $("daily-section"), $("daily-date")).catch((error) => toast(error.message))]);
   $("games").innerHTML = catalog.games.map(gameCard).join("");
   document.body.dataset.ready = "1";

@@ -1,6 +1,6 @@
 // The statistics page's past games: the last finished games (of the game chosen, or of
 // all), each with a Replay link to watch it again (/replay/SID), from GET /api/replays.
-import { api, escapeHtml } from "/static/common.js";
+import { escapeHtml, ownResults } from "/static/common.js";
 
 const SHOWN = 20;
 
@@ -23,7 +23,7 @@ function row(past, allGames) {
 
 // Fill `section` with the past games of `game` ("" for every game).
 export async function showPastGames(section, game) {
-  const games = await api("GET", `/api/replays?limit=${SHOWN}${game ? `&game=${encodeURIComponent(game)}` : ""}`);
+  const games = await ownResults("/api/replays", `?limit=${SHOWN}${game ? `&game=${encodeURIComponent(game)}` : ""}`);
   section.hidden = games.length === 0;
   section.innerHTML = `<h2 class="section" id="past-games-title">Past games</h2>
     <p class="note">Watch any of them again, move by move.</p>

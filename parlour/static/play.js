@@ -16,7 +16,7 @@
 //   help.js, fit.js (the board fits the first screen), gamefile.js (export, import),
 //   peek.js (hold a board's data-peek element to see what it shows: a finished picture)
 //   panbox.js (a board that pans in a box of its own: a hint, what ended the game in sight)
-import { $, api, applyPrefs, LOGO, toast, warmSounds } from "/static/common.js";
+import { $, applyPrefs, catalog as catalogOf, LOGO, toast, warmSounds } from "/static/common.js";
 import { clientCommand, createCommands, keysOf, TOOLBAR_ACTIONS } from "/static/commands.js";
 import { createConnection } from "/static/connection.js";
 import { createDisplay } from "/static/display.js";
@@ -37,7 +37,7 @@ const GAME = decodeURIComponent(location.pathname.split("/")[2] || "");
 async function start() {
   document.body.dataset.game = GAME;  // for a game's stylesheet to style the page around its board
   $("logo").innerHTML = LOGO;
-  const catalog = await api("GET", "/api/catalog");
+  const catalog = await catalogOf();
   const info = catalog.games.find((g) => g.name === GAME);  // this game's catalog entry
   $("game-title").textContent = info.title;
   $("game-css").href = `/games/${GAME}/view.css`;

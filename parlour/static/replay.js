@@ -5,7 +5,7 @@
 // steps. The move shown is in the address (#move=N), so a link opens at that move, and a
 // change of the address moves the page there. Open
 // to anyone once the game is over; before, to its players only (the page says so).
-import { $, api, inSentence, LOGO, nextTheme, scrollIntoList, toast, tokens } from "/static/common.js";
+import { $, api, catalog as catalogOf, inSentence, LOGO, nextTheme, scrollIntoList, toast, tokens } from "/static/common.js";
 import { fitBoardToScreen } from "/static/fit.js";
 import { markEdges, moveItems } from "/static/movelist.js";
 import { keepEndCauseInSight } from "/static/panbox.js";
@@ -262,7 +262,7 @@ async function start() {
   try { replay = await api("GET", `/api/games/${encodeURIComponent(SID)}/replay`, undefined, token()); }
   catch (error) { refuse(error); return; }
   state.replay = replay;
-  const catalog = await api("GET", "/api/catalog");
+  const catalog = await catalogOf();
   const info = catalog.games.find((g) => g.name === replay.game);
   document.body.dataset.game = replay.game;
   $("game-css").href = `/games/${encodeURIComponent(replay.game)}/view.css`;  // fit.js fits again once it has come

@@ -1,6 +1,6 @@
 // Statistics per game, group (board, difficulty...) and mode. The server words the
 // figures and draws the charts (SVG themed by the page's colours); this lays them out.
-import { api, escapeHtml, LOGO } from "/static/common.js";
+import { catalog as catalogOf, escapeHtml, LOGO, ownResults } from "/static/common.js";
 import { setUpBackup } from "/static/backup.js";
 import { showStatsDaily } from "/static/daily.js";
 import { showPastGames } from "/static/pastgames.js";
@@ -75,7 +75,7 @@ function backLink(game, title) {
 async function show(titles) {
   const game = $("game-filter").value;
   const title = titles.get(game);
-  const [stats] = await Promise.all([api("GET", `/api/stats${game ? `?game=${encodeURIComponent(game)}` : ""}`),
+  const [stats] = await Promise.all([ownResults("/api/stats", game ? `?game=${encodeURIComponent(game)}` : ""),
     showStatsDaily($("daily"), game).catch(() => { $("daily").hidden = true; })]);  // the rest stands without it
   if (game !== $("game-filter").value) return;  // changed again meanwhile
   $("heading").textContent = title ? `Statistics — ${title}` : "Statistics";
@@ -91,7 +91,7 @@ async function show(titles) {
 
 async function start() {
   $("logo").innerHTML = LOGO;
-  const catalog = await api("GET", "/api/catalog");
+  const catalog = await catalogOf();
   const titles = new Map(catalog.games.map((g) => [g.name, g.title]));
   const filter = $("game-filter");
   filter.innerHTML += catalog.games.map((g) => `<option value="${escapeHtml(g.name)}">${escapeHtml(g.title)}</option>`).join("");
@@ -100,7 +100,7 @@ async function start() {
     history.replaceState(null, "", filter.value ? `/stats?game=${encodeURIComponent(filter.value)}` : "/stats");
     show(titles);
   });
-  setUpBackup({ restored: () => show(titles) });
+  setUpBackup({ restored: () => show(titles), shared: catalog.shared });
   await show(titles);
 }
 

@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 from parlour.core.game import GameSpec
 from parlour.core.gameid import SHOWN, board_words
 from parlour.stats.wording import players
-from parlour.store import Result, Store
+from parlour.store import Result, ResultReads
 
 MAX_LISTED = 100
 """The most past games one request lists."""
@@ -41,7 +41,7 @@ class PastGame(BaseModel):
     finished: float = Field(description="when it ended (seconds since 1970)")
 
 
-def past_games(store: Store, games: Mapping[str, GameSpec], game: str | None, limit: int
+def past_games(store: ResultReads, games: Mapping[str, GameSpec], game: str | None, limit: int
                ) -> list[dict[str, Any]]:
     """The last `limit` finished games (of `game`, or of every game) whose replay is
     still there, most recent first, among the latest `SCANNED` results. Blocking: run it

@@ -19,7 +19,7 @@ from parlour.core.times import units
 from parlour.stats.numbers import counted, record
 from parlour.stats.statistics import RESULTS_PER_GROUP
 from parlour.stats.wording import fraction, writer
-from parlour.store import Result, Store
+from parlour.store import Result, ResultReads
 
 
 def end_records(spec: GameSpec, this: Result, group: Sequence[Result]) -> list[dict[str, Any]]:
@@ -81,7 +81,7 @@ def best_possible_record(possible: BestPossible) -> dict[str, Any]:
             "shown": str(possible.value), "new": False, "met": possible.met}
 
 
-def store_end_records(store: Store, spec: GameSpec, sid: str, seat: int | None
+def store_end_records(store: ResultReads, spec: GameSpec, sid: str, seat: int | None
                       ) -> list[dict[str, Any]]:
     """`end_records` of the last result filed for game `sid` (at `seat`, else its first
     seat's), read from `store`: its group's latest results only, those finished after it

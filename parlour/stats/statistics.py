@@ -32,7 +32,8 @@ from parlour.stats.charts import figure_chart, win_rate_chart
 from parlour.stats.numbers import summary
 from parlour.stats.svg import Chart
 from parlour.stats.wording import players, shown, writer
-from parlour.store import Result, Store
+from parlour.store import Result, ResultReads, Store
+from parlour.store.rows import StatReading
 
 OUTCOMES = {"won": "won", "lost": "lost", "draw": "drawn"}
 """A game's outcomes when it does not declare them."""
@@ -59,14 +60,24 @@ def store_statistics(store: Store, games: Mapping[str, GameSpec], game: str | No
         answer = kept.get((game, store.results_version()))
         if answer is None:
             reading = store.stat_reading(game, GROUPS_PER_GAME, RESULTS_PER_GROUP)
-            played = {_key(g.game, g.preset, g.mode, g.seat_name): g.played
-                      for g in reading.groups}
-            answer = statistics([r for g in reading.groups for r in g.latest], games,
-                                played, reading.left_off)
+            answer = _statistics_of(reading, games)
             while len(kept) >= ANSWERS_KEPT:
                 kept.pop(next(iter(kept)))
             kept[(game, reading.version)] = answer
         return answer
+
+
+def own_statistics(reads: ResultReads, games: Mapping[str, GameSpec], game: str | None = None
+                   ) -> dict[str, Any]:
+    """`statistics` of a player's own results (parlour.stats.own), bounded as
+    `store_statistics` is; not kept, as no two players share them. Blocking."""
+    return _statistics_of(reads.stat_reading(game, GROUPS_PER_GAME, RESULTS_PER_GROUP), games)
+
+
+def _statistics_of(reading: StatReading, games: Mapping[str, GameSpec]) -> dict[str, Any]:
+    played = {_key(g.game, g.preset, g.mode, g.seat_name): g.played for g in reading.groups}
+    return statistics([r for g in reading.groups for r in g.latest], games, played,
+                      reading.left_off)
 
 
 def _key(game: str, preset: str, mode: str, seat_name: str) -> Key:

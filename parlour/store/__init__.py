@@ -36,7 +36,7 @@ from parlour.store.changes import (
     upload_saved,
     uploads_expired,
 )
-from parlour.store.interface import Fenced, NewerStore, Store
+from parlour.store.interface import Fenced, NewerStore, ResultReads, Store
 from parlour.store.pictures import (
     MAX_BYTES,
     BadUpload,
@@ -66,6 +66,7 @@ __all__ = [
     "ProgressSaved",
     "Restored",
     "Result",
+    "ResultReads",
     "SeatingChanged",
     "SeriesRow",
     "SeriesSaved",

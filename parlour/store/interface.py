@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from typing import Protocol
 
 from parlour.core.game import JSON
 from parlour.store.changes import (
@@ -28,6 +29,22 @@ from parlour.store.rows import (
     SessionRow,
     StatReading,
 )
+
+
+class ResultReads(Protocol):
+    """The reads of finished games that the statistics, the daily deals, the past games
+    and a game's records are drawn from: a Store's, of every result it keeps, or a
+    player's own (parlour.stats.own.HeldResults). Each may block: call it in a thread."""
+
+    def results_version(self) -> tuple[float, ...]: ...
+    def stat_reading(self, game: str | None, groups_per_game: int, per_group: int
+                     ) -> StatReading: ...
+    def daily_starts(self) -> list[DailyStart]: ...
+    def daily_results(self) -> list[Result]: ...
+    def latest_results(self, game: str | None, limit: int
+                       ) -> list[tuple[Result, SessionRow | None]]: ...
+    def result_and_group(self, sid: str, seat: int | None, per_group: int
+                         ) -> tuple[Result, list[Result]] | None: ...
 
 
 class NewerStore(RuntimeError):
@@ -116,10 +133,10 @@ class Store(ABC):
         `per_group` latest results. Safe to call from a thread, as `kept_sessions`."""
 
     @abstractmethod
-    def daily_starts(self) -> list[DailyStart]:
+    def daily_starts(self, sids: Sequence[str] | None = None) -> list[DailyStart]:
         """Every game started on a seed that names a date (`daily-YYYY-MM-DD`), oldest
-        first: the candidates for the daily deals (`parlour.core.daily` says which are).
-        Safe to call from a thread, as `kept_sessions`."""
+        first: the candidates for the daily deals (`parlour.core.daily` says which are);
+        only those of `sids`, if given. Safe to call from a thread, as `kept_sessions`."""
 
     @abstractmethod
     def daily_results(self) -> list[Result]:
@@ -139,6 +156,22 @@ class Store(ABC):
         with the `per_group` latest results of its statistics group finished no later,
         oldest first, itself among them: what its records are measured by. None if it
         has no result. Safe to call from a thread."""
+
+    # -- a player's own, on a shared Parlour (parlour.stats.own) ----------------------
+    @abstractmethod
+    def held_seats(self, tokens: Sequence[str]) -> dict[str, list[int]]:
+        """The seats these tokens (digests, as kept) hold, by session: every game, over
+        or not, on a Resume list or taken off it. Safe to call from a thread."""
+
+    @abstractmethod
+    def results_of(self, sids: Sequence[str]) -> list[Result]:
+        """Every seat's results of these sessions, oldest first. Safe to call from a
+        thread."""
+
+    @abstractmethod
+    def session_rows(self, sids: Sequence[str]) -> dict[str, SessionRow]:
+        """These sessions as they are now (those kept), without their moves. Safe to call
+        from a thread."""
 
     # -- backups ------------------------------------------------------------------------
     @abstractmethod

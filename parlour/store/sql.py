@@ -45,12 +45,15 @@ class Reads(Protocol[Db_contra]):
     def results_version(self, db: Db_contra) -> tuple[float, ...]: ...
     def stat_reading(self, db: Db_contra, game: str | None, groups_per_game: int,
                      per_group: int) -> StatReading: ...
-    def daily_starts(self, db: Db_contra) -> list[DailyStart]: ...
+    def daily_starts(self, db: Db_contra, sids: Sequence[str] | None) -> list[DailyStart]: ...
     def daily_results(self, db: Db_contra) -> list[Result]: ...
     def latest_results(self, db: Db_contra, game: str | None, limit: int
                        ) -> list[tuple[Result, SessionRow | None]]: ...
     def result_and_group(self, db: Db_contra, sid: str, seat: int | None, per_group: int
                          ) -> tuple[Result, list[Result]] | None: ...
+    def held_seats(self, db: Db_contra, tokens: Sequence[str]) -> dict[str, list[int]]: ...
+    def results_of(self, db: Db_contra, sids: Sequence[str]) -> list[Result]: ...
+    def session_rows(self, db: Db_contra, sids: Sequence[str]) -> dict[str, SessionRow]: ...
     def kept_sessions(self, db: Db_contra) -> list[KeptSession]: ...
     def identities(self, db: Db_contra, sids: Sequence[str], tokens: Sequence[str],
                    uploads: Sequence[str]) -> Identities: ...
@@ -121,9 +124,9 @@ class SqlStore(Store, Generic[Db]):
         with self._apart() as db:
             return self.reads.stat_reading(db, game, groups_per_game, per_group)
 
-    def daily_starts(self) -> list[DailyStart]:
+    def daily_starts(self, sids: Sequence[str] | None = None) -> list[DailyStart]:
         with self._apart() as db:
-            return self.reads.daily_starts(db)
+            return self.reads.daily_starts(db, sids)
 
     def daily_results(self) -> list[Result]:
         with self._apart() as db:
@@ -138,6 +141,18 @@ class SqlStore(Store, Generic[Db]):
                          ) -> tuple[Result, list[Result]] | None:
         with self._apart() as db:
             return self.reads.result_and_group(db, sid, seat, per_group)
+
+    def held_seats(self, tokens: Sequence[str]) -> dict[str, list[int]]:
+        with self._apart() as db:
+            return self.reads.held_seats(db, tokens)
+
+    def results_of(self, sids: Sequence[str]) -> list[Result]:
+        with self._apart() as db:
+            return self.reads.results_of(db, sids)
+
+    def session_rows(self, sids: Sequence[str]) -> dict[str, SessionRow]:
+        with self._apart() as db:
+            return self.reads.session_rows(db, sids)
 
     def kept_sessions(self) -> list[KeptSession]:
         with self._apart() as db:

@@ -14,6 +14,8 @@ from fastapi.responses import Response
 
 from parlour.server.api.deps import HubDep
 from parlour.server.api.errors import errors
+from parlour.server.api.rest import refuse_everyones
+from parlour.server.api.schemas import OwnTokens
 from parlour.server.hub.backup import (
     Backup,
     HeldTokens,
@@ -23,11 +25,14 @@ from parlour.server.hub.backup import (
     replay_off_loop,
     restore,
 )
+from parlour.server.hub.core import Hub
 from parlour.server.hub.errors import ApiError
+from parlour.stats.own import HeldResults
 from parlour.stats.spreadsheet import results_csv
 
 BACKUP_PATH = "/api/backup"
 MINE_PATH = "/api/backup/mine"  # a backup carrying the tokens the browser sends
+CSV_PATH = "/api/results.csv"
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 router = APIRouter()
@@ -103,16 +108,36 @@ async def restore_backup(request: Request, hub: HubDep) -> RestoreReport:
                          replay_off_loop(hub.workers))
 
 
-@router.get("/api/results.csv", response_class=Response, tags=["games"],
+@router.get(CSV_PATH, response_class=Response, tags=["games"],
             summary="Your results as CSV",
             responses={200: {"description": "one row per finished game of each player",
                              "content": {"text/csv": {}}}, **errors()})
 async def results_as_csv(hub: HubDep) -> Response:
     """The results for a spreadsheet: one row per finished game of each player (date,
     game, board, players, seat, result, score, time in seconds, moves, with help or
-    not, game id), oldest first."""
+    not, game id), oldest first. Of every game kept: 403 on a shared Parlour, where each
+    player's are their own (POST /api/results.csv/mine)."""
+    refuse_everyones(hub, "Results", "/api/results.csv")
     # every result is read: not on the event loop
     text: str = await asyncio.to_thread(
         lambda: results_csv(hub.store.results(), hub.store.result_game_ids(), hub.games))
+    return _csv(hub, text)
+
+
+@router.post(f"{CSV_PATH}/mine", response_class=Response, tags=["games"],
+             summary="Your results as CSV, on any Parlour",
+             responses={200: {"description": "one row per finished game of yours",
+                              "content": {"text/csv": {}}}, **errors(413, 422)})
+async def own_results_as_csv(body: OwnTokens, hub: HubDep) -> Response:
+    """The CSV of GET /api/results.csv, of the seats the tokens you send hold."""
+
+    def drawn() -> str:
+        held = HeldResults(hub.store, body.tokens)
+        return results_csv(held.results, held.game_ids(), hub.games)
+
+    return _csv(hub, await asyncio.to_thread(drawn))
+
+
+def _csv(hub: Hub, text: str) -> Response:
     day = time.strftime("%Y-%m-%d", time.localtime(hub.now()))
     return _download(text.encode(), "text/csv; charset=utf-8", f"parlour-results-{day}.csv")

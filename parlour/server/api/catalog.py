@@ -89,10 +89,14 @@ class GameInfo(BaseModel):
 
 class Catalog(BaseModel):
     games: list[GameInfo]
+    shared: bool = Field(False, description="many people play on this Parlour: your "
+                         "statistics, daily deals, past games and a game's records are read "
+                         "with the seat tokens you keep (POST /api/stats/mine and the like)")
 
 
-def describe_catalog(games: Mapping[str, GameSpec]) -> Catalog:
+def describe_catalog(games: Mapping[str, GameSpec], shared: bool = False) -> Catalog:
     return Catalog(
+        shared=shared,
         games=[
             GameInfo(
                 name=spec.name,

@@ -13,7 +13,7 @@ import asyncio
 import datetime as dt
 import gc
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Header, Path, Query, Request
@@ -37,6 +37,7 @@ from parlour.server.api.schemas import (
     JoinRequest,
     MoveRequest,
     NewGame,
+    OwnTokens,
     RematchAnswer,
     TakebackAnswer,
     Uploaded,
@@ -71,10 +72,11 @@ from parlour.server.hub.tokens import Presented, presented
 from parlour.server.hub.views import View
 from parlour.server.limits import Kind
 from parlour.stats.daily import daily_report
+from parlour.stats.own import HeldResults
 from parlour.stats.past_games import MAX_LISTED, PastGame, past_games
 from parlour.stats.records import best_possible_record, store_end_records
-from parlour.stats.statistics import store_statistics
-from parlour.store import MAX_BYTES
+from parlour.stats.statistics import own_statistics, store_statistics
+from parlour.store import MAX_BYTES, ResultReads
 
 T = TypeVar("T")
 PICTURE_TYPES = ("image/png", "image/jpeg", "image/webp")
@@ -96,6 +98,11 @@ IMPORTED_MOVES_PER_UNIT = 100
 replayed and written, which its bytes alone undercount tenfold."""
 
 
+OWN_PATHS = ("/api/stats/mine", "/api/daily/mine", "/api/replays/mine", "/api/results.csv/mine")
+"""Each player's own results read with the tokens they keep (and a game's records:
+/api/games/{sid}/records/mine); their bodies may be as long as a backup's tokens."""
+
+
 def body_rule(path: str) -> BodyRule:
     """The body a route takes, for the front door: its content types and size limit."""
     if path == "/api/uploads":
@@ -104,8 +111,8 @@ def body_rule(path: str) -> BodyRule:
         return BodyRule(("application/json",), FILE_LIMIT)
     if path == "/api/backup":  # a restore: a whole backup, pictures included
         return BodyRule(("application/json",), BACKUP_LIMIT)
-    if path == "/api/backup/mine":  # the tokens a browser keeps, for its backup
-        return BodyRule(("application/json",), HELD_BODY_LIMIT)
+    if path == "/api/backup/mine" or path in OWN_PATHS or path.endswith("/records/mine"):
+        return BodyRule(("application/json",), HELD_BODY_LIMIT)  # the tokens a browser keeps
     return JSON_RULE
 IMPORT_BODY: dict[str, Any] = {"requestBody": {"required": True, "content": {
     "application/json": {"schema": {"$ref": "#/components/schemas/SavedGame"}}}}}
@@ -135,7 +142,7 @@ def bearer(authorization: str | None) -> Presented | None:
 @router.get("/api/catalog", response_model=Catalog, responses=errors(), tags=["games"])
 async def catalog(hub: HubDep) -> Catalog:
     """Every game: its seats, parameters, presets, AI levels and shortcuts."""
-    return describe_catalog(hub.games)
+    return describe_catalog(hub.games, hub.shared)
 
 
 @router.post("/api/games", status_code=201, response_model=Created,
@@ -264,16 +271,36 @@ async def get_records(sid: str, hub: HubDep, authorization: Authorization = None
     your token holds (no token: the game's first seat). Last, where the game can tell,
     the best possible from its start (`best_possible`: the sliding puzzle's fewest
     moves), with `met` saying so when this game scored it. [] while the game is on, or
-    when there is none of these. 403 to a page of another site."""
+    when there is none of these. Measured against every game kept: 403 on a shared
+    Parlour, where each player's records are their own (POST
+    /api/games/{sid}/records/mine); 403 to a page of another site."""
+    refuse_everyones(hub, "Records", f"/api/games/{sid}/records")
+    return await _records(hub, sid, authorization, lambda: hub.store)
+
+
+@router.post("/api/games/{sid}/records/mine", responses=errors(401, 404, 413, 422, 503),
+             tags=["games"], summary="A game's records among yours")
+async def own_records(sid: str, body: OwnTokens, hub: HubDep,
+                      authorization: Authorization = None) -> list[dict[str, Any]]:
+    """The records of GET /api/games/{sid}/records, measured against the games whose seats
+    the tokens you send hold (with the Authorization header's, for this game's seat)."""
+    presented = bearer(authorization)
+    tokens = body.tokens if presented is None else [*body.tokens, presented.token]
+    return await _records(hub, sid, authorization, lambda: HeldResults(hub.store, tokens))
+
+
+async def _records(hub: Hub, sid: str, authorization: str | None,
+                   reads: Callable[[], ResultReads]) -> list[dict[str, Any]]:
+    """The end card's records of game `sid`, measured against the results `reads` reads."""
     live = await hub.get(sid)
     if live.session.status is Status.PLAYING:
         return []
     seats = live.seats_of(bearer(authorization))
+    seat = min(seats) if seats else None
     # reading the group's results takes a while: not on the event loop
     records: list[dict[str, Any]]
     records, possible = await asyncio.gather(
-        asyncio.to_thread(store_end_records, hub.store, live.session.spec, sid,
-                          min(seats) if seats else None),
+        asyncio.to_thread(lambda: store_end_records(reads(), live.session.spec, sid, seat)),
         hub.advice.best_possible(live))
     return records if possible is None else [*records, best_possible_record(possible)]
 
@@ -456,17 +483,42 @@ async def forget(
     return forgotten
 
 
-@router.get("/api/stats", responses=errors(404), tags=["games"])
+def refuse_everyones(hub: Hub, what: str, path: str) -> None:
+    """On a shared Parlour a read of every player's results is refused: each player reads
+    their own (parlour.stats.own), and nobody lists the games of others."""
+    if hub.shared:
+        raise ApiError(403, f"{what} are each player's own here: POST {path}/mine with "
+                       "the seat tokens your browser keeps")
+
+
+async def _own(hub: Hub, tokens: list[str], draw: Callable[[HeldResults], T]) -> T:
+    """`draw` of the results the seats of `tokens` hold, read and drawn in a thread."""
+    return await asyncio.to_thread(lambda: draw(HeldResults(hub.store, tokens)))
+
+
+@router.get("/api/stats", responses=errors(403, 404), tags=["games"])
 async def stats(hub: HubDep, game: str | None = None) -> dict[str, Any]:
     """Statistics per game, preset and mode, with charts as SVG (404: no such game): of
     each game the 40 groups played most recently (`left_off`: how many more, per game),
     each drawn from its latest 1 000 games (`played_in_all` counts them all). A position
     given in an id, or a game imported, is filed apart (`apart`) and sets no records.
-    403 to a page of another site."""
+    Of every game kept: 403 on a shared Parlour (the catalog's `shared`), where each
+    player's are their own (POST /api/stats/mine); 403 to a page of another site."""
     if game is not None:
         hub.spec(game)
+    refuse_everyones(hub, "Statistics", "/api/stats")
     # reading and drawing take a while: not on the event loop; bounded whatever is kept
     return await asyncio.to_thread(store_statistics, hub.store, hub.games, game)
+
+
+@router.post("/api/stats/mine", responses=errors(404, 413, 422), tags=["games"],
+             summary="Your statistics")
+async def own_stats(body: OwnTokens, hub: HubDep, game: str | None = None) -> dict[str, Any]:
+    """The statistics of GET /api/stats, of the games whose seats the tokens you send
+    hold (those your browser keeps), on any Parlour."""
+    if game is not None:
+        hub.spec(game)
+    return await _own(hub, body.tokens, lambda held: own_statistics(held, hub.games, game))
 
 
 @router.get("/api/daily", responses=errors(422), tags=["games"])
@@ -477,6 +529,26 @@ async def daily_deals(hub: HubDep, today: Annotated[str | None, Query(max_length
     won, lost or given_up) — the day's result, whatever attempts follow — with the days
     played, won without help, and the current and best streaks of such days. `today` is
     your local date (YYYY-MM-DD; default: this server's): 422 if it is no one's today."""
+    day = _today(hub, today)
+    refuse_everyones(hub, "Daily deals", "/api/daily")
+    # reading every daily game's id takes a while with years of them: not on the event loop
+    return await asyncio.to_thread(_daily_report, hub, hub.store, day)
+
+
+@router.post("/api/daily/mine", responses=errors(413, 422), tags=["games"],
+             summary="Your daily deals")
+async def own_daily_deals(body: OwnTokens, hub: HubDep,
+                          today: Annotated[str | None, Query(max_length=10)] = None
+                          ) -> dict[str, Any]:
+    """The daily deals of GET /api/daily, each with your first attempt and your days and
+    streaks: of the games whose seats the tokens you send hold, on any Parlour."""
+    day = _today(hub, today)
+    return await _own(hub, body.tokens, lambda held: _daily_report(hub, held, day))
+
+
+def _today(hub: Hub, today: str | None) -> dt.date:
+    """The player's date: `today` (YYYY-MM-DD) if it is today somewhere, else 422; by
+    default this server's."""
     moment = dt.datetime.fromtimestamp(hub.now(), dt.UTC)
     try:
         day = daily.parse_day(today) if today else moment.astimezone().date()
@@ -484,10 +556,12 @@ async def daily_deals(hub: HubDep, today: Annotated[str | None, Query(max_length
         raise ApiError(422, f"today: {error}") from None
     if not daily.is_today_somewhere(day, moment):
         raise ApiError(422, "today: that date is not today anywhere on Earth")
-    # reading every daily game's id takes a while with years of them: not on the event loop
-    return await asyncio.to_thread(
-        lambda: daily_report(list(hub.games.values()), hub.store.daily_starts(),
-                             hub.store.daily_results(), day))
+    return day
+
+
+def _daily_report(hub: Hub, reads: ResultReads, day: dt.date) -> dict[str, Any]:
+    return daily_report(list(hub.games.values()), reads.daily_starts(), reads.daily_results(),
+                        day)
 
 
 @router.get("/api/replays", response_model=list[PastGame], responses=errors(404),
@@ -495,10 +569,24 @@ async def daily_deals(hub: HubDep, today: Annotated[str | None, Query(max_length
 async def past(hub: HubDep, game: str | None = None,
                limit: Annotated[int, Query(ge=1, le=MAX_LISTED)] = 20) -> list[dict[str, Any]]:
     """The finished games there are to watch again, the most recent first (of `game`, or
-    of every game; 404: no such game). Each opens at /replay/{session}."""
+    of every game; 404: no such game). Each opens at /replay/{session}. Of every game
+    kept: 403 on a shared Parlour, where each player lists their own (POST
+    /api/replays/mine)."""
     if game is not None:
         hub.spec(game)
+    refuse_everyones(hub, "Past games", "/api/replays")
     return await asyncio.to_thread(past_games, hub.store, hub.games, game, limit)
+
+
+@router.post("/api/replays/mine", response_model=list[PastGame],
+             responses=errors(404, 413, 422), tags=["replays"], summary="Your past games")
+async def own_past(body: OwnTokens, hub: HubDep, game: str | None = None,
+                   limit: Annotated[int, Query(ge=1, le=MAX_LISTED)] = 20
+                   ) -> list[dict[str, Any]]:
+    """The past games of GET /api/replays that the tokens you send hold a seat in."""
+    if game is not None:
+        hub.spec(game)
+    return await _own(hub, body.tokens, lambda held: past_games(held, hub.games, game, limit))
 
 
 async def _within_upload_limits(hub: Hub, client: str, size: int) -> None:

@@ -117,12 +117,15 @@ class Hub:
         clock: Callable[[], float] = time.monotonic,
         limits: Limits | None = None,
         metrics: Metrics | None = None,
+        shared: bool = False,
     ) -> None:
         """`now`: the wall time, for what the store keeps; `clock`: the game clocks' time,
         monotonic, so that setting the machine's time (or, on Linux and macOS, a machine
         asleep) puts no time on a player's clock. `limits`: the clients' rate limits (by
-        default this process's own, as the environment sets them)."""
+        default this process's own, as the environment sets them). `shared`: many people
+        play here, each seeing only their own results (parlour.stats.own)."""
         self.store = store
+        self.shared = shared
         self.limits: Limits = MemoryLimits() if limits is None else limits
         self.metrics = Metrics() if metrics is None else metrics
         self.games = games

@@ -161,10 +161,30 @@ def result_and_group(db: Connection, sid: str, seat: int | None, per_group: int
     return this, newest_first[::-1]
 
 
-def daily_starts(db: Connection) -> list[DailyStart]:
-    found = db.execute("SELECT sid, game, game_id, created, round, status FROM sessions"
-                       f" WHERE {_DAILY} ORDER BY created, sid", _DAILY_PATTERN)
+def daily_starts(db: Connection, sids: Sequence[str] | None) -> list[DailyStart]:
+    found = db.execute(
+        "SELECT sid, game, game_id, created, round, status FROM sessions"
+        f" WHERE {_DAILY} AND (%(sids)s::text[] IS NULL OR sid = ANY(%(sids)s::text[]))"
+        " ORDER BY created, sid", _DAILY_PATTERN | {"sids": None if sids is None else list(sids)})
     return [DailyStart(*row) for row in found]
+
+
+def held_seats(db: Connection, tokens: Sequence[str]) -> dict[str, list[int]]:
+    held: dict[str, list[int]] = {}
+    for sid, seats in db.execute("SELECT sid, seats FROM tokens WHERE token = ANY(%s)",
+                                 (list(tokens),)):
+        held[sid] = sorted({*held.get(sid, ()), *seats})
+    return held
+
+
+def results_of(db: Connection, sids: Sequence[str]) -> list[Result]:
+    return _results(db, "sid = ANY(%(sids)s)", {"sids": list(sids)}, "finished, seat, made")
+
+
+def session_rows(db: Connection, sids: Sequence[str]) -> dict[str, SessionRow]:
+    found = db.execute(f"SELECT {SESSION_COLUMNS} FROM sessions WHERE sid = ANY(%s)",
+                       (list(sids),))
+    return {row[0]: assembly.session_from(row) for row in found}
 
 
 def kept_sessions(db: Connection) -> list[KeptSession]:

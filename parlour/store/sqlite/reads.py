@@ -194,13 +194,36 @@ def latest_results(db: sqlite3.Connection, game: str | None, limit: int
                                   lambda sid: session_row(db, sid))
 
 
-def daily_starts(db: sqlite3.Connection) -> list[DailyStart]:
+def daily_starts(db: sqlite3.Connection, sids: Sequence[str] | None) -> list[DailyStart]:
     # `_` is LIKE's any-one-character, fine here: the date is checked by the caller
-    rows = db.execute(
-        "SELECT sid, game, game_id, created, round, status FROM sessions"
-        f" WHERE {_DAILY} ORDER BY created, sid"
-    ).fetchall()
-    return [DailyStart(*row) for row in rows]
+    query = f"SELECT sid, game, game_id, created, round, status FROM sessions WHERE {_DAILY}"
+    if sids is None:
+        rows = db.execute(query).fetchall()
+    else:
+        rows = [row for marks, chunk in _each_chunk(sids)
+                for row in db.execute(f"{query} AND sid IN ({marks})", chunk)]
+    return [DailyStart(*row) for row in sorted(rows, key=lambda row: (row[3], row[0]))]
+
+
+def held_seats(db: sqlite3.Connection, tokens: Sequence[str]) -> dict[str, list[int]]:
+    held: dict[str, list[int]] = {}
+    for marks, chunk in _each_chunk(tokens):
+        for sid, seats in db.execute(
+                f"SELECT sid, seats FROM tokens WHERE token IN ({marks})", chunk):
+            held[sid] = sorted({*held.get(sid, ()), *json.loads(seats)})
+    return held
+
+
+def results_of(db: sqlite3.Connection, sids: Sequence[str]) -> list[Result]:
+    rows = [row for marks, chunk in _each_chunk(sids) for row in db.execute(
+        f"SELECT {RESULT_COLUMNS}, rowid FROM results WHERE sid IN ({marks})", chunk)]
+    rows.sort(key=lambda row: (row[12], row[2], row[-1]))  # finished, seat, as added
+    return [_result(row[:-1]) for row in rows]
+
+
+def session_rows(db: sqlite3.Connection, sids: Sequence[str]) -> dict[str, SessionRow]:
+    return {row[0]: _session(row) for marks, chunk in _each_chunk(sids) for row in db.execute(
+        f"SELECT {SESSION_COLUMNS} FROM sessions WHERE sid IN ({marks})", chunk)}
 
 
 def kept_sessions(db: sqlite3.Connection) -> list[KeptSession]:

@@ -1,0 +1,115 @@
+"""A shared Parlour (`--shared`, as a hosted one is) in Chromium: people play on one
+server, and each browser's statistics page, past games, daily deals and end-card records
+are its own; a newcomer's are empty."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from tests.browser.conftest import _TOKENS_SCRIPT, TIMEOUT_MS, wait_for_views
+from tests.browser.test_daily_browser import local_today
+from tests.support.servers import RunningServer, start_server
+from tests.test_daily import started, win
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    running = start_server(tmp_path_factory.mktemp("shared") / "parlour.sqlite3",
+                           options=("--shared",))
+    yield running
+    running.stop()
+
+
+NewPerson = Callable[[dict[str, str]], Page]
+
+
+@pytest.fixture
+def new_person(browser: Browser, shared_server: RunningServer) -> Iterator[NewPerson]:
+    """A factory of people's browsers on the shared server, each keeping the seat tokens
+    it is given; an uncaught script error in any of their pages fails the test."""
+    contexts: list[BrowserContext] = []
+    errors: list[str] = []
+
+    def make(tokens: dict[str, str]) -> Page:
+        context = browser.new_context(base_url=shared_server.url)
+        context.set_default_timeout(TIMEOUT_MS)
+        context.on("weberror", lambda error: errors.append(str(error.error)))
+        context.add_init_script(_TOKENS_SCRIPT % json.dumps(tokens))
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert not errors, f"uncaught errors in the page: {errors}"
+
+
+def opened(page: Page, path: str) -> Page:
+    page.goto(path)
+    page.wait_for_selector("body[data-ready]")
+    return page
+
+
+def test_each_browser_sees_its_own_statistics_daily_deal_and_records(
+    shared_server: RunningServer, new_person: NewPerson,
+) -> None:
+    url = shared_server.url
+    newcomer = opened(new_person({}), "/")
+    today = local_today(newcomer)
+    with httpx.Client(base_url=url, timeout=30) as api:
+        assert api.get("/api/catalog").json()["shared"] is True
+        daily = api.post("/api/daily/mine", params={"today": today}, json={"tokens": []}).json()
+        daily_id = next(e["id"] for e in daily["games"] if e["game"] == "minesweeper")
+        win(api, started(api, daily_id))  # Carol clears today's Minesweeper at once,
+        alices = started(api, daily_id)  # and then Alice, no faster
+        win(api, alices)
+        bobs = api.post("/api/games", json={"game": "tictactoe",
+                                            "seats": ["human", "human"]}).json()
+        for cell in ([0, 0], [0, 1], [1, 0], [1, 1], [2, 0]):  # Bob's game at one screen
+            api.post(f"/api/games/{bobs['session']}/moves", json={"move": {"cell": cell}},
+                     headers={"Authorization": f"Bearer {bobs['token']}"})
+    alice = new_person({alices["session"]: alices["token"]})
+    bob = new_person({bobs["session"]: bobs["token"]})
+
+    opened(alice, "/stats")
+    expect(alice.locator("#groups")).to_contain_text("Minesweeper")
+    expect(alice.locator("#groups")).not_to_contain_text("Tic Tac Toe")
+    expect(alice.locator(".past-game")).to_have_count(1)
+    expect(alice.locator('#daily tr[data-game="minesweeper"] .streak-now')).to_have_text("1")
+    opened(bob, "/stats")
+    expect(bob.locator("#groups")).to_contain_text("Tic Tac Toe")
+    expect(bob.locator("#groups")).not_to_contain_text("Minesweeper")
+    expect(bob.locator(".past-game")).to_have_count(1)
+    # no backup of everyone's games here: Bob's results as CSV are his game alone
+    expect(bob.locator("#backup-download")).to_be_hidden()
+    expect(bob.locator("#backup-restore")).to_be_hidden()
+    with bob.expect_download() as got:
+        bob.locator("#results-csv").click()
+    rows = Path(got.value.path()).read_text(encoding="utf-8-sig").splitlines()
+    assert len(rows) == 2 and ",Tic Tac Toe," in rows[1], rows
+    opened(newcomer, "/stats")
+    expect(newcomer.locator("#groups")).to_contain_text("No finished games yet")
+    expect(newcomer.locator(".past-game")).to_have_count(0)
+
+    # the day's deal: Alice's is won; Bob may still play his, not watch hers
+    opened(alice, "/")
+    expect(alice.locator('.daily[data-game="minesweeper"]')).to_have_attribute("data-state", "won")
+    opened(bob, "/")
+    tile = bob.locator('.daily[data-game="minesweeper"]')
+    expect(tile.locator(".daily-result")).to_have_text("Not played yet")
+    expect(tile.locator(".daily-action")).to_have_text("Play")
+
+    # Alice's game again: its card's records are hers (her first win sets her best time,
+    # however fast Carol was)
+    alice.goto(f"/play/minesweeper?session={alices['session']}")
+    wait_for_views(alice, 1)
+    expect(alice.locator("#end-records")).to_contain_text("Best time")
+    expect(alice.locator("#end-detail")).to_contain_text("A new record")
