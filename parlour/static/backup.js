@@ -79,29 +79,83 @@ async function restoreFile(file, restored) {
   }
 }
 
-// On a shared Parlour the section is the player's results as CSV alone: a backup holds
-// every player's games, and is made on the server's own machine (`parlour --backup`).
-function ownResultsOnly() {
-  $("backup-heading").textContent = "Your results";
+// The keys file: the seat tokens this browser keeps, to take the player's games (their
+// statistics, daily deals, Resume list) to another browser on the same shared Parlour.
+const KEYS_FORMAT = "parlour-keys";
+const SID = /^[A-Za-z0-9_-]{1,64}$/, TOKEN = /^[A-Za-z0-9_-]{1,64}$/;
+
+function downloadKeys() {
+  const file = { format: KEYS_FORMAT, version: 1, parlour: location.origin, made: new Date().toISOString(), tokens: tokens() };
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([JSON.stringify(file)], { type: "application/json" }));
+  link.download = `parlour-keys-${location.hostname}-${file.made.slice(0, 10)}.json`;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+  say("Keys downloaded: open the file in your other browser's statistics page. Keep it to yourself: it plays your seats.");
+}
+
+// The keys a file holds, checked: {session: token}; an Error saying what is wrong.
+export function keysOf(text, origin) {
+  let file;
+  try { file = JSON.parse(text); } catch { throw new Error("This is not a keys file (it is not JSON)"); }
+  if (file?.format !== KEYS_FORMAT || file.version !== 1 || typeof file.tokens !== "object" || !file.tokens) {
+    throw new Error("This is not a Parlour keys file");
+  }
+  if (file.parlour !== origin) throw new Error(`These keys are to games at ${file.parlour}, not here`);
+  const entries = Object.entries(file.tokens);
+  if (entries.some(([sid, token]) => !SID.test(sid) || typeof token !== "string" || !TOKEN.test(token))) {
+    throw new Error("This keys file is damaged");
+  }
+  return Object.fromEntries(entries);
+}
+
+async function loadKeys(file, restored) {
+  try {
+    const given = keysOf(await file.text(), location.origin);
+    const held = tokens();
+    const added = Object.entries(given).filter(([sid]) => !(sid in held));
+    for (const [sid, token] of added) saveToken(sid, token);
+    const already = Object.keys(given).length - added.length;
+    say(`${added.length === 1 ? "Added the keys of 1 game" : `Added the keys of ${added.length} games`}`
+      + `${already ? ` (${already} already here)` : ""}.`);
+    await restored();
+  } catch (error) {
+    say(`${error.message}. Nothing was changed.`, true);
+  }
+}
+
+// Ask for a file (`accept`: its types), then hand it to `then`.
+function pickFile(accept, then) {
+  const input = document.createElement("input");
+  input.type = "file";
+  input.accept = accept;
+  input.addEventListener("change", () => { if (input.files[0]) then(input.files[0]); });
+  input.click();
+}
+
+// On a shared Parlour the section is the player's own: their results as CSV, and their
+// keys to take their games to another browser. A backup holds every player's games, so
+// it is made on the server's own machine (`parlour --backup`).
+function ownResultsOnly(restored) {
+  $("backup-heading").textContent = "Your games";
   $("backup-download").hidden = $("backup-restore").hidden = true;
-  $("backup-intro").textContent = "Your finished games, a row each, for a spreadsheet.";
+  $("keys-download").hidden = $("keys-load").hidden = false;
+  $("backup-intro").textContent = "Your finished games as CSV, a row each, for a spreadsheet; "
+    + "and the keys to your seats here, to see your games, statistics and daily deals in another browser. "
+    + "Keep the keys to yourself: they play your seats.";
   $("results-csv").addEventListener("click", async (event) => {
     event.preventDefault();
     try { await downloadMine("/api/results.csv/mine", "parlour-results.csv"); say(""); }
     catch (error) { say(`The results could not be downloaded: ${error.message}`, true); }
   });
+  $("keys-download").addEventListener("click", downloadKeys);
+  $("keys-load").addEventListener("click", () => pickFile(".json,application/json", (file) => loadKeys(file, restored)));
 }
 
 // restored(): shows the statistics again once a restore has added to them; `shared`: the
 // catalog's (only this browser's own results here).
 export function setUpBackup({ restored, shared }) {
-  if (shared) { ownResultsOnly(); return; }
+  if (shared) { ownResultsOnly(restored); return; }
   $("backup-download").addEventListener("click", download);
-  $("backup-restore").addEventListener("click", () => {
-    const input = document.createElement("input");
-    input.type = "file";
-    input.accept = ".json,application/json";
-    input.addEventListener("change", () => { if (input.files[0]) restoreFile(input.files[0], restored); });
-    input.click();
-  });
+  $("backup-restore").addEventListener("click", () => pickFile(".json,application/json", (file) => restoreFile(file, restored)));
 }

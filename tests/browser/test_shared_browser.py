@@ -113,3 +113,41 @@ def test_each_browser_sees_its_own_statistics_daily_deal_and_records(
     wait_for_views(alice, 1)
     expect(alice.locator("#end-records")).to_contain_text("Best time")
     expect(alice.locator("#end-detail")).to_contain_text("A new record")
+
+
+def test_the_keys_file_takes_a_players_games_to_another_browser(
+    shared_server: RunningServer, new_person: NewPerson, tmp_path: Path,
+) -> None:
+    made = httpx.post(f"{shared_server.url}/api/games", timeout=30,
+                      json={"game": "tictactoe", "seats": ["human", "human"]}).json()
+    for cell in ([1, 1], [0, 0], [2, 2], [0, 2], [0, 1], [2, 1], [1, 0], [1, 2], [2, 0]):
+        httpx.post(f"{shared_server.url}/api/games/{made['session']}/moves", timeout=30,
+                   json={"move": {"cell": cell}},
+                   headers={"Authorization": f"Bearer {made['token']}"})  # a draw
+    laptop = opened(new_person({made["session"]: made["token"]}), "/stats")
+    expect(laptop.locator("#backup-download")).to_be_hidden()
+    with laptop.expect_download() as got:
+        laptop.get_by_role("button", name="Download your keys").click()
+    keys = tmp_path / "keys.json"
+    got.value.save_as(keys)
+    assert json.loads(keys.read_text())["tokens"] == {made["session"]: made["token"]}
+
+    phone = opened(new_person({}), "/stats")
+    expect(phone.locator("#groups")).to_contain_text("No finished games yet")
+    with phone.expect_file_chooser() as chooser:
+        phone.get_by_role("button", name="Use keys from a file…").click()
+    chooser.value.set_files(keys)
+    expect(phone.locator("#backup-note")).to_have_text("Added the keys of 1 game.")
+    expect(phone.locator("#groups")).to_contain_text("Tic Tac Toe")
+    expect(phone.locator(".past-game")).to_have_count(1)  # its replay, from the phone too
+
+    # a file of another Parlour, or not a keys file at all, changes nothing and says why
+    for text, why in ((json.dumps({"format": "parlour-keys", "version": 1,
+                                   "parlour": "http://elsewhere.example", "tokens": {}}),
+                       "These keys are to games at http://elsewhere.example, not here"),
+                      ('{"format": "parlour-backup"}', "This is not a Parlour keys file"),
+                      ("[1, 2", "This is not a keys file (it is not JSON)")):
+        error = phone.evaluate("async ([text]) => { const { keysOf } = await import("
+                               "'/static/backup.js'); try { keysOf(text, location.origin); "
+                               "return ''; } catch (e) { return e.message; } }", [text])
+        assert error == why
