@@ -18,8 +18,8 @@ AnyCase = Case[Any]
 
 
 def error_problem(status: int, content_type: str, content: bytes) -> str | None:
-    """Why an error answer is not exactly `{"error": "<text>"}` as JSON; None if it is
-    (or if the answer is not an error)."""
+    """Why an error answer is not exactly `{"error": "<text>"}` (with `"quiet": true` at
+    most) as JSON; None if it is (or if the answer is not an error)."""
     if status < 400:
         return None
     if not content_type.startswith("application/json"):
@@ -28,17 +28,20 @@ def error_problem(status: int, content_type: str, content: bytes) -> str | None:
         body = json.loads(content)
     except ValueError:
         return "its body is not JSON"
-    if not isinstance(body, dict) or set(body) != {"error"}:
+    # (a move the game lets pass without a word, an IgnoredMove, adds "quiet": true)
+    if not isinstance(body, dict) or set(body) not in ({"error"}, {"error", "quiet"}):
         keys = sorted(body) if isinstance(body, dict) else type(body).__name__
-        return f"its body has {keys}, not only 'error'"
+        return f"its body has {keys}, not only 'error' (and 'quiet')"
     if not isinstance(body["error"], str) or not body["error"]:
         return "its 'error' is not a text"
+    if body.get("quiet", True) is not True:
+        return "its 'quiet' is not true"
     return None
 
 
 @schemathesis.check
 def error_is_json_error(ctx: CheckContext, response: Response, case: AnyCase) -> bool | None:
-    """Every error answer is JSON `{"error": "<text>"}` and nothing else."""
+    """Every error answer is JSON `{"error": "<text>"}` and nothing else (but "quiet")."""
     problem = error_problem(response.status_code, header(response, "content-type"),
                             response.content)
     if problem is not None:
