@@ -74,6 +74,10 @@ def test_each_player_sees_their_own_statistics_and_past_games_only(
                                     "Two players here": (1, 0)}
     assert groups(shared, ["a-token-nobody-holds"]) == {}
     assert groups(shared, []) == {}
+    # nobody takes Alice's seat once the game is over, so nobody takes her win with it
+    assert shared.post(f"/api/games/{sid}/join", json={"seat": 0}).status_code == 409
+    assert shared.post(f"/api/games/{sid}/leave", headers=auth(alice)).status_code == 409
+    assert groups(shared, [alice]) == {"Online with a friend, as Cross": (1, 1)}
 
     assert [p["session"] for p in own(shared, "/api/replays", [alice])] == [sid]
     assert [p["session"] for p in own(shared, "/api/replays", bobs)] == [solo["session"], sid]

@@ -376,14 +376,18 @@ def test_a_player_who_left_holds_no_seat_to_leave_again(client: TestClient) -> N
     assert get_view(client, sid, cross)["seats"][1]["open"] is True
 
 
-def test_no_computer_stands_in_for_a_player_who_leaves_a_finished_game(
-    client: TestClient,
-) -> None:
+def test_a_finished_games_seats_are_neither_given_up_nor_taken(client: TestClient) -> None:
+    """Its results are filed at its seats: a seat changing hands after the end would hand
+    a player's result, on a shared Parlour, to whoever took it (parlour.stats.own)."""
     sid, cross, nought = two_browsers(client)
     for i, cell in enumerate(CROSS_WINS):
         move(client, sid, (cross, nought)[i % 2], cell)
-    seat = leave(client, sid, nought)["seats"][1]
-    assert (seat["open"], seat["stand_in"]) == (True, False)
+    for refused in (client.post(f"/api/games/{sid}/leave", headers=auth(nought)),
+                    client.post(f"/api/games/{sid}/join", json={"seat": 1})):
+        assert refused.status_code == 409, refused.text
+        assert refused.json()["error"].startswith("This game is over: its seats stay")
+    seat = get_view(client, sid)["seats"][1]
+    assert (seat["open"], seat["stand_in"]) == (False, False)
 
 
 def test_a_player_may_take_a_second_seat_and_keeps_both(client: TestClient) -> None:

@@ -170,11 +170,12 @@ def test_only_a_seat_holder_answers_and_only_once(client: TestClient) -> None:
     assert "has started already" in error_of(rematch(client, sid, cross), 409)
 
 
-def test_a_player_leaving_ends_the_offer(client: TestClient) -> None:
+def test_a_finished_games_seats_stay_and_its_offer_with_them(client: TestClient) -> None:
     sid, cross, nought = finished_between_two(client)
     answered(client, sid, cross)
-    leave(client, sid, nought)
-    assert get_view(client, sid, cross)["rematch"]["offer"] is None
+    refused = client.post(f"/api/games/{sid}/leave", headers=auth(nought))
+    assert refused.status_code == 409 and "This game is over" in refused.json()["error"]
+    assert get_view(client, sid, cross)["rematch"]["offer"] is not None  # Circle may answer
 
 
 @on_both_stores

@@ -61,7 +61,10 @@ export function createConnection({ info, views, settleDrop, hello = () => ({}) }
     if (tokens()[sid]) return sid;
     const seen = await api("GET", `/api/games/${encodeURIComponent(sid)}`);
     const open = seen.seats.map((seat, index) => ({ ...seat, index })).filter((seat) => seat.open);
-    if (open.length === 0) { toast("Every seat is taken: you are watching"); return sid; }
+    if (open.length === 0) {  // (a game over has none: its seats stay with its players)
+      if (seen.status === "playing") toast("Every seat is taken: you are watching");
+      return sid;
+    }
     const named = open.find((seat) => String(seat.index) === new URLSearchParams(location.search).get("seat"));
     if (!openedFromParlour()) {
       const seat = await askSeat(info, sid, seen, named ? [named.index] : open.map((s) => s.index));

@@ -118,6 +118,10 @@ class Live:
         return [other for other, seats in self.holders.items() if seats and other != token]
 
     def open_seats(self) -> list[int]:
+        """The human seats nobody holds, while the game is on: once it is over its seats
+        stay with whoever played them, as its results do (each filed at its seat)."""
+        if self.session.status is not Status.PLAYING:
+            return []
         return [
             seat
             for seat, kind in enumerate(self.session.seats)

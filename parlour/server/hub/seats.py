@@ -21,6 +21,11 @@ from parlour.server.hub.tokens import Presented, raw_token
 from parlour.server.hub.turns import ComputerTurns
 from parlour.store import Store, seating_changed
 
+SEATS_SETTLED = ("this game is over: its seats stay with those who played them (watch it, or "
+                 "start a new one)")
+"""A seat is neither taken nor given up once the game has ended: its result is filed at
+the seat, and each player's own results are those of the seats they hold."""
+
 
 class Seats:
     def __init__(self, store: Store, broadcast: Broadcast, turns: ComputerTurns) -> None:
@@ -42,6 +47,8 @@ class Seats:
             if seat is None:
                 kept = raw_token(token) if token in live.holders else None
                 return kept, live.seats_of(token)
+            if live.session.status is not Status.PLAYING:
+                raise ApiError(409, SEATS_SETTLED)
             if seat not in free:
                 raise ApiError(409, _taken(live, seat))
             if token not in live.holders:
@@ -61,6 +68,8 @@ class Seats:
             raise ApiError(403, "you hold no seat in this game")
         if not live.sharers(token):
             raise ApiError(409, "you are the only player here: start a new game instead")
+        if live.session.status is not Status.PLAYING:
+            raise ApiError(409, SEATS_SETTLED)
         async with live.lock:
             session = live.session
             live.holders[token] = frozenset()
@@ -68,7 +77,6 @@ class Seats:
             if level is not None and session.status is Status.PLAYING:
                 session.stand_ins.update(dict.fromkeys(seats, level))
             live.takeback = None
-            live.series.offer = None  # a player leaving ends a rematch offer
             await self._seating_saved(live, token)
         self.broadcast.show_all(live, "leave")
         self.turns.kick(live)
