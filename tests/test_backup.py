@@ -27,9 +27,11 @@ from hypothesis import strategies as st
 from parlour.cli import main as parlour_main
 from parlour.core.gameid import SHOWN
 from parlour.games import GAMES
+from parlour.server.api.own import HELD_BODY_LIMIT
 from parlour.server.app import create_app
 from parlour.server.hub import backup
 from parlour.server.hub.backup import BACKUP_LIMIT, MAX_PICTURE_TEXT
+from parlour.stats.own import MAX_HELD
 from parlour.stats.spreadsheet import COLUMNS, results_csv
 from parlour.store import Result
 from parlour.store.seat_tokens import token_digest
@@ -490,14 +492,14 @@ def test_a_backup_carries_only_the_sent_tokens_that_hold_a_seat_in_its_games(
 def test_the_tokens_sent_for_a_backup_are_bounded(tmp_path: Path) -> None:
     with parlour_on(Store(tmp_path / "here.sqlite3")) as here:
         mine = "/api/backup/mine"
-        many = ["a" * 24] * (backup.MAX_HELD + 1)
+        many = ["a" * 24] * (MAX_HELD + 1)
         assert "tokens" in error_of(here.post(mine, json={"tokens": many}), 422)
         assert "tokens" in error_of(here.post(mine, json={"tokens": ["a" * 65]}), 422)
         assert "tokens" in error_of(here.post(mine, json={"held": []}), 422)
-        huge = b'{"tokens": ["' + b"a" * backup.HELD_BODY_LIMIT + b'"]}'
+        huge = b'{"tokens": ["' + b"a" * HELD_BODY_LIMIT + b'"]}'
         error_of(here.post(mine, content=huge, headers=JSON_BODY), 413)
         error_of(here.post(mine, data={"tokens": "a"}), 415)
-        assert here.post(mine, json={"tokens": ["a" * 24] * backup.MAX_HELD}).status_code == 200
+        assert here.post(mine, json={"tokens": ["a" * 24] * MAX_HELD}).status_code == 200
         # a page of another site cannot have a browser send its tokens here
         evil = {"Origin": "http://evil.example"}
         error_of(here.post(mine, json={"tokens": []}, headers=evil), 403)

@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from parlour.games import GAMES
 from parlour.server.app import create_app
+from parlour.stats import own as own_results
 from parlour.stats.own import MAX_HELD, HeldResults
 from parlour.store import Store
 from tests.support.servers import TEST_HOSTS
@@ -104,6 +105,11 @@ def test_a_shared_parlour_refuses_to_read_every_players_results(shared: TestClie
                  "/api/results.csv"):
         message = error_of(shared.get(path, headers=auth(alice)), 403)
         assert f"POST {path}/mine" in message, message
+    # a backup holds every player's games: the host's, from the command line
+    for refused in (shared.get("/api/backup"),
+                    shared.post("/api/backup/mine", json={"tokens": [alice]}),
+                    shared.post("/api/backup", json={"format": "parlour-backup"})):
+        assert "'parlour --backup'" in error_of(refused, 403)
 
 
 def test_one_players_parlour_shows_everything_it_keeps(client: TestClient) -> None:
@@ -205,3 +211,14 @@ def test_the_tokens_sent_are_bounded(shared: TestClient) -> None:
         error_of(shared.post(path, content=b"[" + b'"t",' * 300_000 + b'"t"]',
                              headers={"Content-Type": "application/json"}), 413)
     error_of(shared.post("/api/stats/mine", json={"tokens": []}, params={"game": "chess"}), 404)
+
+
+def test_a_players_latest_results_are_read_and_no_more(
+    client: TestClient, store: Store, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    made = [new_game(client, seats=["human", "human"]) for _ in range(4)]
+    for game in made:
+        play_out(client, game["session"], game["token"], CROSS_WINS)
+    monkeypatch.setattr(own_results, "MAX_RESULTS", 2)
+    held = HeldResults(store, [game["token"] for game in made])
+    assert [r.sid for r in held.results] == [game["session"] for game in made[-2:]]

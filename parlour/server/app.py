@@ -34,9 +34,10 @@ from parlour.server.api import (
 )
 from parlour.server.api.errors import handle_errors
 from parlour.server.api.guard import LOCAL_HOSTS, Guard
+from parlour.server.api.own import HELD_BODY_LIMIT
 from parlour.server.api.proxies import ForwardedFor, TrustedProxies, parse_networks
 from parlour.server.compute import Compute
-from parlour.server.hub.backup import BACKUP_LIMIT, HELD_BODY_LIMIT
+from parlour.server.hub.backup import BACKUP_LIMIT
 from parlour.server.hub.core import Hub
 from parlour.server.hub.saved_games import FILE_LIMIT
 from parlour.server.hub.viewers import SEND_TIMEOUT
@@ -92,8 +93,9 @@ def create_app(
             "Request bodies: JSON of at most 16 KiB (a picture upload: at most "
             f"{MAX_BYTES // 2**20} MiB; a saved game to import, with its pictures in "
             f"base64: at most {FILE_LIMIT // 2**20} MiB; a backup to restore: at most "
-            f"{BACKUP_LIMIT // 2**20} MiB; the tokens sent for a backup: at most "
-            f"{HELD_BODY_LIMIT // 2**20} MiB); WebSocket messages at most 16 KiB. "
+            f"{BACKUP_LIMIT // 2**20} MiB; the tokens a browser sends for its own results "
+            f"or backup: at most {HELD_BODY_LIMIT // 2**20} MiB); WebSocket messages at most "
+            "16 KiB. "
             "Requests that change something must come from a page of this server (Origin) "
             "or carry no Origin at all (scripts). Each client's requests are paced: a unit "
             f"each and one per {pace.UNIT_BYTES // 1024} KiB carried, {pace.BURST:g} in hand "

@@ -155,6 +155,7 @@ function ownResultsOnly(restored) {
 // restored(): shows the statistics again once a restore has added to them; `shared`: the
 // catalog's (only this browser's own results here).
 export function setUpBackup({ restored, shared }) {
+  $("results-csv").href = "/api/results.csv";  // (set up: a shared Parlour's click fetches it)
   if (shared) { ownResultsOnly(restored); return; }
   $("backup-download").addEventListener("click", download);
   $("backup-restore").addEventListener("click", () => pickFile(".json,application/json", (file) => restoreFile(file, restored)));

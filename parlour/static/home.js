@@ -6,7 +6,7 @@ import { showHomeDaily } from "/static/daily.js";
 const $ = (id) => document.getElementById(id);
 const RESUME_SHOWN = 5;      // the Resume list shows the most recent; "Show all" the rest
 const RESUME_ALL = 100;
-const TOKENS_SENT = 300;     // the server takes this many: the most recently kept
+const RESUME_TOKENS_SENT = 300;  // the Resume list takes this many: the most recently kept
 let resumeLimit = RESUME_SHOWN;
 
 function ago(seconds) {
@@ -40,7 +40,7 @@ function resumeItem(item) {
 }
 
 async function showResume() {
-  const sent = Object.values(tokens()).slice(-TOKENS_SENT);
+  const sent = Object.values(tokens()).slice(-RESUME_TOKENS_SENT);
   const held = await api("POST", "/api/sessions/mine", { tokens: sent, limit: resumeLimit });
   $("resume").innerHTML = held.games.map(resumeItem).join("");
   $("resume-more").hidden = held.total <= held.games.length;

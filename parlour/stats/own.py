@@ -22,6 +22,9 @@ from parlour.store.seat_tokens import token_digest
 
 MAX_HELD = 10_000
 """Tokens a browser may send for its own results: its most recent games."""
+MAX_RESULTS = 50_000
+"""A player's latest results read at most, whatever they have kept (a game restarted
+files a result each round): each request's work and memory stay bounded."""
 
 GroupKey = tuple[str, str, str, str]  # game, preset, mode, seat_name
 
@@ -33,16 +36,14 @@ class HeldResults:
     def __init__(self, store: Store, tokens: Sequence[str]) -> None:
         self.store = store
         self.held = store.held_seats([token_digest(token) for token in set(tokens)])
-        self.results = [result for result in store.results_of(list(self.held))
+        self.results = [result for result in store.results_of(list(self.held), MAX_RESULTS)
                         if result.seat in self.held[result.sid]]  # oldest first
+        self._daily: list[DailyStart] | None = None
 
     def game_ids(self) -> dict[str, str]:
         """The game id of each session with a result held."""
         rows = self.store.session_rows(sorted({result.sid for result in self.results}))
         return {sid: row.game_id for sid, row in rows.items()}
-
-    def results_version(self) -> tuple[float, ...]:
-        return (float(len(self.results)),)
 
     def stat_reading(self, game: str | None, groups_per_game: int, per_group: int
                      ) -> StatReading:
@@ -63,10 +64,12 @@ class HeldResults:
             return groups[game, preset, mode, seat_name][-per_group:]
 
         kept, left_off = stat_groups(rows, groups_per_game, latest)
-        return StatReading(self.results_version(), kept, left_off)
+        return StatReading((), kept, left_off)  # (no version: no two players share it)
 
     def daily_starts(self) -> list[DailyStart]:
-        return self.store.daily_starts(list(self.held))
+        if self._daily is None:
+            self._daily = self.store.daily_starts(list(self.held))
+        return self._daily
 
     def daily_results(self) -> list[Result]:
         daily = {start.sid for start in self.daily_starts()}

@@ -36,7 +36,6 @@ class ResultReads(Protocol):
     and a game's records are drawn from: a Store's, of every result it keeps, or a
     player's own (parlour.stats.own.HeldResults). Each may block: call it in a thread."""
 
-    def results_version(self) -> tuple[float, ...]: ...
     def stat_reading(self, game: str | None, groups_per_game: int, per_group: int
                      ) -> StatReading: ...
     def daily_starts(self) -> list[DailyStart]: ...
@@ -164,9 +163,9 @@ class Store(ABC):
         or not, on a Resume list or taken off it. Safe to call from a thread."""
 
     @abstractmethod
-    def results_of(self, sids: Sequence[str]) -> list[Result]:
-        """Every seat's results of these sessions, oldest first. Safe to call from a
-        thread."""
+    def results_of(self, sids: Sequence[str], limit: int) -> list[Result]:
+        """Every seat's results of these sessions, the latest `limit` of them, oldest
+        first. Safe to call from a thread."""
 
     @abstractmethod
     def session_rows(self, sids: Sequence[str]) -> dict[str, SessionRow]:

@@ -52,7 +52,7 @@ class Reads(Protocol[Db_contra]):
     def result_and_group(self, db: Db_contra, sid: str, seat: int | None, per_group: int
                          ) -> tuple[Result, list[Result]] | None: ...
     def held_seats(self, db: Db_contra, tokens: Sequence[str]) -> dict[str, list[int]]: ...
-    def results_of(self, db: Db_contra, sids: Sequence[str]) -> list[Result]: ...
+    def results_of(self, db: Db_contra, sids: Sequence[str], limit: int) -> list[Result]: ...
     def session_rows(self, db: Db_contra, sids: Sequence[str]) -> dict[str, SessionRow]: ...
     def kept_sessions(self, db: Db_contra) -> list[KeptSession]: ...
     def identities(self, db: Db_contra, sids: Sequence[str], tokens: Sequence[str],
@@ -146,9 +146,9 @@ class SqlStore(Store, Generic[Db]):
         with self._apart() as db:
             return self.reads.held_seats(db, tokens)
 
-    def results_of(self, sids: Sequence[str]) -> list[Result]:
+    def results_of(self, sids: Sequence[str], limit: int) -> list[Result]:
         with self._apart() as db:
-            return self.reads.results_of(db, sids)
+            return self.reads.results_of(db, sids, limit)
 
     def session_rows(self, sids: Sequence[str]) -> dict[str, SessionRow]:
         with self._apart() as db:

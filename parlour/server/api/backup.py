@@ -14,11 +14,9 @@ from fastapi.responses import Response
 
 from parlour.server.api.deps import HubDep
 from parlour.server.api.errors import errors
-from parlour.server.api.rest import refuse_everyones
-from parlour.server.api.schemas import OwnTokens
+from parlour.server.api.own import OwnTokens, refuse_everyones
 from parlour.server.hub.backup import (
     Backup,
-    HeldTokens,
     RestoreReport,
     backup_file,
     backup_name,
@@ -38,7 +36,12 @@ LOOPBACK = ("127.0.0.1", "::1", "localhost")
 router = APIRouter()
 
 
-def _this_machine(request: Request) -> None:
+def _this_machine(request: Request, hub: Hub) -> None:
+    """A backup is for the player at the machine Parlour runs on; a shared Parlour's,
+    of every player's games, is its host's, made from the command line (403 else)."""
+    if hub.shared:
+        raise ApiError(403, "On a shared Parlour a backup holds every player's games: its "
+                       "host makes and restores it with 'parlour --backup' and '--restore'")
     host = request.client.host if request.client else ""
     if host not in LOOPBACK and not host.startswith("127."):
         raise ApiError(403, "A backup holds every game's deal and seats: it is made and "
@@ -64,9 +67,10 @@ async def download_backup(request: Request, hub: HubDep) -> Response:
     seat tokens), every result and every uploaded picture a game uses, as one JSON file to
     restore on another machine (POST /api/backup). It holds no seat token itself: a
     browser that restores it takes no seat unless it kept its own tokens (POST
-    /api/backup/mine makes one that carries them). Only for a client on this machine (403
-    otherwise); 409 if it would be over the restore's limit (64 MiB)."""
-    _this_machine(request)
+    /api/backup/mine makes one that carries them). Only for a client on this machine, and
+    not on a shared Parlour (403 otherwise); 409 if it would be over the restore's limit
+    (64 MiB)."""
+    _this_machine(request, hub)
     now = hub.now()
     data = await backup_file(hub.store, hub.games, now)
     return _download(data, "application/json", backup_name(now))
@@ -75,15 +79,15 @@ async def download_backup(request: Request, hub: HubDep) -> Response:
 @router.post(MINE_PATH, response_model=Backup, tags=["games"],
              summary="Your backup, with your seat tokens",
              responses={**BACKUP_FILE, **errors(403, 409, 413, 415)})
-async def download_my_backup(body: HeldTokens, request: Request, hub: HubDep) -> Response:
+async def download_my_backup(body: OwnTokens, request: Request, hub: HubDep) -> Response:
     """The backup GET /api/backup makes, where each game one of the tokens you send
     (those your browser keeps) holds a seat in carries that token (`your_token`), so that
     restoring the file in a browser that never played those games gives it their seats
     (POST /api/backup answers them in `tokens`). A token no game kept here has a seat for
     is left out; the store still keeps only digests. At most 10000 tokens (1 MiB). Only
-    for a client on this machine (403 otherwise); 409 if it would be over the restore's
-    limit (64 MiB)."""
-    _this_machine(request)
+    for a client on this machine, and not on a shared Parlour (403 otherwise); 409 if it
+    would be over the restore's limit (64 MiB)."""
+    _this_machine(request, hub)
     now = hub.now()
     data = await backup_file(hub.store, hub.games, now, body.tokens)
     return _download(data, "application/json", backup_name(now))
@@ -101,8 +105,9 @@ async def restore_backup(request: Request, hub: HubDep) -> RestoreReport:
     that is wrong, refuses the whole file (422, saying why) and changes nothing; so does a
     game's `your_token` that is not one of its tokens. The report's `tokens` are the
     seat tokens the file carries for the browser restoring it to keep. At most 64 MiB
-    (413). Only for a client on this machine (403 otherwise)."""
-    _this_machine(request)
+    (413). Only for a client on this machine, and not on a shared Parlour (403
+    otherwise)."""
+    _this_machine(request, hub)
     data = await request.body()  # at most BACKUP_LIMIT: the front door saw to it
     return await restore(hub.store, hub.games, data, hub.now(),
                          replay_off_loop(hub.workers))
@@ -127,7 +132,7 @@ async def results_as_csv(hub: HubDep) -> Response:
 @router.post(f"{CSV_PATH}/mine", response_class=Response, tags=["games"],
              summary="Your results as CSV, on any Parlour",
              responses={200: {"description": "one row per finished game of yours",
-                              "content": {"text/csv": {}}}, **errors(413, 422)})
+                              "content": {"text/csv": {}}}, **errors(413, 415, 422)})
 async def own_results_as_csv(body: OwnTokens, hub: HubDep) -> Response:
     """The CSV of GET /api/results.csv, of the seats the tokens you send hold."""
 
@@ -139,5 +144,6 @@ async def own_results_as_csv(body: OwnTokens, hub: HubDep) -> Response:
 
 
 def _csv(hub: Hub, text: str) -> Response:
+    """`text` as the CSV file a spreadsheet opens, named by today's date."""
     day = time.strftime("%Y-%m-%d", time.localtime(hub.now()))
     return _download(text.encode(), "text/csv; charset=utf-8", f"parlour-results-{day}.csv")

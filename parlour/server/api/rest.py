@@ -29,6 +29,7 @@ from parlour.server.api.clients import ClientDep
 from parlour.server.api.deps import HubDep
 from parlour.server.api.errors import PLAY, READ, ErrorBody, errors
 from parlour.server.api.guard import JSON_RULE, BodyRule
+from parlour.server.api.own import HELD_BODY_LIMIT, OwnTokens, refuse_everyones, takes_tokens
 from parlour.server.api.schemas import (
     AssistRequest,
     Created,
@@ -37,13 +38,12 @@ from parlour.server.api.schemas import (
     JoinRequest,
     MoveRequest,
     NewGame,
-    OwnTokens,
     RematchAnswer,
     TakebackAnswer,
     Uploaded,
 )
 from parlour.server.hub import pictures, replays, resume
-from parlour.server.hub.backup import BACKUP_LIMIT, HELD_BODY_LIMIT
+from parlour.server.hub.backup import BACKUP_LIMIT
 from parlour.server.hub.core import Hub
 from parlour.server.hub.errors import ApiError
 from parlour.server.hub.live import Live
@@ -98,11 +98,6 @@ IMPORTED_MOVES_PER_UNIT = 100
 replayed and written, which its bytes alone undercount tenfold."""
 
 
-OWN_PATHS = ("/api/stats/mine", "/api/daily/mine", "/api/replays/mine", "/api/results.csv/mine")
-"""Each player's own results read with the tokens they keep (and a game's records:
-/api/games/{sid}/records/mine); their bodies may be as long as a backup's tokens."""
-
-
 def body_rule(path: str) -> BodyRule:
     """The body a route takes, for the front door: its content types and size limit."""
     if path == "/api/uploads":
@@ -111,8 +106,8 @@ def body_rule(path: str) -> BodyRule:
         return BodyRule(("application/json",), FILE_LIMIT)
     if path == "/api/backup":  # a restore: a whole backup, pictures included
         return BodyRule(("application/json",), BACKUP_LIMIT)
-    if path == "/api/backup/mine" or path in OWN_PATHS or path.endswith("/records/mine"):
-        return BodyRule(("application/json",), HELD_BODY_LIMIT)  # the tokens a browser keeps
+    if takes_tokens(path):  # the tokens a browser keeps
+        return BodyRule(("application/json",), HELD_BODY_LIMIT)
     return JSON_RULE
 IMPORT_BODY: dict[str, Any] = {"requestBody": {"required": True, "content": {
     "application/json": {"schema": {"$ref": "#/components/schemas/SavedGame"}}}}}
@@ -262,7 +257,7 @@ async def get_replay(sid: str, hub: HubDep, authorization: Authorization = None
     return replays.replay_of(live, bearer(authorization))
 
 
-@router.get("/api/games/{sid}/records", responses=errors(401, 404, 503), tags=["games"])
+@router.get("/api/games/{sid}/records", responses=errors(401, 403, 404, 503), tags=["games"])
 async def get_records(sid: str, hub: HubDep, authorization: Authorization = None
                       ) -> list[dict[str, Any]]:
     """The records a finished game is measured against, for its end card: of each figure
@@ -278,7 +273,7 @@ async def get_records(sid: str, hub: HubDep, authorization: Authorization = None
     return await _records(hub, sid, authorization, lambda: hub.store)
 
 
-@router.post("/api/games/{sid}/records/mine", responses=errors(401, 404, 413, 422, 503),
+@router.post("/api/games/{sid}/records/mine", responses=errors(401, 404, 413, 415, 422, 503),
              tags=["games"], summary="A game's records among yours")
 async def own_records(sid: str, body: OwnTokens, hub: HubDep,
                       authorization: Authorization = None) -> list[dict[str, Any]]:
@@ -483,14 +478,6 @@ async def forget(
     return forgotten
 
 
-def refuse_everyones(hub: Hub, what: str, path: str) -> None:
-    """On a shared Parlour a read of every player's results is refused: each player reads
-    their own (parlour.stats.own), and nobody lists the games of others."""
-    if hub.shared:
-        raise ApiError(403, f"{what} are each player's own here: POST {path}/mine with "
-                       "the seat tokens your browser keeps")
-
-
 async def _own(hub: Hub, tokens: list[str], draw: Callable[[HeldResults], T]) -> T:
     """`draw` of the results the seats of `tokens` hold, read and drawn in a thread."""
     return await asyncio.to_thread(lambda: draw(HeldResults(hub.store, tokens)))
@@ -511,7 +498,7 @@ async def stats(hub: HubDep, game: str | None = None) -> dict[str, Any]:
     return await asyncio.to_thread(store_statistics, hub.store, hub.games, game)
 
 
-@router.post("/api/stats/mine", responses=errors(404, 413, 422), tags=["games"],
+@router.post("/api/stats/mine", responses=errors(404, 413, 415, 422), tags=["games"],
              summary="Your statistics")
 async def own_stats(body: OwnTokens, hub: HubDep, game: str | None = None) -> dict[str, Any]:
     """The statistics of GET /api/stats, of the games whose seats the tokens you send
@@ -521,21 +508,23 @@ async def own_stats(body: OwnTokens, hub: HubDep, game: str | None = None) -> di
     return await _own(hub, body.tokens, lambda held: own_statistics(held, hub.games, game))
 
 
-@router.get("/api/daily", responses=errors(422), tags=["games"])
+@router.get("/api/daily", responses=errors(403, 422), tags=["games"])
 async def daily_deals(hub: HubDep, today: Annotated[str | None, Query(max_length=10)] = None
                       ) -> dict[str, Any]:
     """Today's daily deal of every solitaire: its `id` (start it with POST /api/games),
     and once started its first attempt (`today`: the session, and its outcome: playing,
     won, lost or given_up) — the day's result, whatever attempts follow — with the days
     played, won without help, and the current and best streaks of such days. `today` is
-    your local date (YYYY-MM-DD; default: this server's): 422 if it is no one's today."""
+    your local date (YYYY-MM-DD; default: this server's): 422 if it is no one's today.
+    Of every game kept: 403 on a shared Parlour, where each player's are their own (POST
+    /api/daily/mine)."""
     day = _today(hub, today)
     refuse_everyones(hub, "Daily deals", "/api/daily")
     # reading every daily game's id takes a while with years of them: not on the event loop
     return await asyncio.to_thread(_daily_report, hub, hub.store, day)
 
 
-@router.post("/api/daily/mine", responses=errors(413, 422), tags=["games"],
+@router.post("/api/daily/mine", responses=errors(413, 415, 422), tags=["games"],
              summary="Your daily deals")
 async def own_daily_deals(body: OwnTokens, hub: HubDep,
                           today: Annotated[str | None, Query(max_length=10)] = None
@@ -560,11 +549,12 @@ def _today(hub: Hub, today: str | None) -> dt.date:
 
 
 def _daily_report(hub: Hub, reads: ResultReads, day: dt.date) -> dict[str, Any]:
+    """The daily deals of `day`, with the results `reads` reads. Blocking."""
     return daily_report(list(hub.games.values()), reads.daily_starts(), reads.daily_results(),
                         day)
 
 
-@router.get("/api/replays", response_model=list[PastGame], responses=errors(404),
+@router.get("/api/replays", response_model=list[PastGame], responses=errors(403, 404),
             tags=["replays"])
 async def past(hub: HubDep, game: str | None = None,
                limit: Annotated[int, Query(ge=1, le=MAX_LISTED)] = 20) -> list[dict[str, Any]]:
@@ -579,7 +569,7 @@ async def past(hub: HubDep, game: str | None = None,
 
 
 @router.post("/api/replays/mine", response_model=list[PastGame],
-             responses=errors(404, 413, 422), tags=["replays"], summary="Your past games")
+             responses=errors(404, 413, 415, 422), tags=["replays"], summary="Your past games")
 async def own_past(body: OwnTokens, hub: HubDep, game: str | None = None,
                    limit: Annotated[int, Query(ge=1, le=MAX_LISTED)] = 20
                    ) -> list[dict[str, Any]]:

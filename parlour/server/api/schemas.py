@@ -6,13 +6,12 @@ The hub's own documents are its own: a view (`hub/views.py`), a saved file
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import BaseModel, Field, StringConstraints
+from pydantic import BaseModel, Field
 
 from parlour.server.hub.messages import Strict
 from parlour.server.hub.views import View
-from parlour.stats.own import MAX_HELD
 
 
 class NewGame(Strict):
@@ -95,11 +94,3 @@ class Uploaded(BaseModel):
     width: int
     height: int
 
-
-class OwnTokens(Strict):
-    """The seat tokens a browser keeps: on a shared Parlour, they prove which games are
-    the player's own (parlour.stats.own)."""
-
-    tokens: list[Annotated[str, StringConstraints(min_length=1, max_length=64)]] = Field(
-        max_length=MAX_HELD, description=f"the tokens this browser keeps, at most {MAX_HELD} "
-        "(its most recent); a token no game here has a seat for is ignored")

@@ -30,7 +30,7 @@ restored hashed, and its report gives each game's owner's token for the browser 
 
 Version 3 adds a game's "your_token": the seat token, in clear, that the browser which
 asked for the backup holds for that game. The backup is that player's own file: the
-browser sends the tokens it keeps (POST /api/backup/mine, `HeldTokens`), and a game's
+browser sends the tokens it keeps (POST /api/backup/mine), and a game's
 file entry carries one only if its digest is one the store keeps for that game; a game
 no token sent holds a seat in (and every game of a backup made with GET /api/backup or
 `--backup`) has none. On restore, a "your_token" is taken only if its digest is one of
@@ -116,16 +116,11 @@ this is room for every move a restore takes, and it bounds the memory parsing co
 file of 64 MiB of `[],` would be 20 million lists)."""
 MAX_SEATS = 8
 MAX_TOKENS = 16  # seat tokens of one game
-MAX_HELD = MAX_GAMES
-"""Tokens a browser may send with POST /api/backup/mine: one per game a backup holds."""
-HELD_BODY_LIMIT = 2**20
-"""Bytes of that request: MAX_HELD tokens of 64 characters, quoted, fit in 0.7 MiB."""
 LATEST = 1e11  # seconds since 1970: the year 5138, a bound on any time a file gives
 
 Sid = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
 TOKEN_PATTERN = r"^[A-Za-z0-9_-]{8,64}$"
 Token = Annotated[str, StringConstraints(pattern=TOKEN_PATTERN)]  # or its digest
-HeldToken = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 Sealed = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{8,88}$")]  # (or a token)
 Seat = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
 SeatText = Annotated[str, StringConstraints(pattern=r"^[0-7]$")]
@@ -236,15 +231,6 @@ class RestoreReport(Strict):
         description="per game of the file, the seat token for the browser that restores "
         "it to keep: a version 3 file's 'your_token', a version 1 file's owner's token; "
         "only one whose digest is kept for that game (a version 2 file holds none)")
-
-
-class HeldTokens(Strict):
-    """The seat tokens a browser keeps, sent to have its backup carry them."""
-
-    tokens: list[HeldToken] = Field(
-        max_length=MAX_HELD, description=f"the tokens this browser keeps, at most "
-        f"{MAX_HELD} (its most recent); only those a game kept here has a seat for go "
-        "into the backup, the rest are ignored")
 
 
 # -- making a backup --------------------------------------------------------------------

@@ -177,8 +177,10 @@ def held_seats(db: Connection, tokens: Sequence[str]) -> dict[str, list[int]]:
     return held
 
 
-def results_of(db: Connection, sids: Sequence[str]) -> list[Result]:
-    return _results(db, "sid = ANY(%(sids)s)", {"sids": list(sids)}, "finished, seat, made")
+def results_of(db: Connection, sids: Sequence[str], limit: int) -> list[Result]:
+    latest = _results(db, "sid = ANY(%(sids)s)", {"sids": list(sids), "limit": limit},
+                      "finished DESC, seat DESC, made DESC LIMIT %(limit)s")
+    return latest[::-1]
 
 
 def session_rows(db: Connection, sids: Sequence[str]) -> dict[str, SessionRow]:

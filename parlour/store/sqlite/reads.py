@@ -214,11 +214,13 @@ def held_seats(db: sqlite3.Connection, tokens: Sequence[str]) -> dict[str, list[
     return held
 
 
-def results_of(db: sqlite3.Connection, sids: Sequence[str]) -> list[Result]:
+def results_of(db: sqlite3.Connection, sids: Sequence[str], limit: int) -> list[Result]:
+    # the latest `limit` of each chunk's, then of them all
     rows = [row for marks, chunk in _each_chunk(sids) for row in db.execute(
-        f"SELECT {RESULT_COLUMNS}, rowid FROM results WHERE sid IN ({marks})", chunk)]
+        f"SELECT {RESULT_COLUMNS}, rowid FROM results WHERE sid IN ({marks})"
+        " ORDER BY finished DESC, seat DESC, rowid DESC LIMIT ?", (*chunk, limit))]
     rows.sort(key=lambda row: (row[12], row[2], row[-1]))  # finished, seat, as added
-    return [_result(row[:-1]) for row in rows]
+    return [_result(row[:-1]) for row in rows[-limit:]]
 
 
 def session_rows(db: sqlite3.Connection, sids: Sequence[str]) -> dict[str, SessionRow]:
