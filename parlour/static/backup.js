@@ -91,7 +91,8 @@ function downloadKeys() {
   link.download = `parlour-keys-${location.hostname}-${file.made.slice(0, 10)}.json`;
   link.click();
   setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
-  say("Keys downloaded: open the file in your other browser's statistics page. Keep it to yourself: it plays your seats.");
+  say("Keys downloaded. In your other browser, open this page and choose “Use keys from a file…”. "
+    + "Keep the file to yourself: it plays your seats.");
 }
 
 // The keys a file holds, checked: {session: token}; an Error saying what is wrong.
@@ -116,8 +117,11 @@ async function loadKeys(file, restored) {
     const added = Object.entries(given).filter(([sid]) => !(sid in held));
     for (const [sid, token] of added) saveToken(sid, token);
     const already = Object.keys(given).length - added.length;
-    say(`${added.length === 1 ? "Added the keys of 1 game" : `Added the keys of ${added.length} games`}`
-      + `${already ? ` (${already} already here)` : ""}.`);
+    if (!added.length) say("Nothing to add: this browser has the keys of all these games already.");
+    else {
+      say(`${added.length === 1 ? "Added the keys of 1 game" : `Added the keys of ${added.length} games`}`
+        + `${already ? ` (${already} already here)` : ""}.`);
+    }
     await restored();
   } catch (error) {
     say(`${error.message}. Nothing was changed.`, true);
@@ -137,12 +141,14 @@ function pickFile(accept, then) {
 // keys to take their games to another browser. A backup holds every player's games, so
 // it is made on the server's own machine (`parlour --backup`).
 function ownResultsOnly(restored) {
-  $("backup-heading").textContent = "Your games";
+  $("backup-heading").textContent = "Your results and keys";
   $("backup-download").hidden = $("backup-restore").hidden = true;
   $("keys-download").hidden = $("keys-load").hidden = false;
-  $("backup-intro").textContent = "Your finished games as CSV, a row each, for a spreadsheet; "
-    + "and the keys to your seats here, to see your games, statistics and daily deals in another browser. "
-    + "Keep the keys to yourself: they play your seats.";
+  $("backup-intro").textContent = "Your finished games as CSV, a row each, for a spreadsheet. "
+    + "Your keys: the seats this browser holds here, as a file to open in another browser "
+    + "(a phone, say), which then shows these games, statistics and daily deals too; a game "
+    + "started later stays in the browser that started it, until you bring its keys over the same way. "
+    + "Keep the file to yourself: it plays your seats.";
   $("results-csv").addEventListener("click", async (event) => {
     event.preventDefault();
     try { await downloadMine("/api/results.csv/mine", "parlour-results.csv"); say(""); }
@@ -155,6 +161,7 @@ function ownResultsOnly(restored) {
 // restored(): shows the statistics again once a restore has added to them; `shared`: the
 // catalog's (only this browser's own results here).
 export function setUpBackup({ restored, shared }) {
+  $("backup").hidden = false;  // (shown once it says what it does on this Parlour)
   $("results-csv").href = "/api/results.csv";  // (set up: a shared Parlour's click fetches it)
   if (shared) { ownResultsOnly(restored); return; }
   $("backup-download").addEventListener("click", download);

@@ -125,6 +125,7 @@ def test_the_keys_file_takes_a_players_games_to_another_browser(
                    json={"move": {"cell": cell}},
                    headers={"Authorization": f"Bearer {made['token']}"})  # a draw
     laptop = opened(new_person({made["session"]: made["token"]}), "/stats")
+    expect(laptop.locator("#backup-heading")).to_have_text("Your results and keys")
     expect(laptop.locator("#backup-download")).to_be_hidden()
     with laptop.expect_download() as got:
         laptop.get_by_role("button", name="Download your keys").click()
@@ -139,6 +140,11 @@ def test_the_keys_file_takes_a_players_games_to_another_browser(
     chooser.value.set_files(keys)
     expect(phone.locator("#backup-note")).to_have_text("Added the keys of 1 game.")
     expect(phone.locator("#groups")).to_contain_text("Tic Tac Toe")
+    with phone.expect_file_chooser() as chooser:  # the same file again adds nothing
+        phone.get_by_role("button", name="Use keys from a file…").click()
+    chooser.value.set_files(keys)
+    expect(phone.locator("#backup-note")).to_have_text(
+        "Nothing to add: this browser has the keys of all these games already.")
     expect(phone.locator(".past-game")).to_have_count(1)  # its replay, from the phone too
 
     # a file of another Parlour, or not a keys file at all, changes nothing and says why
