@@ -2,8 +2,7 @@
 // (the server merges it and says what it added), and the results as CSV (a plain link).
 // The file carries this browser's seat tokens of its games (the server puts in only those
 // it has a seat for), so that the browser that restores it takes those seats.
-import { saveToken, tokens, TOKENS_SENT } from "/static/common.js";
-
+import { saveToken, sentTokens, tokens } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -33,19 +32,24 @@ export function restoredWords(report) {
   return words;
 }
 
+// Save `blob` as a download named `name`.
+function saveFile(blob, name) {
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(blob);
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+}
+
 // Download what POST `path` answers to this browser's tokens, as the file it names.
 async function downloadMine(path, fallbackName) {
   const response = await fetch(path, {
     method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ tokens: Object.values(tokens()).slice(-TOKENS_SENT) }),
+    body: JSON.stringify({ tokens: sentTokens() }),
   });
   if (!response.ok) throw new Error((await response.json().catch(() => ({}))).error || response.statusText);
   const named = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "");
-  const link = document.createElement("a");
-  link.href = URL.createObjectURL(await response.blob());
-  link.download = named ? named[1] : fallbackName;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+  saveFile(await response.blob(), named ? named[1] : fallbackName);
 }
 
 async function download() {
@@ -82,15 +86,12 @@ async function restoreFile(file, restored) {
 // The keys file: the seat tokens this browser keeps, to take the player's games (their
 // statistics, daily deals, Resume list) to another browser on the same shared Parlour.
 const KEYS_FORMAT = "parlour-keys";
-const SID = /^[A-Za-z0-9_-]{1,64}$/, TOKEN = /^[A-Za-z0-9_-]{1,64}$/;
+const KEY_PART = /^[A-Za-z0-9_-]{1,64}$/;  // a session id, or a seat token
 
 function downloadKeys() {
   const file = { format: KEYS_FORMAT, version: 1, parlour: location.origin, made: new Date().toISOString(), tokens: tokens() };
-  const link = document.createElement("a");
-  link.href = URL.createObjectURL(new Blob([JSON.stringify(file)], { type: "application/json" }));
-  link.download = `parlour-keys-${location.hostname}-${file.made.slice(0, 10)}.json`;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+  saveFile(new Blob([JSON.stringify(file)], { type: "application/json" }),
+    `parlour-keys-${location.hostname}-${file.made.slice(0, 10)}.json`);
   say("Keys downloaded. In your other browser, open this page and choose “Use keys from a file…”. "
     + "Keep the file to yourself: it plays your seats.");
 }
@@ -104,7 +105,7 @@ export function keysOf(text, origin) {
   }
   if (file.parlour !== origin) throw new Error(`These keys are to games at ${file.parlour}, not here`);
   const entries = Object.entries(file.tokens);
-  if (entries.some(([sid, token]) => !SID.test(sid) || typeof token !== "string" || !TOKEN.test(token))) {
+  if (entries.some(([sid, token]) => !KEY_PART.test(sid) || typeof token !== "string" || !KEY_PART.test(token))) {
     throw new Error("This keys file is damaged");
   }
   return Object.fromEntries(entries);

@@ -130,9 +130,12 @@ export function saveToken(session, token) {
   const all = tokens(); all[session] = token;
   localStorage.setItem(TOKENS_KEY, JSON.stringify(all));
 }
-// The tokens the server takes at once for a player's own results or backup: the most
-// recently kept.
-export const TOKENS_SENT = 10_000;
+// The tokens sent for a player's own results or backup: as many as the server takes at
+// once, the most recently kept.
+const TOKENS_SENT = 10_000;
+export function sentTokens() {
+  return Object.values(tokens()).slice(-TOKENS_SENT);
+}
 
 let catalogAsked = null;
 // The server's catalog (its games, and whether it is `shared`), asked once per page.
@@ -146,8 +149,7 @@ export function catalog() {
 // (POST path/mine); on one player's own, all it keeps.
 export async function ownResults(path, query = "", token = undefined) {
   if (!(await catalog()).shared) return await api("GET", path + query, undefined, token);
-  const sent = Object.values(tokens()).slice(-TOKENS_SENT);
-  return await api("POST", `${path}/mine${query}`, { tokens: sent }, token);
+  return await api("POST", `${path}/mine${query}`, { tokens: sentTokens() }, token);
 }
 
 let toastTimer = 0;

@@ -93,4 +93,3 @@ class Uploaded(BaseModel):
     upload: str = Field(description="the value to give a parameter of kind 'upload'")
     width: int
     height: int
-
