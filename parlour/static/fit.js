@@ -5,6 +5,9 @@
 // fit the first screen. var(--board-room-foot) is the height from the board's top to the
 // screen's foot: the room of a board that lets what stands under it (a move strip, the
 // deal line) go below the fold rather than take cells too small for a finger.
+// A game with a second drawing for a wide room names the room's width over height from
+// which that drawing gives the bigger board (--board-wide-from, on #board-wrap), and the
+// page marks the room data-room="wide" or "tall" for its stylesheet.
 import { $ } from "/static/common.js";
 
 const MIN_BOARD_ROOM_PX = 160;
@@ -27,6 +30,7 @@ export function fitBoardToScreen() {
     setRoom(wrap, "--board-room-h", Math.max(MIN_BOARD_ROOM_PX, Math.floor(height)));
     setRoom(wrap, "--board-room-foot", Math.max(MIN_BOARD_ROOM_PX, Math.floor(toFoot)));
     setRoom(wrap, "--board-room-w", Math.max(MIN_BOARD_ROOM_PX, Math.floor(width)));
+    markShape(wrap, width / Math.max(MIN_BOARD_ROOM_PX, height), px(style.getPropertyValue("--board-wide-from")));
   };
   // what is above the board changes height (a status line wraps, seats appear): measure
   // again, after layout and before paint; and whenever the window changes size
@@ -41,6 +45,18 @@ export function fitBoardToScreen() {
   // (Minesweeper's panel reaches a phone's sides: 380 px, not the page's 350)
   $("game-css")?.addEventListener("load", measure);
   measure();
+}
+
+// (a scroll bar that comes or goes with the new drawing changes the width a little: the
+// mark changes only once the ratio is past the threshold by more than that)
+const SHAPE_MARGIN = 0.03;
+
+function markShape(wrap, ratio, wideFrom) {
+  if (!wideFrom) return;
+  const wide = wrap.dataset.room === "wide"
+    ? ratio >= wideFrom * (1 - SHAPE_MARGIN) : ratio >= wideFrom * (1 + SHAPE_MARGIN);
+  const shape = wide ? "wide" : "tall";
+  if (wrap.dataset.room !== shape) wrap.dataset.room = shape;
 }
 
 function setRoom(wrap, name, pixels) {

@@ -670,6 +670,63 @@ def test_on_a_phones_side_the_stock_and_the_base_stand_beside_the_pyramid(
         assert part["x"] + part["width"] <= table["x"] + table["width"] + 0.5
 
 
+@pytest.mark.parametrize(("width", "height", "card_px"),
+                         [(1280, 800, 85), (1366, 768, 85), (1440, 900, 112)])
+def test_in_a_wide_window_the_stock_and_the_base_stand_beside_a_bigger_pyramid(
+    open_page: OpenPage, new_context: NewContext, create_game: CreateGame, width: int,
+    height: int, card_px: int,
+) -> None:
+    """Stacked under the pyramid in a 1280x800 window, the stock's row took the height the
+    cards needed: they were 77 px wide (72 at 1366x768, 90 at 1440x900), with the felt
+    empty either side (now 87, 87 and 116).
+    A window wider than the upright table's shape lays the table as a phone on its side
+    does, the stock left of the pyramid and the base right of it, and its cards are bigger;
+    the whole table is in sight, and the page does not scroll sideways."""
+    created = create_game("escalator", params={"winnable": False})
+    context = new_context(tokens={created["session"]: created["token"]},
+                          viewport={"width": width, "height": height})
+    page = open_page(f"/play/escalator?session={created['session']}", context=context)
+    page.wait_for_selector("#esc-stock")
+    page.wait_for_function(ALL_STILL)
+    seen = page.evaluate(PARTS_SEEN)
+    pyramid, stock, base, table = seen["pyramid"], seen["stock"], seen["base"], seen["table"]
+    assert not seen["sideways"]
+    assert pyramid[0]["width"] >= card_px
+    left = min(card["x"] for card in pyramid)
+    right = max(card["x"] + card["width"] for card in pyramid)
+    assert stock["x"] + stock["width"] <= left and right <= base["x"]
+    assert table["y"] + table["height"] <= height
+
+
+def test_a_window_made_narrow_stacks_the_stock_under_the_pyramid_again(
+    open_page: OpenPage, new_context: NewContext, create_game: CreateGame,
+) -> None:
+    """Upright, the table's stacked shape gives the bigger cards (a tall window, a tablet):
+    the stock's row stands under the pyramid again, and beside it once the window is wide
+    again, without reloading."""
+    created = create_game("escalator", params={"winnable": False})
+    context = new_context(tokens={created["session"]: created["token"]},
+                          viewport={"width": 1280, "height": 800})
+    page = open_page(f"/play/escalator?session={created['session']}", context=context)
+    page.wait_for_selector("#esc-stock")
+
+    def stock_under_pyramid() -> bool:
+        page.wait_for_function(ALL_STILL)
+        seen = page.evaluate(PARTS_SEEN)
+        foot = max(card["y"] + card["height"] for card in seen["pyramid"])
+        return bool(seen["stock"]["y"] >= foot)
+
+    assert not stock_under_pyramid()
+    page.set_viewport_size({"width": 820, "height": 1100})
+    expect(page.locator("#board-wrap")).to_have_attribute("data-room", "tall")
+    assert stock_under_pyramid()
+    seen = page.evaluate(PARTS_SEEN)
+    assert seen["pyramid"][0]["width"] >= 95  # (beside the pyramid, they would be 73 px)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    expect(page.locator("#board-wrap")).to_have_attribute("data-room", "wide")
+    assert not stock_under_pyramid()
+
+
 def test_a_long_hint_on_a_small_phone_does_not_move_the_board(
     open_page: OpenPage, new_context: NewContext, create_game: CreateGame,
 ) -> None:
