@@ -15,10 +15,11 @@ const OFFLINE_NOTE = "Not connected: reconnecting…";
 // What the page says it is waiting for, should an answer take over half a second.
 const WAITING_FOR = { hint: "Thinking…", move: "Working…", undo: "Working…", redo: "Working…", restart: "Working…" };
 
-// info: the game's catalog entry; views: the views shown (views.js); settleDrop(accepted):
-// a dragged piece waiting for the answer is placed or sent home (input.js); hello(): what
-// the page says of its player besides the token (the computers' speed).
-export function createConnection({ info, views, settleDrop, hello = () => ({}) }) {
+// info: the game's catalog entry; views: the views shown (views.js); answered(accepted):
+// the server answered (a view, or a refusal): a dragged piece waiting for it is placed or
+// sent home, keys pressed meanwhile run (input.js); hello(): what the page says of its
+// player besides the token (the computers' speed).
+export function createConnection({ info, views, answered, hello = () => ({}) }) {
   const game = info.name;
   const state = {
     sessionId: null,
@@ -212,7 +213,7 @@ export function createConnection({ info, views, settleDrop, hello = () => ({}) }
     if (message.type === "progress-end") return;
     if (message.type === "view") {
       views.showView(message.view);
-      settleDrop(true);
+      answered(true);
       // it stays in the status line until the player's first step (a toast went too soon)
       if (state.openingNote) { views.showNote(state.openingNote); state.openingNote = ""; }
     } else if (message.type === "hint") {
@@ -225,7 +226,7 @@ export function createConnection({ info, views, settleDrop, hello = () => ({}) }
       state.openingNote = message.note;
       open(message.session);
     } else if (message.type === "error") {
-      settleDrop(false);
+      answered(false);
       // a move the game lets pass (Minesweeper's click on a number not ready to chord)
       // does nothing to see or hear; made with a key, the status line (a live region)
       // says why in plain words, for a player who cannot see that nothing changed

@@ -58,7 +58,37 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
   }
 
   function sendMove(move, byKey = false) {
-    if (move) send({ type: "move", move }, { byKey });
+    if (!move) return;
+    if (byKey) keys.movedAt = performance.now();
+    send({ type: "move", move }, { byKey });
+  }
+
+  // A key that plays a move reads the board shown: pressed again before the server has
+  // answered (an arrow held down repeats every 30 ms or so), it would read the board its
+  // last move left behind and play a tile no longer there, or one refused. Keys pressed
+  // while a key's move waits for its answer wait too, and run in order once it comes.
+  const keys = { movedAt: 0, waiting: [] };
+  const KEYS_WAITING = 16;  // (more are dropped: a stuck key must not queue forever)
+  const KEY_ANSWER_MS = 2000;  // (no answer by then: the keys go, the next runs at once)
+
+  function waitsForAnswer(event) {
+    if (!keys.movedAt) return false;
+    if (performance.now() - keys.movedAt > KEY_ANSWER_MS) { keys.movedAt = 0; keys.waiting.length = 0; return false; }
+    event.preventDefault();
+    if (keys.waiting.length < KEYS_WAITING) keys.waiting.push(event.key);
+    return true;
+  }
+
+  // The server answered: a dropped piece settles, and the keys that waited run (until one
+  // of them plays a move and so waits in turn).
+  function answered(accepted) {
+    settleDrop(accepted);
+    keys.movedAt = 0;
+    while (keys.waiting.length && !keys.movedAt) {
+      const key = keys.waiting.shift();
+      onKey({ key, target: document.activeElement ?? document.body, ctrlKey: false, metaKey: false,
+        altKey: false, preventDefault() {} });
+    }
   }
 
   // What an element does when clicked or pressed (`byKey`: with a key); false when it
@@ -401,6 +431,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     if (event.target.closest("input, select, textarea, #menus")) return;
     const key = event.key;
     if (key === "Escape" && (endCard.shown() || endCard.coming())) { event.preventDefault(); endCard.hide(); return; }
+    if (!(event.ctrlKey || event.metaKey || event.altKey) && waitsForAnswer(event)) return;
     if (event.ctrlKey || event.metaKey || event.altKey) {
       // Ctrl and Alt keys are the commands' (Ctrl+Z, Alt+N...); the rest stay the browser's
       const command = commands.forKey(event);
@@ -441,28 +472,32 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     if (command) { event.preventDefault(); commands.run(command); }
   }
 
-  return { bindBoard, bindKeys, settleDrop, showAltMode, keepCursor, cursorToTurn };
+  return { bindBoard, bindKeys, answered, showAltMode, keepCursor, cursorToTurn };
 }
 
 // The data-nav cell nearest the focused one in the arrow's direction gets the focus
-// (`firstCell`, when none has it).
+// (`firstCell`, when none has it): the nearest within 63° of the arrow's line, else the
+// nearest anywhere on that side, so that a board's scattered cells (Escalator's free
+// cards: one a row up between two of the row below) are each reached by some arrow.
 function moveCursor(dx, dy) {
   const cells = [...$("board").querySelectorAll("[data-nav]")];
   if (!cells.length) return;
   const current = document.activeElement?.closest?.("[data-nav]");
   if (!current || !cells.includes(current)) { focusCell(firstCell(cells)); return; }
   const from = centre(current);
-  let best = null, bestScore = Infinity;
+  let best = null, bestScore = Infinity, aside = null, asideScore = Infinity;
   for (const cell of cells) {
     if (cell === current) continue;
     const to = centre(cell);
     const along = (to.x - from.x) * dx + (to.y - from.y) * dy;
     const across = Math.abs((to.x - from.x) * dy) + Math.abs((to.y - from.y) * dx);
-    if (along <= 1 || across > along * 2) continue;
-    const score = along + across * 3;
-    if (score < bestScore) { best = cell; bestScore = score; }
+    if (along <= 1) continue;
+    const score = along + across * 2;
+    if (across > along * 2) {
+      if (score < asideScore) { aside = cell; asideScore = score; }
+    } else if (score < bestScore) { best = cell; bestScore = score; }
   }
-  if (best) focusCell(best);
+  if (best || aside) focusCell(best || aside);
 }
 
 // The data-nav cell farthest from `current` in the direction given, in its row or column

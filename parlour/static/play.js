@@ -90,7 +90,7 @@ function createParts(info) {
     firstNote: info.first_note, moveNotes: (view) => moveList.notesWith(view) });
   // the computers' speed goes to the server with the hello: a new choice says hello again
   const speed = () => (info.display_options.computers ? display.gameOptions().computers : undefined);
-  const connection = createConnection({ info, views, settleDrop: (accepted) => input.settleDrop(accepted),
+  const connection = createConnection({ info, views, answered: (accepted) => input.answered(accepted),
     hello: () => (speed() ? { speed: speed() } : {}) });
   const newGames = createNewGames({ info, views, connection });
   const series = createSeries({ send: (message) => connection.send(message), open: (sid) => connection.open(sid), endCard });

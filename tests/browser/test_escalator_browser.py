@@ -5,11 +5,13 @@ and their accelerators, drag onto the base."""
 from __future__ import annotations
 
 import math
+import random
 import re
 from itertools import pairwise
 from typing import Any
 from urllib.parse import quote
 
+import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -725,6 +727,62 @@ def test_a_window_made_narrow_stacks_the_stock_under_the_pyramid_again(
     page.set_viewport_size({"width": 1280, "height": 800})
     expect(page.locator("#board-wrap")).to_have_attribute("data-room", "wide")
     assert not stock_under_pyramid()
+
+
+# From each of the board's data-nav cells (its free cards and the stock), the cells the
+# arrow keys reach, pressed in the page as a player does (keydown on the focused card).
+ARROWS_REACH = """() => {
+  const cells = [...document.querySelectorAll("#board [data-nav]")];
+  const keys = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"];
+  const step = (cell, key) => {
+    cell.focus();
+    cell.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true, cancelable: true }));
+    return document.activeElement.closest("[data-nav]");
+  };
+  const reached = {};
+  for (const start of cells) {
+    const seen = new Set([start.id]), todo = [start];
+    while (todo.length) {
+      const cell = todo.pop();
+      for (const key of keys) {
+        const next = step(cell, key);
+        if (next && !seen.has(next.id)) { seen.add(next.id); todo.push(next); }
+      }
+    }
+    reached[start.id] = [...seen].sort();
+  }
+  return { cells: cells.map((cell) => cell.id).sort(), reached };
+}"""
+
+
+def test_the_arrow_keys_reach_every_free_card_from_any_other(
+    open_page: OpenPage, create_game: CreateGame,
+) -> None:
+    """Help says the arrows move over the free cards, but a free card a row up between two
+    of the row below (the 7♣ between the 8♣ and the 5♠) was reached from none of them: the
+    nearer card across the row won every arrow. In the positions of random play through
+    two deals, every free card and the stock are reached from each of them."""
+    rng = random.Random(7)
+    for deal in ("nav0", "nav1"):
+        game_id, layout = deal_of(deal)
+        page, created = open_game(open_page, create_game, id=game_id)
+        page.emulate_media(reduced_motion="reduce")  # (no cards flying to wait for)
+        api = httpx.Client(base_url=page.url.split("/play/")[0], timeout=30,
+                           headers={"Authorization": f"Bearer {created['token']}"})
+        for _ in range(25):
+            page.wait_for_function(ALL_STILL)
+            seen = page.evaluate(ARROWS_REACH)
+            for start, reached in seen["reached"].items():
+                assert reached == seen["cells"], (deal, start, reached)
+            moves = GAME.legal_moves(layout)
+            if not moves:
+                break
+            move = rng.choice(moves)
+            with expect_views(page):
+                answer = api.post(f"/api/games/{created['session']}/moves",
+                                  json={"move": GAME.move_to_json(move)})
+            assert answer.status_code == 200, answer.text
+            layout = GAME.apply(layout, move)
 
 
 def test_a_long_hint_on_a_small_phone_does_not_move_the_board(

@@ -14,7 +14,14 @@ import re
 from PIL import Image
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import CreateGame, NewContext, NextView, OpenPage, view_count
+from tests.browser.conftest import (
+    CreateGame,
+    NewContext,
+    NextView,
+    OpenPage,
+    ServerView,
+    view_count,
+)
 from tests.browser.views import wait_for_animations
 
 READ_BOARD = """() => {
@@ -95,6 +102,46 @@ def test_a_puzzle_solved_by_the_arrow_keys(
     with next_view(page):
         page.keyboard.press("ArrowUp")  # the tile below the gap moves up
     expect(page.locator("#headline")).to_have_text("You win! 2 moves")
+
+
+# Where the gap goes when an arrow key slides the tile beside it (ArrowLeft: the tile
+# right of the gap moves left, so the gap moves right).
+GAP_STEP = {"ArrowLeft": (0, 1), "ArrowRight": (0, -1), "ArrowUp": (1, 0), "ArrowDown": (-1, 0)}
+
+
+def after_keys(tiles: list[int], cols: int, keys: list[str]) -> str:
+    """The board's text once each key has slid its tile, in order."""
+    tiles = list(tiles)
+    for key in keys:
+        gap = tiles.index(0)
+        row, col = divmod(gap, cols)
+        d_row, d_col = GAP_STEP[key]
+        moved = (row + d_row) * cols + col + d_col
+        tiles[gap], tiles[moved] = tiles[moved], 0
+    cells = [f"{number:2d}" if number else " ." for number in tiles]
+    return "\n".join(" ".join(cells[r * cols:(r + 1) * cols]) for r in range(len(tiles) // cols))
+
+
+def test_arrow_keys_pressed_faster_than_the_server_answers_all_play_in_order(
+    create_game: CreateGame, open_page: OpenPage, server_view: ServerView,
+) -> None:
+    """An arrow held down repeats every 30 ms or so: each key read the board as shown, so a
+    key pressed before the last one's answer slid a tile that was no longer beside the gap
+    (8 moves made of 12, or "That tile is not in the gap's row or column"). Each key now
+    waits for the answer to the one before, and all twelve play, in order."""
+    start_tiles = [*range(1, 13), 0, 13, 14, 15]  # the gap at the foot's left
+    game = create_game("sliding", params={"rows": 4, "cols": 4,
+                                          "tiles": ",".join(map(str, start_tiles))})
+    page = open_page(f"/play/sliding?session={game['session']}",
+                     tokens={game["session"]: game["token"]})
+    keys = ["ArrowDown"] * 3 + ["ArrowLeft"] * 3 + ["ArrowUp"] * 3 + ["ArrowRight"] * 3
+    for key in keys:  # (no wait between them: faster than any answer)
+        page.keyboard.press(key)
+    expected = after_keys(start_tiles, 4, keys)
+    wait_for_board(page, expected)
+    held = server_view(game["session"])
+    assert (held["text"], held["moves"]) == (expected, 12)
+    expect(page.locator("#headline")).to_have_text("4×4 · 12 moves")
 
 
 def test_an_undo_of_a_won_game_asks_first_and_esc_keeps_the_win(
