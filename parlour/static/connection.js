@@ -129,6 +129,9 @@ export function createConnection({ info, views, answered, hello = () => ({}) }) 
     const address = `/play/${encodeURIComponent(game)}?session=${encodeURIComponent(sid)}`;
     if (inPlace || sid === state.sessionId) history.replaceState(null, "", address);
     else history.pushState(null, "", address);
+    // another game (a rematch, a new game from the end card) opens at the page's top: on a
+    // phone the page had scrolled to the end card, the new game's seats and status under the bar
+    if (state.sessionId && sid !== state.sessionId) window.scrollTo({ top: 0, behavior: "instant" });
     state.sessionId = sid;
     localStorage.setItem(`parlour.last.${game}`, sid);
     views.forget();

@@ -248,6 +248,22 @@ def test_a_player_who_scrolled_away_is_not_brought_back_when_the_card_grows(
 
 
 # -- the keyboard -----------------------------------------------------------------------------
+def test_the_next_game_opens_at_the_top_of_the_page(new_context: NewContext, stage: Stage
+                                                    ) -> None:
+    """On a phone the page scrolls to the card under the board; the next game (a rematch,
+    New game) opened still scrolled there, its seats and status under the bar of buttons.
+    It opens at the page's top."""
+    page = end_before_the_eyes(new_context, stage, scene("tribolo-won"), **PHONE)
+    expect(page.locator("#end-card")).to_be_visible()
+    page.wait_for_function("() => window.scrollY > 0")
+    address = page.url
+    page.locator("#end-card").get_by_role("button", name="New game").tap()
+    page.wait_for_function("(address) => location.href !== address", arg=address)
+    wait_for_views(page, 1)
+    expect(page.locator("#end-card")).to_be_hidden()
+    assert page.evaluate("window.scrollY") == 0
+
+
 @pytest.mark.parametrize("ending", ["minesweeper-won", "minesweeper-lost"])
 def test_enter_or_space_after_the_end_keeps_the_result_and_tab_then_enter_starts_a_new_game(
     new_context: NewContext, stage: Stage, ending: str
