@@ -348,6 +348,8 @@ def test_the_win_rate_shows_the_latest_games_and_is_absent_where_none_is_lost() 
     assert len(line.get("points", "").split()) == RATE_GAMES
     assert win_rate_chart(results_of("WWW"), {"won": "solved"}) is None  # a puzzle
     assert win_rate_chart([], TTT) is None
+    assert win_rate_chart(results_of("W"), TTT) is None  # one game's lone dot tells nothing
+    assert win_rate_chart(results_of("WL"), TTT) is not None
 
 
 def times(*seconds: float, helped: Sequence[int] = ()) -> list[Result]:
@@ -468,6 +470,7 @@ def test_statistics_groups_by_game_preset_and_mode() -> None:
         result("lost", mode="vs AI (perfect)"),
         result("draw", mode="vs AI (perfect)"),
         result("won", game="oldgame", preset="big", mode="solo"),
+        result("lost", game="oldgame", preset="big", mode="solo"),
         result("won", game="minesweeper", preset="expert", mode="solo"),
     ]
     groups = statistics(results, GAMES)["groups"]

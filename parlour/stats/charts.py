@@ -17,6 +17,10 @@ WINDOW = 10
 """The win rate over time is the share of wins among this many games up to each one."""
 RATE_GAMES = 200
 """The win rate is drawn over this many most recent games."""
+RATE_FROM = 2
+"""The win rate is drawn once this many games are played: one game's is a lone dot at 0 %
+or 100 %, a chart that shows nothing the card's figures do not (a new player's page was
+a column of such charts, one per opponent)."""
 DOTS_UP_TO = 60
 """Up to this many games, each is a dot coloured by its result."""
 BARS = 8
@@ -30,8 +34,9 @@ NICE_SECONDS = (1, 2, 5, 10, 15, 20, 30, 60, 120, 300, 600, 900, 1800, 3600, 720
 
 def win_rate_chart(results: Sequence[Result], outcomes: Mapping[str, str]) -> Line | None:
     """The share of wins over the last `WINDOW` games, game by game, and over every game;
-    None where a game cannot be lost (a puzzle is solved or left)."""
-    if len(outcomes) < 2 or "won" not in outcomes or not results:
+    None where a game cannot be lost (a puzzle is solved or left), or before `RATE_FROM`
+    games."""
+    if len(outcomes) < 2 or "won" not in outcomes or len(results) < RATE_FROM:
         return None
     wins = [r.outcome == "won" for r in results]
     rates = [sum(wins[max(0, i - WINDOW + 1): i + 1]) / min(i + 1, WINDOW)
