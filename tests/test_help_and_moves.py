@@ -79,22 +79,28 @@ def test_hot_seat_shares_one_assist(client: TestClient) -> None:
 
 
 def test_help_per_seat_survives_the_server_restarting(tmp_path: Path) -> None:
+    """The host turned the assist on while alone; a friend joined (the assist is then off:
+    no help in a game against another person) and the server restarted: the host's game is
+    still helped and the friend's not; once the friend leaves, the host's switch is on
+    again, as they left it."""
     path = tmp_path / "parlour.sqlite3"
     store = Store(path)
     with TestClient(create_app(store, GAMES, ai_delay_scale=0, allowed_hosts=TEST_HOSTS)) as c:
         created = c.post("/api/games", json={"game": "tribolo",
                                              "seats": ["human", "open", "ai:easy"]}).json()
         sid, host = created["session"], created["token"]
+        c.post(f"/api/games/{sid}/assist", json={"on": True}, headers=auth(host))
         guest = join(c, sid, seat=1)["token"]
         assert isinstance(guest, str)
-        c.post(f"/api/games/{sid}/assist", json={"on": True}, headers=auth(guest))
     store.close()
     store = Store(path)
     with TestClient(create_app(store, GAMES, ai_delay_scale=0, allowed_hosts=TEST_HOSTS)) as c:
-        assert (get_view(c, sid, guest)["assist"], get_view(c, sid, guest)["assisted"]) == (
-            True, True)
         assert (get_view(c, sid, host)["assist"], get_view(c, sid, host)["assisted"]) == (
+            False, True)
+        assert (get_view(c, sid, guest)["assist"], get_view(c, sid, guest)["assisted"]) == (
             False, False)
+        assert c.post(f"/api/games/{sid}/leave", headers=auth(guest)).status_code == 200
+        assert get_view(c, sid, host)["assist"] is True
     store.close()
 
 

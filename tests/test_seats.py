@@ -442,3 +442,27 @@ def test_the_others_hear_a_player_leave(client: TestClient) -> None:
             pass
     assert message["view"]["sound"] == "leave"
     assert message["view"]["seats"][1]["open"] is True
+
+
+# -- help between people --------------------------------------------------------------------
+def test_no_hint_nor_assist_in_a_game_against_another_person(client: TestClient) -> None:
+    """As lichess gives neither side an engine: while a friend holds a seat, a hint or the
+    assist would be the computer playing for one of them. Both are refused, and each
+    player's view says why; players sharing one screen (one token) may still ask, and so may
+    the player a friend left to the computer."""
+    sid, cross, nought = two_browsers(client)
+    for token in (cross, nought):
+        assert get_view(client, sid, token)["help_refusal"] == (
+            "no hints nor assist in a game against another person")
+    assert "another person" in error_of(post(client, sid, "hint", cross), 409)
+    turned_on = client.post(f"/api/games/{sid}/assist", json={"on": True}, headers=auth(cross))
+    assert "another person" in error_of(turned_on, 409)
+    assert get_view(client, sid, cross)["assisted"] is False
+
+    leave(client, sid, nought)  # the computer stands in for Circle
+    assert get_view(client, sid, cross)["help_refusal"] is None
+    assert post(client, sid, "hint", cross).status_code == 200
+
+    shared = new_game(client, seats=["human", "human"])  # one screen, one token
+    assert shared["view"]["help_refusal"] is None
+    assert post(client, shared["session"], "hint", shared["token"]).status_code == 200

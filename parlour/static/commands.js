@@ -26,8 +26,9 @@ export function actionAllowed(action, view) {
     case "restart": return Boolean(view?.can_restart);
     case "undo": return Boolean(view?.can_undo);
     case "redo": return Boolean(view?.can_redo);
-    case "hint": return Boolean(view?.can_move);
-    case "assist": return holder && view.status === "playing";  // help during play only, as Hint
+    case "hint": return Boolean(view?.can_move) && !view.help_refusal;
+    // help during play only, as Hint; and neither in a game against another person
+    case "assist": return holder && view.status === "playing" && !view.help_refusal;
     case "copy-link": return Boolean(view?.id);
     case "invite-link": return holder && view.seats.some((s) => s.open);
     case "export": return holder && Boolean(view.id);
@@ -77,6 +78,11 @@ export function createCommands({ info, actions, views, display, send, newGameWit
     if (command.args.action === "undo" && !view?.can_undo && view?.undo_refusal) {
       play(info.refusal_sound || "error");
       views.showNote(`Undo is off: ${view.undo_refusal}`, true);  // say why rather than do nothing
+      return;
+    }
+    const help = { hint: "Hint", assist: "Assist" }[command.args.action];
+    if (help && view?.help_refusal) {
+      views.showNote(`${help} is off: ${view.help_refusal}`, true);
       return;
     }
     if (!enabled(command)) return;

@@ -79,6 +79,12 @@ export function createViews({ endCard, shown, resync, undoKeys, firstNote, moveN
     for (const action of ["redo", "hint", "assist", "restart"]) {
       set($(`btn-${action}`), "disabled", !actionAllowed(action, next));
     }
+    for (const [action, label] of [["hint", "Hint"], ["assist", "Assist"]]) {
+      const button = $(`btn-${action}`);
+      if (next.help_refusal) button.dataset.title ??= button.title;
+      const title = next.help_refusal ? `${label} is off: ${next.help_refusal}` : button.dataset.title;
+      if (title !== undefined) set(button, "title", title);
+    }
     set($("btn-assist"), "ariaPressed", String(next.assist));
     // the id holds the deal: only the game's owner is sent it before the end
     showDealId(next.id ?? "shown when the game ends");

@@ -71,6 +71,8 @@ class Advice:
         seat = session.to_move
         if seat not in seats:
             raise GameError("a hint is for the player to move")
+        if refusal := live.help_refusal(token):
+            raise GameError(refusal)
         finder = session.hint_finder(seat)
         found = session.planned_hint(seat) or await self.workers.long(
             live, THINK_BUDGET, "the hint", work.hint, finder, session.state, seat,
@@ -82,6 +84,8 @@ class Advice:
     async def set_assist(
         live: Live, token: str | None, seats: frozenset[int], message: SetAssist
     ) -> Answer:
+        if message.on and (refusal := live.help_refusal(token)):
+            raise GameError(refusal)
         live.session.set_assist(message.on, seats)  # the caller's seats: not the others'
         return None
 

@@ -27,6 +27,8 @@ from parlour.server.hub.viewers import Viewer
 
 OPEN = "open"  # a human seat kept free for whoever opens the invite link
 
+HELP_BETWEEN_PEOPLE = "no hints nor assist in a game against another person"
+
 
 @dataclass(eq=False)
 class Live:
@@ -116,6 +118,12 @@ class Live:
     def sharers(self, token: str | None) -> list[str]:
         """The other players: tokens other than `token` that hold a seat."""
         return [other for other, seats in self.holders.items() if seats and other != token]
+
+    def help_refusal(self, token: str | None) -> str | None:
+        """Why a hint and the assist are refused to `token`'s player, if they are: while
+        another person holds a seat (lichess gives no engine to either side of a game
+        between people). Players sharing one screen hold their seats with one token."""
+        return HELP_BETWEEN_PEOPLE if self.sharers(token) else None
 
     def open_seats(self) -> list[int]:
         """The human seats nobody holds, while the game is on: once it is over its seats

@@ -186,6 +186,9 @@ class View(BaseModel):
                            "assist, an assisted undo): their result counts as assisted")
     assist: bool = Field(description="this viewer's assist switch is on (each player has "
                          "their own)")
+    help_refusal: str | None = Field(
+        None, description="why Hint and the assist are off for this viewer: another person "
+        "holds a seat in the game")
     elapsed_ms: int = Field(description="the time played: it counts only while a player's "
                             "page is open, visible and connected")
     clock_running: bool = Field(description="the clock runs on from elapsed_ms: the game is "
@@ -248,10 +251,11 @@ def build_view(
         observation = live.observe(perspective)
     can_move = to_move is not None and to_move in seats
     hint = session.hints.get(perspective) if perspective is not None else None
-    assist = session.assist_for(seats)  # this viewer's switch: another player's is theirs
+    sharers = live.sharers(token) if seats else []
+    # this viewer's switch (another player's is theirs), off while a person shares the game
+    assist = session.assist_for(seats) and not sharers
     context = RenderContext(perspective, can_move, hint.move if hint else None, assist,
                             live.advice.facts_of(session.state) if assist else None)
-    sharers = live.sharers(token) if seats else []
     with timing.part("render"):
         markup = session.spec.render(observation, context)
     alone = bool(seats) and not sharers
@@ -286,6 +290,7 @@ def build_view(
         "outcome": outcome(session, seats),
         "assisted": session.assisted_for(seats),
         "assist": assist,
+        "help_refusal": live.help_refusal(token) if seats else None,
         "elapsed_ms": session.clock.reading_ms(clock_now),
         "clock_running": session.clock.running,
         "time_shown": session.spec.time_written(session.clock.reading_ms(clock_now)),
