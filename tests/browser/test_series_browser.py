@@ -24,6 +24,11 @@ def test_two_players_accept_a_rematch_and_the_first_move_passes_on(
     cross = ttt()
     sid = cross.new_game("human", "open")
     circle = ttt(f"/play/tictactoe?session={sid}", confirm=True)
+    # no help in a game between people, as on lichess: Hint is off, and H says why
+    expect(cross.page.locator("#btn-hint")).to_be_disabled()
+    cross.page.keyboard.press("h")
+    expect(cross.page.locator("#message")).to_have_text(
+        "Hint is off: no hints nor assist in a game against another person")
     for player, other, cell, board in (
         (cross, circle, (0, 0), "X../.../..."), (circle, cross, (0, 1), "X../O../..."),
         (cross, circle, (1, 0), "XX./O../..."), (circle, cross, (1, 1), "XX./OO./..."),
