@@ -187,9 +187,11 @@ export function createViews({ endCard, shown, resync, undoKeys, firstNote, moveN
     if (!request) return;
     const names = request.seats.map((s) => next.seats[s].name).join(" and ");
     const others = next.seats.filter((s) => s.held && !s.you).length > 1 ? "players" : "player";
-    // the moves played since go back too: say so ("... and the move after it")
+    // the moves played since go back too: say so ("... and your reply", where it is yours)
     const after = request.moves - 1;
-    const what = `their last move${after > 0 ? ` and the ${after === 1 ? "move" : `${after} moves`} after it` : ""}`;
+    const since = after === 1 && request.waiting_for_you && next.seats.length === 2 ? "your reply"
+      : `the ${after === 1 ? "move" : `${after} moves`} played since`;
+    const what = `their last move${after > 0 ? ` and ${since}` : ""}`;
     $("takeback-text").textContent = request.waiting_for_you ? `${names} asks to take back ${what}.`
       : request.yours ? `Waiting for the other ${others} to accept your take-back…`
         : `${names} asked to take back ${what}.`;

@@ -127,7 +127,7 @@ def test_a_take_back_accepted_and_one_refused(ttt: OpenGame, server_view: Server
     cross.page.locator("#btn-undo").click()
     circle_bar = circle.page.locator("#takeback")
     expect(circle_bar).to_contain_text(
-        "Cross asks to take back their last move and the move after it.")
+        "Cross asks to take back their last move and your reply.")
     circle_bar.get_by_role("button", name="Refuse").click()
     expect(circle_bar).to_be_hidden()
 
