@@ -217,6 +217,9 @@ export function createEndCard({ sameDeal = true } = {}) {
     // the bar of buttons stays at the top (two rows on a phone): the card keeps below it
     const bar = document.querySelector(".topbar")?.getBoundingClientRect().bottom ?? 0;
     card.style.setProperty("--below-bar", `${Math.max(0, bar)}px`);
+    // a wide screen's card starts no higher than the board's frame: over the headline it
+    // hid the result it repeats ("…eared" peeked out from behind it)
+    card.style.setProperty("--board-top", `${Math.max(0, bar, $("board-wrap").getBoundingClientRect().top)}px`);
     const causes = [...$("board").querySelectorAll("[data-end-cause]")];
     const moves = movesBeside();
     const besides = besidePlaces(card);
