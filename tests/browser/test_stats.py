@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import NewContext
 from tests.browser.scenes import Scene, Stage, open_safe_cells, scenes_of
@@ -233,3 +233,15 @@ def test_a_game_never_finished_says_so(new_context: NewContext, tmp_path: Path) 
         assert page.locator(".empty").inner_text().startswith(f"No finished games yet of {title}")
     finally:
         fresh.stop()
+
+
+def test_the_theme_changes_here_as_on_every_page(new_context: NewContext) -> None:
+    """The statistics page had no theme button (home, the games and the replays have one):
+    the button and T go through the themes, the charts drawn in the page's colours."""
+    page = open_stats(new_context, "/stats", (390, 844), "light")
+    page.locator("#btn-theme").click()  # from Auto (light, on this screen)
+    expect(page.locator(".toast").last).to_have_text("Theme: Light")
+    page.keyboard.press("t")
+    expect(page.locator(".toast").last).to_have_text("Theme: Dark")
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # the bar still fits
