@@ -727,6 +727,11 @@ def test_a_window_made_narrow_stacks_the_stock_under_the_pyramid_again(
     page.set_viewport_size({"width": 1280, "height": 800})
     expect(page.locator("#board-wrap")).to_have_attribute("data-room", "wide")
     assert not stock_under_pyramid()
+    # the table re-fit (as when the end card comes under it): the cards keep their places
+    # on it, none flies (their places were px from the table's width, and all flew)
+    page.set_viewport_size({"width": 1280, "height": 700})
+    page.wait_for_function("() => document.getElementById('esc-table').offsetWidth < 900")
+    assert page.evaluate(ALL_STILL)
 
 
 # From each of the board's data-nav cells (its free cards and the stock), the cells the
