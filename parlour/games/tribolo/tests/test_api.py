@@ -12,6 +12,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from parlour.core.gameid import parse_game_id
+from parlour.games import GAMES
 from parlour.games.tribolo.rules import (
     HEIGHT,
     WIDTH,
@@ -25,6 +27,10 @@ from parlour.games.tribolo.rules import (
 from parlour.store.sqlite import SqliteStore as Store
 
 NAMES = ("Blue", "Red", "Green")
+TRIBOLO = GAMES["tribolo"].game
+BLUE_FIRST = next(text for n in range(100) if (text := f"tribolo:standard#blue{n}")
+                  and TRIBOLO.to_move(parse_game_id(TRIBOLO, text).deal(TRIBOLO)) == 0)
+"""A deal whose first player, drawn at random, is Blue."""
 View = dict[str, Any]
 
 
@@ -218,9 +224,9 @@ def test_help_shows_what_each_move_turns_and_counts_as_assisted(client: TestClie
     assert after["scores"][view["to_move"]] == before + gain + 1  # turned, and the cell played
 
 
-def guest_and_host(client: TestClient) -> tuple[str, str, str]:
+def guest_and_host(client: TestClient, **fields: Any) -> tuple[str, str, str]:
     """Blue's host and Red's guest (on the invite link), Green the easy computer."""
-    created = create(client, seats=["human", "open", "ai:easy"])
+    created = create(client, seats=["human", "open", "ai:easy"], **fields)
     sid, host = created["session"], created["token"]
     joined = client.post(f"/api/games/{sid}/join", json={"seat": 1})
     assert joined.status_code == 200, joined.json()
@@ -237,32 +243,44 @@ def play_to_the_end(client: TestClient, sid: str, tokens: dict[int, str]) -> Vie
 
 
 def test_one_players_assist_is_theirs_alone(client: TestClient, store: Store) -> None:
+    """Help is off while both people are in the game; the host, left alone with the
+    computers a while, turns the assist on: it is theirs (a spectator sees none of it), it
+    goes quiet when the guest comes back, and only the host's result counts as helped."""
     sid, host, guest = guest_and_host(client)
-    switched = client.post(f"/api/games/{sid}/assist", json={"on": True}, headers=auth(guest))
+    assert client.post(f"/api/games/{sid}/assist", json={"on": True},
+                       headers=auth(guest)).status_code == 409
+    assert client.post(f"/api/games/{sid}/leave", headers=auth(guest)).status_code == 200
+    switched = client.post(f"/api/games/{sid}/assist", json={"on": True}, headers=auth(host))
     assert switched.status_code == 200, switched.json()
+    hosts = view_of(client, sid, host)
+    assert (hosts["assist"], hosts["assisted"]) == (True, True)
+    assert 'class="gain"' in hosts["html"]
+    assert 'class="gain"' not in view_of(client, sid)["html"]  # not a spectator's
+    back = client.post(f"/api/games/{sid}/join", json={"seat": 1}, headers=auth(guest))
+    assert back.status_code == 200, back.json()
     guests, hosts = view_of(client, sid, guest), view_of(client, sid, host)
-    assert (guests["assist"], guests["assisted"]) == (True, True)
-    assert (hosts["assist"], hosts["assisted"]) == (False, False)
-    assert 'class="gain"' in guests["html"] and 'class="gain"' not in hosts["html"]
-    assert 'class="gain"' not in view_of(client, sid)["html"]  # nor a spectator's
+    assert (hosts["assist"], hosts["assisted"]) == (False, True)  # quiet, the help used kept
+    assert (guests["assist"], guests["assisted"]) == (False, False)
+    assert 'class="gain"' not in hosts["html"] + guests["html"]
     end = play_to_the_end(client, sid, {0: host, 1: guest})
     results = {r.seat: r.assisted for r in store.results("tribolo") if r.sid == sid}
-    assert results == {0: False, 1: True}
-    assert view_of(client, sid, host)["assisted"] is False and end["status"] != "playing"
-    assert view_of(client, sid, guest)["assisted"] is True
+    assert results == {0: True, 1: False}
+    assert end["status"] != "playing"
     row = store.session_row(sid)
-    assert row is not None and (row.assisted_seats, row.assist_seats) == ({1}, {1})
+    assert row is not None and (row.assisted_seats, row.assist_seats) == ({0}, {0})
 
 
 def test_one_players_hint_is_theirs_alone(client: TestClient) -> None:
-    sid, host, guest = guest_and_host(client)
-    view = view_of(client, sid, host)
-    mover = host if view["to_move"] == 0 else guest
-    other = guest if mover == host else host
-    reply = client.post(f"/api/games/{sid}/hint", headers=auth(mover))
+    """Refused while both people are in the game; once the guest has left, the host's
+    hint marks the host's game alone as helped."""
+    sid, host, guest = guest_and_host(client, id=BLUE_FIRST)
+    assert view_of(client, sid, host)["to_move"] == 0
+    assert client.post(f"/api/games/{sid}/hint", headers=auth(host)).status_code == 409
+    assert client.post(f"/api/games/{sid}/leave", headers=auth(guest)).status_code == 200
+    reply = client.post(f"/api/games/{sid}/hint", headers=auth(host))
     assert reply.status_code == 200, reply.json()
-    assert view_of(client, sid, mover)["assisted"] is True
-    assert view_of(client, sid, other)["assisted"] is False
+    assert view_of(client, sid, host)["assisted"] is True
+    assert view_of(client, sid, guest)["assisted"] is False
 
 
 def test_take_back_is_off_once_the_game_is_over(client: TestClient) -> None:
