@@ -27,6 +27,15 @@ export function applyPrefs(prefs = loadPrefs()) {
 
 export const THEMES = [["auto", "Auto"], ["light", "Light"], ["dark", "Dark"], ["colour-blind", "Colour-blind"]];
 
+// T runs `change` (the next theme), on a page whose other keys are not the game's: the home
+// and statistics pages (a game page's T is one of its commands).
+export function onThemeKey(change) {
+  document.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.target.closest("input, select, textarea")) return;
+    if (event.key.toLowerCase() === "t") { event.preventDefault(); change(); }
+  });
+}
+
 // The theme after the one chosen (T, the theme button), saved and applied; its name.
 export function nextTheme() {
   const prefs = loadPrefs(), keys = THEMES.map(([key]) => key);

@@ -1,6 +1,6 @@
 // The home page: the unfinished games to resume (first, when there are any), every game
 // with its picture, and the daily deals.
-import { api, catalog as catalogOf, escapeHtml, loadPrefs, LOGO, nextTheme, THEMES, toast, tokens } from "/static/common.js";
+import { api, catalog as catalogOf, escapeHtml, loadPrefs, LOGO, nextTheme, onThemeKey, THEMES, toast, tokens } from "/static/common.js";
 import { showHomeDaily } from "/static/daily.js";
 
 const $ = (id) => document.getElementById(id);
@@ -88,17 +88,11 @@ function changeTheme() {
   showTheme();
 }
 
-// T changes the theme, as on the game pages (the button's tooltip says so)
-function onKey(event) {
-  if (event.ctrlKey || event.metaKey || event.altKey || event.target.closest("input, select, textarea")) return;
-  if (event.key.toLowerCase() === "t") { event.preventDefault(); changeTheme(); }
-}
-
 async function start() {
   $("logo").innerHTML = LOGO;
   showTheme();
   $("btn-theme").addEventListener("click", changeTheme);
-  document.addEventListener("keydown", onKey);
+  onThemeKey(changeTheme);  // T, as on the game pages (the button's tooltip says so)
   bindResume();
   // the games are shown even if the Resume list cannot be
   const [catalog] = await Promise.all([catalogOf(), showResume().catch((error) => toast(error.message)),

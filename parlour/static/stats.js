@@ -1,6 +1,6 @@
 // Statistics per game, group (board, difficulty...) and mode. The server words the
 // figures and draws the charts (SVG themed by the page's colours); this lays them out.
-import { catalog as catalogOf, escapeHtml, LOGO, nextTheme, ownResults, toast } from "/static/common.js";
+import { catalog as catalogOf, escapeHtml, LOGO, nextTheme, onThemeKey, ownResults, toast } from "/static/common.js";
 import { setUpBackup } from "/static/backup.js";
 import { showStatsDaily } from "/static/daily.js";
 import { showPastGames } from "/static/pastgames.js";
@@ -93,10 +93,7 @@ async function show(titles) {
 function bindTheme() {
   const change = () => toast(`Theme: ${nextTheme()}`);
   $("btn-theme").addEventListener("click", change);
-  document.addEventListener("keydown", (event) => {
-    if (event.ctrlKey || event.metaKey || event.altKey || event.target.closest("input, select, textarea")) return;
-    if (event.key.toLowerCase() === "t") { event.preventDefault(); change(); }
-  });
+  onThemeKey(change);
 }
 
 async function start() {

@@ -252,8 +252,9 @@ def build_view(
     can_move = to_move is not None and to_move in seats
     hint = session.hints.get(perspective) if perspective is not None else None
     sharers = live.sharers(token) if seats else []
-    # this viewer's switch (another player's is theirs), off while a person shares the game
-    assist = session.assist_for(seats) and not sharers
+    help_refusal = live.help_refusal(token) if seats else None
+    # this viewer's switch (another player's is theirs), off while help is refused
+    assist = session.assist_for(seats) and not help_refusal
     context = RenderContext(perspective, can_move, hint.move if hint else None, assist,
                             live.advice.facts_of(session.state) if assist else None)
     with timing.part("render"):
@@ -290,7 +291,7 @@ def build_view(
         "outcome": outcome(session, seats),
         "assisted": session.assisted_for(seats),
         "assist": assist,
-        "help_refusal": live.help_refusal(token) if seats else None,
+        "help_refusal": help_refusal,
         "elapsed_ms": session.clock.reading_ms(clock_now),
         "clock_running": session.clock.running,
         "time_shown": session.spec.time_written(session.clock.reading_ms(clock_now)),
