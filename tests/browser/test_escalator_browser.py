@@ -20,12 +20,12 @@ from parlour.games.escalator.logic import Draw, Escalator, Layout, Pick, code, v
 from tests.browser.conftest import CreateGame, NewContext, OpenPage, ServerView, expect_views
 from tests.browser.pages import overlap
 from tests.browser.scenes import stock_then_picks
-from tests.browser.views import wait_for_layout
+from tests.browser.views import TIMEOUT_MS, wait_for_layout
 
 pytestmark = pytest.mark.browser
 
 GAME = Escalator()
-DEAL_WAIT_MS = 30_000  # a winnable deal: the search, in a worker that may be starting
+DEAL_WAIT_MS = 30_000  # a winnable deal, a loss's verdict: searched in a worker maybe starting
 
 
 def deal_of(seed: str, winnable: bool = False) -> tuple[str, Layout]:
@@ -45,8 +45,9 @@ def open_game(open_page: OpenPage, create_game: CreateGame, **options: Any
 
 
 def play(page: Page, layout: Layout, move: Pick | Draw) -> None:
-    """Click the card (or press D for the stock) and wait for the answer."""
-    with expect_views(page):
+    """Click the card (or press D for the stock) and wait for the answer (a loss's the
+    longer: its verdict is searched in a worker)."""
+    with expect_views(page, timeout=DEAL_WAIT_MS if GAME.slow_move(layout, move) else TIMEOUT_MS):
         if isinstance(move, Draw):
             page.keyboard.press("d")
         else:
@@ -122,12 +123,12 @@ def test_a_deal_lost_says_whether_it_could_have_been_won(
     assert covered, "a deal lost with the whole stock turned first leaves covered cards"
     for card in covered:
         expect(page.locator(f"#esc-card-{card}")).to_have_class(re.compile(r"\bcovered\b"))
-    line = verdict.bounding_box()  # the line's box: its capitals start 16 % down it
-    assert line is not None
-    capitals = {**line, "y": line["y"] + 0.16 * line["height"]}
-    for card in left_codes:
-        box = page.locator(f"#esc-card-{card}").bounding_box()
-        assert box is not None and not overlap(box, capitals), card
+    # (measured together: the page may still be scrolling to the end card under the board)
+    cards = [f"#esc-card-{card}" for card in left_codes]
+    line, *boxes = page.evaluate(BOXES_SEEN, ["#esc-verdict", *cards])
+    capitals = {**line, "y": line["y"] + 0.16 * line["height"]}  # 16 % down the line's box
+    for card, box in zip(left_codes, boxes, strict=True):
+        assert not overlap(box, capitals), card
 
     # a random deal lost: the end card offers to show how it could have been won, or a
     # winnable one, and deals it
@@ -167,6 +168,14 @@ def deal_of_id(text: str) -> Layout:
 
 # Every card has finished moving (no transition running on the page).
 ALL_STILL = "() => document.getAnimations().every((a) => a.playState !== 'running')"
+
+
+# The boxes of the elements `selectors` name, measured at one moment.
+BOXES_SEEN = """(selectors) => {
+  const box = (selector) => { const r = document.querySelector(selector).getBoundingClientRect();
+    return { x: r.x, y: r.y, width: r.width, height: r.height }; };
+  return selectors.map(box);
+}"""
 
 
 # The room the page leaves the board, as the table and a card each see it.

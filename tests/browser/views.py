@@ -29,11 +29,11 @@ def wait_for_views(page: Page, at_least: int, timeout: int = TIMEOUT_MS) -> int:
 
 
 @contextmanager
-def expect_views(page: Page, count: int = 1) -> Iterator[None]:
+def expect_views(page: Page, count: int = 1, timeout: int = TIMEOUT_MS) -> Iterator[None]:
     """`with expect_views(page): ...` waits, after the block, for `count` more views."""
     before = view_count(page)
     yield
-    wait_for_views(page, before + count)
+    wait_for_views(page, before + count, timeout)
 
 
 # An animation cancelled on the way (a card put away mid-fade, a glide restarted) rejects

@@ -7,8 +7,8 @@ may be picked up and becomes the base; the stock may be turned for a new base at
 time. Clear the pyramid to win; with the stock spent and nothing to pick, the game is
 lost. A turn of the stock cannot be undone: it showed the next card.
 
-When a game ends, the search (`search.py`, on ranks; it imports nothing of the game) says
-whether the deal could have been won, and with "Deal only winnable games" it checks every
+When a game is lost, the search (`search.py`, on ranks; it imports nothing of the game)
+says whether the deal could have been won, and with "Deal only winnable games" it checks every
 deal first.
 """
 
@@ -123,7 +123,8 @@ class Layout:
     turned: int = 1  # stock cards turned so far (the first starts as the base)
     bases: tuple[Card, ...] = ()  # every card that has been the base, oldest first
     last: Move | None = None
-    verdict: Verdict | None = None  # set when the game ends
+    # set when the game is lost (a win needs none: the player has shown the deal winnable)
+    verdict: Verdict | None = None
     dealt_winnable: bool = False  # dealt as a winnable deal: the player knows it can be won
 
     @property
@@ -242,7 +243,7 @@ class Escalator(Game[Layout, Move]):
 
     def apply(self, state: Layout, move: Move) -> Layout:
         after = self._step(state, move)
-        if self.status(after) is not Status.PLAYING:  # the deal is known to all by now
+        if self.status(after) is Status.LOST:  # the deal is known to all by now
             after = replace(after, verdict=verdict_of_deal(after))
         return after
 
@@ -290,10 +291,10 @@ class Escalator(Game[Layout, Move]):
     hidden_seen: ClassVar[str] = "the stock's cards"
 
     def slow_move(self, state: Layout, move: Move) -> bool:
-        """A move that ends the game: the solver then tells whether the deal could have
-        been won (in a worker)."""
+        """A move that loses the game: the solver then tells whether the deal could have
+        been won (in a worker). The winning move is shown at once."""
         try:
-            return self.status(self._step(state, move)) is not Status.PLAYING
+            return self.status(self._step(state, move)) is Status.LOST
         except IllegalMove:
             return False
 
@@ -302,6 +303,7 @@ class Escalator(Game[Layout, Move]):
         figures: dict[str, float] = {"cards_left": PYRAMID - state.removed.bit_count()}
         if not figures["cards_left"]:  # cleared: the cards the stock had still to give
             figures["stock_left"] = state.stock_left
+            figures["winnable"] = 1
         if state.verdict is not None:
             figures["winnable"] = int(state.verdict.winnable)
         return figures

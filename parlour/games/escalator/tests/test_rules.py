@@ -134,7 +134,8 @@ def test_the_game_is_won_when_the_pyramid_is_empty() -> None:
     after = GAME.apply(state, Pick(0))
     assert GAME.status(after) is Status.WON and GAME.to_move(after) is None
     assert GAME.scores(after) == (28,)
-    assert after.verdict is not None  # (of this hand-made deal, from its start)
+    # the player has shown the deal winnable: no search, and the win counts a winnable deal
+    assert after.verdict is None and GAME.figures(after, 1000, 1)["winnable"] == 1
 
 
 def test_the_game_is_lost_when_the_stock_is_spent_and_nothing_fits() -> None:
@@ -335,9 +336,11 @@ def test_the_figures_count_the_cards_left_and_say_at_the_end_whether_it_was_winn
     assert GAME.figures(won, 0, 1)["stock_left"] == float(won.stock_left) == 23.0
 
 
-def test_only_a_move_that_ends_the_game_waits_for_the_solver() -> None:
+def test_only_a_move_that_loses_the_game_waits_for_the_solver() -> None:
     last_turn = layout(CHAIN, " ".join(["5s"] * 24), turned=23)
-    assert GAME.slow_move(last_turn, Draw())  # the game ends: was the deal winnable?
+    assert GAME.slow_move(last_turn, Draw())  # the game is lost: was the deal winnable?
+    last_card = layout(CHAIN, "Ac " + "5s " * 23, removed=FULL ^ 1)
+    assert not GAME.slow_move(last_card, Pick(0))  # the win shows at once
     state = layout(CHAIN, "Ac " + "5s " * 23)
     assert not GAME.slow_move(state, Draw()) and not GAME.slow_move(state, Pick(21))
     assert not GAME.slow_move(state, Pick(0))  # refused: covered, so nothing to work out
