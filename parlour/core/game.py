@@ -556,6 +556,11 @@ class EndAction:
 EndActions = Callable[[JSON, Params], Sequence[EndAction]]
 """The end card's own buttons for a finished game, from its observation and parameters."""
 
+EndNote = Callable[[JSON], str | None]
+"""What the end card says under its headline of a finished game, from its observation: a
+sentence without its full stop (the card adds it, after "(with help)" where help was
+used); None: the platform's words ("Better luck next time.")."""
+
 
 @dataclass(frozen=True)
 class GameSpec:
@@ -650,6 +655,10 @@ class GameSpec:
     button), where a player decides: e.g. Escalator's winnable and random deals."""
     end_actions: EndActions | None = None
     """The end card's own buttons (`EndAction`s), beside New game and Same deal again."""
+    end_note: EndNote | None = None
+    """What the end card says under its headline, where the game's end has more to tell
+    than who won (Escalator's lost deal: whether any order of play could have won it).
+    The board may say it too: on a small screen the card can scroll the board's top away."""
     daily_preset: str | None = None
     """The preset of a solitaire's daily deal (`parlour.core.daily`; None: the preset a
     newcomer's new game has, else the defaults). Changing it changes the daily deals to

@@ -421,10 +421,12 @@ export function createEndCard({ sameDeal = true } = {}) {
   return { show, hide, shown, coming, reopen, focusCard, markPrimary };
 }
 
-// Whose result it is, in a few words: the headline above says what it was ("Cross
+// Whose result it is, in a few words, or what the game has to add (GameSpec.end_note:
+// Escalator's verdict on a lost deal): the headline above says what it was ("Cross
 // wins", "Draw Game"), so this does not say it again.
 export function endDetail(next) {
   const help = next.assisted ? " (with help)" : "";
+  if (next.end_note) return `${next.end_note}${help}.`;
   if (next.you.length === 0) return "The game is over.";
   if (next.seats.length > 1 && next.you.length === next.seats.length) {  // all seats at one screen
     const shared = next.status === "draw" || next.winners.length !== 1;

@@ -7,7 +7,7 @@ from parlour.core.commands import new_game, server
 from parlour.core.game import JSON, EndAction, GameSpec, Params, Shortcut, StatFigure
 from parlour.games.escalator import solver
 from parlour.games.escalator.logic import Escalator
-from parlour.games.escalator.view import THUMBNAIL, render
+from parlour.games.escalator.view import THUMBNAIL, render, verdict_text
 
 RULES_HTML = """
 <p>Clear the <b>pyramid</b> of 28 cards. The other 24 cards are the <b>stock</b>, face
@@ -93,6 +93,7 @@ SPEC = GameSpec(
         new_game("new-random", "New random deal", params={"winnable": False}),
     ),
     new_choices=("new-winnable", "new-random"),
+    end_note=verdict_text,  # (the felt's line scrolls away under the card on a low screen)
     end_actions=end_actions,
     command_handlers={"winning-line": solver.winning_line},
     commands_enabled=commands_enabled,

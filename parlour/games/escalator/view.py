@@ -344,14 +344,21 @@ def _lamp(observation: JSON, ctx: RenderContext) -> list[str]:
 # no stock is left to show.
 
 
-def _end_panel(observation: JSON) -> list[str]:
-    """After a loss: whether any order of play could have won."""
+def verdict_text(observation: JSON) -> str | None:
+    """After a loss: whether any order of play could have won (the felt and the end card
+    say it)."""
     verdict = observation.get("verdict")
     if verdict is None:
-        return []
-    text = ("This deal could have been won" if verdict["winnable"]
+        return None
+    return ("This deal could have been won" if verdict["winnable"]
             else "No order of play could have won this deal")
-    css = "esc-verdict " + ("winnable" if verdict["winnable"] else "unwinnable")
+
+
+def _end_panel(observation: JSON) -> list[str]:
+    text = verdict_text(observation)
+    if text is None:
+        return []
+    css = "esc-verdict " + ("winnable" if observation["verdict"]["winnable"] else "unwinnable")
     return [f'<p id="esc-verdict" class="{css}" role="status">{text}</p>']
 
 

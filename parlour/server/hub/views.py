@@ -219,6 +219,9 @@ class View(BaseModel):
     move_list_from: int | None = Field(
         None, description="WebSocket only: `move_list` holds the notes from this index on, "
         "those before it as last sent")
+    end_note: str | None = Field(
+        None, description="at the end of the game: what the end card says under its headline, "
+        "where the game has more to tell (null: the platform's words)")
     end_actions: list[EndActionView] = Field(
         default_factory=list,
         description="at the end of the game: the end card's own buttons, each running one of "
@@ -303,6 +306,7 @@ def build_view(
         "uses_upload": bool(session.game_id.uploads(game)),
         "sound": sound,
         "end_figures": end_figures(session, perspective, seats),
+        "end_note": end_note(session, observation),
         "end_actions": end_actions(session, observation),
         "playing_back": live.advice.playback is not None,
         "shown": live.group == SHOWN,
@@ -381,6 +385,14 @@ def _seats(live: Live, seats: Collection[int]) -> list[JSON]:
         }
         for seat in range(len(names))
     ]
+
+
+def end_note(session: Session, observation: JSON) -> str | None:
+    """The end card's words under its headline (`GameSpec.end_note`); none while playing."""
+    declared = session.spec.end_note
+    if session.status is Status.PLAYING or declared is None:
+        return None
+    return declared(observation)
 
 
 def end_actions(session: Session, observation: JSON) -> list[JSON]:

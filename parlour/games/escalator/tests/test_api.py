@@ -183,10 +183,14 @@ def test_a_lost_random_deal_offers_a_winnable_one_and_statistics_keep_them_apart
     assert len(lost) == 2, "no random deal lost both ways"
     for winnable, game_id in lost.items():  # the card offers to show how, or a deal to win
         made = client.post("/api/games", json={"game": "escalator", "id": game_id}).json()
+        assert made["view"]["end_note"] is None  # (while playing)
         view = finish(client, made)
         assert view["status"] == "lost" and view["end_actions"] == (
             [{"label": "Show a winning line", "command": "winning-line"}] if winnable else
             [{"label": "Deal a winnable one", "command": "new-winnable"}])
+        # and says whether it could have been won, as the felt does
+        assert view["end_note"] == ("This deal could have been won" if winnable
+                                    else "No order of play could have won this deal")
     catalog = client.get("/api/catalog").json()
     [info] = [game for game in catalog["games"] if game["name"] == "escalator"]
     [command] = [c for c in info["commands"] if c["name"] == "new-winnable"]
@@ -196,7 +200,7 @@ def test_a_lost_random_deal_offers_a_winnable_one_and_statistics_keep_them_apart
     winnable = create(client, **command["args"]["params"])  # what the button starts
     line = [GAME.move_to_json(move) for move in verdict_of_deal(deal_of(winnable)).line]
     won = finish(client, winnable, line)
-    assert won["status"] == "won" and won["end_actions"] == []
+    assert won["status"] == "won" and won["end_actions"] == [] and won["end_note"] is None
 
     groups = client.get("/api/stats", params={"game": "escalator"}).json()["groups"]
     by_heading = {group["heading"]: group for group in groups}
