@@ -24,7 +24,8 @@ from parlour.store import Result
 from parlour.store.rows import DailyStart
 
 DAY = dt.date(2026, 11, 26)
-SOLITAIRES = ("ishido", "sliding", "escalator", "minesweeper")
+# (a game added later joins them by being a solitaire: no list here to extend)
+SOLITAIRES = tuple(name for name, spec in GAMES.items() if daily.has_daily(spec))
 MINESWEEPER = GAMES["minesweeper"]
 
 
@@ -35,7 +36,8 @@ def at(moment: str) -> float:
 
 # -- the deal of a date --------------------------------------------------------------------
 def test_every_solitaire_has_a_daily_deal_and_the_games_for_several_do_not() -> None:
-    assert {name for name, spec in GAMES.items() if daily.has_daily(spec)} == set(SOLITAIRES)
+    assert {"ishido", "sliding", "escalator", "minesweeper"} <= set(SOLITAIRES)
+    assert not {"tictactoe", "tribolo"} & set(SOLITAIRES)
 
 
 def test_the_daily_id_is_the_same_on_every_machine_and_names_its_date() -> None:
@@ -255,7 +257,7 @@ def lose(client: httpx.Client, game: dict[str, Any]) -> None:
 def test_the_api_gives_each_solitaires_deal_of_the_day(client: TestClient) -> None:
     today = utc_today()
     games = report(client, today)
-    assert list(games) == [name for name in GAMES if name in SOLITAIRES]
+    assert list(games) == list(SOLITAIRES)
     for name, entry in games.items():
         assert entry["id"].endswith(f"#daily-{today}")
         assert parse_game_id(GAMES[name].game, entry["id"]).seed == f"daily-{today}"

@@ -481,7 +481,7 @@ CommandStates = Callable[[JSON], Mapping[str, bool]]
 @dataclass(frozen=True)
 class StatFigure:
     """A figure the statistics page shows for a game, over the finished games of a group.
-    `name`: a key of the game's `figures`, or "time" (seconds taken) or "score".
+    `name`: a key of the game's `figures`, or "time" (seconds taken), "moves" or "score".
     `show`: "share" — the share of games where it is 1 (e.g. winnable deals);
     "distribution" — a chart of how often each value came (e.g. cards left at the end);
     "lowest" / "highest" — the best (smallest / largest) and the mean over the games
