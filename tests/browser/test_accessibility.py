@@ -133,6 +133,14 @@ def assert_none(found: list[str]) -> None:
         pytest.fail("accessibility violations:\n" + "\n".join(found), pytrace=False)
 
 
+def test_every_game_has_a_scene_in_play_and_one_at_its_end() -> None:
+    """A game added without its scenes is audited nowhere: say so, by name."""
+    for game in GAME_NAMES:
+        moments = {scene.moment for scene in SCENES if scene.game == game}
+        assert "play" in moments and moments - {"play"}, (
+            f"tests/browser/scenes.py has no scene of {game} in play and at its end")
+
+
 def test_the_home_page(new_context: NewContext, stage: Stage) -> None:
     unfinished = stage.reach_all(scenes_of("play"))  # (held: the Resume list shows them)
     page = new_context(tokens=unfinished, **STILL).new_page()
