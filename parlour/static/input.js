@@ -5,6 +5,10 @@
 import { $, play } from "/static/common.js";
 
 const LONG_PRESS_MS = 450;
+// a finger that slides farther than this while it holds a cell with a long press (a
+// Minesweeper flag) plays nothing: neither the long press nor, on lifting, a tap (the
+// tap opened the mine the player meant to flag when the finger rolled 9 px)
+const LONG_PRESS_SLOP_PX = 10;
 const DRAG_THRESHOLD_PX = 6;
 // what a dragged element's ghost keeps of each part's look (its whole, the ghost's own
 // opacity and shadow aside; its parts, whether they show too)
@@ -166,6 +170,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     });
     let suppressClick = false;  // the click that ends a long press is not a click
     let pressTimer = 0;
+    let pressedAt = null;  // where a finger went down on a cell with a long press
     let pointerKind = "mouse";
     board.addEventListener("click", (event) => {
       if (suppressClick) { suppressClick = false; return; }
@@ -203,7 +208,9 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
       const pressed = altOn() ? "data-move" : "data-alt-move";  // what a long press plays
       const target = event.target.closest(`[${pressed}]`);
       if (target && event.pointerType !== "mouse") {
+        pressedAt = { x: event.clientX, y: event.clientY };
         pressTimer = setTimeout(() => {
+          pressTimer = 0;
           suppressClick = true;
           navigator.vibrate?.(30);
           sendMove(parseMove(target, pressed));
@@ -232,12 +239,16 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
       if (event.button === 1 && target) { event.preventDefault(); activate(target); }
     });
     const release = () => {
-      document.documentElement.classList.remove("pressing"); clearTimeout(pressTimer);
+      document.documentElement.classList.remove("pressing"); clearTimeout(pressTimer); pressTimer = 0;
       for (const cell of $("board").querySelectorAll(".pressed")) cell.classList.remove("pressed");
     };
     for (const type of ["pointerup", "pointercancel", "pointerleave"]) board.addEventListener(type, release);
     board.addEventListener("pointermove", (event) => {
-      if (pressTimer && (Math.abs(event.movementX) + Math.abs(event.movementY) > 8)) clearTimeout(pressTimer);
+      if (pressTimer && Math.hypot(event.clientX - pressedAt.x, event.clientY - pressedAt.y) > LONG_PRESS_SLOP_PX) {
+        clearTimeout(pressTimer);
+        pressTimer = 0;
+        suppressClick = true;
+      }
       if (event.pointerType === "mouse") state.mouse = { x: event.clientX, y: event.clientY };
     });
     board.addEventListener("pointerleave", () => { state.mouse = null; });

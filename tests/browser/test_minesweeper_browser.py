@@ -283,6 +283,26 @@ def long_press(page: Page, x: float, y: float) -> None:
         cdp.detach()
 
 
+def finger(page: Page, x: float, y: float, slide: float, hold_ms: int) -> None:
+    """A finger put down at (x, y), slid `slide` px to the right 100 ms later, held
+    `hold_ms` in all and lifted, as the browser's own touch input (CDP)."""
+    cdp = page.context.new_cdp_session(page)
+
+    def touch(kind: str, at: float) -> None:
+        points = [] if kind == "touchEnd" else [{"x": at, "y": y}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    try:
+        touch("touchStart", x)
+        page.wait_for_timeout(100)
+        for step in range(1, 5):  # (a finger rolls over a few frames, not in one jump)
+            touch("touchMove", x + slide * step / 4)
+        page.wait_for_timeout(hold_ms - 100)
+        touch("touchEnd", x + slide)
+    finally:
+        cdp.detach()
+
+
 def page_box(page: Page, selector: str) -> dict[str, float]:
     """Where the element is on the screen: left, right, top and bottom."""
     found: dict[str, float] = page.locator(selector).evaluate(
@@ -563,6 +583,27 @@ def test_flag_with_a_long_press_on_a_touch_screen(
     expect(game.cell(at)).to_have_class("ms-cell closed")
     expect(game.mines_left).to_have_text("003")
     assert server_view(sid)["moves"] == 2
+
+
+def test_a_finger_that_slides_while_it_holds_a_cell_plays_nothing(
+    minesweeper: OpenGame, next_view: NextView, server_view: ServerView
+) -> None:
+    """As in Google's Minesweeper: a press that moved is cancelled, neither a flag nor, on
+    lifting, a tap that opens (it opened the mine the player meant to flag)."""
+    deal = find_deal(5, 5, 3, (0, 0), lambda s: len(closed_safe(s)) >= 2)
+    game = minesweeper(deal, phone=True)
+    page, sid = game.page, game.session()
+    at = (2, 2)
+    x, y = game.centre(game.cell(at))
+    for hold_ms in (200, LONG_PRESS_MS):  # lifted before the long press's time, or after
+        game.nothing_happens(lambda hold_ms=hold_ms: finger(page, x, y, 14, hold_ms))
+        expect(game.cell(at)).to_have_class("ms-cell closed")
+    assert server_view(sid)["moves"] == 0
+    # a finger that rolls a little still flags
+    with next_view(page):
+        finger(page, x, y, 5, LONG_PRESS_MS)
+    expect(game.cell(at)).to_have_class(re.compile(r"\bflag\b"))
+    assert server_view(sid)["moves"] == 1
 
 
 def test_flag_mode_turns_taps_into_flags_and_a_long_press_opens(
