@@ -205,6 +205,16 @@ def test_the_clock_runs_from_the_first_move_until_the_game_ends_while_a_player_i
     assert not session.clock_running()
 
 
+def test_a_minesweepers_clock_starts_at_the_first_cell_opened_not_at_a_flag() -> None:
+    """As in every Minesweeper: flags planted before the first click count no time."""
+    session = session_of(GAMES["minesweeper"], ("human",))
+    session.set_present(True, 0.0)
+    session.play({"mark": [0, 0]}, 0)
+    assert not session.clock_running()
+    session.play({"open": [5, 5]}, 0)
+    assert session.clock_running()
+
+
 def test_the_clock_starts_and_stops_as_the_player_comes_and_goes() -> None:
     session = two_humans()
     session.play(cell(0, 0), 0)

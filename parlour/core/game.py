@@ -363,6 +363,12 @@ class Game(ABC, Generic[S, M]):
         first click: a new one, with no mines yet, is dealt at once)."""
         return self.slow_deal(params)
 
+    def clock_started(self, state: S) -> bool:
+        """Whether the game's clock has started by `state`, a position after one move or
+        more: by default at the first move; Minesweeper's at the first cell opened, as in
+        every Minesweeper (flags planted before it count no time)."""
+        return True
+
     def slow_move(self, state: S, move: M) -> bool:
         """Whether applying `move` may take long (e.g. laying a no-guess minefield): the
         server then applies it in a worker process, so that other games go on."""

@@ -220,9 +220,10 @@ class Session:
         return self.stand_ins.get(seat) or self.seats[seat][len(AI_PREFIX) :]
 
     def clock_running(self) -> bool:
-        """Whether the clock should run: from the first move until the game ends, while
-        a player is present."""
-        return self.present and self.cursor > 0 and self.status is Status.PLAYING
+        """Whether the clock should run: from the first move (`Game.clock_started`) until
+        the game ends, while a player is present."""
+        return (self.present and self.cursor > 0 and self.status is Status.PLAYING
+                and self.game.clock_started(self.state))
 
     # -- changing -----------------------------------------------------------------
     def set_present(self, present: bool, now: float) -> bool:

@@ -277,6 +277,10 @@ class Minesweeper(Game[Minefield, Move]):
         with no mines yet, is dealt at once (in 0.3 ms for Easy, 1.4 ms for Expert)."""
         return moves > 0 and params["first_click"] == "no_guess"
 
+    def clock_started(self, state: Minefield) -> bool:
+        """At the first cell opened: flags planted before it count no time."""
+        return state.opened > 0
+
     def slow_move(self, state: Minefield, move: Move) -> bool:
         """The first click of a no-guess board lays the mines with the solver."""
         return move[0] == "open" and not state.started and state.first_click == "no_guess"
