@@ -172,11 +172,22 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     let pressTimer = 0;
     let pressedAt = null;  // where a finger went down on a cell with a long press
     let pointerKind = "mouse";
+    let pressedOn = null;  // what the mouse's left button went down on
     board.addEventListener("click", (event) => {
       if (suppressClick) { suppressClick = false; return; }
-      const target = event.target.closest(`[data-move], [data-command], [data-preset], [data-alt-mode]${altOn() ? ", [data-alt-move]" : ""}`);
+      const playable = `[data-move], [data-command], [data-preset], [data-alt-mode]${altOn() ? ", [data-alt-move]" : ""}`;
+      const target = event.target.closest(playable) ?? slidOnto(event, playable);
       if (target && board.contains(target)) activate(target, altOn());
     });
+    // A mouse pressed on one cell and released on the next makes a click on what holds
+    // both: the cell under the release is played, as in Windows' Minesweeper and
+    // minesweeper.online (a fast player's click slid over a cell's edge, and was lost).
+    // (Not after a drag: its drop has played.)
+    const slidOnto = (event, playable) => {
+      if (pointerKind !== "mouse" || !pressedOn?.closest(playable) || pressedOn.closest("[data-drag]")) return null;
+      const under = document.elementFromPoint(event.clientX, event.clientY)?.closest(playable);
+      return under && $("board").contains(under) ? under : null;
+    };
     board.addEventListener("contextmenu", (event) => {
       if (event.target.closest("[data-middle]")) { event.preventDefault(); return; }  // a chord's button, no menu
       // the other action than a click's: in flag mode, the move (a mouse can still open)
@@ -190,6 +201,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     board.addEventListener("pointerdown", (event) => {
       suppressClick = false;
       pointerKind = event.pointerType;
+      pressedOn = event.button === 0 ? event.target : null;
       if (event.button === 0 && !event.target.closest("[data-drag]")) {
         // a swipe: released far enough away, it is a gesture, not a click
         const from = { x: event.clientX, y: event.clientY, target: event.target };

@@ -317,6 +317,19 @@ def tap(page: Page, x: float, y: float) -> None:
 
 
 # -- the tests -------------------------------------------------------------------------
+def test_a_click_that_slides_onto_the_next_cell_opens_that_one(minesweeper: OpenGame) -> None:
+    """As in Windows' Minesweeper and minesweeper.online: the cell under the release."""
+    deal = find_deal(5, 5, 3, (0, 1), lambda s: len(closed_safe(s)) >= 3)
+    game = minesweeper(deal)
+    page = game.page
+    pressed, released = game.centre(game.cell((0, 0))), game.centre(game.cell(deal.first))
+    page.mouse.move(*pressed)
+    page.mouse.down()
+    page.mouse.move(*released, steps=3)
+    page.mouse.up()
+    game.wait_board(text(deal.start))  # the first click, at (0, 1)
+
+
 def test_win_a_small_board_by_clicking(
     minesweeper: OpenGame, server_view: ServerView, open_page: OpenPage
 ) -> None:
