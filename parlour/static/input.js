@@ -170,9 +170,8 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     });
     let suppressClick = false;  // the click that ends a long press is not a click
     let pressTimer = 0;
-    let pressedAt = null;  // where a finger went down on a cell with a long press
     let pointerKind = "mouse";
-    let pressedOn = null;  // what the mouse's left button went down on
+    let press = null;  // where, on what and with which button the last pointer went down
     board.addEventListener("click", (event) => {
       if (suppressClick) { suppressClick = false; return; }
       const playable = `[data-move], [data-command], [data-preset], [data-alt-mode]${altOn() ? ", [data-alt-move]" : ""}`;
@@ -184,7 +183,8 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     // minesweeper.online (a fast player's click slid over a cell's edge, and was lost).
     // (Not after a drag: its drop has played.)
     const slidOnto = (event, playable) => {
-      if (pointerKind !== "mouse" || !pressedOn?.closest(playable) || pressedOn.closest("[data-drag]")) return null;
+      if (pointerKind !== "mouse" || press?.button !== 0 || !press.target.closest(playable)
+          || press.target.closest("[data-drag]")) return null;
       const under = document.elementFromPoint(event.clientX, event.clientY)?.closest(playable);
       return under && $("board").contains(under) ? under : null;
     };
@@ -201,10 +201,9 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     board.addEventListener("pointerdown", (event) => {
       suppressClick = false;
       pointerKind = event.pointerType;
-      pressedOn = event.button === 0 ? event.target : null;
+      const from = press = { x: event.clientX, y: event.clientY, target: event.target, button: event.button };
       if (event.button === 0 && !event.target.closest("[data-drag]")) {
         // a swipe: released far enough away, it is a gesture, not a click
-        const from = { x: event.clientX, y: event.clientY, target: event.target };
         document.addEventListener("pointerup", (up) => {
           if (Math.hypot(up.clientX - from.x, up.clientY - from.y) >= SWIPE_PX
               && swipe(from.target, up.clientX - from.x, up.clientY - from.y)) {
@@ -220,7 +219,6 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
       const pressed = altOn() ? "data-move" : "data-alt-move";  // what a long press plays
       const target = event.target.closest(`[${pressed}]`);
       if (target && event.pointerType !== "mouse") {
-        pressedAt = { x: event.clientX, y: event.clientY };
         pressTimer = setTimeout(() => {
           pressTimer = 0;
           suppressClick = true;
@@ -256,7 +254,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     };
     for (const type of ["pointerup", "pointercancel", "pointerleave"]) board.addEventListener(type, release);
     board.addEventListener("pointermove", (event) => {
-      if (pressTimer && Math.hypot(event.clientX - pressedAt.x, event.clientY - pressedAt.y) > LONG_PRESS_SLOP_PX) {
+      if (pressTimer && Math.hypot(event.clientX - press.x, event.clientY - press.y) > LONG_PRESS_SLOP_PX) {
         clearTimeout(pressTimer);
         pressTimer = 0;
         suppressClick = true;
