@@ -256,11 +256,13 @@ export function createViews({ endCard, shown, resync, undoKeys, firstNote, moveN
     state.note = text; state.noteIsError = isError; state.noteIsRefusal = false;
     const message = $("message");
     const status = statusText();
-    const shown = asSeen(text) || (status === state.view?.headline ? "" : status);  // not said twice
+    const seen = asSeen(text);
+    const shown = seen || (status === state.view?.headline ? "" : status);  // not said twice
     const kind = `message${isError ? " error" : ""}`;
     if (shown !== state.fitted.text) {  // (measured once a text: a move keeps its status line)
       set(message, "className", kind);
-      setText(message, shown);
+      if (seen === text) setText(message, shown);
+      else sayAsWalked(message, seen, text);
       state.fitted = { text: shown, tight: overRoom(message) };
     }
     set(message, "className", `${kind}${state.fitted.tight ? " tight" : ""}`);
@@ -306,6 +308,17 @@ export function createViews({ endCard, shown, resync, undoKeys, firstNote, moveN
     return text.replace(/\b(row (\d+), column|column (\d+), row) (\d+)/g,
       (_, words, row, column, other) => row ? `row ${other}, column ${row}` : `column ${other}, row ${column}`)
       .replace(/\b(to its left|to its right|above it|below it)\b/g, (side) => SIDES_ON_ITS_SIDE[side]);
+  }
+
+  // A board on its side is seen turned, but a screen reader walks its grid as written (row
+  // by row, markup.grid_rows): the eye reads the note as seen, the ear as the grid is walked.
+  function sayAsWalked(message, seen, walked) {
+    const eye = document.createElement("span"), ear = document.createElement("span");
+    eye.setAttribute("aria-hidden", "true");
+    eye.textContent = seen;
+    ear.className = "visually-hidden";
+    ear.textContent = walked;
+    message.replaceChildren(eye, ear);
   }
 
   // The server's clock started or stopped: {elapsed_ms, clock_running}, as a view has them.

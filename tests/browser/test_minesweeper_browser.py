@@ -786,7 +786,12 @@ def test_a_wide_board_stands_on_its_side_on_a_tall_phone(
     expect(page.locator("#message")).to_contain_text(f"row {col + 1}, column {row + 1}")
     note = hint(deal.start, 0)
     assert note is not None
-    expect(page.locator("#message")).to_contain_text(sideways(note.note))
+    expect(page.locator("#message [aria-hidden=true]")).to_contain_text(sideways(note.note))
+    # a screen reader walks the grid as written, row by row: it hears the note as written,
+    # so the cell it names is the cell whose label says so
+    expect(page.locator("#message .visually-hidden")).to_contain_text(note.note)
+    assert f"row {row + 1}, column {col + 1}" in note.note
+    assert str(hinted.get_attribute("aria-label")).startswith(f"row {row + 1}, column {col + 1}:")
 
 
 def closed_near_the_end(state: Minefield) -> list[int]:
