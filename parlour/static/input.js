@@ -40,6 +40,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     altMode: false,  // the board's data-alt-mode switch is on: a click plays data-alt-move
     cursorAt: null,  // {cell, x, y}: the data-nav cell that last had the focus, and where
     turn: null,  // "session:moves" of the view shown, while this page may move in it
+    pressedCell: null,  // what a held mouse shows pressed (pressUnder)
   };
 
   // -- pointer actions on the board ----------------------------------------------------
@@ -215,7 +216,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
       if (event.target.closest('[aria-disabled="true"]')) return;  // sends nothing: no "uh-oh", no long press
       // "pressing" lets a game show it, e.g. Minesweeper's "uh-oh" face
       if (event.target.closest("[data-move], [data-alt-move]")) document.documentElement.classList.add("pressing");
-      if (event.pointerType === "mouse" && event.button === 0) pressAround(event.target.closest("[data-press-around]"));
+      if (event.button === 0) pressUnder(event.target);
       const pressed = altOn() ? "data-move" : "data-alt-move";  // what a long press plays
       const target = event.target.closest(`[${pressed}]`);
       if (target && event.pointerType !== "mouse") {
@@ -251,6 +252,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     const release = () => {
       document.documentElement.classList.remove("pressing"); clearTimeout(pressTimer); pressTimer = 0;
       for (const cell of $("board").querySelectorAll(".pressed")) cell.classList.remove("pressed");
+      state.pressedCell = null;
     };
     for (const type of ["pointerup", "pointercancel", "pointerleave"]) board.addEventListener(type, release);
     board.addEventListener("pointermove", (event) => {
@@ -258,17 +260,33 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
         clearTimeout(pressTimer);
         pressTimer = 0;
         suppressClick = true;
+        pressUnder(board);  // a slid finger plays nothing: nothing looks pressed
       }
       if (event.pointerType === "mouse") state.mouse = { x: event.clientX, y: event.clientY };
+      // the pressed look follows a held mouse, as the cell its release plays (slidOnto)
+      if (event.pointerType === "mouse" && (event.buttons & 1) && press?.button === 0
+          && !press.target.closest("[data-drag]")) pressUnder(event.target);
     });
     board.addEventListener("pointerleave", () => { state.mouse = null; });
   }
 
-  // data-press-around (Minesweeper's numbers, which a click chords): while the mouse holds
-  // it down, the cells within a cell of it that a click plays (data-move: the closed ones)
-  // show pressed (class "pressed"), as Windows' Minesweeper shows what a chord would open.
+  // While a pointer holds a cell down, what its release would play shows pressed (class
+  // "pressed"), and the look follows the mouse as Windows' Minesweeper's does: the cell
+  // under it when that is a cell a click plays; around a data-press-around (Minesweeper's
+  // numbers, which a click chords), the cells within a cell of it that a click plays
+  // (data-move: the closed ones), what a chord would open.
+  function pressUnder(element) {
+    const around = element.closest("[data-press-around]");
+    const cell = around ?? element.closest("[data-nav][data-move]");
+    if (cell === state.pressedCell) return;
+    for (const shown of $("board").querySelectorAll(".pressed")) shown.classList.remove("pressed");
+    state.pressedCell = cell;
+    if (!cell || !$("board").contains(cell) || cell.closest('[aria-disabled="true"]')) return;
+    if (around) pressAround(around);
+    else cell.classList.add("pressed");
+  }
+
   function pressAround(element) {
-    if (!element || element.closest('[aria-disabled="true"]')) return;
     const a = element.getBoundingClientRect();
     for (const cell of $("board").querySelectorAll("[data-nav][data-move]:not([data-press-around])")) {
       const b = cell.getBoundingClientRect();

@@ -318,14 +318,18 @@ def tap(page: Page, x: float, y: float) -> None:
 
 # -- the tests -------------------------------------------------------------------------
 def test_a_click_that_slides_onto_the_next_cell_opens_that_one(minesweeper: OpenGame) -> None:
-    """As in Windows' Minesweeper and minesweeper.online: the cell under the release."""
+    """As in Windows' Minesweeper and minesweeper.online: the cell under the release, and
+    the pressed look follows the mouse to it while it is held."""
     deal = find_deal(5, 5, 3, (0, 1), lambda s: len(closed_safe(s)) >= 3)
     game = minesweeper(deal)
     page = game.page
     pressed, released = game.centre(game.cell((0, 0))), game.centre(game.cell(deal.first))
+    looks_pressed = page.locator("#ms-grid .pressed")
     page.mouse.move(*pressed)
     page.mouse.down()
+    expect(looks_pressed).to_have_attribute("id", "ms-0-0")
     page.mouse.move(*released, steps=3)
+    expect(looks_pressed).to_have_attribute("id", f"ms-{deal.first[0]}-{deal.first[1]}")
     page.mouse.up()
     game.wait_board(text(deal.start))  # the first click, at (0, 1)
 
