@@ -50,6 +50,8 @@ FULL_CHECKS = 10  # per game: positions given every check (all of a Tic-Tac-Toe 
 REFERENCE_WEIGHT = 40  # `weight` of a game as big as Tic-Tac-Toe or a little bigger
 AI_SECONDS = 60.0  # about what the AI test may spend on a game whose computer searches long
 AI_MIN_PLIES = 10  # the fewest computer moves checked in a game, when it searches long
+HINT_SECONDS = 8.0  # about what a solitaire's hints may take in the test of them
+RANDOM_OPENING = 8  # random moves before hints are followed (more lose a Minesweeper game)
 
 
 # -- a test double: a solitaire with a random deal -------------------------------------
@@ -329,6 +331,44 @@ def test_random_games_keep_the_invariants(spec: GameSpec) -> None:
             check_position(spec, game_id.params, states[ply], rng)
 
     run()
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_a_solitaire_played_by_its_hints_plays_only_legal_moves(spec: GameSpec) -> None:
+    """A player who asks for hint after hint from any position: each is a legal move (the
+    same when asked twice), and playing it goes on until the game ends. (Games with a
+    computer player are checked with it above.) Games are played for about HINT_SECONDS,
+    as many as fit: a solver's hints cost from a millisecond to a second."""
+    if spec.hint is None or spec.ai_levels:
+        pytest.skip(f"{spec.name} has no hints, or they are checked with its AI")
+    game = spec.game
+    deadline = time.monotonic() + HINT_SECONDS
+    followed: list[JSON] = []
+    games_on = 0  # games still on after their random opening, started before the deadline
+
+    @settings(budget(spec, 100), max_examples=100)  # the deadline sizes it
+    @given(preset=st.integers(0, 50), seed=seeds, random_plies=st.integers(0, RANDOM_OPENING),
+           move_seed=rng_seeds)
+    def run(preset: int, seed: str, random_plies: int, move_seed: int) -> None:
+        nonlocal games_on
+        if time.monotonic() > deadline:
+            return
+        session = Session(spec, game_id_for(spec, preset, seed), ["human"])
+        play_random(session, random.Random(move_seed), random_plies)
+        assert spec.hint is not None
+        games_on += session.to_move is not None
+        while (seat := session.to_move) is not None and time.monotonic() < deadline:
+            found = spec.hint(session.state, seat)
+            if found is None:
+                break
+            assert found == spec.hint(session.state, seat), "the hint is not reproducible"
+            legal = {canonical(game, move) for move in game.legal_moves(session.state)}
+            assert canonical(game, game.parse_move(found.move)) in legal
+            session.play(found.move, seat)
+            followed.append(found.move)
+
+    run()
+    assert len(followed) >= games_on, "hints were seldom given"
 
 
 _AI_COSTS: dict[str, float] = {}
