@@ -2,123 +2,48 @@
 drawn), made over the REST API so that the page checks (accessibility, layout) open them
 at once instead of playing them out with clicks.
 
-A `Scene` says how to get there: the game's options for `POST /api/games`, the moves
-(chosen by a policy that reads the position, which the test works out with the game's own
-pure rules from the dealt id), and the status the game must then have. `Stage` makes each
-scene once per server and hands out its session and token.
+Each game lists its moments in its own folder, `parlour/games/<game>/tests/scenes.py`
+(`SCENES`: each a `Scene` of `scene.py`, which says how to get there: the game's options
+for `POST /api/games`, the moves, chosen by a policy that reads the position, worked out
+with the game's own pure rules from the dealt id, and the status the game must then
+have). `Stage` makes each scene once per server and hands out its session and token.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+import importlib
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
 import httpx
 from playwright.sync_api import Locator, Page, expect
 
-from parlour.core.game import Game, Status
-from parlour.core.gameid import GameId, parse_game_id
+from parlour.core.game import Status
+from parlour.core.gameid import parse_game_id
 from parlour.games import GAMES
-from parlour.games.escalator.logic import Draw, Layout, Pick
-from parlour.games.ishido.logic import COLS as ISHIDO_COLS
-from parlour.games.ishido.logic import Board, valid_cells
-from parlour.games.minesweeper.logic import OPEN, Minefield
-from parlour.games.sliding.logic import Puzzle, Slide, goal
 from tests.browser.links import go_from_parlour, link_prompt
+from tests.browser.scene import Scene
 from tests.browser.views import wait_for_views
 
 HINT_MS = 30_000  # (a hint is worked out in a worker: on a busy machine, it may wait)
-Policy = Callable[[Game[Any, Any], Any], Any]
-"""(rules, position) -> the move to play next."""
 
 
-def first_legal(rules: Game[Any, Any], state: Any) -> Any:
-    return rules.legal_moves(state)[0]
+def scenes_of_game(game: str) -> tuple[Scene, ...]:
+    """The moments a game lists in its folder (none when it has no `tests/scenes.py`:
+    the accessibility checks then fail, naming it)."""
+    try:
+        module = importlib.import_module(f"parlour.games.{game}.tests.scenes")
+    except ModuleNotFoundError as missing:
+        if missing.name != f"parlour.games.{game}.tests.scenes":
+            raise
+        return ()
+    scenes: tuple[Scene, ...] = tuple(module.SCENES)
+    return scenes
 
 
-def most_neighbours(rules: Game[Any, Any], board: Board) -> tuple[int, int]:
-    """Ishido: the cell touching the most tiles, the first in reading order among equals
-    (this greedy play clears the pouch of some deals)."""
-    valid = valid_cells(board)
-    cell = max(valid, key=lambda cell: (valid[cell], -cell))
-    return cell % ISHIDO_COLS, cell // ISHIDO_COLS
-
-
-def stock_then_picks(rules: Game[Any, Any], layout: Layout) -> Draw | Pick:
-    """Escalator: turn the whole stock, then pick what fits (this loses most deals)."""
-    return Draw() if layout.stock_left else Pick(layout.playable()[0])
-
-
-def open_a_mine(rules: Game[Any, Any], field: Minefield) -> tuple[str, int, int]:
-    """Minesweeper: the centre first (the first click is safe), then a mine."""
-    if not field.started:
-        return "open", field.rows // 2, field.cols // 2
-    mine = min(field.mined)
-    return "open", *divmod(mine, field.cols)
-
-
-def open_safe_cells(rules: Game[Any, Any], field: Minefield) -> tuple[str, int, int]:
-    """Minesweeper: the centre first, then every closed cell without a mine."""
-    if not field.started:
-        return "open", field.rows // 2, field.cols // 2
-    cell = next(cell for cell, mark in enumerate(field.marks)
-                if mark != OPEN and cell not in field.mined)
-    return "open", *divmod(cell, field.cols)
-
-
-def the_solving_slide(rules: Game[Any, Any], puzzle: Puzzle) -> Slide:
-    return next(move for move in rules.legal_moves(puzzle) if rules.apply(puzzle, move).solved())
-
-
-@dataclass(frozen=True)
-class Scene:
-    game: str
-    moment: str  # "play", or the status it ends with: "won", "lost", "draw"
-    options: dict[str, Any] = field(default_factory=dict)  # for POST /api/games
-    policy: Policy = first_legal
-    moves: int | None = None  # how many moves to play; None: until the game is over
-    line: tuple[Any, ...] = ()  # moves played first, as they are, before the policy's
-
-    @property
-    def name(self) -> str:
-        return f"{self.game}-{self.moment}"
-
-    @property
-    def status(self) -> str:
-        return "playing" if self.moment == "play" else self.moment
-
-
-def sliding_one_slide_from_solved() -> str:
-    rules = GAMES["sliding"].game
-    params = rules.validate({"rows": 3, "cols": 3})
-    tiles = list(goal(3, 3))
-    tiles[-2], tiles[-1] = tiles[-1], tiles[-2]  # the gap one step left of its place
-    return GameId("sliding", params, None, position=",".join(map(str, tiles))).text(rules)
-
-
-HOTSEAT = ["human", "human"]
-# (tic-tac-toe cells are [row, column])
-SCENES: tuple[Scene, ...] = (
-    Scene("tictactoe", "play", line=((1, 1),), moves=1),
-    Scene("tictactoe", "won", {"seats": HOTSEAT},
-          line=((0, 0), (1, 0), (0, 1), (1, 1), (0, 2))),
-    Scene("tictactoe", "draw", {"seats": HOTSEAT},
-          line=((0, 0), (1, 1), (2, 2), (0, 1), (2, 1), (2, 0), (0, 2), (1, 2), (1, 0))),
-    Scene("minesweeper", "play", {"id": "minesweeper:easy#scene"}, open_safe_cells, moves=2),
-    Scene("minesweeper", "won", {"id": "minesweeper:easy#scene"}, open_safe_cells),
-    Scene("minesweeper", "lost", {"id": "minesweeper:easy#scene"}, open_a_mine),
-    Scene("ishido", "play", {"id": "ishido:seed#b3"}, most_neighbours, moves=6),
-    Scene("ishido", "won", {"id": "ishido:seed#b3"}, most_neighbours),
-    Scene("ishido", "lost", {"id": "ishido:seed#s2"}),
-    Scene("escalator", "play", {"id": "escalator:standard#s0"}, stock_then_picks, moves=3),
-    Scene("escalator", "lost", {"id": "escalator:standard#s0"}, stock_then_picks),
-    Scene("sliding", "play", {"id": "sliding:easy#scene"}, moves=1),
-    Scene("sliding", "won", {"id": sliding_one_slide_from_solved()}, the_solving_slide),
-    Scene("tribolo", "play", {"id": "tribolo:standard#s0", "seats": ["human"] * 3}, moves=6),
-    Scene("tribolo", "won", {"id": "tribolo:standard#s0", "seats": ["human"] * 3}),
-)
+SCENES: tuple[Scene, ...] = tuple(scene for game in GAMES for scene in scenes_of_game(game))
 GAME_NAMES: tuple[str, ...] = tuple(GAMES)
 
 

@@ -22,12 +22,12 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import CreateGame, NewContext, wait_for_views
 from tests.browser.contrast import DISABLED_LEAST, GRAPHICS_LEAST, measure, picture_contrast
+from tests.browser.scene import Scene
 from tests.browser.scenes import (
     DIALOGS,
     GAME_NAMES,
     SCENES,
     SEATING,
-    Scene,
     Stage,
     close_dialog,
     link_paths,
@@ -138,7 +138,7 @@ def test_every_game_has_a_scene_in_play_and_one_at_its_end() -> None:
     for game in GAME_NAMES:
         moments = {scene.moment for scene in SCENES if scene.game == game}
         assert "play" in moments and moments - {"play"}, (
-            f"tests/browser/scenes.py has no scene of {game} in play and at its end")
+            f"parlour/games/{game}/tests/scenes.py has no scene of {game} in play and at its end")
 
 
 def test_the_home_page(new_context: NewContext, stage: Stage) -> None:

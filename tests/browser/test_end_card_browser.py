@@ -18,7 +18,8 @@ from playwright.sync_api import Page, expect
 from parlour.games.escalator.logic import verdict_of_deal
 from parlour.games.tribolo.rules import board_from_rows
 from tests.browser.conftest import NewContext, expect_views, wait_for_views
-from tests.browser.scenes import SCENES, Reached, Scene, Stage
+from tests.browser.scene import Scene
+from tests.browser.scenes import SCENES, Reached, Stage
 from tests.browser.test_accessibility import assert_none, audit_in_both_themes
 from tests.browser.test_escalator_browser import deal_of
 from tests.browser.test_layout import assert_in_sight_and_focused, below_the_board, box

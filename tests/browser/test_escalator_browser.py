@@ -17,9 +17,9 @@ from playwright.sync_api import Page, expect
 
 from parlour.core.gameid import GameId
 from parlour.games.escalator.logic import Draw, Escalator, Layout, Pick, code, verdict_of_deal
+from parlour.games.escalator.tests.scenes import stock_then_picks
 from tests.browser.conftest import CreateGame, NewContext, OpenPage, ServerView, expect_views
 from tests.browser.pages import overlap
-from tests.browser.scenes import stock_then_picks
 from tests.browser.views import TIMEOUT_MS, wait_for_layout
 
 pytestmark = pytest.mark.browser

@@ -17,9 +17,11 @@ from PIL import Image
 from playwright.sync_api import Page, expect
 
 from parlour.games import GAMES
+from parlour.games.minesweeper.tests.scenes import open_a_mine
 from tests.browser.conftest import CreateGame, NewContext, NextView, wait_for_views
 from tests.browser.pages import game_style_comes_late, width_and_room_once_styled
-from tests.browser.scenes import HINT_MS, SCENES, Scene, Stage, open_a_mine
+from tests.browser.scene import Scene
+from tests.browser.scenes import HINT_MS, SCENES, Stage
 from tests.browser.views import wait_for_layout
 
 pytestmark = pytest.mark.browser

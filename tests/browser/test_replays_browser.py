@@ -17,9 +17,11 @@ from playwright.sync_api import Locator, Page, expect
 
 from parlour.core.gameid import parse_game_id
 from parlour.games.minesweeper.logic import Minesweeper
+from parlour.games.minesweeper.tests.scenes import open_safe_cells
 from tests.browser.conftest import CreateGame, NewContext, wait_for_views
 from tests.browser.pages import game_style_comes_late, in_its_box, width_and_room_once_styled
-from tests.browser.scenes import SCENES, Scene, Stage, open_ready, open_safe_cells
+from tests.browser.scene import Scene
+from tests.browser.scenes import SCENES, Stage, open_ready
 from tests.browser.views import wait_for_layout
 
 pytestmark = pytest.mark.browser

@@ -15,12 +15,12 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.browser.conftest import CreateGame, NewContext
+from tests.browser.scene import Scene
 from tests.browser.scenes import (
     DIALOGS,
     GAME_NAMES,
     SCENES,
     SEATING,
-    Scene,
     Stage,
     close_dialog,
     link_paths,

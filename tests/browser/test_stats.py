@@ -15,8 +15,10 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
+from parlour.games.minesweeper.tests.scenes import open_safe_cells
 from tests.browser.conftest import NewContext
-from tests.browser.scenes import Scene, Stage, open_safe_cells, scenes_of
+from tests.browser.scene import Scene
+from tests.browser.scenes import Stage, scenes_of
 from tests.support.servers import RunningServer, start_server
 
 pytestmark = pytest.mark.browser
