@@ -8,8 +8,10 @@ import { $, api, escapeHtml, play, saveToken, seatDot, toast, tokens } from "/st
 import { askDeal, askSeat, openedFromParlour } from "/static/links.js";
 import { createProgress } from "/static/progress.js";
 
-const FIRST_RECONNECT_MS = 500;
-const LAST_RECONNECT_MS = 5000;
+// Tries to reconnect come quickly (a restarted local server is back within seconds), each
+// spread by a random quarter either way so that a host's many pages do not all come at once
+const FIRST_RECONNECT_MS = 250;
+const LAST_RECONNECT_MS = 2000;
 const OFFLINE_NOTE = "Not connected: reconnecting…";
 
 // What the page says it is waiting for, should an answer take over half a second.
@@ -25,6 +27,7 @@ export function createConnection({ info, views, answered, hello = () => ({}) }) 
     sessionId: null,
     socket: null,
     reconnectDelay: FIRST_RECONNECT_MS,
+    reconnectTimer: 0,  // the next try to reconnect, while one waits
     openingNote: "",  // what a game opened for the player says, under its first view
     offlineNote: OFFLINE_NOTE,  // what the status line says while the page reconnects
     lastMoveByKey: false,  // the last move sent was made with a key (not a click or a tap)
@@ -32,6 +35,7 @@ export function createConnection({ info, views, answered, hello = () => ({}) }) 
   // the panel that shows long work after half a second
   const progress = createProgress({ board: $("board-wrap"), cancel: () => send({ type: "cancel" }) });
   document.addEventListener("visibilitychange", sayIfShown);
+  window.addEventListener("online", reconnectNow);
 
   function sessionId() { return state.sessionId; }
 
@@ -149,6 +153,8 @@ export function createConnection({ info, views, answered, hello = () => ({}) }) 
 
   // -- the socket ---------------------------------------------------------------------
   function connect() {
+    clearTimeout(state.reconnectTimer);
+    state.reconnectTimer = 0;
     if (state.socket) { state.socket.onclose = null; state.socket.close(); }
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(state.sessionId)}`);
@@ -170,9 +176,15 @@ export function createConnection({ info, views, answered, hello = () => ({}) }) 
       // the status line says so too, in place of a turn it can no longer vouch for
       // ("Red (computer) is thinking…"); the next view, once back, replaces it
       views.showNote(state.offlineNote, true);
-      setTimeout(connect, state.reconnectDelay);
+      state.reconnectTimer = setTimeout(reconnectNow, state.reconnectDelay * (0.75 + Math.random() / 2));
       state.reconnectDelay = Math.min(state.reconnectDelay * 2, LAST_RECONNECT_MS);
     };
+  }
+
+  // A try to reconnect waits: make it now (the player acted, the page came back in sight,
+  // the network came back), rather than at its time.
+  function reconnectNow() {
+    if (state.reconnectTimer) connect();
   }
 
   function shown() { return document.visibilityState === "visible"; }
@@ -181,6 +193,7 @@ export function createConnection({ info, views, answered, hello = () => ({}) }) 
   // too, unless another player's page is visible: its answer says what the clock shows).
   function sayIfShown() {
     if (!shown()) views.holdClock();
+    else reconnectNow();
     if (state.socket && state.socket.readyState === WebSocket.OPEN) {
       state.socket.send(JSON.stringify({ type: "visibility", visible: shown() }));
     }
@@ -196,6 +209,7 @@ export function createConnection({ info, views, answered, hello = () => ({}) }) 
       const what = message.type === "move" ? "that was not played" : "that was not sent";
       state.offlineNote = `Not connected, so ${what}: reconnecting…`;
       views.showNote(state.offlineNote, true);
+      reconnectNow();
       return;
     }
     state.socket.send(JSON.stringify(message));

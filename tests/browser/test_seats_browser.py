@@ -163,9 +163,8 @@ def test_seats_come_back_after_a_server_restart(browser: Browser, tmp_path: Path
         expect(host.locator("#message")).to_have_text(
             "Not connected, so that was not played: reconnecting…")
         server = start_server(tmp_path / "parlour.sqlite3", port=int(port))
-        for page in (host, guest):
-            page.reload()
-            wait_for_views(page, 1)
+        for page in (host, guest):  # each page reconnects by itself, in its seat
+            expect(page.locator("#offline")).to_be_hidden()
         expect(host.locator('#seats [data-seat="0"]')).to_contain_text("You")
         expect(guest.locator('#seats [data-seat="1"]')).to_contain_text("You")
         host.click("#ttt-1-1")
