@@ -172,11 +172,12 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     let suppressClick = false;  // the click that ends a long press is not a click
     let pressTimer = 0;
     let pointerKind = "mouse";
-    let press = null;  // where, on what and with which button the last pointer went down
+    let press = null;  // where, on what and with which button the last pointer went down,
+                       // and whether it ended running transitions (settled)
     board.addEventListener("click", (event) => {
       if (suppressClick) { suppressClick = false; return; }
       const playable = `[data-move], [data-command], [data-preset], [data-alt-mode]${altOn() ? ", [data-alt-move]" : ""}`;
-      const target = event.target.closest(playable) ?? slidOnto(event, playable);
+      const target = event.target.closest(playable) ?? slidOnto(event, playable) ?? landedOn(event, playable);
       if (target && board.contains(target)) activate(target, altOn());
     });
     // A mouse pressed on one cell and released on the next makes a click on what holds
@@ -188,6 +189,19 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
           || press.target.closest("[data-drag]")) return null;
       const under = document.elementFromPoint(event.clientX, event.clientY)?.closest(playable);
       return under && $("board").contains(under) ? under : null;
+    };
+    // A press ends the board's running transitions at once (a sliding tile is where it
+    // is going, as in Tatham's puzzles), and its click plays what is under it then: a fast
+    // player's tap on the tile that had just slid, still on its way there, was lost.
+    const landedOn = (event, playable) => {
+      if (!press?.settled) return null;
+      const under = document.elementFromPoint(event.clientX, event.clientY)?.closest(playable);
+      return under && $("board").contains(under) ? under : null;
+    };
+    const settleTransitions = () => {
+      const running = $("board").getAnimations({ subtree: true }).filter((each) => each instanceof CSSTransition);
+      for (const each of running) each.finish();
+      return running.length > 0;
     };
     board.addEventListener("contextmenu", (event) => {
       if (event.target.closest("[data-middle]")) { event.preventDefault(); return; }  // a chord's button, no menu
@@ -202,7 +216,8 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     board.addEventListener("pointerdown", (event) => {
       suppressClick = false;
       pointerKind = event.pointerType;
-      const from = press = { x: event.clientX, y: event.clientY, target: event.target, button: event.button };
+      const from = press = { x: event.clientX, y: event.clientY, target: event.target, button: event.button,
+                             settled: settleTransitions() };
       if (event.button === 0 && !event.target.closest("[data-drag]")) {
         // a swipe: released far enough away, it is a gesture, not a click
         document.addEventListener("pointerup", (up) => {

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import re
 
+import pytest
 from PIL import Image
 from playwright.sync_api import Page, expect
 
@@ -22,7 +23,7 @@ from tests.browser.conftest import (
     ServerView,
     view_count,
 )
-from tests.browser.views import wait_for_animations
+from tests.browser.views import wait_for_animations, wait_for_views
 
 READ_BOARD = """() => {
   const board = document.querySelector('#sl');
@@ -198,6 +199,36 @@ def test_enter_brings_the_cursor_onto_a_tile_beside_the_gap_and_enter_slides_it(
     with next_view(page):
         page.keyboard.press("Enter")
     assert board(page) == " 1  2  3\n 4  .  6\n 7  5  8"
+
+
+@pytest.mark.parametrize("pointer", ["mouse", "touch"])
+def test_a_tap_on_the_tile_still_sliding_into_its_cell_plays_it(
+    create_game: CreateGame, new_context: NewContext, next_view: NextView, pointer: str,
+) -> None:
+    """A fast player taps the tile that has just slid where it is going, before it is
+    there (its slide drawn over 3 s here): the press ends the slide, as Tatham's
+    Fifteen does, and the tap slides it back. It was lost: nothing was there yet."""
+    game = create_game("sliding", params={"rows": 3, "cols": 3, "tiles": "1,2,3,4,5,6,0,7,8"})
+    touch = pointer == "touch"
+    context = new_context(tokens={game["session"]: game["token"]}, has_touch=touch)
+    page = context.new_page()
+    page.goto(f"/play/sliding?session={game['session']}")
+    wait_for_views(page, 1)
+    page.add_style_tag(content=".sl-tile { transition-duration: 3s !important; }")
+    gap = page.locator("#sl-gap").bounding_box()
+    assert gap is not None
+    with next_view(page):
+        tile(page, 7).click()
+    assert board(page) == " 1  2  3\n 4  5  6\n 7  .  8"
+    x, y = gap["x"] + gap["width"] / 2, gap["y"] + gap["height"] / 2
+    assert page.evaluate("([x, y]) => !document.elementFromPoint(x, y).closest('.sl-tile')",
+                         [x, y]), "the tile is there already: the test shows nothing"
+    with next_view(page):
+        if touch:
+            page.touchscreen.tap(x, y)
+        else:
+            page.mouse.click(x, y)
+    assert board(page) == " 1  2  3\n 4  5  6\n .  7  8"
 
 
 def test_a_swipe_moves_the_tile_next_to_the_gap_that_way(
