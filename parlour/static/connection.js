@@ -13,6 +13,7 @@ import { createProgress } from "/static/progress.js";
 const FIRST_RECONNECT_MS = 250;
 const LAST_RECONNECT_MS = 2000;
 const OFFLINE_NOTE = "Not connected: reconnecting…";
+const UNANSWERED_NOTE = "Not connected: your last move may not have been played. Reconnecting…";
 
 // What the page says it is waiting for, should an answer take over half a second.
 const WAITING_FOR = { hint: "Thinking…", move: "Working…", undo: "Working…", redo: "Working…", restart: "Working…" };
@@ -31,6 +32,7 @@ export function createConnection({ info, views, answered, hello = () => ({}) }) 
     openingNote: "",  // what a game opened for the player says, under its first view
     offlineNote: OFFLINE_NOTE,  // what the status line says while the page reconnects
     lastMoveByKey: false,  // the last move sent was made with a key (not a click or a tap)
+    unanswered: 0,  // moves sent that the server has not answered yet
   };
   // the panel that shows long work after half a second
   const progress = createProgress({ board: $("board-wrap"), cancel: () => send({ type: "cancel" }) });
@@ -162,7 +164,7 @@ export function createConnection({ info, views, answered, hello = () => ({}) }) 
     ws.onopen = () => {
       // the token goes in the first message, not the URL: URLs end up in logs and history
       ws.send(JSON.stringify({ type: "hello", token: tokens()[state.sessionId] ?? null, visible: shown(), ...hello() }));
-      state.reconnectDelay = FIRST_RECONNECT_MS; $("offline").hidden = true;
+      state.reconnectDelay = FIRST_RECONNECT_MS; showOffline(false);
       state.offlineNote = OFFLINE_NOTE;
     };
     ws.onmessage = (event) => receive(JSON.parse(event.data));
@@ -172,7 +174,11 @@ export function createConnection({ info, views, answered, hello = () => ({}) }) 
       state.openingNote = "";  // what a game opened says is said under its first view, or not
       if (event.code === 4404) { views.showNote("This game no longer exists. Start a new one.", true); return; }
       if (event.code >= 4400 && event.code < 4500) return;  // refused for good: the reason is shown
-      $("offline").hidden = false;
+      showOffline(true);
+      // a move sent and not answered may or may not have been played: the view that comes
+      // once back shows which, and until then the player is told
+      if (state.unanswered) state.offlineNote = UNANSWERED_NOTE;
+      state.unanswered = 0;
       // the status line says so too, in place of a turn it can no longer vouch for
       // ("Red (computer) is thinking…"); the next view, once back, replaces it
       views.showNote(state.offlineNote, true);
@@ -185,6 +191,13 @@ export function createConnection({ info, views, answered, hello = () => ({}) }) 
   // the network came back), rather than at its time.
   function reconnectNow() {
     if (state.reconnectTimer) connect();
+  }
+
+  // The badge, and the board dimmed (app.css: after a moment, so that a quick reconnect
+  // does not flash it): a board that looks live while moves cannot reach the game misleads.
+  function showOffline(offline) {
+    $("offline").hidden = !offline;
+    document.body.classList.toggle("offline", offline);
   }
 
   function shown() { return document.visibilityState === "visible"; }
@@ -213,6 +226,7 @@ export function createConnection({ info, views, answered, hello = () => ({}) }) 
       return;
     }
     state.socket.send(JSON.stringify(message));
+    if (message.type === "move") state.unanswered += 1;
     const command = message.type === "command" && info.commands.find((c) => c.name === message.name);
     const what = command ? `${command.label.replace(/…$/, "")}…` : WAITING_FOR[message.type];
     if (what) progress.waitingFor(what);
@@ -227,6 +241,7 @@ export function createConnection({ info, views, answered, hello = () => ({}) }) 
       return;
     }
     progress.doneWaiting();  // anything else answers what the page waited for
+    if (message.type === "view" || message.type === "error") state.unanswered = Math.max(0, state.unanswered - 1);
     if (message.type === "progress-end") return;
     if (message.type === "view") {
       views.showView(message.view);

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, WebSocketRoute, expect
 
 from tests.browser.conftest import TIMEOUT_MS, CreateGame, ServerView, wait_for_views
 from tests.browser.links import confirm_link, link_prompt
@@ -156,6 +156,8 @@ def test_seats_come_back_after_a_server_restart(browser: Browser, tmp_path: Path
 
         server.kill()  # a crash, mid-game
         expect(host.locator("#offline")).to_be_visible()
+        # the board fades (after a second: a quick reconnect does not flash it)
+        expect(host.locator("#board-wrap")).to_have_css("opacity", "0.55")
         host.click("#ttt-1-1")  # a move made meanwhile is not played, and it says so
         expect(host.locator("#message")).to_have_text(
             "Not connected, so that was not played: reconnecting…")
@@ -165,10 +167,48 @@ def test_seats_come_back_after_a_server_restart(browser: Browser, tmp_path: Path
         server = start_server(tmp_path / "parlour.sqlite3", port=int(port))
         for page in (host, guest):  # each page reconnects by itself, in its seat
             expect(page.locator("#offline")).to_be_hidden()
+            expect(page.locator("#board-wrap")).to_have_css("opacity", "1")
         expect(host.locator('#seats [data-seat="0"]')).to_contain_text("You")
         expect(guest.locator('#seats [data-seat="1"]')).to_contain_text("You")
         host.click("#ttt-1-1")
         guest.wait_for_function("() => document.getElementById('ttt-m-1-1')")
         expect(guest.locator("#message")).to_contain_text("Your turn")
+    finally:
+        server.stop()
+
+
+def test_a_move_cut_off_before_its_answer_is_said_to_be_unsure(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """The server goes down after a move was sent and before its answer came: the page
+    cannot know whether it was played, and says so (not the plain "reconnecting"); once
+    back, the board shows which."""
+    server = start_server(tmp_path / "parlour.sqlite3")
+    try:
+        context = browser.new_context(base_url=server.url)
+        context.set_default_timeout(TIMEOUT_MS)
+        page = context.new_page()
+        cut: list[bool] = []
+
+        def relay(socket: WebSocketRoute) -> None:
+            """Passes everything on, but no answer once a move is sent."""
+            upstream = socket.connect_to_server()
+
+            def from_page(message: str | bytes) -> None:
+                if '"move"' in str(message):
+                    cut.append(True)
+                upstream.send(message)
+
+            socket.on_message(from_page)
+            upstream.on_message(lambda message: None if cut else socket.send(message))
+
+        page.route_web_socket("**/ws/**", relay)
+        page.goto("/play/tictactoe")
+        wait_for_views(page, 1)
+        page.click("#ttt-1-1")
+        page.wait_for_timeout(200)  # the move reached the server; its answer is held
+        server.kill()
+        expect(page.locator("#message")).to_have_text(
+            "Not connected: your last move may not have been played. Reconnecting…")
     finally:
         server.stop()
