@@ -612,6 +612,10 @@ class GameSpec:
     """What the status line says to a solitaire's player before the first move: the game
     in one line, for whoever has never played it (a game of several seats says whose turn
     it is instead)."""
+    deal_link_note: str = "the same deal"
+    """What whoever opens a deal link gets, as the Copy link button's tooltip ends ("Copy a
+    link to this deal: whoever opens it gets …"), where the deal holds more than shows:
+    Escalator's "the same deal, the stock's hidden cards included"."""
     dealing_note: str = "Dealing…"
     """What the page says while a new game's deal keeps it waiting over half a second (a
     slow deal, `Game.slow_deal`, made in a worker), e.g. "Dealing a winnable game…"."""

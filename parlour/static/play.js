@@ -185,6 +185,7 @@ function bindToolbar({ info, actions, views, connection, newGames, endCard, disp
     $(`btn-${name}`).addEventListener("click", () => commands.runAction(name));
   }
   $("btn-theme").addEventListener("click", () => actions.display());
+  $("btn-copy").title = `Copy a link to this deal: whoever opens it gets ${info.deal_link_note}`;
   $("btn-copy").addEventListener("click", () => actions["copy-link"]());
   $("end-new").addEventListener("click", () => actions.again());
   $("end-replay").addEventListener("click", () => newGames.replay());

@@ -866,6 +866,9 @@ def test_on_a_phones_side_the_deal_id_reads_whole_and_copy_link_copies_it(
         assert part["x"] >= board["x"] + board["width"] and part["x"] + part["width"] <= width
         assert part["y"] >= 0 and part["y"] + part["height"] <= height
     assert not overlap(shown, button)
+    expect(page.locator("#btn-copy")).to_have_attribute(
+        "title", "Copy a link to this deal: whoever opens it gets the same deal, the stock's "
+        "hidden cards included")
     page.locator("#btn-copy").tap()
     expect(page.locator(".toast")).to_have_text("Link to this deal copied")
     copied = page.evaluate("navigator.clipboard.readText()")

@@ -83,6 +83,7 @@ SPEC = GameSpec(
     first_note="Pick a free card one rank above or below the base, or turn the stock.",
     # (only a winnable deal is slow: a random one is dealt at once, in place)
     dealing_note="Dealing a winnable game…",
+    deal_link_note="the same deal, the stock's hidden cards included",
     thumbnail_svg=THUMBNAIL,
     hint=solver.hint,
     has_assist=True,

@@ -64,6 +64,7 @@ SPEC = GameSpec(
     ),
     about_html=ABOUT_HTML,
     first_note="Place the next tile beside tiles it matches, in colour or in bird.",
+    deal_link_note="the same tiles, in the same order",
     commands=(
         new_game("new-original", "New game, Simple rules", params={"rules": "seed"}),
         new_game("new-1990", "New game, Classic 1990 rules", params={"rules": "classic"}),

@@ -70,6 +70,9 @@ SPEC = GameSpec(
     hint=hint,
     about_html=ABOUT_HTML,
     first_note="Open a cell to begin: each number counts the mines that touch it.",
+    # the first click's rule moves the mines under it (and around it, for an opening)
+    deal_link_note="the same mines, but for any the first click's rule moves from under "
+                   "and around where they first click",
     stat_outcomes={"won": "won", "lost": "lost"},
     # as minesweeper.online's end of a game: the board's 3BV, and a win's speed and
     # efficiency (3BV per click); a loss shows the 3BV and its moves

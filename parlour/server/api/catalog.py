@@ -82,6 +82,8 @@ class GameInfo(BaseModel):
     rules_html: str
     first_note: str = Field(description="a solitaire's status line before the first move "
                             "(empty: none)")
+    deal_link_note: str = Field(description="what whoever opens a link to a deal gets "
+                                "(the Copy link button's tooltip ends with it)")
     dealing_note: str = Field(description="what the page says while a new game's deal "
                               "takes over half a second")
     thumbnail_svg: str
@@ -131,6 +133,7 @@ def describe_catalog(games: Mapping[str, GameSpec], shared: bool = False) -> Cat
                 about_html=spec.about_html,
                 rules_html=spec.rules_html,
                 first_note=spec.first_note,
+                deal_link_note=spec.deal_link_note,
                 dealing_note=spec.dealing_note,
                 thumbnail_svg=spec.thumbnail_svg,
             )
