@@ -113,8 +113,8 @@ export function createEndCard({ sameDeal = true } = {}) {
     const broken = records.filter((record) => record.new).map(({ caption }) => caption);
     // the best possible from the start, when this game scored it ("no solution is shorter")
     const met = records.map((record) => record.met).filter(Boolean).map((words) => ` ${words}`).join("");
-    if (broken.length) setText($("end-detail"), `${endDetail(next)} A new record: ${broken.join(", ")}!${met}`);
-    else if (next.assisted) setText($("end-detail"), `${endDetail(next)} A game with help sets no record.`);
+    if (broken.length) setText($("end-detail"), `${endDetail(next)} Your new record: ${broken.join(", ")}!${met}`);
+    else if (next.assisted) setText($("end-detail"), `${endWords(next)} You played it with help, so it sets no record.`);
     else if (met) setText($("end-detail"), `${endDetail(next)}${met}`);
   }
 
@@ -424,23 +424,31 @@ export function createEndCard({ sameDeal = true } = {}) {
 // Whose result it is, in a few words, or what the game has to add (GameSpec.end_note:
 // Escalator's verdict on a lost deal): the headline above says what it was ("Cross
 // wins", "Draw Game"), so this does not say it again.
+// What the card says under its headline; a game played with help says so in a sentence
+// of its own, about the player ("(with help)" after "This deal could have been won" read
+// as if the deal needed it).
 export function endDetail(next) {
-  const help = next.assisted ? " (with help)" : "";
-  if (next.end_note) return `${next.end_note}${help}.`;
+  const said = endWords(next);
+  return next.assisted && next.you.length && !(next.shown && next.outcome === "won")
+    ? `${said} You played it with help.` : said;
+}
+
+function endWords(next) {
+  if (next.end_note) return `${next.end_note}.`;
   if (next.you.length === 0) return "The game is over.";
   if (next.seats.length > 1 && next.you.length === next.seats.length) {  // all seats at one screen
     const shared = next.status === "draw" || next.winners.length !== 1;
-    if (shared) return `Well played, ${next.seats.length === 2 ? "both" : "all"}${help}!`;
+    if (shared) return `Well played, ${next.seats.length === 2 ? "both" : "all"}!`;
     // (every seat is this page's here, so all are human: the winner by their number)
-    return `Well played, ${playerNumber(next, next.winners[0])}${help}!`;
+    return `Well played, ${playerNumber(next, next.winners[0])}!`;
   }
   if (next.shown && next.outcome === "won") return "The solver's line, played to its end.";
-  if (next.outcome === "won") return `Well played${help}!`;  // the headline says who won ("You win!")
-  if (next.outcome === "draw") return `Well held${help}!`;  // (a tie at the top of three is a draw too)
+  if (next.outcome === "won") return "Well played!";  // the headline says who won ("You win!")
+  if (next.outcome === "draw") return "Well held!";  // (a tie at the top of three is a draw too)
   const place = placeOf(next);
-  if (place) return `${place}${help}.`;
+  if (place) return `${place}.`;
   // (not "the next deal": the end card may offer to show how this one could be won)
-  return next.seats.length > 1 ? `You lost this one${help}.` : `Better luck next time${help}.`;  // the headline says it is over
+  return next.seats.length > 1 ? "You lost this one." : "Better luck next time.";  // the headline says it is over
 }
 
 const PLACES = ["", "First", "Second", "Third", "Fourth", "Fifth", "Sixth"];

@@ -1,5 +1,5 @@
 """A finished game beside the records of its group, for its end card: "Best time so far
-1:02", or this game's if it set a new one ("A new record: best time!").
+1:02", or this game's if it set a new one ("Your new record: best time!").
 
 The records are the statistics page's (`numbers.record`: the best over the group's games
 played without help, of its latest `RESULTS_PER_GROUP`), taken before this game: a game

@@ -112,7 +112,7 @@ def test_each_browser_sees_its_own_statistics_daily_deal_and_records(
     alice.goto(f"/play/minesweeper?session={alices['session']}")
     wait_for_views(alice, 1)
     expect(alice.locator("#end-records")).to_contain_text("Best time")
-    expect(alice.locator("#end-detail")).to_contain_text("A new record")
+    expect(alice.locator("#end-detail")).to_contain_text("Your new record: best time, ")
 
 
 def test_the_keys_file_takes_a_players_games_to_another_browser(

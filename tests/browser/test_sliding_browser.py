@@ -267,6 +267,8 @@ def test_a_puzzle_solved_by_following_the_hints(
             page.locator(".sl-tile.hint").click()
     expect(page.locator("#headline")).to_have_text("You win! 6 moves")
     expect(page.locator("#assisted")).to_be_visible()
+    # the end card says who had help: the player, in a sentence of its own
+    expect(page.locator("#end-detail")).to_contain_text("Well played! You played it with help")
 
 
 # The depth of a tile's ::after rings (box-shadow spreads, inset), in px: the mark over its
