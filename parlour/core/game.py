@@ -410,7 +410,7 @@ class Game(ABC, Generic[S, M]):
 
     def shown_headline(self, observation: JSON) -> str:
         """The title line once a solver's line played out for the player (`Playback`)
-        ended the game, e.g. "Solved by the solver": not the player's own win. By default,
+        ended the game, e.g. "Solver's line · 44 moves": not the player's own win. By default,
         `headline`."""
         return self.headline(observation)
 

@@ -303,7 +303,7 @@ def test_show_me_the_solution_plays_it_out(
     page = start(create_game, open_page, "4,1,3,7,2,6,0,5,8")
     page.keyboard.press("w")
     expect(page.locator("#message")).to_contain_text("Playing the moves out", timeout=120_000)
-    expect(page.locator("#headline")).to_have_text("Solved by the solver · 6 moves",
+    expect(page.locator("#headline")).to_have_text("Solver's line · 6 moves",
                                                    timeout=120_000)
     assert board(page) == " 1  2  3\n 4  5  6\n 7  8  ."
     # the solver played it: not the player's "Well played"

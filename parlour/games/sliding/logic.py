@@ -317,7 +317,7 @@ class Sliding(Game[Puzzle, Slide]):
         return self.headline(observation)
 
     def shown_headline(self, observation: JSON) -> str:
-        return f"Solved by the solver · {counted(observation['moves'], 'move')}"
+        return f"Solver's line · {counted(observation['moves'], 'move')}"
 
     # -- moves as JSON ----------------------------------------------------------------
     def move_from_model(self, model: Any) -> Slide:
