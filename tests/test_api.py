@@ -846,7 +846,8 @@ def test_stats_after_finished_games(client: TestClient, store: Store) -> None:
     assert isinstance(group["best_time_ms"], int) and group["best_time_ms"] >= 0
     assert group["players"] == "Two players here"  # a hot-seat game, as its player chose
     (rate,) = group["charts"]  # Tic-Tac-Toe has no time or score worth a chart
-    assert rate["svg"].startswith("<svg") and rate["title"] == "Win rate, last 10 games"
+    assert rate["svg"].startswith("<svg")
+    assert rate["title"] == "Win rate over the last 10, game by game"
     assert [row[1] for row in rate["rows"]] == ["won", "won", "lost", "drawn", "won"]
     assert client.get("/api/stats", params={"game": "tictactoe"}).json()["groups"] == groups
     assert len(store.results()) == 5

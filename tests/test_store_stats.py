@@ -328,7 +328,7 @@ TTT = {"won": "won", "lost": "lost", "draw": "drawn"}
 
 def test_the_win_rate_is_a_line_over_the_last_games_game_by_game() -> None:
     chart = win_rate_chart(results_of("WWLL" + "W" * 10), TTT)
-    assert chart is not None and chart.title == f"Win rate, last {WINDOW} games"
+    assert chart is not None and chart.title == f"Win rate over the last {WINDOW}, game by game"
     rates = [point.value for point in chart.points]
     assert rates[:4] == [1, 1, 2 / 3, 0.5]  # the games so far, until there are ten
     assert rates[-1] == 1.0 and rates[-3] == 0.8  # the last ten only
@@ -488,7 +488,8 @@ def test_statistics_groups_by_game_preset_and_mode() -> None:
     assert versus["title"] == GAMES["tictactoe"].game.title
     assert by_key[("minesweeper", "expert", "solo")]["heading"] == "Expert"
     old = by_key[("oldgame", "big", "solo")]
-    assert old["title"] == "oldgame" and old["charts"][0]["title"] == "Win rate, last 10 games"
+    assert old["title"] == "oldgame"
+    assert old["charts"][0]["title"] == "Win rate over the last 10, game by game"
     ids = [ET.fromstring(c["svg"]).get("id") for g in groups for c in g["charts"]]
     assert len(ids) == len(set(ids))  # unique in the page: each chart's style is scoped by it
     assert statistics(results, GAMES) == statistics(list(results), GAMES)  # the same drawing

@@ -50,7 +50,7 @@ def win_rate_chart(results: Sequence[Result], outcomes: Mapping[str, str]) -> Li
     ]
     overall = sum(wins) / len(wins)
     return Line(
-        title=f"Win rate, last {WINDOW} games",
+        title=f"Win rate over the last {WINDOW}, game by game",
         x_title="games played",
         points=points,
         first=first + 1,

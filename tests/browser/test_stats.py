@@ -109,7 +109,7 @@ def test_the_win_rate_is_a_line_with_a_point_per_game_and_a_table(
     page = open_stats(new_context, "/stats?game=tictactoe", (390, 844), "light")
     chart = card_of(page, played).locator(".stat-chart").first
     texts = chart.locator("svg text").all_text_contents()
-    assert {"Win rate, last 10 games", "games played", "0%", "100%"} <= set(texts)
+    assert {"Win rate over the last 10, game by game", "games played", "0%", "100%"} <= set(texts)
     assert chart.locator("svg").get_attribute("role") == "img"
     points = chart.locator("svg polyline").get_attribute("points") or ""
     assert len(points.split()) == played["played"]  # a point per game played
