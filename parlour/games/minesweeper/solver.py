@@ -534,10 +534,10 @@ def _why_safe(found: Suggestion, state: Minefield, known: Sequence[int]) -> str:
     """Why a proven safe cell is safe, in the player's words: an open number beside it
     whose mines the numbers prove are all elsewhere, named ("it is safe: the 2 at row 3,
     column 4 has its 2 mines at row 2, column 3 and row 2, column 5"; from 3 mines on,
-    only counted, and said to be flagged when the player flagged each of them: a note
-    never sends the player looking for flags that are not there); or, where no one
-    number shows it, that the numbers around it prove it; or, where no number sees it,
-    the count of mines left."""
+    those the player has flagged counted and the one or two others named, or only
+    counted: a note never sends the player looking for flags that are not there); or,
+    where no one number shows it, that the numbers around it prove it; or, where no
+    number sees it, the count of mines left."""
     cols = state.cols
     if found.proof is None:
         around = neighbours(state.rows, cols)[found.cell]
@@ -550,9 +550,16 @@ def _why_safe(found: Suggestion, state: Minefield, known: Sequence[int]) -> str:
         where = " and ".join(_cell_name(mine, cols) for mine in found.proof_mines)
         mines = "its mine" if count == 1 else f"its {count} mines"
         return f"it is safe: {number} has {mines} at {where}"
-    if all(state.marks[mine] == FLAG for mine in found.proof_mines):
+    unflagged = [mine for mine in found.proof_mines if state.marks[mine] != FLAG]
+    if not unflagged:
         return f"it is safe: {number} has its {count} mines flagged"
-    return f"it is safe: {number} has its {count} mines elsewhere, as the numbers near it show"
+    if len(unflagged) <= MINES_NAMED and len(unflagged) < count:
+        where = " and ".join(_cell_name(mine, cols) for mine in unflagged)
+        more = "one more" if len(unflagged) == 1 else "two more"
+        return (f"it is safe: {number} has its {count} mines: "
+                f"{count - len(unflagged)} flagged and {more} at {where}")
+    return (f"it is safe: {number} has its {count} mines on other cells around it, "
+            "as the numbers near it show")
 
 
 def _cell_name(cell: int, cols: int) -> str:

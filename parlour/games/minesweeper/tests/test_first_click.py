@@ -145,7 +145,8 @@ def test_a_hint_after_the_opening_is_safe_or_gives_its_odds(board: str) -> None:
                     assert mines == {n for n in neighbours(after.rows, after.cols)[at]
                                      if n in after.mined}, found.note
                 else:
-                    assert named[4] == f"its {count} mines elsewhere, as the numbers near it show"
+                    assert named[4] == (f"its {count} mines on other cells around it, "
+                                        "as the numbers near it show")
             else:
                 assert found.note.endswith(("the numbers around it leave no mine there)",
                                             "the mines left are all accounted for elsewhere)"))

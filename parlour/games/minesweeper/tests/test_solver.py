@@ -837,11 +837,14 @@ def seen(picture: str) -> Minefield:
      "Open row 1, column 3 (it is safe: the 2 at row 2, column 2 has its 2 mines at "
      "row 1, column 1 and row 3, column 1)"),
     ("oooo oo#o ***o",  # three mines or more are counted, not named
-     "Open row 2, column 3 (it is safe: the 3 at row 2, column 2 has its 3 mines "
-     "elsewhere, as the numbers near it show)"),
-    ("oooo oo#o *F*o",  # some flagged: the numbers still say where
-     "Open row 2, column 3 (it is safe: the 3 at row 2, column 2 has its 3 mines "
-     "elsewhere, as the numbers near it show)"),
+     "Open row 2, column 3 (it is safe: the 3 at row 2, column 2 has its 3 mines on "
+     "other cells around it, as the numbers near it show)"),
+    ("oooo oo#o *F*o",  # some flagged: those counted, the others named
+     "Open row 2, column 3 (it is safe: the 3 at row 2, column 2 has its 3 mines: 1 flagged "
+     "and two more at row 3, column 1 and row 3, column 3)"),
+    ("oooo oo#o FF*o",
+     "Open row 2, column 3 (it is safe: the 3 at row 2, column 2 has its 3 mines: 2 flagged "
+     "and one more at row 3, column 3)"),
     ("oooo oo#o FFFo",  # each of them flagged by the player
      "Open row 2, column 3 (it is safe: the 3 at row 2, column 2 has its 3 mines flagged)"),
 ])
