@@ -423,10 +423,9 @@ export function createEndCard({ sameDeal = true } = {}) {
 
 // Whose result it is, in a few words, or what the game has to add (GameSpec.end_note:
 // Escalator's verdict on a lost deal): the headline above says what it was ("Cross
-// wins", "Draw Game"), so this does not say it again.
-// What the card says under its headline; a game played with help says so in a sentence
-// of its own, about the player ("(with help)" after "This deal could have been won" read
-// as if the deal needed it).
+// wins", "Draw Game"), so this does not say it again. A game played with help says so in
+// a sentence of its own, about the player ("(with help)" after "This deal could have been
+// won" read as if the deal needed it).
 export function endDetail(next) {
   const said = endWords(next);
   return next.assisted && next.you.length && !(next.shown && next.outcome === "won")

@@ -40,7 +40,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     altMode: false,  // the board's data-alt-mode switch is on: a click plays data-alt-move
     cursorAt: null,  // {cell, x, y}: the data-nav cell that last had the focus, and where
     turn: null,  // "session:moves" of the view shown, while this page may move in it
-    pressedCell: null,  // what a held mouse shows pressed (pressUnder)
+    pressedCell: null,  // what a held pointer shows pressed (pressUnder)
   };
 
   // -- pointer actions on the board ----------------------------------------------------
@@ -180,6 +180,10 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
       const target = event.target.closest(playable) ?? slidOnto(event, playable) ?? landedOn(event, playable);
       if (target && board.contains(target)) activate(target, altOn());
     });
+    const playableAt = (event, playable) => {
+      const under = document.elementFromPoint(event.clientX, event.clientY)?.closest(playable);
+      return under && $("board").contains(under) ? under : null;
+    };
     // A mouse pressed on one cell and released on the next makes a click on what holds
     // both: the cell under the release is played, as in Windows' Minesweeper and
     // minesweeper.online (a fast player's click slid over a cell's edge, and was lost).
@@ -187,17 +191,12 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     const slidOnto = (event, playable) => {
       if (pointerKind !== "mouse" || press?.button !== 0 || !press.target.closest(playable)
           || press.target.closest("[data-drag]")) return null;
-      const under = document.elementFromPoint(event.clientX, event.clientY)?.closest(playable);
-      return under && $("board").contains(under) ? under : null;
+      return playableAt(event, playable);
     };
     // A press ends the board's running transitions at once (a sliding tile is where it
     // is going, as in Tatham's puzzles), and its click plays what is under it then: a fast
     // player's tap on the tile that had just slid, still on its way there, was lost.
-    const landedOn = (event, playable) => {
-      if (!press?.settled) return null;
-      const under = document.elementFromPoint(event.clientX, event.clientY)?.closest(playable);
-      return under && $("board").contains(under) ? under : null;
-    };
+    const landedOn = (event, playable) => (press?.settled ? playableAt(event, playable) : null);
     const settleTransitions = () => {
       const running = $("board").getAnimations({ subtree: true }).filter((each) => each instanceof CSSTransition);
       for (const each of running) each.finish();
