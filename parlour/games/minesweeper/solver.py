@@ -553,7 +553,7 @@ def _why_safe(found: Suggestion, state: Minefield, known: Sequence[int]) -> str:
     unflagged = [mine for mine in found.proof_mines if state.marks[mine] != FLAG]
     if not unflagged:
         return f"it is safe: {number} has its {count} mines flagged"
-    if len(unflagged) <= MINES_NAMED and len(unflagged) < count:
+    if len(unflagged) <= MINES_NAMED:  # (some are flagged: the count is 3 or more)
         where = " and ".join(_cell_name(mine, cols) for mine in unflagged)
         more = "one more" if len(unflagged) == 1 else "two more"
         return (f"it is safe: {number} has its {count} mines: "
