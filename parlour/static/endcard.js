@@ -114,7 +114,7 @@ export function createEndCard({ sameDeal = true } = {}) {
     // the best possible from the start, when this game scored it ("no solution is shorter")
     const met = records.map((record) => record.met).filter(Boolean).map((words) => ` ${words}`).join("");
     if (broken.length) setText($("end-detail"), `${endDetail(next)} Your new record: ${broken.join(", ")}!${met}`);
-    else if (next.assisted) setText($("end-detail"), `${endWords(next)} You played it with help, so it sets no record.`);
+    else if (next.assisted) setText($("end-detail"), endDetail(next, "You played it with help, so it sets no record."));
     else if (met) setText($("end-detail"), `${endDetail(next)}${met}`);
   }
 
@@ -426,10 +426,10 @@ export function createEndCard({ sameDeal = true } = {}) {
 // wins", "Draw Game"), so this does not say it again. A game played with help says so in
 // a sentence of its own, about the player ("(with help)" after "This deal could have been
 // won" read as if the deal needed it).
-export function endDetail(next) {
+export function endDetail(next, helped = "You played it with help.") {
   const said = endWords(next);
   return next.assisted && next.you.length && !(next.shown && next.outcome === "won")
-    ? `${said} You played it with help.` : said;
+    ? `${said} ${helped}` : said;
 }
 
 function endWords(next) {
