@@ -1,7 +1,16 @@
 // Shared by every page: display preferences, synthesised sounds, API calls, toasts.
 
 const PREFS_KEY = "parlour.prefs";
-const DEFAULTS = { theme: "auto", sound: true, animations: true, music: true };
+const DEFAULTS = { theme: "auto", sound: true, animations: true, music: true, longPress: 450 };
+
+// How long a finger holds a cell before its second action (a Minesweeper flag) is played:
+// the Display dialog's Long press, as minesweeper.online lets players set it. A hold
+// shorter than the one chosen is a tap.
+export const LONG_PRESSES = [[300, "Short (0.3 s)"], [450, "Normal (0.45 s)"], [650, "Long (0.65 s)"]];
+
+export function longPressMs(prefs = loadPrefs()) {
+  return LONG_PRESSES.some(([ms]) => ms === prefs.longPress) ? prefs.longPress : DEFAULTS.longPress;
+}
 
 export function loadPrefs() {
   try { return { ...DEFAULTS, ...JSON.parse(localStorage.getItem(PREFS_KEY) || "{}") }; }

@@ -1,7 +1,7 @@
 // How the page looks and sounds: the preferences (theme, sound, animations, music) and the
 // Display dialog, the game's background music, and the game's own display options (e.g.
 // Ishido's tile sets), set as data-opt-* on the board for its stylesheet.
-import { $, escapeHtml, loadPrefs, nextTheme, savePrefs, THEMES, toast } from "/static/common.js";
+import { $, escapeHtml, loadPrefs, LONG_PRESSES, longPressMs, nextTheme, savePrefs, THEMES, toast } from "/static/common.js";
 import { createMusic } from "/static/music.js";
 
 // info: the game's catalog entry; changed(): called when a preference or option changed
@@ -94,17 +94,22 @@ export function createDisplay({ info, changed }) {
     $("pref-sound").checked = prefs.sound;
     $("pref-animations").checked = prefs.animations;
     $("pref-music").checked = prefs.music;
+    // how long a finger holds the board for its second action (GameSpec.second_action)
+    $("pref-long-press-row").hidden = !info.second_action;
+    $("pref-long-press").innerHTML = LONG_PRESSES.map(([ms, label]) => `<option value="${ms}">${label}</option>`).join("");
+    $("pref-long-press").value = String(longPressMs(prefs));
     $("display-dialog").showModal();
   }
 
   function bindDialog() {
     const update = () => {
       savePrefs({ ...loadPrefs(), theme: $("pref-theme").value, sound: $("pref-sound").checked,
-        animations: $("pref-animations").checked, music: $("pref-music").checked });
+        animations: $("pref-animations").checked, music: $("pref-music").checked,
+        longPress: Number($("pref-long-press").value) });
       showPrefs();
       syncMusic();
     };
-    for (const id of ["pref-theme", "pref-sound", "pref-animations", "pref-music"]) $(id).addEventListener("change", update);
+    for (const id of ["pref-theme", "pref-sound", "pref-animations", "pref-music", "pref-long-press"]) $(id).addEventListener("change", update);
   }
 
   return {

@@ -2,9 +2,8 @@
 // drag and drop (pointer events: mouse, pen and touch), and keys (a cell's own keys, the
 // board's data-key, arrows between data-nav cells, the commands' keys). Each becomes a
 // move sent to the server or a command; the board's markup declares which, as data.
-import { $, play } from "/static/common.js";
+import { $, longPressMs, play } from "/static/common.js";
 
-const LONG_PRESS_MS = 450;
 // a finger that slides farther than this while it holds a cell with a long press (a
 // Minesweeper flag) plays nothing: neither the long press nor, on lifting, a tap (the
 // tap opened the mine the player meant to flag when the finger rolled 9 px)
@@ -239,7 +238,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
           suppressClick = true;
           navigator.vibrate?.(30);
           sendMove(parseMove(target, pressed));
-        }, LONG_PRESS_MS);
+        }, longPressMs());
       }
       const draggable = event.target.closest("[data-drag]");
       if (draggable && event.button === 0) {

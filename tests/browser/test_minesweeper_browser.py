@@ -41,6 +41,7 @@ from tests.browser.conftest import (
     wait_for_views,
 )
 from tests.browser.pages import GamePage, in_its_box, overlap
+from tests.browser.scenes import open_dialog
 from tests.browser.views import wait_for_animations, wait_for_layout
 
 pytestmark = pytest.mark.browser
@@ -621,6 +622,37 @@ def test_a_finger_that_slides_while_it_holds_a_cell_plays_nothing(
         finger(page, x, y, 5, LONG_PRESS_MS)
     expect(game.cell(at)).to_have_class(re.compile(r"\bflag\b"))
     assert server_view(sid)["moves"] == 1
+
+
+def choose_long_press(page: Page, ms: int) -> None:
+    """The Display dialog's Long press, as a player sets it (from the menus)."""
+    dialog = open_dialog(page, "display")
+    expect(page.locator("#pref-long-press-row")).to_be_visible()
+    page.locator("#pref-long-press").select_option(str(ms))
+    dialog.get_by_role("button", name="Done").click()
+    expect(dialog).to_be_hidden()
+
+
+def test_a_long_press_lasts_as_long_as_the_display_dialog_says(
+    minesweeper: OpenGame, next_view: NextView
+) -> None:
+    """As minesweeper.online lets players set it: the same 0.4-second hold flags a cell
+    when the long press is Short (0.3 s), and is a tap that opens it when it is Long."""
+    deal = find_deal(5, 5, 3, (0, 0), lambda s: len(closed_safe(s)) >= 2)
+    game = minesweeper(deal, phone=True)
+    page = game.page
+    choose_long_press(page, 300)
+    with next_view(page):
+        finger(page, *game.centre(game.cell((2, 2))), 0, 400)
+    expect(game.cell((2, 2))).to_have_class(re.compile(r"\bflag\b"))
+
+    choose_long_press(page, 650)
+    with next_view(page):  # (the first click: safe, whatever the deal)
+        finger(page, *game.centre(game.cell((0, 0))), 0, 400)
+    expect(game.cell((0, 0))).not_to_have_class(re.compile(r"\b(closed|flag)\b"))
+    page.reload()  # the choice is the player's, kept with the page's other preferences
+    open_dialog(page, "display")
+    expect(page.locator("#pref-long-press")).to_have_value("650")
 
 
 def test_flag_mode_turns_taps_into_flags_and_a_long_press_opens(

@@ -63,6 +63,8 @@ class GameInfo(BaseModel):
     has_assist: bool
     music: str = Field(description="the background music the page plays (empty: none)")
     display_options: dict[str, list[str]]
+    second_action: str = Field(description="what a right click, a long press or Space on "
+                               "the board does (empty: the board has no second action)")
     shortcuts: list[ShortcutInfo] = Field(
         description="keys that are not commands (the board's own), for the key table"
     )
@@ -117,6 +119,7 @@ def describe_catalog(games: Mapping[str, GameSpec], shared: bool = False) -> Cat
                 has_assist=spec.has_assist,
                 music=spec.music,
                 display_options={k: list(v) for k, v in spec.display_options.items()},
+                second_action=spec.second_action,
                 shortcuts=[ShortcutInfo(keys=s.keys, action=s.action) for s in spec.shortcuts],
                 key_table=[ShortcutInfo(keys=keys, action=action)
                            for keys, action in key_table(spec)],
