@@ -1,5 +1,5 @@
 """Tic Tac Toe's moments for the browser checks (`tests/browser/scene.py`); cells are
-(row, column)."""
+the game's moves, (x, y): column from the left, then row from the top."""
 
 from tests.browser.scene import Scene
 
