@@ -1,6 +1,6 @@
-// How the page looks and sounds: the preferences (theme, sound, animations, music) and the
-// Display dialog, the game's background music, and the game's own display options (e.g.
-// Ishido's tile sets), set as data-opt-* on the board for its stylesheet.
+// How the page looks and sounds: the preferences (theme, sound, animations, music, and how
+// long a long press lasts) and the Display dialog, the game's background music, and the game's own
+// display options (e.g. Ishido's tile sets), set as data-opt-* on the board for its stylesheet.
 import { $, escapeHtml, loadPrefs, LONG_PRESSES, longPressMs, nextTheme, savePrefs, THEMES, toast } from "/static/common.js";
 import { createMusic } from "/static/music.js";
 
