@@ -126,6 +126,10 @@ def test_a_returning_player_finds_the_game_to_resume_first_and_opens_it(
     page = home(new_context(tokens=dict([kept]), **options))
     assert_resume_comes_first_on_the_first_screen(page, height)
     entry = page.locator("#resume li a").first
+    title, when = (entry.locator(part).bounding_box() for part in ("b", ".when"))
+    assert title and when and abs(title["y"] + title["height"] / 2
+                                  - (when["y"] + when["height"] / 2)) < 4, (
+        "when the game was played is not on the line of its name")
     if options.get("has_touch"):
         entry.tap()
     else:
