@@ -88,20 +88,21 @@ export function createDisplay({ info, changed }) {
     for (const select of $("display-dialog").querySelectorAll("[data-option]")) {
       select.addEventListener("change", () => chooseGameOption(select.dataset.option, select.value));
     }
-    const theme = $("pref-theme");
-    theme.innerHTML = THEMES.map(([key, label]) => `<option value="${key}">${label}</option>`).join("");
-    theme.value = prefs.theme;
+    $("pref-theme").value = prefs.theme;
     $("pref-sound").checked = prefs.sound;
     $("pref-animations").checked = prefs.animations;
     $("pref-music").checked = prefs.music;
-    // how long a finger holds the board for its second action (GameSpec.second_action)
-    $("pref-long-press-row").hidden = !info.second_action;
-    $("pref-long-press").innerHTML = LONG_PRESSES.map(([ms, label]) => `<option value="${ms}">${label}</option>`).join("");
     $("pref-long-press").value = String(longPressMs(prefs));
     $("display-dialog").showModal();
   }
 
+  // binds the dialog's fields, and fills their fixed choices once (they follow the game,
+  // not the preferences, which openDialog shows)
   function bindDialog() {
+    $("pref-theme").innerHTML = THEMES.map(([key, label]) => `<option value="${key}">${label}</option>`).join("");
+    $("pref-long-press").innerHTML = LONG_PRESSES.map(([ms, label]) => `<option value="${ms}">${label}</option>`).join("");
+    // how long a finger holds the board for its second action (GameSpec.second_action)
+    $("pref-long-press-row").hidden = !info.second_action;
     const update = () => {
       savePrefs({ ...loadPrefs(), theme: $("pref-theme").value, sound: $("pref-sound").checked,
         animations: $("pref-animations").checked, music: $("pref-music").checked,
