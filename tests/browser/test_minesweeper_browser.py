@@ -285,8 +285,9 @@ def long_press(page: Page, x: float, y: float) -> None:
 
 
 def finger(page: Page, x: float, y: float, slide: float, hold_ms: int) -> None:
-    """A finger put down at (x, y), slid `slide` px to the right 100 ms later, held
-    `hold_ms` in all and lifted, as the browser's own touch input (CDP)."""
+    """A finger put down at (x, y), slid `slide` px to the right 30 ms later, held
+    `hold_ms` in all and lifted, as the browser's own touch input (CDP). (The slide came
+    100 ms later: on a loaded machine that wait ran past the page's 450 ms long press.)"""
     cdp = page.context.new_cdp_session(page)
 
     def touch(kind: str, at: float) -> None:
@@ -295,10 +296,10 @@ def finger(page: Page, x: float, y: float, slide: float, hold_ms: int) -> None:
 
     try:
         touch("touchStart", x)
-        page.wait_for_timeout(100)
+        page.wait_for_timeout(30)
         for step in range(1, 5):  # (a finger rolls over a few frames, not in one jump)
             touch("touchMove", x + slide * step / 4)
-        page.wait_for_timeout(hold_ms - 100)
+        page.wait_for_timeout(hold_ms - 30)
         touch("touchEnd", x + slide)
     finally:
         cdp.detach()
