@@ -172,13 +172,34 @@ class Fuzzer:
             if isinstance(result, Err):
                 raise result.err()
             operation = result.ok()
-            for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
+            modes = [GenerationMode.POSITIVE]
+            if admits_invalid_data(operation):
+                modes.append(GenerationMode.NEGATIVE)
+            for mode in modes:
                 strategy = operation.as_strategy(generation_mode=mode)
                 run_generated(strategy, examples, self.seed * 1_009 + number, self.case)
         for _ in range(probes):
             self.probe(make_probe(self.target.schema, self.pool, self.rnd))
         self.tally.seconds = time.perf_counter() - began
         return self.tally
+
+
+def admits_invalid_data(operation: Any) -> bool:
+    """Whether Schemathesis can make invalid data for the operation. It cannot when every
+    input is a string of any kind (a session id in the path, a token header): every value
+    is valid there, and Hypothesis would spend a second looking before it gave up."""
+    if any(True for _ in operation.body) or any(True for _ in operation.query):
+        return True
+    inputs = [*operation.path_parameters, *operation.headers, *operation.cookies]
+    return not all(any_string(parameter.definition.get("schema", {})) for parameter in inputs)
+
+
+def any_string(schema: dict[str, Any]) -> bool:
+    """A string schema without constraints (a header's "or null" is a missing header)."""
+    kinds = schema.get("anyOf", [schema])
+    untitled = [{key: value for key, value in kind.items() if key != "title"} for kind in kinds]
+    return set(schema) <= {"anyOf", "type", "title"} and all(
+        kind in ({"type": "string"}, {"type": "null"}) for kind in untitled)
 
 
 def run_generated(strategy: st.SearchStrategy[AnyCase], examples: int, seed: int,
