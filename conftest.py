@@ -27,8 +27,12 @@ from tests.support.servers import TEST_HOSTS, RunningServer, start_server
 @pytest.fixture(scope="session", autouse=True)
 def tables_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """Solver tables are built into a folder of this run's, not the user's: set in the
-    environment before any worker process or server starts, so they inherit it."""
-    folder = tmp_path_factory.mktemp("tables")
+    environment before any worker process or server starts, so they inherit it. The
+    run's test workers share it (each is a folder of the run's own temporary one), so that
+    a table is built about once a run, not once a worker (tables.py writes atomically)."""
+    run = tmp_path_factory.getbasetemp()
+    folder = (run.parent if os.environ.get("PYTEST_XDIST_WORKER") else run) / "tables"
+    folder.mkdir(exist_ok=True)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv(FOLDER_VARIABLE, str(folder))
         # every test is one client (of one shared server, for the browser's): no share of
