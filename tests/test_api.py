@@ -576,6 +576,21 @@ def test_restart_when_the_ai_is_cross(client: TestClient) -> None:
     assert view["to_move"] == 1
 
 
+def test_a_finished_game_is_kept_as_played_not_restarted(
+        client: TestClient, store: Store) -> None:
+    """Its moves are its replay and its place among past games: the page plays its deal
+    again as a new game (POST /api/games with its id)."""
+    sid, token = two_humans(client)
+    play_out(client, sid, token, CROSS_WINS)
+    unchanged = Unchanged(client, store, sid, token)
+    refused = post(client, sid, "restart", token)
+    assert "start its deal again as a new game" in error_of(refused, 409)
+    unchanged.check()
+    assert get_view(client, sid, token)["can_restart"]  # (the page offers it, as a new game)
+    again = new_game(client, id=get_view(client, sid)["id"], seats=["human", "human"])
+    assert again["session"] != sid and again["view"]["moves"] == 0
+
+
 def test_undo_at_the_start_is_refused(client: TestClient, store: Store) -> None:
     created = new_game(client, seats=["human", "ai:perfect"])
     sid, token = created["session"], created["token"]

@@ -160,10 +160,11 @@ export function createNewGames({ info, views, connection }) {
     await startOver({ params: view.params, seats: seatsOf(view) }, view);
   }
 
-  // The same deal again: restarted in place where the player may, else as a new game of it.
+  // The same deal again: restarted in place while the game is on, else as a new game of
+  // it (a finished game is kept as played: its replay, its place among past games).
   async function replay() {
     const view = views.current();
-    if (view.can_restart) { connection.send({ type: "restart" }); return; }
+    if (view.can_restart && view.status === "playing") { connection.send({ type: "restart" }); return; }
     await startSession({ id: view.id, seats: seatsOf(view) });
   }
 

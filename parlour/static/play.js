@@ -115,7 +115,7 @@ function pageActions({ views, connection, newGames, display, peek }) {
   const send = connection.send;
   return {
     new: () => newGames.openDialog(),
-    restart: () => askToRestart(views.current(), () => send({ type: "restart" })),
+    restart: () => askToRestart(views.current(), () => newGames.replay()),
     undo: () => askToUndo(views.current(), () => send({ type: "undo" })),
     redo: () => send({ type: "redo" }),
     hint: () => send({ type: "hint" }),
@@ -147,7 +147,8 @@ function pageActions({ views, connection, newGames, display, peek }) {
 }
 
 // Restart drops the moves played, and Undo cannot bring them back: in the middle of a
-// game it asks first (Enter restarts, Esc keeps playing); a finished game starts again at once.
+// game it asks first (Enter restarts, Esc keeps playing); a finished game's deal starts
+// again at once, as a new game (newgame.js).
 function askToRestart(view, restart) {
   if (view?.status !== "playing" || !view.moves) { restart(); return; }
   askFirst($("restart-dialog"), (view.moves === 1

@@ -11,6 +11,7 @@ import io
 import re
 from collections import Counter
 from typing import Any
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 from PIL import Image
@@ -18,7 +19,7 @@ from playwright.sync_api import Page, expect
 
 from parlour.games import GAMES
 from parlour.games.minesweeper.tests.scenes import open_a_mine
-from tests.browser.conftest import CreateGame, NewContext, NextView, wait_for_views
+from tests.browser.conftest import CreateGame, NewContext, NextView, ServerView, wait_for_views
 from tests.browser.pages import game_style_comes_late, width_and_room_once_styled
 from tests.browser.scene import Scene
 from tests.browser.scenes import HINT_MS, SCENES, Stage
@@ -50,6 +51,10 @@ def box(page: Page, selector: str) -> dict[str, float]:
         selector,
     )
     return found
+
+
+def session_of(url: str) -> str:
+    return parse_qs(urlparse(url).query)["session"][0]
 
 
 def open_game(new_context: NewContext, create_game: CreateGame, game: str, size: str,
@@ -205,22 +210,29 @@ def test_a_short_upright_phone_keeps_its_toolbar_across_the_screen(
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_a_hint_is_explained_above_the_board_which_stays_where_it_was(
-    new_context: NewContext, create_game: CreateGame, next_view: NextView, size: str
+@pytest.mark.parametrize("game", ["minesweeper", "tictactoe"])
+def test_a_hint_is_explained_above_the_board_which_stays_as_it_was(
+    new_context: NewContext, create_game: CreateGame, next_view: NextView, game: str, size: str
 ) -> None:
-    page = open_game(new_context, create_game, "minesweeper", size, id="minesweeper:expert#h")
+    """The hint's words above the board and its "With help" badge under it (Tic Tac Toe's
+    deal line is otherwise empty) move the board and resize it not a pixel."""
+    options = {"id": "minesweeper:expert#h"} if game == "minesweeper" else {}
+    page = open_game(new_context, create_game, game, size, **options)
     with next_view(page):
-        page.locator("#ms-grid [data-move]").first.click()
-    expect(page.locator("#headline")).not_to_have_text("")
+        page.locator("#board [data-move]").first.click()
+    expect(page.locator("#btn-hint")).to_be_enabled()  # (the computer has answered)
     before = box(page, "#board-wrap")
     page.locator("#btn-hint").click()
     expect(page.locator("#message")).to_contain_text("Hint", timeout=HINT_MS)
+    expect(page.locator("#assisted")).to_be_visible()
+    # two frames: the page fits the board again in the first, if anything under it grew
+    page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
     message = box(page, "#message")
     assert message["bottom"] <= box(page, "#board-wrap")["top"]
-    # on a phone the hint takes two lines, which the page keeps for it
-    lines = round((message["bottom"] - message["top"]) / 23)
-    assert lines == (2 if size == "phone" else 1), f"{lines} lines"
-    assert box(page, "#board-wrap")["top"] == before["top"], "the board moved down"
+    if game == "minesweeper":  # on a phone the hint takes two lines, which the page keeps
+        lines = round((message["bottom"] - message["top"]) / 23)
+        assert lines == (2 if size == "phone" else 1), f"{lines} lines"
+    assert box(page, "#board-wrap") == before, "the board moved or changed size"
 
 
 # -- the end of a game ----------------------------------------------------------------
@@ -247,7 +259,7 @@ def open_scene_at(new_context: NewContext, stage: Stage, name: str, size: str = 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_the_end_card_tells_the_result_and_same_deal_again_deals_it_again(
-    new_context: NewContext, own_stage: Stage, next_view: NextView, size: str
+    new_context: NewContext, own_stage: Stage, server_view: ServerView, size: str
 ) -> None:
     page = open_scene_at(new_context, own_stage, "minesweeper-lost", size)
     card = page.get_by_role("dialog", name=page.locator("#headline").inner_text())
@@ -256,13 +268,16 @@ def test_the_end_card_tells_the_result_and_same_deal_again_deals_it_again(
     figures = card.locator(".end-figures dt").all_inner_texts()
     assert figures[:1] == ["Time"] and "Moves" in figures
     expect(card).to_be_focused()  # the card itself, not New game: an Enter meant for the board
-    deal, session = page.locator("#game-id").inner_text(), page.url
-    with next_view(page):
-        card.get_by_role("button", name="Same deal again").click()
+    deal, finished = page.locator("#game-id").inner_text(), session_of(page.url)
+    card.get_by_role("button", name="Same deal again").click()
+    expect(page).not_to_have_url(re.compile(finished))  # a new game, of the same deal
     expect(card).to_be_hidden()
     expect(page.locator("#headline")).not_to_contain_text("mine")
-    assert page.locator("#game-id").inner_text() == deal and page.url == session
-    assert page.locator("#ms-grid .open").count() == 0  # the same deal, from the start
+    assert page.locator("#game-id").inner_text() == deal
+    assert page.locator("#ms-grid .open").count() == 0  # from the start
+    # the finished game is kept as it was played: its replay, its place among past games
+    kept = server_view(finished)
+    assert kept["status"] == "lost" and kept["moves"] > 0
 
 
 def test_a_won_minesweeper_shows_its_speed_and_efficiency_to_two_places(

@@ -227,7 +227,7 @@ def test_new_asks_for_no_game_id_where_every_game_starts_the_same(ttt: OpenGame)
     game.start_from_dialog()  # and Start still starts a game
 
 
-def test_restart_keeps_the_game_id(ttt: OpenGame) -> None:
+def test_restart_keeps_the_game_id_and_a_finished_game(ttt: OpenGame) -> None:
     game = ttt()
     sid = game.new_game("human", "human")
     game_id = game.game_id()
@@ -260,16 +260,18 @@ def test_restart_keeps_the_game_id(ttt: OpenGame) -> None:
     expect(game.page.locator("#btn-undo")).to_be_disabled()
     expect(game.page.locator("#btn-redo")).to_be_disabled()
 
-    # After a finished game, R restarts it too.
+    # After a finished game, R plays it again at once, as a new game: the finished one is
+    # kept as it was played (its replay, its place among past games)
     game.play([(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)])
     expect(game.headline).to_have_text("Cross wins")
-    with game.next_view(game.page):
-        game.page.keyboard.press("r")
+    game.page.keyboard.press("r")
+    expect(game.page).not_to_have_url(re.compile(sid))
     game.wait_board(EMPTY)
     expect(game.headline).to_have_text("Tic Tac Toe")
     expect(game.page.locator("#ttt-win")).to_have_count(0)
     assert game.game_id() == game_id
-    assert game.session() == sid
+    kept = game.page.request.get(f"/api/games/{sid}").json()
+    assert kept["status"] == "won" and kept["moves"] == 5
 
 
 def test_the_computer_answers_and_undo_takes_both_back(ttt: OpenGame) -> None:

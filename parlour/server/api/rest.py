@@ -613,7 +613,9 @@ def _action_route(action: str, message: Action) -> Any:
                 "With other players in the game, this asks them (the view's "
                 "`takeback`): see POST /api/games/{sid}/takeback.",
         "redo": "Replay what Undo took back, up to your next turn.",
-        "restart": "Start the same deal again from the beginning.",
+        "restart": "Start the same deal again from the beginning, while the game is on. "
+                   "A finished game is kept as it was played (409): to play its deal again, "
+                   "POST /api/games with its `id`.",
     }[action]
     return route
 

@@ -2,13 +2,14 @@
 the game's lock, then saves and shows the change).
 
 A move the game declares slow is worked out in a worker. With other players in the
-game, Undo asks them first (`seats.ask_takeback`), and Redo and Restart are off.
+game, Undo asks them first (`seats.ask_takeback`), and Redo and Restart are off. A
+finished game is not restarted: the page plays its deal again as a new game.
 """
 
 from __future__ import annotations
 
 from parlour.core import work
-from parlour.core.game import GameError
+from parlour.core.game import GameError, Status
 from parlour.server.compute import MOVE_BUDGET
 from parlour.server.hub.live import Live
 from parlour.server.hub.messages import Answer, PlayMove, Redo, Restart, Undo
@@ -57,6 +58,10 @@ class Play:
         live: Live, token: str | None, seats: frozenset[int], message: Restart
     ) -> Answer:
         _alone(live, seats, message.type)
+        if live.session.status is not Status.PLAYING:
+            # its moves are its replay and its place among past games: kept as played
+            raise GameError("this game has ended and is kept as it was played: start its "
+                            "deal again as a new game")
         helps = live.session.restart_helps(seats)
         live.session.restart()
         live.shown_to_end = False

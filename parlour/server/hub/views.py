@@ -179,7 +179,9 @@ class View(BaseModel):
         description="you may leave your seats (POST /api/games/{sid}/leave): they open "
         "for others, and the computer plays them meanwhile"
     )
-    can_restart: bool
+    can_restart: bool = Field(description="the player may play the deal again from the start: "
+                              "in place while the game is on (POST …/restart), as a new game of "
+                              "its id once it has ended (the finished game is kept)")
     can_redo: bool
     outcome: str | None = Field(description="won, lost or draw for this viewer, at the end")
     assisted: bool = Field(description="this viewer's player used help (a hint, the "
