@@ -81,6 +81,7 @@ export function createEndCard({ sameDeal = true } = {}) {
   function show(next) {
     if (next.status === "playing") {
       stopBeat();
+      delete $("game").dataset.end;
       state.playingSeen = next.session; state.shownFor = null; setShown(false, false);
       return;
     }
@@ -91,6 +92,9 @@ export function createEndCard({ sameDeal = true } = {}) {
     stopBeat();
     const live = state.playingSeen === next.session;
     state.playingSeen = null;
+    // a game's stylesheet may keep an end's show (Escalator's falling cards) for the end
+    // the player saw come: [data-end="opened"] is a game opened, or reloaded, at its end
+    $("game").dataset.end = live ? "seen" : "opened";
     // a game that ends before the player's eyes shows its final board first (the winning
     // line, the mines) for a beat; one opened finished shows its card at once
     if (live) state.beat = setTimeout(afterTheBeat, END_BEAT_MS);

@@ -70,6 +70,12 @@ def test_a_winnable_deal_won_by_following_the_solvers_line(
     expect(page.locator("#headline")).to_have_text("You win! Pyramid cleared")
     expect(page.locator("#esc-banner")).to_be_attached()
     assert server_view(created["session"])["status"] == "won"
+    # the cards fall for the win the player saw come; not again at each reload of it
+    cascade = page.locator(".esc-cascade")
+    expect(cascade).to_be_visible()
+    page.reload()
+    expect(page.locator("#esc-banner")).to_be_attached()
+    expect(cascade).to_be_hidden()
 
 
 def draw_first(layout: Layout) -> list[Pick | Draw]:
