@@ -868,18 +868,18 @@ def test_stats_after_finished_games(client: TestClient, store: Store) -> None:
     assert len(store.results()) == 5
 
 
-def test_stats_group_by_mode_and_count_rounds(client: TestClient) -> None:
+def test_stats_group_by_mode_and_count_each_game_of_a_deal(client: TestClient) -> None:
     created = new_game(client, seats=["human", "ai:perfect"])
-    sid, token, view = created["session"], created["token"], created["view"]
     rng = random.Random(3)
-    for _ in range(2):
+    for _ in range(2):  # the game, then its deal again (as the page's Restart after the end)
+        sid, token, view = created["session"], created["token"], created["view"]
         while view["status"] == "playing":
             view = move(client, sid, token, rng.choice(empty_cells(view)))
-        view = post(client, sid, "restart", token).json()
+        created = new_game(client, id=view["id"], seats=["human", "ai:perfect"])
     groups = client.get("/api/stats").json()["groups"]
     assert [g["mode"] for g in groups] == ["vs AI (perfect)"]
     assert [g["players"] for g in groups] == ["Against the computer (perfect)"]
-    assert groups[0]["played"] == 2  # one result per round of the session
+    assert groups[0]["played"] == 2  # one result per game played
     assert groups[0]["won"] == 0
 
 

@@ -222,8 +222,13 @@ def test_past_games_list_finished_games_most_recent_first(client: TestClient) ->
 
 def test_a_game_restarted_since_lists_no_replay_of_its_old_result(client: TestClient) -> None:
     created, _ = lost_minesweeper(client)
-    restarted = client.post(f"/api/games/{created['session']}/restart",
-                            headers=auth(created["token"]))
+    sid, held = created["session"], auth(created["token"])
+    # a finished game is kept as played (its deal is played again as a new game)
+    assert client.post(f"/api/games/{sid}/restart", headers=held).status_code == 409
+    assert [past["session"] for past in client.get("/api/replays").json()] == [sid]
+    # taken back after its end, then restarted: its old result has no replay left
+    assert client.post(f"/api/games/{sid}/undo", headers=held).status_code == 200
+    restarted = client.post(f"/api/games/{sid}/restart", headers=held)
     assert restarted.status_code == 200, restarted.text
     assert client.get("/api/replays").json() == []
 
