@@ -46,7 +46,7 @@ class GamePage:
         assert self.board() == expected
 
     def session(self) -> str:
-        return parse_qs(urlparse(self.page.url).query)["session"][0]
+        return session_in(self.page.url)
 
     def token(self) -> str:
         """The player's seat token, as the page keeps it (for the player's own view)."""
@@ -68,6 +68,11 @@ class GamePage:
         box = locator.bounding_box()
         assert box is not None, "not on screen"
         return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def session_in(url: str) -> str:
+    """The session a game page's address opens (`?session=`)."""
+    return parse_qs(urlparse(url).query)["session"][0]
 
 
 def overlap(a: FloatRect, b: FloatRect) -> bool:

@@ -11,7 +11,6 @@ import io
 import re
 from collections import Counter
 from typing import Any
-from urllib.parse import parse_qs, urlparse
 
 import pytest
 from PIL import Image
@@ -20,7 +19,7 @@ from playwright.sync_api import Page, expect
 from parlour.games import GAMES
 from parlour.games.minesweeper.tests.scenes import open_a_mine
 from tests.browser.conftest import CreateGame, NewContext, NextView, ServerView, wait_for_views
-from tests.browser.pages import game_style_comes_late, width_and_room_once_styled
+from tests.browser.pages import game_style_comes_late, session_in, width_and_room_once_styled
 from tests.browser.scene import Scene
 from tests.browser.scenes import HINT_MS, SCENES, Stage
 from tests.browser.views import wait_for_layout
@@ -51,10 +50,6 @@ def box(page: Page, selector: str) -> dict[str, float]:
         selector,
     )
     return found
-
-
-def session_of(url: str) -> str:
-    return parse_qs(urlparse(url).query)["session"][0]
 
 
 def open_game(new_context: NewContext, create_game: CreateGame, game: str, size: str,
@@ -268,7 +263,7 @@ def test_the_end_card_tells_the_result_and_same_deal_again_deals_it_again(
     figures = card.locator(".end-figures dt").all_inner_texts()
     assert figures[:1] == ["Time"] and "Moves" in figures
     expect(card).to_be_focused()  # the card itself, not New game: an Enter meant for the board
-    deal, finished = page.locator("#game-id").inner_text(), session_of(page.url)
+    deal, finished = page.locator("#game-id").inner_text(), session_in(page.url)
     card.get_by_role("button", name="Same deal again").click()
     expect(page).not_to_have_url(re.compile(finished))  # a new game, of the same deal
     expect(card).to_be_hidden()

@@ -188,7 +188,7 @@ def admits_invalid_data(operation: Any) -> bool:
     """Whether Schemathesis can make invalid data for the operation. It cannot when every
     input is a string of any kind (a session id in the path, a token header): every value
     is valid there, and Hypothesis would spend a second looking before it gave up."""
-    if any(True for _ in operation.body) or any(True for _ in operation.query):
+    if len(operation.body) or len(operation.query):
         return True
     inputs = [*operation.path_parameters, *operation.headers, *operation.cookies]
     return not all(any_string(parameter.definition.get("schema", {})) for parameter in inputs)
