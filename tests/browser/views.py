@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from playwright.sync_api import Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 TIMEOUT_MS = 5_000  # a page that does not update fails fast instead of hanging the suite
 
@@ -22,10 +23,24 @@ def view_count(page: Page) -> int:
 def wait_for_views(page: Page, at_least: int, timeout: int = TIMEOUT_MS) -> int:
     """Wait until the page has applied `at_least` views in all; returns the count. (After a
     click that opens another page, the new document may have no body yet: not a view.)"""
-    page.wait_for_function(
-        "n => Number(document.body?.dataset.views || 0) >= n", arg=at_least, timeout=timeout
-    )
+    try:
+        page.wait_for_function(
+            "n => Number(document.body?.dataset.views || 0) >= n", arg=at_least, timeout=timeout
+        )
+    except PlaywrightTimeout:
+        said = page_said(page)
+        raise AssertionError(f"waited {timeout} ms for view {at_least}: {said}") from None
     return view_count(page)
+
+
+def page_said(page: Page) -> str:
+    """What a page that stopped getting views shows: its count, its status line (a move
+    refused says why there), whether it is offline."""
+    return str(page.evaluate("""() => ({
+      views: Number(document.body?.dataset.views || 0),
+      message: document.getElementById("message")?.textContent?.trim() ?? null,
+      offline: document.body?.classList.contains("offline") ?? null,
+    })"""))
 
 
 @contextmanager
