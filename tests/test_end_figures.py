@@ -143,9 +143,9 @@ def test_ishidos_end_card_counts_the_tiles_placed_and_the_end_bonus(client: Test
     """What Ishido players count: a game lost with 3 tiles left says 69 placed; a classic
     win's score shows its end bonus apart, as the 1990 game's end does (1058 = 58 + 1000)."""
     lost = played_out(client, "ishido:seed#e36")  # lost, 3 tiles left
-    assert lost == {"Tiles placed": 69, "Score": 96, "4-ways": lost["4-ways"]}
-    assert list(lost) == ["Tiles placed", "Score", "4-ways"]
+    assert lost == {"Tiles on the board": 69, "Score": 96, "4-ways": lost["4-ways"]}
+    assert list(lost) == ["Tiles on the board", "Score", "4-ways"]
     won = played_out(client, "ishido:classic#e26")  # won: no tile left, 1000 points
-    assert list(won) == ["Tiles placed", "Tile points", "End bonus", "Score", "4-ways"]
-    assert (won["Tiles placed"], won["Tile points"], won["End bonus"], won["Score"]) == (
+    assert list(won) == ["Tiles on the board", "Tile points", "End bonus", "Score", "4-ways"]
+    assert (won["Tiles on the board"], won["Tile points"], won["End bonus"], won["Score"]) == (
         72, 58, 1000, 1058)

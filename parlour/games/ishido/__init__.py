@@ -44,8 +44,8 @@ sets for colour-blind play, undo and redo, and a board that turns on a tall phon
 SPEC = GameSpec(
     order=10,
     # a classic game's score in its two parts when it ends with a bonus (as the 1990 game's
-    # end does), the tiles placed for a game lost with tiles left
-    end_figures={"tiles placed": "Tiles placed", "tile points": "Tile points",
+    # end does), and the tiles on the board (the six it starts with among them, so said)
+    end_figures={"tiles placed": "Tiles on the board", "tile points": "Tile points",
                  "end bonus": "End bonus", "score": "Score", "4-ways": "4-ways"},
     game=Ishido(),
     render=render,
@@ -59,8 +59,8 @@ SPEC = GameSpec(
     stat_figures=(
         StatFigure("score", "score", "highest", unit="points"),
         StatFigure("4-ways", "4-ways", "highest", best="most 4-ways", chart=False),
-        StatFigure("tiles placed", "tiles placed", "highest", best="most tiles placed",
-                   chart=False),
+        StatFigure("tiles placed", "tiles on the board", "highest",
+                   best="most tiles on the board", chart=False),
     ),
     about_html=ABOUT_HTML,
     first_note="Place the next tile beside tiles it matches, in colour or in bird.",

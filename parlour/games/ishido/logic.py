@@ -270,8 +270,9 @@ class Ishido(Game[Board, Move]):
         return "bell" if after.four_ways > before.four_ways else "place"
 
     def figures(self, state: Board, elapsed_ms: int, moves: int) -> dict[str, float]:
-        """The tiles placed and the 4-ways; with an end bonus, the score's two parts, as
-        the 1990 game's end itemises it (1102: 102 for the tiles, 1000 for the end)."""
+        """The tiles on the board (the six it starts with too) and the 4-ways; with an end
+        bonus, the score's two parts, as the 1990 game's end itemises it (1102: 102 for the
+        tiles, 1000 for the end)."""
         figures: dict[str, float] = {"tiles placed": state.placed, "4-ways": state.four_ways}
         if bonus := self.end_bonus(state):
             figures |= {"tile points": state.score - bonus, "end bonus": bonus}
