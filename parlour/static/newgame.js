@@ -40,9 +40,11 @@ export function createNewGames({ info, views, connection }) {
     const fields = [];
     const presets = Object.keys(info.presets);
     if (info.parameters.length) {
-      fields.push(`<label for="f-preset">Preset</label><select id="f-preset">`
-        + presets.map((p) => `<option value="${escapeHtml(p)}">${escapeHtml(info.preset_labels[p] ?? p)}</option>`).join("")
-        + `<option value="">Custom</option></select>`);
+      if (presetsSayMore()) {
+        fields.push(`<label for="f-preset">Preset</label><select id="f-preset">`
+          + presets.map((p) => `<option value="${escapeHtml(p)}">${escapeHtml(info.preset_labels[p] ?? p)}</option>`).join("")
+          + `<option value="">Custom</option></select>`);
+      }
       const cropping = new Set(info.parameters.flatMap((p) => p.crop || []));  // set by the crop editor
       for (const p of info.parameters) {
         const value = params[p.name] ?? p.default;
@@ -70,6 +72,15 @@ export function createNewGames({ info, views, connection }) {
     }
     $("new-dialog").showModal();
     $("new-start").focus();
+  }
+
+  // A preset names values of several fields (Minesweeper's Expert: rows, columns, mines):
+  // where each is one choice of the fields that are all choices (Ishido's two rule sets,
+  // Escalator's winnable deals), its row would offer the same choice twice.
+  function presetsSayMore() {
+    const ways = info.parameters.reduce(
+      (count, p) => count * (p.kind === "choice" ? p.choices.length : p.kind === "bool" ? 2 : Infinity), 1);
+    return ways > Object.keys(info.presets).length;
   }
 
   function paramField(p, value) {

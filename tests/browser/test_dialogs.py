@@ -298,25 +298,32 @@ def test_enter_in_any_field_of_new_game_starts_the_game(game_page: OpenGame, gam
         page.wait_for_function(f"() => {session} !== {before!r}")
         tried.append(kind)
     rules = GAMES[game].game
-    chooses = rules.parameters or len(rules.seat_names(rules.validate({}))) > 1
-    # a game with parameters has a preset's select, one of several seats the seats';
-    # one with neither (Lights Out) still has the field of a game id
-    assert ("select" in tried) == bool(chooses) and tried
+    chooses = (any(p.kind != "bool" for p in rules.parameters)
+               or len(rules.seat_names(rules.validate({}))) > 1)
+    # a game with a choice or a number among its parameters has a select (the choice's,
+    # or the presets'), one of several seats the seats'; a game with neither (Lights Out)
+    # still has the field of a game id
+    assert ("select" in tried) == chooses and tried
 
 
 def test_the_preset_shown_follows_the_fields_changed_by_hand(game_page: OpenGame) -> None:
-    page = game_page("escalator", params={"winnable": False})
-    page.keyboard.press("n")
-    preset = page.locator("#f-preset")
-    expect(preset).to_have_value("standard")
-    page.locator("#f-param-winnable").check()
-    expect(preset).to_have_value("winnable")  # what Start will deal
-    page.locator("#f-param-winnable").uncheck()
-    expect(preset).to_have_value("standard")
-    page.keyboard.press("Escape")
     sweeper = game_page("minesweeper", params={"rows": 9, "cols": 9, "mines": 10})
     sweeper.keyboard.press("n")
+    expect(sweeper.locator("#f-preset")).to_have_value("beginner")
     sweeper.locator("#f-param-mines").fill("11")
     expect(sweeper.locator("#f-preset")).to_have_value("")  # Custom
     sweeper.locator("#f-param-mines").fill("10")
     expect(sweeper.locator("#f-preset")).to_have_value("beginner")
+
+
+@pytest.mark.parametrize(("game", "field"), [("ishido", "#f-param-rules"),
+                                             ("escalator", "#f-param-winnable")])
+def test_no_preset_row_where_each_preset_is_one_value_of_a_field(
+    game_page: OpenGame, game: str, field: str
+) -> None:
+    """Ishido's two rule sets, Escalator's winnable deals: the field alone offers them (a
+    Preset row beside it offered the same choice twice)."""
+    page = game_page(game)
+    page.keyboard.press("n")
+    expect(page.locator(field)).to_be_visible()
+    expect(page.locator("#f-preset")).to_have_count(0)
