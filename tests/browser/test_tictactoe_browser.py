@@ -396,6 +396,28 @@ def test_a_move_too_long_for_the_list_breaks_after_its_square(
     assert tops["bottom"] == tops["left,"], f"the square's name is split: {tops}"
 
 
+def test_the_cursor_comes_onto_the_board_at_the_centre(
+    ttt: OpenGame, create_game: CreateGame
+) -> None:
+    """One step from any cell (it came onto the top left corner, two from the far one);
+    taken, at the free cell nearest it."""
+    created = create_game("tictactoe", seats=["human", "human"])
+    sid = created["session"]
+    game = ttt(f"/play/tictactoe?session={sid}", tokens={sid: created["token"]})
+    game.page.keyboard.press("ArrowDown")
+    assert game.focused() == "ttt-1-1"
+    with game.next_view(game.page):
+        game.page.keyboard.press("Enter")
+    game.wait_board(".../.X./...")
+    game.page.evaluate("document.activeElement.blur()")  # the cursor off the board
+    with game.next_view(game.page):
+        game.page.keyboard.press("1")
+    game.wait_board("O../.X./...")
+    game.page.evaluate("document.activeElement.blur()")
+    game.page.keyboard.press("ArrowDown")
+    assert game.focused() == "ttt-1-0"
+
+
 def test_keyboard_only(ttt: OpenGame, create_game: CreateGame) -> None:
     created = create_game("tictactoe", seats=["human", "human"])
     sid = created["session"]
@@ -416,7 +438,7 @@ def test_keyboard_only(ttt: OpenGame, create_game: CreateGame) -> None:
     expect(game.message).not_to_have_class(re.compile(r"\berror\b"))
     game.wait_board("O../.X./...")
 
-    keys.press("ArrowRight")  # the cursor appears on the first free cell
+    keys.press("ArrowRight")  # the cursor appears on the free cell nearest the centre
     assert game.focused() == "ttt-1-0"
     keys.press("ArrowRight")
     assert game.focused() == "ttt-2-0"

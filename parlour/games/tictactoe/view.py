@@ -27,8 +27,9 @@ def render(observation: JSON, ctx: RenderContext) -> str:
     owners = observation["owners"]
     hint = tuple(ctx.hint["cell"]) if ctx.hint else None
     won = {tuple(cell) for cell in observation["line"] or ()}
+    start = _start(owners) if ctx.can_move else None
     cells = grid_rows(
-        (_cell(x, y, owners[y][x], ctx.can_move, hint == (x, y), (x, y) in won)
+        (_cell(x, y, owners[y][x], ctx.can_move, hint == (x, y), (x, y) in won, start == (x, y))
          for y in range(SIZE) for x in range(SIZE)),
         SIZE, svg=True,
     )
@@ -46,10 +47,20 @@ def render(observation: JSON, ctx: RenderContext) -> str:
     ])
 
 
-@functools.lru_cache(maxsize=256)  # 114 kinds of cell in all: each is made once
-def _cell(x: int, y: int, owner: int | None, can_move: bool, hinted: bool, won: bool) -> str:
+def _start(owners: list[list[int | None]]) -> Cell | None:
+    """Where the keyboard's cursor comes onto the board: the free cell nearest the centre,
+    one step from any other (the first free one in reading order was a corner)."""
+    free = [(x, y) for y in range(SIZE) for x in range(SIZE) if owners[y][x] is None]
+    return min(free, key=lambda cell: abs(cell[0] - 1) + abs(cell[1] - 1), default=None)
+
+
+@functools.lru_cache(maxsize=512)  # some 130 kinds of cell in all: each is made once
+def _cell(x: int, y: int, owner: int | None, can_move: bool, hinted: bool, won: bool,
+          start: bool) -> str:
     playable = can_move and owner is None
     actions = move_attr("data-move", {"cell": [x, y]}) + " data-playable" if playable else ""
+    if start:
+        actions += " data-start"
     if owner is not None:  # its number key, pressed, says why it plays nothing
         actions += f' data-why="{attr(taken((x, y)).capitalize())}"'
     name = "empty" if owner is None else SEAT_NAMES[owner]
