@@ -19,6 +19,12 @@ const PHONE_UPRIGHT = matchMedia("(max-width: 640px) and (orientation: portrait)
 // undo in this game (["U", "Ctrl+Z"]), as Undo's title names them; firstNote: what a
 // solitaire's status line says before the first move (the game's first_note); moveNotes(view):
 // the move list once that view is shown (movelist.js), whose passes the status line tells.
+// How the player last acted on the page: "key", or a pointer's type ("mouse", "touch",
+// "pen"); null before the first.
+let lastInput = null;
+document.addEventListener("keydown", () => { lastInput = "key"; }, true);
+document.addEventListener("pointerdown", (event) => { lastInput = event.pointerType; }, true);
+
 export function createViews({ endCard, shown, resync, undoKeys, firstNote, moveNotes = () => [] }) {
   const undoTitle = undoKeys.length ? `Undo (${undoKeys.join(" or ")})` : "Undo";
   const firstUndoKey = undoKeys[0];
@@ -136,13 +142,16 @@ export function createViews({ endCard, shown, resync, undoKeys, firstNote, moveN
   // A new hint takes the keyboard's cursor to its cell (the board's `.hint[data-nav]`), so
   // that one cell is marked, not two, and H then Enter plays the hint: when the cursor is
   // on the board, when the board as a whole has the focus (Tab), when nothing has it, or
-  // when the Hint button asked for it. The focus elsewhere (a menu, a dialog) stays.
+  // when the Hint button asked for it. The focus elsewhere (a menu, a dialog) stays. Not
+  // for a finger, nor before the player's first key or click (a hint shown again on a
+  // reload): the browser drew a keyboard's ring on a phone (an arrow finds the hint first).
   function cursorToHint() {
     const hinted = $("board").querySelector(".hint[data-nav]");
     const holder = document.activeElement;
     const onBoard = !holder || holder === document.body || holder === $("board-wrap")
       || holder === $("btn-hint") || (holder.matches("[data-nav]") && $("board").contains(holder));
-    if (hinted && hinted !== state.hinted && holder !== hinted && onBoard) {
+    const byKeyOrMouse = lastInput === "key" || lastInput === "mouse";
+    if (hinted && hinted !== state.hinted && holder !== hinted && onBoard && byKeyOrMouse) {
       hinted.focus({ preventScroll: true });
     }
     if (hinted && hinted !== state.hinted) panToHint(hinted);

@@ -20,7 +20,7 @@ from parlour.games.escalator.logic import Draw, Escalator, Layout, Pick, code, v
 from parlour.games.escalator.tests.scenes import stock_then_picks
 from tests.browser.conftest import CreateGame, NewContext, OpenPage, ServerView, expect_views
 from tests.browser.pages import overlap
-from tests.browser.views import TIMEOUT_MS, wait_for_layout
+from tests.browser.views import TIMEOUT_MS, wait_for_layout, wait_for_views
 
 pytestmark = pytest.mark.browser
 
@@ -822,6 +822,26 @@ def test_a_long_hint_on_a_small_phone_does_not_move_the_board(
     page.keyboard.press("h")
     expect(page.locator("#message")).to_contain_text("Turn the stock", timeout=DEAL_WAIT_MS)
     assert page.locator("#board-wrap").bounding_box() == board_top
+
+
+def test_a_hint_takes_no_cursor_on_a_finger_or_a_reload(
+    open_page: OpenPage, new_context: NewContext, create_game: CreateGame,
+) -> None:
+    """A tapped Hint, or a hint shown again as the page reloads, leaves the focus where it
+    was (the phone showed a keyboard's ring there); the first arrow then finds it."""
+    game_id, _ = deal_of("rather25")
+    page = open_on_phone(open_page, new_context, create_game, 390, 844, id=game_id)
+    hinted = page.locator(".hint[data-nav]")
+    page.locator("#btn-hint").tap()
+    expect(hinted).to_have_count(1, timeout=DEAL_WAIT_MS)
+    focused_hint = "document.activeElement?.classList.contains('hint') ?? false"
+    assert not page.evaluate(focused_hint)
+    page.reload()
+    expect(hinted).to_have_count(1)
+    wait_for_views(page, 1)
+    assert page.evaluate("document.activeElement === document.body")
+    page.keyboard.press("ArrowDown")  # the first arrow finds the hint
+    assert page.evaluate(focused_hint)
 
 
 def gap_between(one: dict[str, float], other: dict[str, float]) -> float:
