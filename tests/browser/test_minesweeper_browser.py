@@ -897,6 +897,40 @@ def test_on_a_tall_phone_a_board_longer_than_the_screen_pans_in_its_box_not_the_
     expect(page.locator(".ms-cell.hint")).to_be_in_viewport()
 
 
+def test_large_cells_take_a_fingertip_and_pan_across_and_down_in_their_box(
+    minesweeper: OpenGame, next_view: NextView
+) -> None:
+    """The Display dialog's Cells, Large: Expert's cells, 20 px across an upright phone, are 34 px;
+    the grid pans in its box both ways, the page in neither, and the far corner takes a
+    tap. The choice is the player's, kept across reloads."""
+    far = (15, 29)  # on its side: the screen's bottom right
+    deal = find_deal(16, 30, 99, (7, 14), lambda s: far[0] * s.cols + far[1] in closed_safe(s))
+    game = minesweeper(deal, phone=True)
+    page = game.page
+    dialog = open_dialog(page, "display")
+    page.locator("#opt-cells").select_option("large")
+    dialog.get_by_role("button", name="Done").click()
+    expect(page.locator("#board")).to_have_attribute("data-opt-cells", "large")
+    for checked in ("before", "after a reload"):
+        cell = game.cell((0, 0)).bounding_box()
+        assert cell is not None and cell["width"] >= 34, checked
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, "the page pans"
+        if checked == "before":
+            page.reload()
+            game.wait_board("\n".join("#" * deal.cols for _ in range(deal.rows)))
+    with next_view(page):
+        game.cell(deal.first).tap()
+    game.wait_board(text(deal.start))
+    expect(game.cell(far)).not_to_be_in_viewport()
+    page.evaluate("""() => { const box = document.getElementById('ms-scroll');
+      box.scrollLeft = box.scrollWidth; box.scrollTop = box.scrollHeight; }""")
+    assert page.evaluate("window.scrollX") == 0
+    expect(game.cell(far)).to_be_in_viewport()
+    with next_view(page):
+        tap(page, *game.centre(game.cell(far)))
+    expect(game.cell(far)).to_have_class(re.compile(r"\bopen\b"))
+
+
 def test_on_a_tall_phone_the_box_pans_to_the_mine_that_ended_the_game(
     minesweeper: OpenGame, base_url: str
 ) -> None:

@@ -94,9 +94,12 @@ SPEC = GameSpec(
     ),
     # flags alone, as modern Minesweepers by default (a flag's second action clears it:
     # the view's data-alt-move-marks-flags-only), or the seed's cycle through a ?
-    display_options={"marks": MARKS},
+    # cells sized to fit the screen, or large ones over which the board pans in its box
+    # (Expert's 16 columns across an upright phone fit at 22 px, small for a fingertip)
+    display_options={"marks": MARKS, "cells": ("fit", "large")},
     display_labels={"marks": {FLAGS_ONLY: "Flags only",
-                              WITH_QUESTION_MARKS: "Flags and question marks"}},
+                              WITH_QUESTION_MARKS: "Flags and question marks"},
+                    "cells": {"fit": "Fit the screen", "large": "Large"}},
     second_action="flag, or clear a flag (the View menu's Marks: Flags and question marks "
                   "puts a question mark between; also a right click or a long press)",
     shortcuts=(
