@@ -160,9 +160,11 @@ function askToRestart(view, restart) {
 
 // An Undo that takes back a finished game's end asks first, whether or not it makes the
 // game one played with help: a stray Ctrl+Z after a win would otherwise undo it, the
-// result with it (Enter undoes, Esc keeps the result). Undos in play are done at once.
+// result with it (Enter undoes, Esc keeps the result). So does one in play that would make
+// the game count as played with help (Ishido's, once the next tile was shown: a player
+// was told only after it); the other Undos in play are done at once.
 function askToUndo(view, undo) {
-  if (!view || view.status === "playing") { undo(); return; }
+  if (!view || (view.status === "playing" && !view.undo_help)) { undo(); return; }
   askFirst($("undo-dialog"), view.undo_help
     ? `You have seen ${view.undo_help}: taken back, this game will count as played with help in your statistics.`
     : "You play on from before its last move; the game already counts as played with help.", undo);

@@ -350,21 +350,32 @@ def test_click_a_cell_to_place_the_tile(ishido: OpenGame, server_view: ServerVie
     expect(game.left).to_have_text("65")
 
 
-def test_an_undo_that_counts_as_help_says_so(ishido: OpenGame) -> None:
+def test_an_undo_that_counts_as_help_asks_first_and_says_so(ishido: OpenGame) -> None:
     game = ishido()
     page = game.page
     game.click(best(fitting(game.board())))
     expect(page.locator("#btn-undo")).to_have_attribute(
         "title", re.compile("counts as help, as you have seen the next tile"))
+    asked = page.locator("#undo-dialog")
+    page.keyboard.press("u")
+    expect(asked).to_be_visible()
+    expect(asked).to_contain_text("You have seen the next tile: taken back, this game will "
+                                  "count as played with help")
+    page.keyboard.press("Escape")  # kept as it is
+    expect(asked).to_be_hidden()
+    expect(game.left).to_have_text("65")
+    expect(page.locator("#assisted")).to_be_hidden()
+    page.keyboard.press("u")
     with game.next_view(page):
-        page.keyboard.press("u")
+        page.keyboard.press("Enter")
     expect(game.left).to_have_text("66")
     expect(page.locator("#assisted")).to_be_visible()
     expect(game.message).to_have_text("Undo counts as help here: you had seen the next tile,"
                                       " so this game now counts as played with help.")
-    game.click(best(fitting(game.board())))  # the next Undo says nothing more: it is no news
+    game.click(best(fitting(game.board())))  # the next Undo asks and says nothing: no news
     with game.next_view(page):
         page.keyboard.press("u")
+    expect(asked).to_be_hidden()
     expect(game.message).not_to_contain_text("Undo counts as help")
 
 
