@@ -141,7 +141,10 @@ def _legend(y: float, entries: Sequence[tuple[str, str]]) -> list[str]:
 
 
 def draw_line(chart: Line, ident: str) -> str:
-    height, top, bottom = 220, 34, 180
+    # the rate over every game has its key on a row of its own under the title: beside a
+    # long title ("Win rate over the last 10, game by game") the two ran into each other
+    keyed = chart.overall is not None
+    height, top, bottom = (238, 52, 198) if keyed else (220, 34, 180)
     n = len(chart.points)
     right = WIDTH - RIGHT
     step = (right - LEFT) / max(n - 1, 1)
@@ -161,12 +164,11 @@ def draw_line(chart: Line, ident: str) -> str:
     body.append("</g>")
     body += _x_labels([(x_of(i), str(chart.first + i)) for i in range(n)], bottom)
     body.append(_text((LEFT + right) / 2, height - 6, chart.x_title, "middle", css="x-title"))
-    if chart.overall is not None:  # the rule, and its key beside the title (off the line)
+    if chart.overall is not None:  # the rule, and its key under the title, from the left
         y = y_of(chart.overall)
         body.append(_rule(LEFT, y, right, y, "currentColor", 1.2, "6 4"))
-        key = right - len(chart.overall_label) * 7.2 - 6
-        body.append(_rule(key - 22, 12, key, 12, "currentColor", 1.2, "6 4"))
-        body.append(_text(right, 17, chart.overall_label, "end", css="overall"))
+        body.append(_rule(LEFT, 33, LEFT + 22, 33, "currentColor", 1.2, "6 4"))
+        body.append(_text(LEFT + 28, 38, chart.overall_label, css="overall"))
     coordinates = " ".join(f"{x_of(i):.1f},{y_of(p.value):.1f}"
                            for i, p in enumerate(chart.points))
     body.append(f'<polyline class="rate" points="{coordinates}" fill="none" '
