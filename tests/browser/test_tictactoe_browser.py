@@ -452,6 +452,10 @@ def test_keyboard_only(ttt: OpenGame, create_game: CreateGame) -> None:
     press("7", "O.X/.X./XO.")
     expect(game.headline).to_have_text("Cross wins")
     expect(game.page.locator("#ttt-win")).to_have_count(1)
+    said = game.message.inner_text()
+    keys.press("5")  # after the end a taken cell's key says nothing: the end stays said
+    game.page.wait_for_timeout(300)
+    expect(game.message).to_have_text(said)
 
     keys.press("u")  # an Undo of the game's end asks first: Enter undoes it
     expect(game.page.locator("#undo-dialog")).to_be_visible()

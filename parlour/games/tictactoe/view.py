@@ -28,8 +28,10 @@ def render(observation: JSON, ctx: RenderContext) -> str:
     hint = tuple(ctx.hint["cell"]) if ctx.hint else None
     won = {tuple(cell) for cell in observation["line"] or ()}
     start = _start(owners) if ctx.can_move else None
+    on = not observation["over"]
     cells = grid_rows(
-        (_cell(x, y, owners[y][x], ctx.can_move, hint == (x, y), (x, y) in won, start == (x, y))
+        (_cell(x, y, owners[y][x], ctx.can_move, hint == (x, y), (x, y) in won, start == (x, y),
+               on)
          for y in range(SIZE) for x in range(SIZE)),
         SIZE, svg=True,
     )
@@ -56,12 +58,14 @@ def _start(owners: list[list[int | None]]) -> Cell | None:
 
 @functools.lru_cache(maxsize=512)  # some 130 kinds of cell in all: each is made once
 def _cell(x: int, y: int, owner: int | None, can_move: bool, hinted: bool, won: bool,
-          start: bool) -> str:
+          start: bool, on: bool) -> str:
     playable = can_move and owner is None
     actions = move_attr("data-move", {"cell": [x, y]}) + " data-playable" if playable else ""
     if start:
         actions += " data-start"
-    if owner is not None:  # its number key, pressed, says why it plays nothing
+    # its number key, pressed in play, says why it plays nothing (once the game is over,
+    # nothing: the end's headline stays said)
+    if owner is not None and on:
         actions += f' data-why="{attr(taken((x, y)).capitalize())}"'
     name = "empty" if owner is None else SEAT_NAMES[owner]
     key = y * SIZE + x + 1
