@@ -16,7 +16,7 @@
 //   help.js, fit.js (the board fits the first screen), gamefile.js (export, import),
 //   peek.js (hold a board's data-peek element to see what it shows: a finished picture)
 //   panbox.js (a board that pans in a box of its own: a hint, what ended the game in sight)
-import { $, applyPrefs, catalog as catalogOf, LOGO, toast, warmSounds } from "/static/common.js";
+import { $, applyPrefs, catalog as catalogOf, dealWord, LOGO, setText, toast, warmSounds } from "/static/common.js";
 import { clientCommand, createCommands, keysOf, TOOLBAR_ACTIONS } from "/static/commands.js";
 import { createConnection } from "/static/connection.js";
 import { createDisplay } from "/static/display.js";
@@ -127,7 +127,7 @@ function pageActions({ views, connection, newGames, display, peek }) {
     theme: () => display.cycleTheme(),
     display: () => display.openDialog(),
     sound: () => display.toggleSound(),
-    "copy-link": () => copy(dealLink(views.current()), "Link to this deal copied"),
+    "copy-link": () => copy(dealLink(views.current()), `Link to this ${dealWord(info)} copied`),
     "invite-link": () => copy(inviteLink(connection.sessionId()), "Invite link copied: send it to a friend"),
     stats: () => { location.href = $("btn-stats").href; },
     quit: () => { location.href = "/"; },
@@ -165,6 +165,9 @@ function askToRestart(view, restart) {
 // was told only after it); the other Undos in play are done at once.
 function askToUndo(view, undo) {
   if (!view || (view.status === "playing" && !view.undo_help)) { undo(); return; }
+  const ended = view.status !== "playing";
+  setText($("undo-title"), ended ? "Take back the end of this game?" : "Undo this move?");
+  setText($("undo-keep"), ended ? "Keep the result" : "Keep playing");
   askFirst($("undo-dialog"), view.undo_help
     ? `You have seen ${view.undo_help}: taken back, this game will count as played with help in your statistics.`
     : "You play on from before its last move; the game already counts as played with help.", undo);
@@ -188,7 +191,7 @@ function bindToolbar({ info, actions, views, connection, newGames, endCard, disp
     $(`btn-${name}`).addEventListener("click", () => commands.runAction(name));
   }
   $("btn-theme").addEventListener("click", () => actions.display());
-  $("btn-copy").title = `Copy a link to this deal: whoever opens it gets ${info.deal_link_note}`;
+  $("btn-copy").title = `Copy a link to this ${dealWord(info)}: whoever opens it gets ${info.deal_link_note}`;
   $("btn-copy").addEventListener("click", () => actions["copy-link"]());
   $("end-new").addEventListener("click", () => actions.again());
   $("end-replay").addEventListener("click", () => newGames.replay());

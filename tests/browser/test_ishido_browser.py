@@ -359,8 +359,10 @@ def test_an_undo_that_counts_as_help_asks_first_and_says_so(ishido: OpenGame) ->
     asked = page.locator("#undo-dialog")
     page.keyboard.press("u")
     expect(asked).to_be_visible()
+    expect(asked.locator("h2")).to_have_text("Undo this move?")  # (the game has no end yet)
     expect(asked).to_contain_text("You have seen the next tile: taken back, this game will "
                                   "count as played with help")
+    expect(asked.locator("#undo-keep")).to_have_text("Keep playing")
     page.keyboard.press("Escape")  # kept as it is
     expect(asked).to_be_hidden()
     expect(game.left).to_have_text("65")
