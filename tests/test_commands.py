@@ -175,7 +175,7 @@ def test_a_game_for_two_has_the_standard_menus_with_seats_and_an_invite() -> Non
         ("edit", 0, "undo", "Undo", ("U", "Ctrl+Z")),
         ("edit", 0, "redo", "Redo", ("Y", "Ctrl+Y", "Ctrl+Shift+Z")),
         ("edit", 1, "hint", "Hint", ("H",)),
-        ("edit", 2, "copy-link", "Copy link to this deal", ()),
+        ("edit", 2, "copy-link", "Copy link to this game", ()),  # (it has no deal)
         ("edit", 2, "invite-link", "Copy invite link", ()),
         ("view", 0, "display", "Display…", ()),
         ("view", 0, "theme", "Next theme", ("T",)),

@@ -121,6 +121,9 @@ class Rules(Protocol):
     @property
     def title(self) -> str: ...
 
+    @property
+    def random_deal(self) -> bool: ...
+
     def validate(self, params: Mapping[str, object]) -> dict[str, int | str | bool]: ...
 
     def seat_names(self, params: dict[str, int | str | bool]) -> tuple[str, ...]: ...
@@ -185,6 +188,12 @@ def server(name: str, label: str, menu: Menu, *keys: str) -> Command:
     return Command(name, label, menu, keys, "server")
 
 
+def deal_word(game: Rules) -> str:
+    """How a game's start is named to players: "deal", or "game" where every game starts
+    the same (Tic Tac Toe: a link to it starts a new one from the empty board)."""
+    return "deal" if game.random_deal else "game"
+
+
 def standard_commands(spec: MenuSource) -> dict[Menu, list[list[Command]]]:
     """The commands every game has, per menu, in groups (a line between groups)."""
     seats = spec.game.seat_names(spec.game.validate({}))
@@ -196,7 +205,8 @@ def standard_commands(spec: MenuSource) -> dict[Menu, list[list[Command]]]:
     edit_help = [client("hint", "Hint", "edit", "H")] if spec.hint else []
     if spec.has_assist:
         edit_help.append(client("assist", "Assist: show every valid move", "edit", "A"))
-    links = [client("copy-link", "Copy link to this deal", "edit")]
+    # a game that always starts the same (Tic Tac Toe) has no deal: its link is the game's
+    links = [client("copy-link", f"Copy link to this {deal_word(spec.game)}", "edit")]
     places: list[Command] = []
     if len(seats) > 1:
         links.append(client("invite-link", "Copy invite link", "edit"))

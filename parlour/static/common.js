@@ -155,6 +155,12 @@ export function sentTokens() {
   return Object.values(tokens()).slice(-TOKENS_SENT);
 }
 
+// How a game's start is named to players (its catalog entry `info`): "deal", or "game"
+// where every game starts the same (Tic Tac Toe), as the menus' Copy link says (commands.py).
+export function dealWord(info) {
+  return info.random_deal ? "deal" : "game";
+}
+
 let catalogAsked = null;
 // The server's catalog (its games, and whether it is `shared`), asked once per page.
 export function catalog() {

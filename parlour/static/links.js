@@ -9,7 +9,7 @@
 // `Referrer-Policy: same-origin`, so Parlour's own pages name themselves to it, and a page
 // of another site cannot pass for one of them; a referrer stripped (`rel=noreferrer`, a
 // typed or pasted address, an app shortcut) counts as outside: the page asks.
-import { $, api, escapeHtml, seatDot } from "/static/common.js";
+import { $, api, dealWord, escapeHtml, seatDot } from "/static/common.js";
 
 export function openedFromParlour() {
   try { return new URL(document.referrer).origin === location.origin; } catch { return false; }
@@ -21,14 +21,16 @@ async function leave() {
   await new Promise(() => {});
 }
 
-// Resolves once the player clicks "Play this deal"; Home and Esc leave for the home page.
+// Resolves once the player clicks "Play this deal" (or game); Home and Esc leave for the home page.
 // info: the game's catalog entry; id: the link's game id.
 export async function askDeal(info, id) {
+  const deal = dealWord(info);  // Tic Tac Toe's link is to a game: every one starts the same
+  const kicker = `A link to a ${deal}`;
   let preview;
   try {
     preview = await api("GET", `/api/links/deal?game=${encodeURIComponent(info.name)}&id=${encodeURIComponent(id)}`);
   } catch (error) {
-    await show({ info, kicker: "A link to a deal", board: "", what: error.message, seats: [], actions: [] });
+    await show({ info, kicker, board: "", what: error.message, seats: [], actions: [] });
     await leave();  // nothing to play: only the way out
   }
   const board = preview.position ? [preview.board, "its own start position"].filter(Boolean).join(" · ") : preview.board;
@@ -36,9 +38,9 @@ export async function askDeal(info, id) {
     index, name, who: playerWords(info, info.default_seats[index] ?? "human", index === 0),
   })) : [];
   const chosen = await show({
-    info, kicker: "A link to a deal", board, seats,
-    what: "Playing it starts a new game of this deal for you. Nothing has started yet.",
-    actions: [{ value: "play", label: "Play this deal" }],
+    info, kicker, board, seats,
+    what: `Playing it starts a new game${info.random_deal ? " of this deal" : ""} for you. Nothing has started yet.`,
+    actions: [{ value: "play", label: `Play this ${deal}` }],
   });
   if (chosen !== "play") await leave();
 }

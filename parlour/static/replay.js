@@ -5,7 +5,7 @@
 // steps. The move shown is in the address (#move=N), so a link opens at that move, and a
 // change of the address moves the page there. Open
 // to anyone once the game is over; before, to its players only (the page says so).
-import { $, api, catalog as catalogOf, inSentence, LOGO, nextTheme, scrollIntoList, toast, tokens } from "/static/common.js";
+import { $, api, catalog as catalogOf, dealWord, inSentence, LOGO, nextTheme, scrollIntoList, toast, tokens } from "/static/common.js";
 import { fitBoardToScreen } from "/static/fit.js";
 import { markEdges, moveItems } from "/static/movelist.js";
 import { keepEndCauseInSight } from "/static/panbox.js";
@@ -273,6 +273,10 @@ async function start() {
     $("game-id").textContent = replay.id;
     $("btn-play-deal").href = `/play/${encodeURIComponent(replay.game)}?id=${encodeURIComponent(replay.id)}`;
     $("btn-play-deal").hidden = false;
+    if (info && !info.random_deal) {  // Tic Tac Toe: no deal, a new game of it
+      $("btn-play-deal").querySelector(".label").textContent = `Play this ${dealWord(info)}`;
+      $("btn-play-deal").title = "Play a game of it yourself";
+    }
   }
   // no deal to show: none kept, or a game that always starts the same (Tic Tac Toe), as in play
   if (!replay.id || (info && !info.random_deal)) {

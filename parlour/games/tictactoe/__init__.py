@@ -45,6 +45,7 @@ SPEC = GameSpec(
     game=TicTacToe(),
     render=render,
     describe_move=describe_move,
+    deal_link_note="a new game of it, from the empty board",  # (no deal: every game starts so)
     rules_html=RULES_HTML,
     thumbnail_svg=THUMBNAIL,
     ai_levels=ai.LEVELS,
