@@ -4,7 +4,7 @@ from parlour.core.commands import new_game
 from parlour.core.game import GameSpec, Shortcut, StatFigure
 from parlour.games.ishido.logic import Ishido
 from parlour.games.ishido.solver import hint
-from parlour.games.ishido.view import THUMBNAIL, TILE_SETS, render
+from parlour.games.ishido.view import THUMBNAIL, TILE_SETS, end_note, render
 
 RULES_HTML = """
 <p>Place all 72 tiles on the 12 × 8 board. There are six colours and six birds, and two of
@@ -13,8 +13,8 @@ each combination. Six tiles, all of different colours and birds, start on the bo
 cell, or click the cell, or move the cursor with the arrow keys and press Enter. The cell
 must touch at least one tile, and every tile it touches must match it in <b>colour</b> or
 in <b>bird</b>. While you drag it, the cell it would go on (under your finger, on a touch
-screen) is ringed, with a red dashed ring where it cannot go; a drop there sends it back,
-and the tile it does not match blinks red.</p>
+screen) is ringed; with Assist on, the ring is red and dashed where it cannot go. A drop
+where it cannot go sends it back, and the tile it does not match blinks red.</p>
 <p>A tile scores 1, 2, 4 or 8 points for 1, 2, 3 or 4 neighbours. The game ends when the
 pouch is empty (you win) or the next tile fits nowhere.</p>
 <p><b>Classic 1990 rules</b> (choose them in New game; the <b>Simple</b> rules above are the
@@ -49,6 +49,7 @@ SPEC = GameSpec(
                  "end bonus": "End bonus", "score": "Score", "4-ways": "4-ways"},
     game=Ishido(),
     render=render,
+    end_note=end_note,
     rules_html=RULES_HTML,
     thumbnail_svg=THUMBNAIL,
     hint=hint,

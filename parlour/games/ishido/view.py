@@ -11,7 +11,7 @@ from functools import cache, lru_cache
 
 from parlour.core.game import JSON, RenderContext
 from parlour.core.markup import attr, classes, grid_rows, lines, move_attr
-from parlour.games.ishido.logic import COLS, ROWS, cell_id, colour, glyph
+from parlour.games.ishido.logic import COLS, END_BONUS, ROWS, cell_id, colour, glyph
 
 CELL = 100
 BIRDS = ("\U0001f99a", "\U0001f99c", "\U0001f9a9", "\U0001f989", "\U0001f986", "\U0001f985")
@@ -76,6 +76,17 @@ def render(observation: JSON, ctx: RenderContext) -> str:
         _side(observation, playing, valid),
         "</div>",
     ])
+
+
+def end_note(observation: JSON) -> str | None:
+    """A game that ends with a tile or two left is nearly won (the 1990 game's end bonus
+    rewards it): the end card says so, not "Better luck next time"."""
+    left = observation["left"]
+    if observation["status"] != "lost" or left > max(END_BONUS):
+        return None
+    tiles = "1 tile" if left == 1 else f"{left} tiles"
+    bonus = END_BONUS[left] if observation["rules"] == "classic" else 0
+    return f"So close: {tiles} left" + (f", for an end bonus of {bonus}" if bonus else "")
 
 
 @lru_cache(maxsize=65536)  # a cell's markup depends on these alone: most cells stay as they are

@@ -1,13 +1,17 @@
-"""Ishido's board markup: where the keyboard's cursor starts, what a drag is told."""
+"""Ishido's board markup: where the keyboard's cursor starts, what a drag is told; the
+end card's words for a near miss."""
 
 from __future__ import annotations
 
 import random
 import re
 
-from parlour.core.game import RenderContext
+import pytest
+
+from parlour.core.game import RenderContext, Status
 from parlour.games.ishido.logic import COLS, Ishido
-from parlour.games.ishido.view import render
+from parlour.games.ishido.tests.test_rules import board, tile
+from parlour.games.ishido.view import end_note, render
 
 GAME = Ishido()
 
@@ -55,3 +59,20 @@ def test_with_help_the_next_tile_names_the_cells_where_it_fits_for_a_drag_to_sho
     assert expected and set(fits.group(1).split()) == expected
     watched = render(observation, RenderContext(seat=None, can_move=False, assist=True))
     assert "data-fits" not in watched  # nothing to drag, nothing to tell
+
+
+@pytest.mark.parametrize(("rules", "left", "note"), [
+    ("classic", 1, "So close: 1 tile left, for an end bonus of 500"),
+    ("classic", 2, "So close: 2 tiles left, for an end bonus of 100"),
+    ("classic", 3, None),  # the platform's words: no bonus, no near miss
+    ("seed", 2, "So close: 2 tiles left"),  # the seed's rules have no end bonus
+])
+def test_a_game_that_ends_with_a_tile_or_two_left_is_called_nearly_won(
+    rules: str, left: int, note: str | None
+) -> None:
+    stuck = [tile(5, 5)] * left  # tiles that fit nowhere
+    state = board({(5, 3): tile(0, 0)}, [tile(0, 1), *stuck], rules=rules)
+    ended = GAME.apply(state, (5, 4))
+    assert GAME.status(ended) is Status.LOST
+    assert end_note(GAME.observe(ended, 0)) == note
+    assert end_note(GAME.observe(state, 0)) is None  # in play
