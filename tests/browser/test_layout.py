@@ -312,6 +312,24 @@ def test_the_end_cards_figures_fill_their_rows_evenly(
     assert figures.evaluate("(dl) => dl.scrollWidth <= dl.clientWidth")  # none cut off
 
 
+def test_the_end_cards_figure_labels_keep_to_one_line_on_a_small_phone(
+    new_context: NewContext, own_stage: Stage
+) -> None:
+    """The columns are counted by what fits: a label that wrapped let six of Ishido's
+    figures into six columns across a phone, "Tiles on the board" down four lines."""
+    reached = own_stage.reach(scene("ishido-lost"))
+    page = new_context(tokens={reached.session: reached.token},
+                       viewport={"width": 320, "height": 640}).new_page()
+    page.goto(reached.path("ishido"))
+    expect(page.locator("#end-card")).to_be_visible()
+    expect(page.locator("#end-figures")).to_contain_text("Tiles on the board")
+    lines = page.evaluate("""() => [...document.querySelectorAll('#end-figures dt')].map((dt) => {
+      const range = document.createRange(); range.selectNodeContents(dt);
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size; })""")
+    assert set(lines) == {1}, lines
+    assert page.locator("#end-figures").evaluate("(dl) => dl.scrollWidth <= dl.clientWidth")
+
+
 def test_a_win_seen_as_it_comes_shows_the_board_first_then_the_card_with_the_record(
     new_context: NewContext, own_stage: Stage
 ) -> None:
