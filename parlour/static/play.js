@@ -101,7 +101,7 @@ function createParts(info) {
     speedSent = speed() ?? null;
   } });
   speedSent = speed() ?? null;
-  const actions = pageActions({ views, connection, newGames, display, peek });
+  const actions = pageActions({ info, views, connection, newGames, display, peek });
   const newGameWith = newGames.withChoices;
   const commands = createCommands({ info, actions, views, display, send: connection.send, newGameWith });
   const input = createInput({ info, send: connection.send, actions, commands, newGameWith, endCard,
@@ -111,7 +111,7 @@ function createParts(info) {
 
 // The page's own actions. A game's commands (see the catalog) name one of these, start a
 // new game, choose a display option or ask the server; `data-command` on a board names one.
-function pageActions({ views, connection, newGames, display, peek }) {
+function pageActions({ info, views, connection, newGames, display, peek }) {
   const send = connection.send;
   return {
     new: () => newGames.openDialog(),
