@@ -183,14 +183,18 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
       const under = document.elementFromPoint(event.clientX, event.clientY)?.closest(playable);
       return under && $("board").contains(under) ? under : null;
     };
-    // A mouse pressed on one cell and released on the next makes a click on what holds
-    // both: the cell under the release is played, as in Windows' Minesweeper and
+    // A mouse pressed on one cell of a grid and released on another makes a click on what
+    // holds both: the cell under the release is played, as in Windows' Minesweeper and
     // minesweeper.online (a fast player's click slid over a cell's edge, and was lost).
-    // (Not after a drag: its drop has played.)
+    // (Not after a drag: its drop has played; nor off a grid's cells: a press on
+    // Escalator's stock let go over a card is no click of that card.)
+    const GRID_CELL = '[role="gridcell"]';
     const slidOnto = (event, playable) => {
-      if (pointerKind !== "mouse" || press?.button !== 0 || !press.target.closest(playable)
+      const pressed = press?.target.closest(playable);
+      if (!pressed?.matches(GRID_CELL) || pointerKind !== "mouse" || press.button !== 0
           || press.target.closest("[data-drag]")) return null;
-      return playableAt(event, playable);
+      const released = playableAt(event, playable);
+      return released?.matches(GRID_CELL) ? released : null;
     };
     // A press ends the board's running transitions at once (a sliding tile is where it
     // is going, as in Tatham's puzzles), and its click plays what is under it then: a fast
@@ -220,7 +224,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
         // a swipe: released far enough away, it is a gesture, not a click
         document.addEventListener("pointerup", (up) => {
           if (Math.hypot(up.clientX - from.x, up.clientY - from.y) >= SWIPE_PX
-              && swipe(from.target, up.clientX - from.x, up.clientY - from.y)) {
+              && swipe(from.target, up.clientX - from.x, up.clientY - from.y, up)) {
             suppressClick = true;  // the click this release makes, if any, comes at once
             setTimeout(() => { suppressClick = false; }, 0);
           }
@@ -315,10 +319,13 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     return cell && $("board").contains(cell) ? cell : null;
   }
 
-  // A swipe (or a drag) of `dx`, `dy` that began on `start`: from an element with a move toward
-  // an empty data-drop in line with it (a tile toward the gap), that element's move; else the
-  // element marked data-swipe with the swipe's direction (left, right, up, down), if any.
-  function swipe(start, dx, dy) {
+  // A swipe (or a drag) of `dx`, `dy` that began on `start` and ended at `end` ({clientX,
+  // clientY}): from an element with a move toward an empty data-drop in line with it (a
+  // tile toward the gap), that element's move, if it ended on the one or the other (a
+  // press on Escalator's stock let go over the pyramid's foot, on the way to the base,
+  // turned a card, which no Undo takes back); else the element marked data-swipe with the
+  // swipe's direction (left, right, up, down), if any.
+  function swipe(start, dx, dy, end) {
     const board = $("board");
     const across = Math.abs(dx) > Math.abs(dy);
     const direction = across ? (dx < 0 ? "left" : "right") : (dy < 0 ? "up" : "down");
@@ -329,7 +336,9 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
         const b = target.getBoundingClientRect();
         const ahead = { left: b.right <= a.left + 2, right: b.left >= a.right - 2, up: b.bottom <= a.top + 2, down: b.top >= a.bottom - 2 }[direction];
         const offset = across ? (b.top + b.bottom - a.top - a.bottom) / 2 : (b.left + b.right - a.left - a.right) / 2;
-        if (ahead && Math.abs(offset) < (across ? a.height : a.width) / 2) { activate(from); return true; }
+        const on = (box) => end.clientX >= box.left && end.clientX <= box.right
+          && end.clientY >= box.top && end.clientY <= box.bottom;
+        if (ahead && (on(a) || on(b)) && Math.abs(offset) < (across ? a.height : a.width) / 2) { activate(from); return true; }
       }
     }
     const keyed = board.querySelector(`[data-swipe~="${direction}"]`);
@@ -496,9 +505,15 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     const focused = pointed || document.activeElement?.closest?.("[data-nav]");
     const focusedKeys = focused && focused.dataset.keymoves ? parseMove(focused, "data-keymoves") : null;
     if (focusedKeys && focusedKeys[key.toLowerCase()]) { event.preventDefault(); sendMove(focusedKeys[key.toLowerCase()], true); return; }
-    // data-key lists the keys that activate an element, e.g. "d Space"
+    // data-key lists the keys that activate an element, e.g. "d Space"; but Space on a
+    // cell with a move that the keyboard's cursor is on acts on that cell, as Enter does
+    // (Escalator's Space turned the stock, which no Undo takes back, with the cursor on a
+    // card to pick; the mouse's pointed cell keeps to the key's element)
     const name = key === " " ? "Space" : key;
-    const keyed = board.querySelector(`[data-key~="${CSS.escape(name)}"]`) || board.querySelector(`[data-key~="${CSS.escape(name.toLowerCase())}"]`);
+    const onCursor = name === "Space" && !pointed && focused && board.contains(focused)
+      && focused.matches("[data-move], [data-alt-move]");
+    const keyed = onCursor ? null
+      : board.querySelector(`[data-key~="${CSS.escape(name)}"]`) || board.querySelector(`[data-key~="${CSS.escape(name.toLowerCase())}"]`);
     if (keyed) {
       event.preventDefault();
       // a key on what plays nothing is told why, when the board says (data-why)

@@ -289,6 +289,62 @@ def test_a_card_dragged_onto_the_base_is_picked(
     assert server_view(created["session"])["moves"] == 1
 
 
+def test_a_press_on_the_stock_let_go_over_the_pyramid_turns_no_card(
+    open_page: OpenPage, create_game: CreateGame, server_view: ServerView
+) -> None:
+    """A turn of the stock is for good (no Undo): a mouse pressed on the stock and let go
+    over a card of the pyramid, covered or free, plays nothing; let go on the base, it is
+    the stock turned onto it."""
+    game_id, layout = next((text, layout) for number in range(300)
+                           for text, layout in [deal_of(f"drag{number}")]
+                           if any(at not in layout.playable() for at in layout.free()))
+    page, created = open_game(open_page, create_game, id=game_id)
+    stock = page.locator("#esc-stock").bounding_box()
+    assert stock is not None
+    covered = next(at for at in range(len(layout.pyramid)) if at not in layout.free())
+    unplayable = next(at for at in layout.free() if at not in layout.playable())
+    for at in (covered, unplayable):
+        card = page.locator(f"#esc-card-{code(layout.pyramid[at])}").bounding_box()
+        assert card is not None
+        page.mouse.move(stock["x"] + stock["width"] / 2, stock["y"] + stock["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(card["x"] + card["width"] / 2, card["y"] + 12, steps=10)
+        page.mouse.up()
+    page.wait_for_timeout(500)
+    assert server_view(created["session"])["moves"] == 0
+    expect(page.locator("#message.error")).to_have_count(0)  # nor a pick refused
+    base = page.locator(f"#esc-card-{code(layout.base)}").bounding_box()
+    assert base is not None
+    with expect_views(page):
+        page.mouse.move(stock["x"] + stock["width"] / 2, stock["y"] + stock["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(base["x"] + base["width"] / 2, base["y"] + base["height"] / 2, steps=10)
+        page.mouse.up()
+    assert server_view(created["session"])["moves"] == 1
+
+
+def test_space_picks_up_the_card_the_keyboards_cursor_is_on(
+    open_page: OpenPage, create_game: CreateGame, server_view: ServerView
+) -> None:
+    """Space turns the stock, unless the cursor is on a card: a turn is for good, and with
+    the cursor on a card to pick, Space turned the stock instead."""
+    game_id, layout = next((text, layout) for number in range(300)
+                           for text, layout in [deal_of(f"drag{number}")] if layout.playable())
+    page, created = open_game(open_page, create_game, id=game_id)
+    card = page.locator(f"#esc-card-{code(layout.pyramid[layout.playable()[0]])}")
+    card.focus()  # (as the arrows would bring it there)
+    with expect_views(page):
+        page.keyboard.press("Space")
+    expect(card).not_to_have_class(re.compile(r"\bplayable\b"))
+    stock = page.locator("#esc-count .esc-count-n")
+    expect(stock).to_have_text(str(layout.stock_left))
+    page.evaluate("document.activeElement.blur()")  # the cursor off the board: the stock
+    with expect_views(page):
+        page.keyboard.press("Space")
+    expect(stock).to_have_text(str(layout.stock_left - 1))
+    assert server_view(created["session"])["moves"] == 2
+
+
 def test_a_card_a_finger_drags_drops_where_the_fingertip_ends_too(
     open_page: OpenPage, new_context: NewContext, create_game: CreateGame,
     server_view: ServerView,

@@ -16,7 +16,8 @@ down; its first card starts face up as the <b>base</b>.</p>
 is <b>one above or one below</b> the base's, whatever its suit: it becomes the new base.
 Aces are next to both kings and twos, so you can go round the corner:
 Q → K → A → 2. When nothing fits, or whenever you like, <b>turn the stock</b> (click it,
-or press D or Space) for a new base.</p>
+or press D, or Space unless the keyboard's cursor is on a card: Space picks that one up)
+for a new base.</p>
 <p>You win when the pyramid is empty, and lose when the stock is spent and no card can
 be picked up.</p>
 <p><b>Undo</b> (U) takes back pick-ups, several in a row, but never a turn of the stock:
@@ -57,7 +58,10 @@ statistics, and the cascade of cards he wished for.</p>
 """
 
 def commands_enabled(observation: JSON) -> Mapping[str, bool]:
-    return {"winning-line": observation["status"] != "playing"}
+    """A winning line once the game is over, unless the solver has found there is none
+    (it was offered, and said only what the felt said already)."""
+    verdict = observation.get("verdict") or {}
+    return {"winning-line": observation["status"] != "playing" and verdict.get("winnable", True)}
 
 
 def end_actions(observation: JSON, params: Params) -> list[EndAction]:
@@ -112,7 +116,8 @@ SPEC = GameSpec(
     display_labels={"deck": {"two-colour": "Two colours", "four-colour": "Four colours"},
                     "highlight": {"playable": "Playable cards"}},
     shortcuts=(
-        Shortcut("D, Space", "turn the stock"),
+        Shortcut("D, Space", "turn the stock (Space with the cursor on a card picks it up, "
+                             "as Enter does)"),
         Shortcut("Arrows, Enter", "move over the free cards, pick one up"),
         Shortcut("Home, End", "the first or the last free card of its row"),
         Shortcut("PgUp, PgDn", "the highest or the lowest free card in line with it"),
