@@ -197,6 +197,8 @@ def test_a_lost_random_deal_offers_a_winnable_one_and_statistics_keep_them_apart
         # and says whether it could have been won, as the felt does
         assert view["end_note"] == ("This deal could have been won" if winnable
                                     else "No order of play could have won this deal")
+        # the Game menu's Show a winning line (W) only where there is one
+        assert view["commands"]["winning-line"] is winnable
     catalog = client.get("/api/catalog").json()
     [info] = [game for game in catalog["games"] if game["name"] == "escalator"]
     [command] = [c for c in info["commands"] if c["name"] == "new-winnable"]
