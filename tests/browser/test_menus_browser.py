@@ -323,7 +323,7 @@ def test_assist_is_off_once_the_game_is_over_as_hint_is(
 ) -> None:
     """Hint and Assist help only while the game is on. At its end both grey out, in the
     toolbar and in the Edit menu, and neither a click, the entry nor A turns Assist on:
-    Assist stayed live, and on a finished Escalator it lit "No longer winnable"."""
+    Assist stayed live, and on a finished Escalator it lit its light."""
     ending = next(scene for scene in SCENES if scene.game == game and scene.moment != "play")
     reached, last = stage.before_the_end(ending)
     menus = MenuPage(open_page(reached.path(game), tokens={reached.session: reached.token}),

@@ -318,15 +318,18 @@ def _base_pile(observation: JSON, live: bool) -> list[tuple[int, str]]:
 
 
 def _lamp(observation: JSON, ctx: RenderContext) -> list[str]:
-    """The assist light: is the deal still winnable from here?"""
+    """The assist light: does some order of the unseen stock still win from here? (Not
+    "still winnable": a player read it as a promise, which the true order may break.)"""
     winnable = (ctx.assist_facts or {}).get("still_winnable")
     if not ctx.assist or winnable is None:
         return []
-    words = ("Still", "winnable") if winnable else ("No longer", "winnable")
+    words = ("Some order", "still wins") if winnable else ("No order", "wins now")
+    said = ("Some order of the stock still wins" if winnable
+            else "No order of the stock wins now")
     x, y = BASE_X + CARD_W + 22, TABLE_Y + 50
     return [
         f'<g id="esc-lamp" class="esc-lamp {"on" if winnable else "off"}" role="status" '
-        f'aria-label="{" ".join(words).capitalize()}">'
+        f'aria-label="{said}">'
         f'<circle class="esc-lamp-glow" cx="{x + 14}" cy="{y + 14}" r="22"/>'
         f'<circle class="esc-lamp-bulb" cx="{x + 14}" cy="{y + 14}" r="13"/>'
         f'<text class="esc-lamp-text" x="{x + 40}" y="{y + 4}">{words[0]}'

@@ -393,8 +393,8 @@ def test_no_celebration_before_the_end() -> None:
 
 
 # -- the assist light --------------------------------------------------------------------
-@pytest.mark.parametrize(("winnable", "words"), [(True, "Still winnable"),
-                                                  (False, "No longer winnable")])
+@pytest.mark.parametrize(("winnable", "words"), [(True, "Some order of the stock still wins"),
+                                                  (False, "No order of the stock wins now")])
 def test_the_assist_light_says_whether_the_deal_is_still_winnable(winnable: bool,
                                                                  words: str) -> None:
     obs, facts = observation(), {"still_winnable": winnable}
