@@ -260,9 +260,21 @@ def shown_of(game: str, results: Sequence[Result]) -> dict[str, str]:
 
 
 def test_tictactoe_shows_results_and_streaks_but_no_score_or_time() -> None:
-    shown = shown_of("tictactoe", results_of("WWLDW"))
+    against = [dataclasses.replace(each, mode="vs AI (medium)") for each in results_of("WWLDW")]
+    shown = shown_of("tictactoe", against)
     assert shown == {"played": "5", "won": "3", "lost": "1", "drawn": "1", "win rate": "60%",
                      "current streak": "1", "best streak": "2"}
+
+
+def test_games_at_one_screen_are_won_by_a_seat_not_by_whoever_held_them_all() -> None:
+    """Two players at one screen: a result is the first seat's, so the page counts
+    Cross's wins and losses, with no win rate, streak or chart of them (it showed 100 %
+    won for a player who had played both sides)."""
+    results = results_of("WWLDW")  # mode "two players", no seat named: the hot seat
+    shown = shown_of("tictactoe", results)
+    assert shown == {"played": "5", "Cross won": "3", "Cross lost": "1", "drawn": "1"}
+    (group,) = statistics(results, GAMES)["groups"]
+    assert group["players"] == "Two players here" and group["charts"] == []
 
 
 def test_minesweeper_shows_its_best_time_and_no_score() -> None:

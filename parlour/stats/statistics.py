@@ -31,7 +31,7 @@ from parlour.core.gameid import FILED_APART, SHOWN
 from parlour.stats.charts import figure_chart, win_rate_chart
 from parlour.stats.numbers import summary
 from parlour.stats.svg import Chart
-from parlour.stats.wording import players, shown, writer
+from parlour.stats.wording import at_one_screen, players, shown, writer
 from parlour.store import Result, ResultReads, Store
 from parlour.store.rows import StatReading
 
@@ -179,8 +179,13 @@ def group(key: Key, finished: Sequence[Result], spec: GameSpec | None, seat_name
     outcomes = dict(spec.stat_outcomes) if spec else OUTCOMES
     apart = preset in FILED_APART
     numbers = summary(finished, declared, records=not apart)
-    who = players(finished[0].mode if finished else mode, seat_name)
-    rate = win_rate_chart(finished, outcomes)
+    played_as = finished[0].mode if finished else mode
+    who = players(played_as, seat_name)
+    # players at one screen: a game is won by a seat, not by the one who held them all
+    by_seat = spec is not None and at_one_screen(played_as, seat_name)
+    if spec is not None and by_seat:
+        outcomes = _seat_outcomes(spec, outcomes)
+    rate = None if by_seat else win_rate_chart(finished, outcomes)
     charts: list[Chart] = [rate] if rate else []
     charts += [c for figure in declared
                if (c := figure_chart(figure, finished, outcomes, marked=not apart))]
@@ -196,9 +201,17 @@ def group(key: Key, finished: Sequence[Result], spec: GameSpec | None, seat_name
         "apart": apart,
         **numbers,
         "note": note,
-        "shown": shown(numbers, declared, outcomes, streaks=preset != SHOWN),
+        "shown": shown(numbers, declared, outcomes, streaks=preset != SHOWN and not by_seat),
         "charts": [chart.as_json(_chart_id(key, number)) for number, chart in enumerate(charts)],
     }
+
+
+def _seat_outcomes(spec: GameSpec, outcomes: Mapping[str, str]) -> dict[str, str]:
+    """The outcomes of games at one screen, which are the first seat's: "Cross won",
+    "Cross lost" and "drawn" (not "won", a win for whoever held every seat)."""
+    first = spec.game.seat_names(spec.game.validate({}))[0]
+    named = {"won": f"{first} won", "lost": f"{first} lost"}
+    return {outcome: named.get(outcome, word) for outcome, word in outcomes.items()}
 
 
 def _note(preset: str, numbers: Mapping[str, Any], keeps_records: bool) -> str:

@@ -81,6 +81,12 @@ COMPUTER = re.compile(r"vs AI \((?P<levels>[^)]*)\)")
 NUMBERS = {"two": "Two", "2": "Two", "3": "Three", "4": "Four"}
 
 
+def at_one_screen(mode: str, seat_name: str) -> bool:
+    """Whether one player held every seat of a game for several ("two players"): its
+    results are the first seat's, no one player's wins."""
+    return not seat_name and mode != "solo" and not COMPUTER.search(mode)
+
+
 def players(mode: str, seat_name: str) -> str:
     """Who played, as the player chose it (the stored `mode`: "solo", "two players",
     "vs AI (medium)"...; `seat_name`: the seat they held when someone else played too):
