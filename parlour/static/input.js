@@ -95,6 +95,15 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     }
   }
 
+  // Why an element plays nothing, when the board says (data-why), said in the status line;
+  // whether it was. Not in a part of the board marked aria-disabled (a game over: its
+  // end stays said, where Tic Tac Toe's "Column 2, row 2 is taken" replaced it).
+  function whyNot(element) {
+    const why = element.closest('[aria-disabled="true"]') ? "" : element.dataset.why;
+    if (why) showNote(why);
+    return Boolean(why);
+  }
+
   // What an element does when clicked or pressed (`byKey`: with a key); false when it
   // does nothing.
   function activate(element, alternative = false, byKey = false) {
@@ -517,7 +526,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
     if (keyed) {
       event.preventDefault();
       // a key on what plays nothing is told why, when the board says (data-why)
-      if (!activate(keyed, false, true) && keyed.dataset.why) showNote(keyed.dataset.why);
+      if (!activate(keyed, false, true)) whyNot(keyed);
       return;
     }
     if (ARROWS[key]) { event.preventDefault(); state.mouse = null; moveCursor(...ARROWS[key]); return; }
@@ -528,8 +537,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
       // Enter brings the cursor to the hinted cell, else to where the view says a move is
       const start = board.querySelector(".hint[data-nav]") || board.querySelector("[data-start]");
       if (activate(focused, (key === " ") !== altOn(), true)) return;
-      if (focused.dataset.why) showNote(focused.dataset.why);
-      else if (key === "Enter" && start) focusCell(start);
+      if (!whyNot(focused) && key === "Enter" && start) focusCell(start);
       return;
     }
     // Enter with nothing focused puts the cursor on the board (on a hint, if any), as an arrow does

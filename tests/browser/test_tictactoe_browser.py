@@ -152,8 +152,10 @@ def test_cross_wins_and_the_board_locks(
     # kept whole on a line: the end card's narrow column left "1!" alone on the next one
     assert "Player\u00a01!" in str(game.message.text_content())
 
-    # Neither a click nor a key plays on a finished board.
-    game.cell(2, 2).click()
+    # Neither a click nor a key plays on a finished board (marked disabled, as a grid out of
+    # play is: the click is the player's all the same)
+    expect(game.page.locator("#ttt-board")).to_have_attribute("aria-disabled", "true")
+    game.cell(2, 2).click(force=True)
     game.page.keyboard.press("9")
     game.page.wait_for_timeout(QUIET_MS)
     assert game.board() == "XXX/OO./..."

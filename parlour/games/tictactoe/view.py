@@ -28,10 +28,8 @@ def render(observation: JSON, ctx: RenderContext) -> str:
     hint = tuple(ctx.hint["cell"]) if ctx.hint else None
     won = {tuple(cell) for cell in observation["line"] or ()}
     start = _start(owners) if ctx.can_move else None
-    on = not observation["over"]
     cells = grid_rows(
-        (_cell(x, y, owners[y][x], ctx.can_move, hint == (x, y), (x, y) in won, start == (x, y),
-               on)
+        (_cell(x, y, owners[y][x], ctx.can_move, hint == (x, y), (x, y) in won, start == (x, y))
          for y in range(SIZE) for x in range(SIZE)),
         SIZE, svg=True,
     )
@@ -42,9 +40,10 @@ def render(observation: JSON, ctx: RenderContext) -> str:
     )
     size = SIZE * CELL
     label = attr(f"Tic Tac Toe board, {SEAT_NAMES[observation['player']]} to play")
+    over = ' aria-disabled="true"' if observation["over"] else ""  # a key's "why" then says nothing
     return lines([
         f'<svg class="ttt-board" id="ttt-board" viewBox="0 0 {size} {size}" '
-        f'role="grid" aria-label="{label}">',
+        f'role="grid" aria-label="{label}"{over}>',
         grid, *cells, *_win_line(observation["line"]), "</svg>",
     ])
 
@@ -58,14 +57,12 @@ def _start(owners: list[list[int | None]]) -> Cell | None:
 
 @functools.lru_cache(maxsize=512)  # some 130 kinds of cell in all: each is made once
 def _cell(x: int, y: int, owner: int | None, can_move: bool, hinted: bool, won: bool,
-          start: bool, on: bool) -> str:
+          start: bool) -> str:
     playable = can_move and owner is None
     actions = move_attr("data-move", {"cell": [x, y]}) + " data-playable" if playable else ""
     if start:
         actions += " data-start"
-    # its number key, pressed in play, says why it plays nothing (once the game is over,
-    # nothing: the end's headline stays said)
-    if owner is not None and on:
+    if owner is not None:  # its number key, pressed in play, says why it plays nothing
         actions += f' data-why="{attr(taken((x, y)).capitalize())}"'
     name = "empty" if owner is None else SEAT_NAMES[owner]
     key = y * SIZE + x + 1
