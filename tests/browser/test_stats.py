@@ -28,16 +28,20 @@ DRAW = [(1, 1), (0, 0), (2, 2), (0, 2), (0, 1), (2, 1), (1, 0), (1, 2), (2, 0)]
 SIZES = [(390, 844), (1366, 800)]
 
 
-def finish_tictactoe(url: str, cells: list[tuple[int, int]]) -> None:
-    """A game of two players, one on an invite link, played to its end through the REST
-    API (at one screen a game is won by a seat, and has no win rate: stats/statistics.py)."""
-    made = httpx.post(f"{url}/api/games", json={"game": "tictactoe",
-                                                "seats": ["human", "open"]}).json()
-    friend = httpx.post(f"{url}/api/games/{made['session']}/join").json()["token"]
-    players = [{"Authorization": f"Bearer {token}"} for token in (made["token"], friend)]
+def finish_tictactoe(url: str, cells: list[tuple[int, int]], online: bool = False) -> None:
+    """A hot-seat game played to its end through the REST API; `online`: one of two
+    players, the other on an invite link (at one screen a game is won by a seat, and has
+    no win rate: stats/statistics.py)."""
+    made = httpx.post(f"{url}/api/games", json={
+        "game": "tictactoe", "seats": ["human", "open" if online else "human"]}).json()
+    tokens = [made["token"]]
+    if online:
+        tokens.append(httpx.post(f"{url}/api/games/{made['session']}/join").json()["token"])
     for turn, cell in enumerate(cells):
+        token = tokens[turn % len(tokens)]
         reply = httpx.post(f"{url}/api/games/{made['session']}/moves",
-                           json={"move": {"cell": list(cell)}}, headers=players[turn % 2])
+                           json={"move": {"cell": list(cell)}},
+                           headers={"Authorization": f"Bearer {token}"})
         assert reply.status_code == 200, reply.text
     assert reply.json()["status"] != "playing"
 
@@ -47,7 +51,7 @@ def played(server: RunningServer) -> dict[str, Any]:
     """Two wins and a draw of Tic-Tac-Toe for Cross's player; the group they are counted
     in, as the API says."""
     for cells in (CROSS_WINS, DRAW, CROSS_WINS):
-        finish_tictactoe(server.url, cells)
+        finish_tictactoe(server.url, cells, online=True)
     groups = httpx.get(f"{server.url}/api/stats", params={"game": "tictactoe"}).json()["groups"]
     (group,) = [g for g in groups if g["players"] == "Online with a friend, as Cross"
                 and g["preset"] == "standard"]
