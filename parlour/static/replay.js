@@ -273,10 +273,8 @@ async function start() {
     $("game-id").textContent = replay.id;
     $("btn-play-deal").href = `/play/${encodeURIComponent(replay.game)}?id=${encodeURIComponent(replay.id)}`;
     $("btn-play-deal").hidden = false;
-    if (info && !info.random_deal) {  // Tic Tac Toe: no deal, a new game of it
-      $("btn-play-deal").querySelector(".label").textContent = `Play this ${dealWord(info)}`;
-      $("btn-play-deal").title = "Play a game of it yourself";
-    }
+    if (info) $("btn-play-deal").querySelector(".label").textContent = `Play this ${dealWord(info)}`;
+    if (info && !info.random_deal) $("btn-play-deal").title = "Play a game of it yourself";
   }
   // no deal to show: none kept, or a game that always starts the same (Tic Tac Toe), as in play
   if (!replay.id || (info && !info.random_deal)) {

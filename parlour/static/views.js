@@ -14,17 +14,17 @@ const SIDES_ON_ITS_SIDE = { "to its left": "above it", "above it": "to its left"
 const REFUSAL_MARK_MS = 1800;  // how long a refusal's marks stay on the board (its blinks, then still)
 const PHONE_UPRIGHT = matchMedia("(max-width: 640px) and (orientation: portrait)");  // as app.css's .message
 
-// endCard: the end card (endcard.js); shown(): called after each view (the menus follow
-// it); resync(): a new connection, which starts with a whole view; undoKeys: the keys that
-// undo in this game (["U", "Ctrl+Z"]), as Undo's title names them; firstNote: what a
-// solitaire's status line says before the first move (the game's first_note); moveNotes(view):
-// the move list once that view is shown (movelist.js), whose passes the status line tells.
 // How the player last acted on the page: "key", or a pointer's type ("mouse", "touch",
 // "pen"); null before the first.
 let lastInput = null;
 document.addEventListener("keydown", () => { lastInput = "key"; }, true);
 document.addEventListener("pointerdown", (event) => { lastInput = event.pointerType; }, true);
 
+// endCard: the end card (endcard.js); shown(): called after each view (the menus follow
+// it); resync(): a new connection, which starts with a whole view; undoKeys: the keys that
+// undo in this game (["U", "Ctrl+Z"]), as Undo's title names them; firstNote: what a
+// solitaire's status line says before the first move (the game's first_note); moveNotes(view):
+// the move list once that view is shown (movelist.js), whose passes the status line tells.
 export function createViews({ endCard, shown, resync, undoKeys, firstNote, moveNotes = () => [] }) {
   const undoTitle = undoKeys.length ? `Undo (${undoKeys.join(" or ")})` : "Undo";
   const firstUndoKey = undoKeys[0];

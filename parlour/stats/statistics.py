@@ -182,9 +182,9 @@ def group(key: Key, finished: Sequence[Result], spec: GameSpec | None, seat_name
     played_as = finished[0].mode if finished else mode
     who = players(played_as, seat_name)
     # players at one screen: a game is won by a seat, not by the one who held them all
-    by_seat = spec is not None and at_one_screen(played_as, seat_name)
-    if spec is not None and by_seat:
-        outcomes = _seat_outcomes(spec, outcomes)
+    by_seat = False
+    if spec is not None and at_one_screen(played_as, seat_name):
+        by_seat, outcomes = True, _seat_outcomes(spec, outcomes)
     rate = None if by_seat else win_rate_chart(finished, outcomes)
     charts: list[Chart] = [rate] if rate else []
     charts += [c for figure in declared
