@@ -568,6 +568,11 @@ sentence without its full stop (the card adds it, after "(with help)" where help
 used); None: the platform's words ("Better luck next time.")."""
 
 
+PlayNote = Callable[[JSON], str | None]
+"""What a solitaire's status line says in play, from its observation: a sentence with its
+full stop; None: the platform's words."""
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """Everything Parlour needs to offer a game: register one per game folder."""
@@ -612,6 +617,11 @@ class GameSpec:
     """What the status line says to a solitaire's player before the first move: the game
     in one line, for whoever has never played it (a game of several seats says whose turn
     it is instead)."""
+    play_note: PlayNote | None = None
+    """What a solitaire's status line says in play, from its observation, where the
+    position has more to tell than `first_note` (Ishido's rules in a line for the rules
+    chosen, what a 4-way just earned); None: `first_note` before the first move, nothing
+    after."""
     deal_link_note: str = "the same deal"
     """What whoever opens a deal link gets, as the Copy link button's tooltip ends ("Copy a
     link to this deal: whoever opens it gets …"), where the deal holds more than shows:

@@ -23,7 +23,8 @@ document.addEventListener("pointerdown", (event) => { lastInput = event.pointerT
 // endCard: the end card (endcard.js); shown(): called after each view (the menus follow
 // it); resync(): a new connection, which starts with a whole view; undoKeys: the keys that
 // undo in this game (["U", "Ctrl+Z"]), as Undo's title names them; firstNote: what a
-// solitaire's status line says before the first move (the game's first_note); moveNotes(view):
+// solitaire's status line says before the first move (the game's first_note), where its
+// view's play_note says nothing; moveNotes(view):
 // the move list once that view is shown (movelist.js), whose passes the status line tells.
 export function createViews({ endCard, shown, resync, undoKeys, firstNote, moveNotes = () => [] }) {
   const undoTitle = undoKeys.length ? `Undo (${undoKeys.join(" or ")})` : "Undo";
@@ -227,7 +228,7 @@ export function createViews({ endCard, shown, resync, undoKeys, firstNote, moveN
     if (view.playing_back) return "Playing the moves out: click or press a key to take over.";
     if (view.shown && view.can_redo) return "The solver's line: press Redo (Y) to play its next move.";
     // a solitaire: nobody else's turn to tell apart, but a first word for a new player
-    if (view.seats.length === 1) return view.moves === 0 && view.can_move ? firstNote : "";
+    if (view.seats.length === 1) return view.play_note || (view.moves === 0 && view.can_move ? firstNote : "");
     return passedNews(view) + turnText(view, mover);
   }
 

@@ -336,6 +336,9 @@ def test_click_a_cell_to_place_the_tile(ishido: OpenGame, server_view: ServerVie
     game.click(target := best(valid))
 
     expect(game.message).to_have_text("")
+    # its points rise off it, and off no other tile (seed rules: 1, 2, 4 or 8)
+    expect(game.page.locator("#ish-board .ish-gain")).to_have_count(1)
+    expect(game.cell(target).locator(".ish-gain text")).to_have_text(f"+{1 << (valid[target] - 1)}")
     after = game.board()
     assert placed(after, target) == next_code(before)
     expect(game.left).to_have_text("65")

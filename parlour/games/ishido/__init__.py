@@ -4,7 +4,7 @@ from parlour.core.commands import new_game
 from parlour.core.game import GameSpec, Shortcut, StatFigure
 from parlour.games.ishido.logic import Ishido
 from parlour.games.ishido.solver import hint
-from parlour.games.ishido.view import THUMBNAIL, TILE_SETS, end_note, render
+from parlour.games.ishido.view import FIRST_NOTES, THUMBNAIL, TILE_SETS, end_note, play_note, render
 
 RULES_HTML = """
 <p>Place all 72 tiles on the 12 × 8 board. There are six colours and six birds, and two of
@@ -64,7 +64,8 @@ SPEC = GameSpec(
                    best="most tiles on the board", chart=False),
     ),
     about_html=ABOUT_HTML,
-    first_note="Place the next tile beside tiles it matches, in colour or in bird.",
+    first_note=FIRST_NOTES["seed"],
+    play_note=play_note,
     deal_link_note="the same tiles, in the same order",
     commands=(
         new_game("new-original", "New game, Simple rules", params={"rules": "seed"}),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import ClassVar
 
@@ -54,12 +54,23 @@ OUTER_RING = frozenset(
 
 
 @dataclass(frozen=True)
+class Placement:
+    """A tile just placed: where, the points it scored (its 4-way bonus included), and
+    whether it made a 4-way."""
+
+    cell: Cell
+    points: int
+    four_way: bool
+
+
+@dataclass(frozen=True)
 class Board:
     rules: str  # "seed" or "classic"
     cells: tuple[Tile | None, ...]
     pouch: tuple[Tile, ...]  # pouch[0] is the next tile; the order is secret
     score: int = 0
     four_ways: int = 0
+    last: Placement | None = None  # the tile placed last, for the board to show its points
 
     @property
     def next_tile(self) -> Tile | None:
@@ -233,15 +244,17 @@ class Ishido(Game[Board, Move]):
     def _placed(self, state: Board, cell: Cell, tile: Tile, neighbours: int) -> Board:
         cells = list(state.cells)
         cells[cell] = tile
-        score = state.score + placement_score(state, cell, neighbours)
+        points = placement_score(state, cell, neighbours)
         four_ways = state.four_ways
         if neighbours == 4:
             if state.rules == "classic":
-                score += FOUR_WAY_BONUS[min(four_ways, len(FOUR_WAY_BONUS) - 1)]
+                points += FOUR_WAY_BONUS[min(four_ways, len(FOUR_WAY_BONUS) - 1)]
             four_ways += 1
-        after = Board(state.rules, tuple(cells), state.pouch[1:], score, four_ways)
+        last = Placement(cell, points, neighbours == 4)
+        after = Board(state.rules, tuple(cells), state.pouch[1:], state.score + points,
+                      four_ways, last)
         if bonus := self.end_bonus(after):
-            after = Board(after.rules, after.cells, after.pouch, after.score + bonus, four_ways)
+            after = replace(after, score=after.score + bonus)
         return after
 
     def end_bonus(self, state: Board) -> int:
@@ -289,6 +302,9 @@ class Ishido(Game[Board, Move]):
             "score": state.score,
             "four_ways": state.four_ways,
             "placed": state.placed,
+            "last": None if state.last is None else {
+                "cell": state.last.cell, "points": state.last.points,
+                "four_way": state.last.four_way},
             "status": self.status(state).value,
             # not secret (anyone can work it out), shown only with the assist switch on
             "valid": {str(cell): placement_score(state, cell, n)

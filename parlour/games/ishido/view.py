@@ -59,9 +59,12 @@ def render(observation: JSON, ctx: RenderContext) -> str:
     hint = tuple(ctx.hint["place"]) if ctx.hint else None
     # Enter's cell: the first place the tile fits, when help shows them (never otherwise)
     start = min(map(int, valid), default=None)
+    last = observation["last"]
+    gained = {last["cell"]: (last["points"], last["four_way"])} if last else {}
     cells = (
         _cell(col, row, observation["cells"][row * COLS + col], playing,
-              valid.get(str(row * COLS + col)), hint == (col, row), row * COLS + col == start)
+              valid.get(str(row * COLS + col)), hint == (col, row), row * COLS + col == start,
+              gained.get(row * COLS + col))
         for row in range(ROWS)
         for col in range(COLS)
     )
@@ -78,6 +81,28 @@ def render(observation: JSON, ctx: RenderContext) -> str:
     ])
 
 
+FIRST_NOTES = {
+    "seed": "Place the next tile beside tiles it matches, in colour or in bird.",
+    "classic": "Place the next tile beside tiles it matches: beside two or more, "
+               "some by colour and some by bird (Help says how).",
+}
+
+
+def play_note(observation: JSON) -> str | None:
+    """The status line in play: the rules in a line before the first tile; after a
+    4-way, what it earned (under the classic rules, a bonus and double points from then
+    on, as the 1990 game's schedule has it)."""
+    last = observation["last"]
+    if last is None:
+        return FIRST_NOTES[observation["rules"]] if observation["status"] == "playing" else None
+    if not last["four_way"]:
+        return None
+    if observation["rules"] == "seed":
+        return f"A 4-way: {last['points']} points."
+    return (f"A 4-way: {last['points']} points with its bonus, and every tile from now on "
+            "scores double.")
+
+
 def end_note(observation: JSON) -> str | None:
     """A game that ends with a tile or two left is nearly won (the 1990 game's end bonus
     rewards it): the end card says so, not "Better luck next time"."""
@@ -91,11 +116,12 @@ def end_note(observation: JSON) -> str | None:
 
 @lru_cache(maxsize=65536)  # a cell's markup depends on these alone: most cells stay as they are
 def _cell(col: int, row: int, tile: int | None, playing: bool, score: int | None,
-          hinted: bool, start: bool = False) -> str:
+          hinted: bool, start: bool = False, gained: tuple[int, bool] | None = None) -> str:
     where, at = f"column {col + 1}, row {row + 1}", cell_id(row * COLS + col)
     if tile is not None:
         return _tile_element(tile, "cell", f'id="{at}" data-nav tabindex="-1" '
-                             f'role="gridcell" aria-label="{attr(f"{where}: {tile_name(tile)}")}"')
+                             f'role="gridcell" aria-label="{attr(f"{where}: {tile_name(tile)}")}"',
+                             _gain(*gained) if gained else "")
     actions = _place_actions(col, row) if playing else ""
     if actions and start:
         actions += " data-start"
@@ -107,10 +133,23 @@ def _cell(col: int, row: int, tile: int | None, playing: bool, score: int | None
     )
 
 
-def _tile_element(tile: int, css: str, attributes: str) -> str:
-    """A tile as a small SVG of its own (a cell's, or the next tile's), with `attributes`."""
+def _tile_element(tile: int, css: str, attributes: str, over: str = "") -> str:
+    """A tile as a small SVG of its own (a cell's, or the next tile's), with `attributes`
+    and `over` drawn on it."""
     return (f'<svg class="{css} tile c{colour(tile)} g{glyph(tile)}" viewBox="0 0 {CELL} {CELL}" '
-            f'{attributes}>{tile_svg(tile)}</svg>')
+            f'{attributes}>{tile_svg(tile)}{over}</svg>')
+
+
+def _gain(points: int, four_way: bool) -> str:
+    """The points the tile just placed scored, rising off it and fading (view.css), as
+    the 1990 game showed them; a 4-way's with a burst. The status line says it in words
+    (`play_note`), so this is for the eye alone."""
+    burst = '<circle class="ish-burst" cx="50" cy="50" r="40"/>' if four_way else ""
+    words = f"+{points}"
+    # as large as the tile's width holds ("+25025" too), a digit being about .6 em wide
+    size = min(54 if four_way else 46, round(92 / (0.6 * len(words))))
+    return (f'<g class="ish-gain{" four-way" if four_way else ""}" aria-hidden="true">{burst}'
+            f'<text x="50" y="52" font-size="{size}">{words}</text></g>')
 
 
 @cache

@@ -221,6 +221,10 @@ class View(BaseModel):
     move_list_from: int | None = Field(
         None, description="WebSocket only: `move_list` holds the notes from this index on, "
         "those before it as last sent")
+    play_note: str | None = Field(
+        None, description="a solitaire in play: what its status line says now, where the game "
+        "has more to tell than its first note (null: the first note before the first move, "
+        "else nothing)")
     end_note: str | None = Field(
         None, description="at the end of the game: what the end card says under its headline, "
         "where the game has more to tell (null: the platform's words)")
@@ -308,6 +312,7 @@ def build_view(
         "uses_upload": bool(session.game_id.uploads(game)),
         "sound": sound,
         "end_figures": end_figures(session, perspective, seats),
+        "play_note": play_note(session, observation),
         "end_note": end_note(session, observation),
         "end_actions": end_actions(session, observation),
         "playing_back": live.advice.playback is not None,
@@ -387,6 +392,14 @@ def _seats(live: Live, seats: Collection[int]) -> list[JSON]:
         }
         for seat in range(len(names))
     ]
+
+
+def play_note(session: Session, observation: JSON) -> str | None:
+    """A solitaire's status line in play (`GameSpec.play_note`); none once it is over."""
+    declared = session.spec.play_note
+    if session.status is not Status.PLAYING or declared is None:
+        return None
+    return declared(observation)
 
 
 def end_note(session: Session, observation: JSON) -> str | None:

@@ -1,5 +1,6 @@
-"""Ishido's board markup: where the keyboard's cursor starts, what a drag is told; the
-end card's words for a near miss."""
+"""Ishido's board markup: where the keyboard's cursor starts, what a drag is told, the
+points a tile just scored; the status line's words in play and the end card's for a near
+miss."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ import re
 import pytest
 
 from parlour.core.game import RenderContext, Status
-from parlour.games.ishido.logic import COLS, Ishido
+from parlour.games.ishido.logic import COLS, FOUR_WAY_BONUS, Ishido
 from parlour.games.ishido.tests.test_rules import board, tile
-from parlour.games.ishido.view import end_note, render
+from parlour.games.ishido.view import FIRST_NOTES, end_note, play_note, render
 
 GAME = Ishido()
 
@@ -76,3 +77,41 @@ def test_a_game_that_ends_with_a_tile_or_two_left_is_called_nearly_won(
     assert GAME.status(ended) is Status.LOST
     assert end_note(GAME.observe(ended, 0)) == note
     assert end_note(GAME.observe(state, 0)) is None  # in play
+
+
+FOUR_WAY_AROUND = {(4, 3): tile(0, 1), (6, 3): tile(0, 2), (5, 2): tile(4, 0), (5, 4): tile(3, 0)}
+
+
+def gains(markup: str) -> list[tuple[str, str, str]]:
+    """(cell id, the gain's classes, its words) of each tile that shows points."""
+    return re.findall(r'id="(ish-\d+-\d+)"[^>]*>(?:(?!</svg>).)*<g class="(ish-gain[^"]*)"'
+                      r"(?:(?!</svg>).)*<text[^>]*>([^<]*)</text>", markup)
+
+
+@pytest.mark.parametrize(("rules", "points"), [("classic", 8 + FOUR_WAY_BONUS[0]), ("seed", 8)])
+def test_the_tile_just_placed_shows_its_points_and_a_4_way_says_so(rules: str, points: int
+                                                                    ) -> None:
+    """The points rise off the tile just placed, and off no other; a 4-way's come with
+    its burst, and the status line tells what it earned (the classic rules' bonus and
+    doubling)."""
+    state = board(FOUR_WAY_AROUND, [tile(0, 0), tile(0, 1), tile(0, 3)], rules=rules)
+    context = RenderContext(seat=0, can_move=True)
+    assert gains(render(GAME.observe(state, 0), context)) == []
+    four_way = GAME.apply(state, (5, 3))
+    observation = GAME.observe(four_way, 0)
+    assert gains(render(observation, context)) == [("ish-5-3", "ish-gain four-way", f"+{points}")]
+    note = play_note(observation)
+    assert note is not None and f"{points} points" in note
+    assert ("double" in note) is (rules == "classic")
+    after = GAME.apply(four_way, (3, 3))  # one neighbour: 1 point, 2 after a classic 4-way
+    observation = GAME.observe(after, 0)
+    single = 2 if rules == "classic" else 1
+    assert gains(render(observation, context)) == [("ish-3-3", "ish-gain", f"+{single}")]
+    assert play_note(observation) is None  # the platform's words: none in play
+
+
+@pytest.mark.parametrize("rules", ["seed", "classic"])
+def test_before_the_first_tile_the_status_line_gives_the_rules_chosen(rules: str) -> None:
+    state = GAME.deal(GAME.validate({"rules": rules}), random.Random(4))
+    assert play_note(GAME.observe(state, 0)) == FIRST_NOTES[rules]
+    assert ("some by colour and some by bird" in FIRST_NOTES[rules]) is (rules == "classic")
