@@ -27,7 +27,7 @@ from tests.support.stores import on_both_stores, reopened, run_sql
 
 pytestmark = on_both_stores  # every test here, on SQLite's store and on PostgreSQL's
 
-DRAWN_HINT = "Play here: with best play on both sides, the game is a draw"
+DRAWN_HINT = "Play here to hold the draw: with best play on both sides, nobody wins"
 
 View = dict[str, Any]
 Cell = tuple[int, int]

@@ -161,8 +161,8 @@ def test_a_game_for_two_has_the_standard_menus_with_seats_and_an_invite() -> Non
     assert layout(GAMES["tictactoe"]) == [
         ("game", 0, "new", "New game…", ("N", "Alt+N")),
         ("game", 0, "restart", "Restart", ("R",)),
-        *(("game", 1, f"new-{level}", f"New game against the computer ({level})", ())
-          for level in ("random", "medium", "hard", "perfect")),
+        *(("game", 1, f"new-{level.lower()}", f"New game against the computer ({level})", ())
+          for level in ("Random", "Medium", "Hard", "Perfect")),
         ("game", 1, "new-two", "New game for two on this screen", ()),
         ("game", 1, "new-friend", "New game with a friend in another browser (invite link)",
          ()),

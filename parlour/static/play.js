@@ -87,7 +87,7 @@ function createParts(info) {
     input.cursorToTurn(views.current());
   };
   const views = createViews({ endCard, shown, resync: () => connection.connect(), undoKeys: keysOf(info, "undo"),
-    firstNote: info.first_note, moveNotes: (view) => moveList.notesWith(view) });
+    levelLabels: info.ai_level_labels, firstNote: info.first_note, moveNotes: (view) => moveList.notesWith(view) });
   // the computers' speed goes to the server with the hello: a new choice says hello again
   const speed = () => (info.display_options.computers ? display.gameOptions().computers : undefined);
   const connection = createConnection({ info, views, answered: (accepted) => input.answered(accepted),

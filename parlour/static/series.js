@@ -59,9 +59,9 @@ export function createSeries({ send, open, endCard }) {
   }
 
   // From a series' second game on, a row under the seats: each seat's player's games won,
-  // drawn and lost (on a phone, the games won, as a match's score; "0–0–1" was read as
-  // nothing), under the player's name, as the dot's colour is only the seat they hold in
-  // this game.
+  // drawn and lost (two seats, or on a phone: the games won, as a match's score, and the
+  // draws once; "0–0–1" was read as nothing), under the player's name, as the dot's
+  // colour is only the seat they hold in this game.
   function showRow(view) {
     const series = view.series;
     const row = $("series");
@@ -69,17 +69,16 @@ export function createSeries({ send, open, endCard }) {
     set(row, "hidden", !wanted);
     if (!wanted) return;
     const names = playerNames(view);
-    // the games drawn, on a phone, when they are the same for every seat (two seats)
-    const drawn = series.seats.every((score) => score.drawn === series.seats[0].drawn) ? series.seats[0].drawn : 0;
+    const drawn = drawnByAll(series);
     // (three seats or more on a phone: the dots name the others, "You" stays; "Computer,
     // Blue … Computer, Red …" ran off a 390-pixel screen)
     const named = (seat) => series.seats.length < 3 || names[seat] === "You" ? "" : ' class="long"';
     const html = `<span class="series-label"><span class="long">Series, game</span><span class="short">Game</span> ${series.number}<span class="short">, won:</span></span>`
       + series.seats.map((score, seat) => `<span class="series-seat" style="--seat-color: var(--seat-${seat})" title="${escapeHtml(`${names[seat]}: ${counted(score)}`)}">`
         + `${seatDot(seat)}<b${named(seat)}>${escapeHtml(names[seat])}</b>`
-        + `<span class="long">${escapeHtml(counted(score))}</span>`
+        + `<span class="long">${escapeHtml(counted(score, drawn !== null))}</span>`
         + `<span class="short">${score.won}</span></span>`).join("")
-      + (drawn ? `<span class="short series-drawn">${drawn} drawn</span>` : "");
+      + (drawn ? `<span class="series-drawn">${drawn} drawn</span>` : "");
     if (row.innerHTML !== html) row.innerHTML = html;
   }
 
@@ -91,10 +90,12 @@ export function createSeries({ send, open, endCard }) {
     set(scores, "hidden", !wanted);
     if (wanted) {
       const names = playerNames(view);
+      const drawn = drawnByAll(series);
       scores.innerHTML = `<h3>${series.number > 1 ? `Series after ${series.number} games` : "Series so far"}</h3>`
         + series.seats.map((score, seat) => `<div class="series-seat" style="--seat-color: var(--seat-${seat})">`
           + `${seatDot(seat)}<b>${escapeHtml(names[seat])}</b>`
-          + `<span class="counts">${escapeHtml(counted(score))}</span></div>`).join("");
+          + `<span class="counts">${escapeHtml(counted(score, drawn !== null))}</span></div>`).join("")
+        + (drawn ? `<div class="series-drawn">${drawn} drawn</div>` : "");
     }
     const offer = rematch?.offer;
     const button = $("end-rematch-offer");
@@ -127,7 +128,7 @@ export function createSeries({ send, open, endCard }) {
 }
 
 // The series counts games by player, and a rematch moves each player one seat up: so each
-// seat's score is named by who plays it ("You", "Computer", "Friend"), not by the seat
+// seat's score is named by who plays it ("You", "Computer", "Opponent"), not by the seat
 // ("Cross"), which another player held before. Where that does not tell them apart: one
 // screen for all, or a spectator, by the player's number in the series (the server's:
 // their seat in its first game), as the seat chips say; two computers (or two friends)
@@ -137,12 +138,21 @@ function playerNames(view) {
   // players taking turns at this screen (two of Tribolo's seats, say) are numbered
   const shared = sharedScreen(view);
   const names = view.seats.map((chair) => chair.kind === "ai" ? "Computer"
-    : !mine || (shared && chair.you) ? "Player" : chair.you ? "You" : "Friend");
+    : !mine || (shared && chair.you) ? "Player" : chair.you ? "You" : "Opponent");
   return names.map((name, seat) => name === "Player" ? playerNumber(view, seat)
     : names.filter((other) => other === name).length > 1 ? `${name}, ${view.seats[seat].name}` : name);
 }
 
-function counted({ won, drawn, lost }) {
+// The games every seat drew, where a draw is always everyone's (two seats: one's losses
+// are then the other's wins, and each seat's score is its wins alone, the draws said
+// once); null where seats may draw apart (three seats, two tying first).
+function drawnByAll(series) {
+  return series.seats.length === 2 ? series.seats[0].drawn : null;
+}
+
+// A seat's score: its wins, draws and losses; its wins alone where `winsAlone`.
+function counted({ won, drawn, lost }, winsAlone) {
   const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+  if (winsAlone) return plural(won, "win", "wins");
   return `${plural(won, "win", "wins")} · ${plural(drawn, "draw", "draws")} · ${plural(lost, "loss", "losses")}`;
 }

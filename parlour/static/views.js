@@ -22,11 +22,12 @@ document.addEventListener("pointerdown", (event) => { lastInput = event.pointerT
 
 // endCard: the end card (endcard.js); shown(): called after each view (the menus follow
 // it); resync(): a new connection, which starts with a whole view; undoKeys: the keys that
-// undo in this game (["U", "Ctrl+Z"]), as Undo's title names them; firstNote: what a
+// undo in this game (["U", "Ctrl+Z"]), as Undo's title names them; levelLabels: how
+// players read each AI level (the catalog's ai_level_labels); firstNote: what a
 // solitaire's status line says before the first move (the game's first_note), where its
 // view's play_note says nothing; moveNotes(view):
 // the move list once that view is shown (movelist.js), whose passes the status line tells.
-export function createViews({ endCard, shown, resync, undoKeys, firstNote, moveNotes = () => [] }) {
+export function createViews({ endCard, shown, resync, undoKeys, levelLabels = {}, firstNote, moveNotes = () => [] }) {
   const undoTitle = undoKeys.length ? `Undo (${undoKeys.join(" or ")})` : "Undo";
   const firstUndoKey = undoKeys[0];
   const state = {
@@ -171,9 +172,10 @@ export function createViews({ endCard, shown, resync, undoKeys, firstNote, moveN
   function seatChip(seat, index) {
     const view = state.view;
     // a computer's level gives way on a phone (app.css), so that two chips keep one row
-    const who = seat.kind === "ai" ? `Computer<span class="level"> (${escapeHtml(seat.level)})</span>`
+    const level = levelLabels[seat.level] ?? seat.level;
+    const who = seat.kind === "ai" ? `Computer<span class="level"> (${escapeHtml(level)})</span>`
       : escapeHtml(seat.you ? (sharedScreen(view) ? playerNumber(view, index) : "You")
-        : seat.stand_in ? "Computer, for now" : seat.open ? "Open seat" : "Friend");
+        : seat.stand_in ? "Computer, for now" : seat.open ? "Open seat" : "Opponent");
     const classes = ["seat"];
     if (view.to_move === index) classes.push("to-move");
     if (view.winners.includes(index)) classes.push("winner");

@@ -880,7 +880,7 @@ def test_two_seat_chips_keep_one_row_on_a_phone(
     level = chips.nth(1).locator(".level")
     if size == "phone":  # 390 px: room for which computer it is
         expect(level).to_be_visible()
-        expect(level).to_have_text(" (perfect)")
+        expect(level).to_have_text(" (Perfect)")
     else:  # 320 px: its level gives way
         expect(level).to_be_hidden()
 

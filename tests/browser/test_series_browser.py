@@ -62,9 +62,12 @@ def test_two_players_accept_a_rematch_and_the_first_move_passes_on(
     expect(seat_chip(cross, 1)).to_contain_text("You")
     row = circle.page.locator("#series")
     expect(row).to_contain_text("Series, game 2", use_inner_text=True)
-    # each score under its player: the loser is now Cross, the winner Circle
-    expect(row).to_contain_text("You 0 wins · 0 draws · 1 loss", use_inner_text=True)
-    expect(row).to_contain_text("Friend 1 win · 0 draws · 0 losses", use_inner_text=True)
+    # each score under its player: the loser is now Cross, the winner Circle; two players'
+    # wins alone (one's losses are the other's wins), and no draw to tell
+    expect(row).to_contain_text("You 0 wins", use_inner_text=True)
+    expect(row).to_contain_text("Opponent 1 win", use_inner_text=True)
+    expect(row).not_to_contain_text("loss")
+    expect(row).not_to_contain_text("draw")
     assert_none(audit_in_both_themes(circle.page, "the series' score", "#series"))
     circle.click(1, 1)
     cross.wait_board(".../.X./...")
@@ -88,7 +91,7 @@ def test_a_rematch_against_the_computer_starts_at_once(ttt: OpenGame) -> None:
     card.get_by_role("button", name="Rematch", exact=True).click()
     game.page.wait_for_function(f"() => !location.search.includes('{sid}')", timeout=TIMEOUT_MS)
     expect(seat_chip(game, 1)).to_contain_text("You")
-    expect(seat_chip(game, 0)).to_contain_text("Computer (random)")
+    expect(seat_chip(game, 0)).to_contain_text("Computer (Random)")
     game.page.wait_for_function("() => document.querySelectorAll('#ttt-board .cross').length === 1",
                                 timeout=TIMEOUT_MS)  # the computer, now Cross, moved first
     expect(game.page.locator("#series")).to_contain_text("Series, game 2", use_inner_text=True)
@@ -114,8 +117,14 @@ def test_players_sharing_a_screen_are_told_apart_and_a_rematch_swaps_their_symbo
     expect(seat_chip(game, 0)).to_contain_text("Cross")
     expect(seat_chip(game, 0)).to_contain_text("Player 2")  # the loser moves first now
     expect(seat_chip(game, 1)).to_contain_text("Player 1")
-    expect(game.page.locator("#series")).to_contain_text(
-        "Player 1 1 win · 0 draws · 0 losses", use_inner_text=True)
+    expect(game.page.locator("#series")).to_contain_text("Player 1 1 win", use_inner_text=True)
+    # a draw: two players' scores are their wins, and the draw is told once
+    game.play([(0, 0), (1, 1), (2, 2), (0, 2), (2, 0), (1, 0), (1, 2), (2, 1), (0, 1)])
+    scores = game.page.locator("#end-series")
+    expect(scores).to_contain_text("Series after 2 games", use_inner_text=True)
+    expect(scores.locator(".series-seat")).to_have_text(
+        [re.compile(r"Player\s2\s+0 wins"), re.compile(r"Player\s1\s+1 win")], use_inner_text=True)
+    expect(scores.locator(".series-drawn")).to_have_text("1 drawn")
 
 
 def test_two_computers_in_a_series_are_named_by_their_seats(

@@ -278,7 +278,8 @@ def test_restart_keeps_the_game_id_and_a_finished_game(ttt: OpenGame) -> None:
 
 def test_the_computer_answers_and_undo_takes_both_back(ttt: OpenGame) -> None:
     game = ttt()  # a fresh browser: the default game, you as Cross against the computer
-    expect(game.page.locator("#seats")).to_contain_text("Computer (medium)")
+    # the level as the New game dialog and the menus name it
+    expect(game.page.locator("#seats")).to_contain_text("Computer (Medium)")
     game.wait_board(EMPTY)
 
     game.click(1, 1, views=2)  # your move, then the computer's
@@ -305,20 +306,20 @@ def test_new_starts_each_kind_of_opponent_in_one_tap(
     page.click("#btn-new-more")
     expect(choices.locator(".menu-label")).to_have_text([
         *(f"New game against the computer ({level})"
-          for level in ("random", "medium", "hard", "perfect")),
+          for level in ("Random", "Medium", "Hard", "Perfect")),
         "New game for two on this screen",
         "New game with a friend in another browser (invite link)"])
     checked = choices.locator('[aria-checked="true"]')
-    expect(checked).to_have_text(re.compile(r"computer \(medium\)"))
+    expect(checked).to_have_text(re.compile(r"computer \(Medium\)"))
     before = game.session()
-    choices.get_by_role("menuitemradio", name="New game against the computer (hard)").click()
-    expect(page.locator("#seats")).to_contain_text("Computer (hard)")
+    choices.get_by_role("menuitemradio", name="New game against the computer (Hard)").click()
+    expect(page.locator("#seats")).to_contain_text("Computer (Hard)")
     assert game.session() != before
     assert [seat["level"] for seat in server_view(game.session())["seats"]
             if seat["kind"] == "ai"] == ["hard"]
 
     page.click("#btn-new-more")
-    expect(checked).to_have_text(re.compile(r"computer \(hard\)"))
+    expect(checked).to_have_text(re.compile(r"computer \(Hard\)"))
     choices.get_by_role("menuitemradio", name=re.compile("a friend in another browser")).click()
     expect(page.locator("#btn-invite")).to_be_visible()
     friend = ttt(f"/play/tictactoe?session={game.session()}", confirm=True)  # takes Circle

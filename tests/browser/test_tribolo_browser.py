@@ -633,7 +633,7 @@ def test_a_player_leaves_the_computer_plays_for_them_and_they_come_back(
     wait_for_views(red.page, 1)
     red.page.locator('#seats [data-take-seat="1"]').click()
     expect(red.seat_chip(1)).to_contain_text("You")
-    expect(blue.seat_chip(1)).to_contain_text("Friend")
+    expect(blue.seat_chip(1)).to_contain_text("Opponent")
     blue.wait_my_turn()
     moves = server_view(sid)["moves"]
     blue.click(*blue.legal()[0])

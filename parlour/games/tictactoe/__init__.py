@@ -1,7 +1,7 @@
 """Tic-Tac-Toe (seed 001): two players, one screen or two browsers, or against the computer."""
 
 from parlour.core.commands import new_game
-from parlour.core.game import GameSpec, Shortcut
+from parlour.core.game import GameSpec, Shortcut, readable
 from parlour.games.tictactoe import ai, solver
 from parlour.games.tictactoe.logic import TicTacToe
 from parlour.games.tictactoe.view import THUMBNAIL, describe_move, render
@@ -32,7 +32,7 @@ and statistics.</p>
 # New ▾ starts each kind of game in one tap, as lichess's "play with the computer" and
 # "play with a friend"; the New game dialog still chooses seats one by one
 ONE_TAP_GAMES = (
-    *(new_game(f"new-{level}", f"New game against the computer ({level})",
+    *(new_game(f"new-{level}", f"New game against the computer ({readable(level)})",
                seats=("human", f"ai:{level}"))
       for level in ai.LEVELS),
     new_game("new-two", "New game for two on this screen", seats=("human", "human")),

@@ -74,7 +74,7 @@ def hint(turn: Turn, seat: int) -> Hint | None:
 
 VERDICTS = {
     1: "Play here to win",
-    0: "Play here: with best play on both sides, the game is a draw",
-    -1: "Play here: every move loses against best play, this one holds out longest",
+    0: "Play here to hold the draw: with best play on both sides, nobody wins",
+    -1: "Every move loses against best play; this one holds out longest",
 }
 """What a hint says, by what the best move leads to: a win, a draw or a loss."""

@@ -638,8 +638,8 @@ def test_session_ai_moves_are_legal_and_reproducible() -> None:
 def test_a_hint_says_what_the_move_leads_to_as_a_player_would() -> None:
     assert solver.VERDICTS == {
         1: "Play here to win",
-        0: "Play here: with best play on both sides, the game is a draw",
-        -1: "Play here: every move loses against best play, this one holds out longest",
+        0: "Play here to hold the draw: with best play on both sides, nobody wins",
+        -1: "Every move loses against best play; this one holds out longest",
     }
 
 
