@@ -16,7 +16,7 @@ from parlour.games.ishido.logic import COLS, END_BONUS, ROWS, cell_id, colour, g
 CELL = 100
 BIRDS = ("\U0001f99a", "\U0001f99c", "\U0001f9a9", "\U0001f989", "\U0001f986", "\U0001f985")
 LETTERS = ("A", "B", "C", "D", "E", "F")
-SYMBOLS = ("♠", "♥", "♦", "♣", "★", "☾")
+SYMBOLS = ("♠", "♥", "♦", "♣", "★", "▲")  # solid, each: a thin moon all but vanished
 COLOUR_NAMES = ("blue", "cyan", "green", "yellow", "red", "purple")
 BIRD_NAMES = ("peacock", "parrot", "flamingo", "owl", "duck", "eagle")
 # for the shapes tile set: each colour is also a shape, so colour is never needed
