@@ -72,6 +72,7 @@ export function createViews({ endCard, shown, resync, undoKeys, levelLabels = {}
     // morphed, not rebuilt: a move changes a class or a score, not the chips
     if (chips !== state.shownChips) { morphInto($("seats"), chips); state.shownChips = chips; }
     showBoard(next);
+    if (!sound || sound === "undo") spendTransients();
     cursorToHint();
     endCauseInSight();
     // refused by the rules (Escalator's turned card): it looks off, but a tap says why
@@ -133,6 +134,13 @@ export function createViews({ endCard, shown, resync, undoKeys, levelLabels = {}
 
   // The board comes whole or as a patch: the parts that changed since the last view, the
   // new order of the runs of elements that moved, the ids of those gone.
+  // A move's passing effect (an element marked data-transient: Ishido's points rising
+  // off the tile just placed) plays after that move alone, not when a page shows the
+  // board (a reload) nor when an Undo brings back the move before: those are marked spent.
+  function spendTransients() {
+    for (const effect of $("board").querySelectorAll("[data-transient]")) effect.dataset.transient = "spent";
+  }
+
   function showBoard(next) {
     if (!next.parts) { morphInto($("board"), next.html); return; }
     let patched = false;

@@ -351,6 +351,10 @@ def test_click_a_cell_to_place_the_tile(ishido: OpenGame, server_view: ServerVie
     expect(game.message).to_contain_text("does not fit")
     assert game.board() == after
     expect(game.left).to_have_text("65")
+    # the points rose after the move alone: a reload shows the tile without them
+    game.page.reload()
+    expect(game.cell(target).locator(".ish-gain")).to_have_attribute("data-transient", "spent")
+    expect(game.cell(target).locator(".ish-gain")).to_be_hidden()
 
 
 def test_an_undo_that_counts_as_help_asks_first_and_says_so(ishido: OpenGame) -> None:

@@ -143,12 +143,14 @@ def _tile_element(tile: int, css: str, attributes: str, over: str = "") -> str:
 def _gain(points: int, four_way: bool) -> str:
     """The points the tile just placed scored, rising off it and fading (view.css), as
     the 1990 game showed them; a 4-way's with a burst. The status line says it in words
-    (`play_note`), so this is for the eye alone."""
+    (`play_note`), so this is for the eye alone; data-transient: after the move alone,
+    not on a reload nor after an Undo (views.js)."""
     burst = '<circle class="ish-burst" cx="50" cy="50" r="40"/>' if four_way else ""
     words = f"+{points}"
     # as large as the tile's width holds ("+25025" too), a digit being about .6 em wide
     size = min(54 if four_way else 46, round(92 / (0.6 * len(words))))
-    return (f'<g class="ish-gain{" four-way" if four_way else ""}" aria-hidden="true">{burst}'
+    return (f'<g class="ish-gain{" four-way" if four_way else ""}" data-transient '
+            f'aria-hidden="true">{burst}'
             f'<text x="50" y="52" font-size="{size}">{words}</text></g>')
 
 
