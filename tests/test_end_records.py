@@ -105,6 +105,21 @@ def test_a_first_game_lost_in_third_place_is_no_record_of_the_most_cells() -> No
     assert end_records(tribolo, third, [third]) == []
 
 
+def test_none_of_a_thing_is_no_record_of_the_most_of_it() -> None:
+    """A first Ishido win with no 4-way: its score is a record, "most 4-ways 0" is not
+    (the card said "Your new record: most 4-ways", and listed 0)."""
+    ishido = GAMES["ishido"]
+    first = Result(sid="a", round=1, game="ishido", preset="seed", mode="solo", outcome="won",
+                   score=200, elapsed_ms=600_000, moves=66, assisted=False, finished=1.0,
+                   figures={"4-ways": 0.0, "tiles placed": 72.0})
+    names = [found["name"] for found in end_records(ishido, first, [first])]
+    assert "score" in names and "4-ways" not in names
+    second = replace(first, sid="b", finished=2.0, figures={"4-ways": 2.0, "tiles placed": 72.0})
+    found = {r["name"]: (r["shown"], r["new"])
+             for r in end_records(ishido, second, [first, second])}
+    assert found["4-ways"] == ("2", True)
+
+
 def test_a_position_given_sets_no_record() -> None:
     given = replace(won("d", 10), preset=CUSTOM_POSITION)
     assert end_records(MINESWEEPER, given, [*BEFORE, given]) == []

@@ -90,8 +90,10 @@ def over_all(figure: StatFigure, results: Sequence[Result]) -> dict[str, Any]:
 
 def record(figure: StatFigure, results: Sequence[Result]) -> float | None:
     """The best value of a "lowest" or "highest" figure over the games played without
-    help (a game with hints or Assist sets no record); None if there is none."""
-    unhelped = [value for r, value in counted(figure, results) if not r.assisted]
+    help (a game with hints or Assist sets no record); None if there is none. None of a
+    thing is no most of it: a "highest" figure's 0 is no record (Ishido's 4-ways)."""
+    unhelped = [value for r, value in counted(figure, results) if not r.assisted
+                and (figure.show != "highest" or value > 0)]
     best = min if figure.show == "lowest" else max
     return best(unhelped, default=None)
 

@@ -38,9 +38,10 @@ def end_records(spec: GameSpec, this: Result, group: Sequence[Result]) -> list[d
         if figure.show not in ("lowest", "highest") or value is None:
             continue
         best = record(figure, before)
-        if best is None and (this.assisted or this.outcome != "won"):
-            continue  # no record yet: the first is set by a win without help (a first
-            # game lost in third place is no "new record" of the most cells)
+        if best is None and (this.outcome != "won" or record(figure, [this]) is None):
+            continue  # no record yet: the first is set by a win without help (`record`
+            # counts none with help; a first game lost in third place is no "new record"
+            # of the most cells), with some of the thing (no 4-way is no most 4-ways)
         new = not this.assisted and (best is None or _better(figure, value, best))
         kept = value if new or best is None else best
         # "so far": beside this game's own figures ("Your cells 16"), a record kept from

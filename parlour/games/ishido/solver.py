@@ -525,7 +525,7 @@ def _note(board: Board, move: tuple[int, int]) -> str:
     near = pos.near[cell]
     points = _points(pos, cell, board.four_ways)
     if near == 4:
-        return f"Place it here: a 4-way match, worth {_worth(points)}"
+        return f"Place it here for a 4-way, worth {_worth(points)}"
     before = _summary(pos, stock)
     pos.place(cell, tile)
     after = _summary(pos, stock)
@@ -533,13 +533,13 @@ def _note(board: Board, move: tuple[int, int]) -> str:
     if not stock.total:
         return here.replace("it here", "the last tile here")
     if after.spots > before.spots:
-        return f"{here}: it sets up a 4-way for a tile to come"
+        return f"{here}; it sets up a 4-way for a tile to come"
     if after.stranded:  # the fewest the tiles to come can be left without a place
         some = "one fits" if after.stranded == 1 else f"{after.stranded} fit"
         if points:
             return f"{here}; of the tiles to come, {some} nowhere yet"
-        return f"{here}: it keeps room for most tiles to come ({some} nowhere yet)"
-    return f"{here}: it keeps room for the tiles to come"
+        return f"{here}; it keeps room for most tiles to come ({some} nowhere yet)"
+    return f"{here}; it keeps room for the tiles to come"
 
 
 def _worth(points: int) -> str:

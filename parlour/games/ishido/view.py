@@ -60,7 +60,8 @@ def render(observation: JSON, ctx: RenderContext) -> str:
     # Enter's cell: the first place the tile fits, when help shows them (never otherwise)
     start = min(map(int, valid), default=None)
     last = observation["last"]
-    gained = {last["cell"]: (last["points"], last["four_way"])} if last else {}
+    # (a tile that scored nothing, on the classic rules' outer ring, shows no "+0")
+    gained = {last["cell"]: (last["points"], last["four_way"])} if last and last["points"] else {}
     cells = (
         _cell(col, row, observation["cells"][row * COLS + col], playing,
               valid.get(str(row * COLS + col)), hint == (col, row), row * COLS + col == start,
@@ -83,8 +84,8 @@ def render(observation: JSON, ctx: RenderContext) -> str:
 
 FIRST_NOTES = {
     "seed": "Place the next tile beside tiles it matches, in colour or in bird.",
-    "classic": "Place the next tile beside tiles it matches: beside two or more, "
-               "some by colour and some by bird (Help says how).",
+    "classic": "Place the next tile beside tiles it matches. Classic rules: beside two or "
+               "more, mix colour and bird matches; the outer ring scores nothing.",
 }
 
 
@@ -99,8 +100,10 @@ def play_note(observation: JSON) -> str | None:
         return None
     if observation["rules"] == "seed":
         return f"A 4-way: {last['points']} points."
+    ways = observation["four_ways"]  # (the schedule doubles a tile's points at each)
+    times = "double" if ways == 1 else f"{1 << ways} times its base points"
     return (f"A 4-way: {last['points']} points with its bonus, and every tile from now on "
-            "scores double.")
+            f"scores {times}.")
 
 
 def end_note(observation: JSON) -> str | None:

@@ -182,7 +182,7 @@ def test_classic_takes_a_four_way_over_a_one_neighbour_place() -> None:
     found = solver.hint(state, 0)
     assert found is not None
     assert found.move == {"place": [8, 3]}
-    assert found.note == "Place it here: a 4-way match, worth 33 points"  # 8 + a bonus of 25
+    assert found.note == "Place it here for a 4-way, worth 33 points"  # 8 + a bonus of 25
 
 
 STRANDING = """

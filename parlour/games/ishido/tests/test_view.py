@@ -114,4 +114,19 @@ def test_the_tile_just_placed_shows_its_points_and_a_4_way_says_so(rules: str, p
 def test_before_the_first_tile_the_status_line_gives_the_rules_chosen(rules: str) -> None:
     state = GAME.deal(GAME.validate({"rules": rules}), random.Random(4))
     assert play_note(GAME.observe(state, 0)) == FIRST_NOTES[rules]
-    assert ("some by colour and some by bird" in FIRST_NOTES[rules]) is (rules == "classic")
+    assert ("mix colour and bird" in FIRST_NOTES[rules]) is (rules == "classic")
+
+
+def test_a_second_4_way_says_by_how_much_tiles_now_score_and_a_tile_worth_nothing_shows_no_gain(
+) -> None:
+    """The classic schedule doubles a tile's points at each 4-way: the note after the
+    second says four times, not "double" again. A tile on the outer ring scores 0: no
+    "+0" rises off it."""
+    state = board(FOUR_WAY_AROUND, [tile(0, 0), tile(1, 1)], rules="classic", four_ways=1)
+    observation = GAME.observe(GAME.apply(state, (5, 3)), 0)
+    note = play_note(observation)
+    assert note is not None and "4 times its base points" in note
+    edge = board({(0, 3): tile(0, 0)}, [tile(0, 1), tile(0, 2)], rules="classic")
+    observation = GAME.observe(GAME.apply(edge, (0, 4)), 0)
+    assert observation["last"]["points"] == 0
+    assert gains(render(observation, RenderContext(seat=0, can_move=True))) == []
