@@ -74,7 +74,7 @@ export function createSeries({ send, open, endCard }) {
     // Blue … Computer, Red …" ran off a 390-pixel screen)
     const named = (seat) => series.seats.length < 3 || names[seat] === "You" ? "" : ' class="long"';
     const html = `<span class="series-label"><span class="long">Series, game</span><span class="short">Game</span> ${series.number}<span class="short">, won:</span></span>`
-      + series.seats.map((score, seat) => `<span class="series-seat" style="--seat-color: var(--seat-${seat})" title="${escapeHtml(`${names[seat]}: ${counted(score)}`)}">`
+      + byPlayer(series).map(([score, seat]) => `<span class="series-seat" style="--seat-color: var(--seat-${seat})" title="${escapeHtml(`${names[seat]}: ${counted(score)}`)}">`
         + `${seatDot(seat)}<b${named(seat)}>${escapeHtml(names[seat])}</b>`
         + `<span class="long">${escapeHtml(counted(score, drawn !== null))}</span>`
         + `<span class="short">${score.won}</span></span>`).join("")
@@ -92,7 +92,7 @@ export function createSeries({ send, open, endCard }) {
       const names = playerNames(view);
       const drawn = drawnByAll(series);
       scores.innerHTML = `<h3>${series.number > 1 ? `Series after ${series.number} games` : "Series so far"}</h3>`
-        + series.seats.map((score, seat) => `<div class="series-seat" style="--seat-color: var(--seat-${seat})">`
+        + byPlayer(series).map(([score, seat]) => `<div class="series-seat" style="--seat-color: var(--seat-${seat})">`
           + `${seatDot(seat)}<b>${escapeHtml(names[seat])}</b>`
           + `<span class="counts">${escapeHtml(counted(score, drawn !== null))}</span></div>`).join("")
         + (drawn ? `<div class="series-drawn">${drawn} drawn</div>` : "");
@@ -141,6 +141,13 @@ function playerNames(view) {
     : !mine || (shared && chair.you) ? "Player" : chair.you ? "You" : "Opponent");
   return names.map((name, seat) => name === "Player" ? playerNumber(view, seat)
     : names.filter((other) => other === name).length > 1 ? `${name}, ${view.seats[seat].name}` : name);
+}
+
+// Each seat's [score, seat], in the order of its player (their seat in the series' first
+// game): a rematch passes the seats on, and a row in seat order swapped its names at
+// every game.
+function byPlayer(series) {
+  return series.seats.map((score, seat) => [score, seat]).sort(([a], [b]) => a.player - b.player);
 }
 
 // The games every seat drew, where a draw is always everyone's (two seats: one's losses

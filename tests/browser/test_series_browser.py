@@ -99,9 +99,9 @@ def test_a_rematch_against_the_computer_starts_at_once(ttt: OpenGame) -> None:
     game.page.set_viewport_size({"width": 390, "height": 844})  # a phone: the games won alone
     expect(game.page.locator("#series .series-label")).to_have_text(
         "Game 2, won:", use_inner_text=True)
-    scores = game.page.locator("#series .series-seat")
-    expect(scores.nth(0)).to_have_text(re.compile(r"^Computer.*\s+[01]$"), use_inner_text=True)
-    expect(scores.nth(1)).to_have_text(re.compile(r"^You\s+[01]$"), use_inner_text=True)
+    scores = game.page.locator("#series .series-seat")  # in the first game's order
+    expect(scores.nth(0)).to_have_text(re.compile(r"^You\s+[01]$"), use_inner_text=True)
+    expect(scores.nth(1)).to_have_text(re.compile(r"^Computer.*\s+[01]$"), use_inner_text=True)
 
 
 def test_players_sharing_a_screen_are_told_apart_and_a_rematch_swaps_their_symbols(
@@ -122,8 +122,9 @@ def test_players_sharing_a_screen_are_told_apart_and_a_rematch_swaps_their_symbo
     game.play([(0, 0), (1, 1), (2, 2), (0, 2), (2, 0), (1, 0), (1, 2), (2, 1), (0, 1)])
     scores = game.page.locator("#end-series")
     expect(scores).to_contain_text("Series after 2 games", use_inner_text=True)
+    # (each player where they were in the first game: a rematch swapped their seats)
     expect(scores.locator(".series-seat")).to_have_text(
-        [re.compile(r"Player\s2\s+0 wins"), re.compile(r"Player\s1\s+1 win")], use_inner_text=True)
+        [re.compile(r"Player\s1\s+1 win"), re.compile(r"Player\s2\s+0 wins")], use_inner_text=True)
     expect(scores.locator(".series-drawn")).to_have_text("1 drawn")
 
 

@@ -118,6 +118,23 @@ def test_the_tab_title_follows_in_a_browser_without_idle_callbacks(
     expect(game.page).to_have_title("Cross wins · Tic Tac Toe · Parlour")
 
 
+def test_a_touch_screen_lights_no_cell_under_its_last_tap(
+    ttt: OpenGame, new_context: NewContext
+) -> None:
+    """A touch screen keeps the last tap's hover: a cell freed under it (here by Undo,
+    after a Rematch by the next game) must not look lit, as if hinted."""
+    phone = new_context(has_touch=True, is_mobile=True, viewport={"width": 390, "height": 844})
+    game = ttt(context=phone)
+    game.new_game("human", "human")
+    game.page.locator("#ttt-0-0").tap()
+    game.wait_board("X../.../...")
+    game.page.keyboard.press("u")  # the finger's last place is still over the cell
+    game.wait_board(".../.../...")
+    game.page.wait_for_timeout(300)  # (its fill fades in, when it is lit)
+    fill = game.page.eval_on_selector("#ttt-0-0 rect", "rect => getComputedStyle(rect).fill")
+    assert fill == "rgba(0, 0, 0, 0)"
+
+
 def test_cross_wins_and_the_board_locks(
     ttt: OpenGame, server_view: ServerView
 ) -> None:
@@ -437,7 +454,7 @@ def test_keyboard_only(ttt: OpenGame, create_game: CreateGame) -> None:
     press("5", ".../.X./...")
     press("1", "O../.X./...")
     keys.press("5")  # a taken cell's key plays nothing, and says why
-    expect(game.message).to_have_text("Column 2, row 2 is taken")
+    expect(game.message).to_have_text("The centre square is taken")  # as the move list names it
     expect(game.message).not_to_have_class(re.compile(r"\berror\b"))
     game.wait_board("O../.X./...")
 
@@ -578,7 +595,7 @@ def test_server_errors_show_under_the_board(ttt: OpenGame) -> None:
         game.cell(x, y).click()
 
     tamper(0, 0, {"cell": [0, 0]})
-    expect(game.message).to_have_text("Column 1, row 1 is taken")  # as players count
+    expect(game.message).to_have_text("The top left square is taken")
     expect(game.message).to_have_class(error)
 
     tamper(1, 1, {"cell": [5, 5]})

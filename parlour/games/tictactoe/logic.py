@@ -59,10 +59,20 @@ def winner(turn: Turn) -> int | None:
     return None if cells is None else turn.owner(cells[0])
 
 
-def taken(cell: Cell) -> str:
-    """Why a cell cannot be played: "column 3, row 1 is taken"."""
+ROWS = ("top", "middle", "bottom")
+COLUMNS = ("left", "centre", "right")
+
+
+def square_name(cell: Cell) -> str:
+    """A square as players name it: "top left", "middle right", "centre"."""
     x, y = cell
-    return f"column {x + 1}, row {y + 1} is taken"
+    return "centre" if (x, y) == (1, 1) else f"{ROWS[y]} {COLUMNS[x]}"
+
+
+def taken(cell: Cell) -> str:
+    """Why a cell cannot be played, naming it as the move list does: "the top left
+    square is taken"."""
+    return f"the {square_name(cell)} square is taken"
 
 
 def is_over(turn: Turn) -> bool:

@@ -7,19 +7,23 @@ import functools
 
 from parlour.core.game import JSON, MoveNote, RenderContext
 from parlour.core.markup import attr, classes, grid_rows, lines, move_attr
-from parlour.games.tictactoe.logic import SEAT_NAMES, SIZE, Cell, Turn, taken, winner
+from parlour.games.tictactoe.logic import (
+    SEAT_NAMES,
+    SIZE,
+    Cell,
+    Turn,
+    square_name,
+    taken,
+    winner,
+)
 
 CELL = 100
 PAD = 14
-ROWS = ("top", "middle", "bottom")
-COLUMNS = ("left", "centre", "right")
 
 
 def describe_move(before: Turn, move: Cell, after: Turn) -> MoveNote:
     """The move list's words for a move: the square, as players name it, and a win."""
-    x, y = move
-    square = "centre" if (x, y) == (1, 1) else f"{ROWS[y]} {COLUMNS[x]}".replace(
-        "middle centre", "centre")
+    square = square_name(move)
     return MoveNote(f"{square}, wins" if winner(after) is not None else square)
 
 

@@ -330,7 +330,7 @@ def test_taken_cell_is_refused() -> None:
     with pytest.raises(IllegalMove, match="taken"):
         GAME.apply(turn, (1, 1))
     turn = GAME.apply(turn, (0, 0))
-    with pytest.raises(IllegalMove, match=r"^column 1, row 1 is taken$"):  # as players count
+    with pytest.raises(IllegalMove, match=r"^the top left square is taken$"):  # as the list says
         GAME.apply(turn, (0, 0))
     # the refused move changed nothing
     assert GAME.to_move(turn) == CROSS
