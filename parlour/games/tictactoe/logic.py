@@ -59,14 +59,14 @@ def winner(turn: Turn) -> int | None:
     return None if cells is None else turn.owner(cells[0])
 
 
-ROWS = ("top", "middle", "bottom")
-COLUMNS = ("left", "centre", "right")
+ROW_NAMES = ("top", "middle", "bottom")
+COLUMN_NAMES = ("left", "centre", "right")
 
 
 def square_name(cell: Cell) -> str:
     """A square as players name it: "top left", "middle right", "centre"."""
     x, y = cell
-    return "centre" if (x, y) == (1, 1) else f"{ROWS[y]} {COLUMNS[x]}"
+    return "centre" if (x, y) == (1, 1) else f"{ROW_NAMES[y]} {COLUMN_NAMES[x]}"
 
 
 def taken(cell: Cell) -> str:
