@@ -416,6 +416,7 @@ def test_a_chart_of_times_to_the_hundredth_marks_the_best_so_and_its_axis_in_sec
     # the bars' edges: whole seconds, written as the tiles write times (4.32), not 0:04
     assert {"4", "7", "10"} <= set(texts) and "0:04" not in texts, texts
     assert not [text for text in texts if text.endswith(".00")], texts  # no 12.00 under a bar
+    assert "time in seconds" in texts  # bare numbers under the bars: the axis says what
 
 
 def test_no_best_is_marked_when_every_game_had_help() -> None:

@@ -84,6 +84,8 @@ def figure_chart(figure: StatFigure, results: Sequence[Result], outcomes: Mappin
     else:
         bars, edges = _ranges(values, figure.unit), True
     x_title = figure.label if figure.unit in ("", "seconds") else figure.unit
+    if figure.places and max(spread) < 60:  # edges of bare seconds ("4 7 10"): say so
+        x_title = f"{figure.label} in seconds"
     free = sum(bar.free for bar in bars)
     title = (figure.unit or figure.label if figure.show == "distribution"
              else f"{figure.label} of {games}")
