@@ -563,8 +563,9 @@ def test_home_end_and_the_page_keys_take_the_cursor_to_the_board_s_edges(
     scroll for them)."""
     game = minesweeper(find_deal(7, 9, 10, (0, 0), lambda s: len(closed_safe(s)) >= 2))
     keys = game.page.keyboard
-    keys.press("ArrowRight")  # the cursor appears on the first cell
-    for key in ("ArrowRight", "ArrowRight", "ArrowDown", "ArrowDown", "ArrowDown"):
+    keys.press("ArrowRight")  # the cursor appears in the middle
+    assert game.focused() == "ms-3-4"
+    for key in ("ArrowLeft", "ArrowLeft"):
         keys.press(key)
     assert game.focused() == "ms-3-2"
     for key, cell in (("End", "ms-3-8"), ("Home", "ms-3-0"), ("PageDown", "ms-6-0"),
@@ -771,7 +772,10 @@ def test_flag_mode_shows_with_a_mouse_only_once_on_swaps_the_keys_and_is_remembe
     game.sends_nothing(lambda: page.keyboard.press("f"))
     expect(switch).to_have_attribute("aria-pressed", "true")
 
-    page.keyboard.press("ArrowRight")  # the cursor on the first cell
+    page.keyboard.press("ArrowRight")  # the cursor comes on in the middle
+    expect(game.cell((2, 2))).to_be_focused()
+    for key in ("ArrowLeft", "ArrowLeft", "ArrowUp", "ArrowUp"):
+        page.keyboard.press(key)
     expect(game.cell(deal.first)).to_be_focused()
     with next_view(page):  # nothing is open yet: the mode waits, and Enter opens
         page.keyboard.press("Enter")
@@ -1144,9 +1148,9 @@ def test_a_whole_game_with_the_keyboard_only(
             keys.press(key)
 
     assert not (game.focused() or "").startswith("ms-")
-    keys.press("ArrowRight")  # the cursor appears on the first cell
-    assert game.focused() == "ms-0-0"
-    position.append((0, 0))
+    keys.press("ArrowRight")  # the cursor appears in the middle, where a first click opens most
+    assert game.focused() == "ms-2-2"
+    position.append((2, 2))
     go(deal.first)
     press("Enter")
     state = deal.start
@@ -1194,7 +1198,9 @@ def test_a_hint_takes_the_keyboards_cursor_and_enter_plays_it(minesweeper: OpenG
     deal = find_deal(5, 5, 3, (0, 0), lambda s: not s.won())
     game = minesweeper(deal)
     page = game.page
-    page.keyboard.press("ArrowRight")  # the cursor appears on the first cell
+    for key in ("ArrowRight", "ArrowLeft", "ArrowLeft", "ArrowUp", "ArrowUp"):
+        page.keyboard.press(key)  # the cursor comes on in the middle: to the first click
+    expect(game.cell(deal.first)).to_be_focused()
     with game.next_view(page):
         page.keyboard.press("Enter")
     game.wait_board(text(deal.start))

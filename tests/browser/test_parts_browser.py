@@ -31,10 +31,12 @@ PLAYABLE = {"minesweeper": '#board [aria-disabled="false"] .closed[data-move]',
             "ishido": "#board .valid[data-move]", "tictactoe": "#board .playable[data-move]"}
 
 # The board's markup, attributes in order of name: an element morphed keeps the ones it
-# had in their places and adds the others after them, unlike one parsed afresh.
+# had in their places and adds the others after them, unlike one parsed afresh. A move's
+# passing effect is the page's to spend (views.js): a fresh load's is spent at once.
 BOARD = """() => {
   const board = document.getElementById("board").cloneNode(true);
   board.querySelector("#ms-time")?.replaceChildren();  // the running clock
+  for (const effect of board.querySelectorAll("[data-transient]")) effect.dataset.transient = "";
   for (const element of board.querySelectorAll("*")) {
     const names = element.getAttributeNames().sort();
     const values = names.map((name) => element.getAttribute(name));

@@ -23,8 +23,9 @@ def render(observation: JSON, ctx: RenderContext) -> str:
     rows, cols, status = observation["rows"], observation["cols"], observation["status"]
     playing = status == "playing" and ctx.can_move
     hint = _hint_cell(ctx.hint)
+    start = _start_cell(observation["cells"]) if playing else None
     cells = (
-        _cell(row, col, symbol, hint == (row, col))
+        _cell(row, col, symbol, hint == (row, col), start == (row, col))
         for row, line in enumerate(observation["cells"])
         for col, symbol in enumerate(line)
     )
@@ -40,6 +41,17 @@ def render(observation: JSON, ctx: RenderContext) -> str:
         *grid_rows(cells, cols, boxed=True),
         "</div></div></div>",
     ])
+
+
+def _start_cell(cells: list[str]) -> tuple[int, int] | None:
+    """Where the keyboard's cursor comes onto the board (data-start): the closed cell
+    nearest the middle, where a first click opens most and, later, the edge of what is
+    open (from the top left corner, the first arrow took a new game's cursor)."""
+    middle_row, middle_col = (len(cells) - 1) / 2, (len(cells[0]) - 1) / 2
+    closed = ((row, col) for row, line in enumerate(cells)
+              for col, symbol in enumerate(line) if symbol in "#?")
+    return min(closed, key=lambda at: (abs(at[0] - middle_row) + abs(at[1] - middle_col), at),
+               default=None)
 
 
 def _hint_cell(hint: JSON | None) -> tuple[int, int] | None:
@@ -147,8 +159,8 @@ def _board_label(observation: JSON) -> str:
 
 
 @lru_cache(maxsize=65536)  # a cell's markup depends on these alone; boards repeat most
-def _cell(row: int, col: int, symbol: str, hinted: bool) -> str:
-    actions = _actions(row, col, symbol)
+def _cell(row: int, col: int, symbol: str, hinted: bool, start: bool = False) -> str:
+    actions = _actions(row, col, symbol) + (" data-start" if start else "")
     state = "open" if symbol in ".12345678" else "closed"
     if symbol in "*X":
         state = "open mine"

@@ -67,3 +67,27 @@ def test_a_flag_offers_its_clearing_to_a_player_of_flags_only() -> None:
     assert 'data-alt-move-marks-flags-only="{&quot;unmark&quot;:[0,0]}"' in cell[0]
     for other in (cell[1], cell[2]):
         assert "data-alt-move=" in other and "data-alt-move-marks" not in other
+
+
+def started_at(html: str) -> list[tuple[int, int]]:
+    return [(int(row), int(col)) for row, col in
+            re.findall(r'id="ms-(\d+)-(\d+)"[^>]* data-start', html)]
+
+
+def test_the_keyboard_s_cursor_comes_on_at_the_closed_cell_nearest_the_middle() -> None:
+    """A new game's first arrow lands in the middle, where a first click opens most (it
+    took the top left corner); later, on the closed cell nearest the middle; never on a
+    board that cannot be played."""
+    state = GAME.deal(GAME.validate({}), random.Random(1))
+    rows, cols = state.rows, state.cols
+    middle = ((rows - 1) // 2, (cols - 1) // 2)
+    assert started_at(render(GAME.observe(state, 0), PLAYING)) == [middle]
+    opened = GAME.apply(state, ("open", *middle))
+    observation = GAME.observe(opened, 0)
+    (start,) = started_at(render(observation, PLAYING))
+    assert observation["cells"][start[0]][start[1]] in "#?"
+    closed = [(r, c) for r, line in enumerate(observation["cells"])
+              for c, symbol in enumerate(line) if symbol in "#?"]
+    distance = [abs(r - (rows - 1) / 2) + abs(c - (cols - 1) / 2) for r, c in (start, *closed)]
+    assert distance[0] == min(distance[1:])
+    assert started_at(render(observation, RenderContext(seat=0, can_move=False))) == []
