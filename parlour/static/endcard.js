@@ -432,14 +432,20 @@ export function createEndCard({ sameDeal = true } = {}) {
 // won" read as if the deal needed it).
 export function endDetail(next, helped = "You played it with help.") {
   const said = endWords(next);
+  // (players sharing the screen are "both" above, not "you": the game had the help)
+  const whose = everySeatHere(next) ? helped.replace(/^You played it/, "This game was played") : helped;
   return next.assisted && next.you.length && !(next.shown && next.outcome === "won")
-    ? `${said} ${helped}` : said;
+    ? `${said} ${whose}` : said;
+}
+
+function everySeatHere(next) {
+  return next.seats.length > 1 && next.you.length === next.seats.length;
 }
 
 function endWords(next) {
   if (next.end_note) return `${next.end_note}.`;
   if (next.you.length === 0) return "The game is over.";
-  if (next.seats.length > 1 && next.you.length === next.seats.length) {  // all seats at one screen
+  if (everySeatHere(next)) {  // all seats at one screen
     const shared = next.status === "draw" || next.winners.length !== 1;
     if (shared) return `Well played, ${next.seats.length === 2 ? "both" : "all"}!`;
     // (every seat is this page's here, so all are human: the winner by their number)

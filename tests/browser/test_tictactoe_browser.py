@@ -196,6 +196,15 @@ def test_draw_game(ttt: OpenGame) -> None:
     expect(card.get_by_role("button", name="Same deal again")).to_be_hidden()
 
 
+def test_players_sharing_the_screen_are_told_the_game_had_help_not_you(ttt: OpenGame) -> None:
+    game = ttt()
+    game.new_game("human", "human")
+    game.page.keyboard.press("h")
+    expect(game.message).to_contain_text("Hint:")
+    game.play([(0, 0), (1, 0), (2, 0), (1, 1), (1, 2), (2, 1), (0, 1), (0, 2), (2, 2)])
+    expect(game.message).to_have_text("Well played, both! This game was played with help.")
+
+
 def test_undo_and_redo(ttt: OpenGame) -> None:
     game = ttt()
     game.new_game("human", "human")
