@@ -333,7 +333,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
   // tile toward the gap), that element's move, if it ended on the one or the other (a
   // press on Escalator's stock let go over the pyramid's foot, on the way to the base,
   // turned a card, which no Undo takes back); else the element marked data-swipe with the
-  // swipe's direction (left, right, up, down), if any.
+  // swipe's direction (left, right, up, down), if any (one with no move says why, data-why).
   function swipe(start, dx, dy, end) {
     const board = $("board");
     const across = Math.abs(dx) > Math.abs(dy);
@@ -351,7 +351,7 @@ export function createInput({ info, send, actions, commands, newGameWith, endCar
       }
     }
     const keyed = board.querySelector(`[data-swipe~="${direction}"]`);
-    if (keyed) { activate(keyed); return true; }
+    if (keyed) { if (!activate(keyed)) whyNot(keyed); return true; }
     return false;
   }
 

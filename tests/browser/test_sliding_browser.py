@@ -105,6 +105,19 @@ def test_a_puzzle_solved_by_the_arrow_keys(
     expect(page.locator("#headline")).to_have_text("You win! 2 moves")
 
 
+def test_an_arrow_with_no_tile_to_slide_says_why(
+    create_game: CreateGame, open_page: OpenPage, next_view: NextView,
+) -> None:
+    page = start(create_game, open_page, "1,2,3,4,5,0,7,8,6")  # the gap at the right edge
+    page.keyboard.press("ArrowLeft")  # no tile right of the gap to move left
+    expect(page.locator("#message")).to_have_text(
+        "No tile can slide left: the gap is in the rightmost column")
+    assert board(page) == " 1  2  3\n 4  5  .\n 7  8  6"
+    with next_view(page):
+        page.keyboard.press("ArrowUp")  # the tile below it can
+    expect(page.locator("#headline")).to_have_text("You win! 1 move")
+
+
 # Where the gap goes when an arrow key slides the tile beside it (ArrowLeft: the tile
 # right of the gap moves left, so the gap moves right).
 GAP_STEP = {"ArrowLeft": (0, 1), "ArrowRight": (0, -1), "ArrowUp": (1, 0), "ArrowDown": (-1, 0)}

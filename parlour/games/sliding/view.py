@@ -106,11 +106,20 @@ def _gap(gap: int, rows: int, cols: int) -> str:
             f'--hc:{cols - 1}" data-drop="" aria-hidden="true"><i class="sl-pic"></i></div>')
 
 
+# where the gap is when no tile can slide a way: that way's tile would be beyond the edge
+EDGES = {"left": "in the rightmost column", "right": "in the leftmost column",
+         "up": "in the bottom row", "down": "in the top row"}
+
+
 def _keys(gap: int, rows: int, cols: int) -> str:
-    """The arrow keys and swipes: each slides the tile that moves that way, if any."""
+    """The arrow keys and swipes: each slides the tile that moves that way, or, where
+    none can, says why (a key or a swipe that did nothing read as a page not listening)."""
+    beside = {swipe: cell for _, swipe, _, cell in _beside(gap, rows, cols)}
     buttons = [f'<button type="button" tabindex="-1" data-key="{key}" data-swipe="{swipe}"'
-               f'{move_attr("data-move", {"cell": [row, col]})}>{label}</button>'
-               for key, swipe, label, (row, col) in _beside(gap, rows, cols)]
+               + (move_attr("data-move", {"cell": list(beside[swipe])}) if swipe in beside
+                  else f' data-why="No tile can slide {swipe}: the gap is {EDGES[swipe]}"')
+               + f">{label}</button>"
+               for key, swipe, label, _ in ARROWS]
     return f'<div class="sl-keys" id="sl-keys" aria-hidden="true">{"".join(buttons)}</div>'
 
 
