@@ -132,8 +132,6 @@ export function createViews({ endCard, shown, resync, undoKeys, levelLabels = {}
     whenIdle(() => { set(document, "title", state.titleWanted); state.titleWanted = null; }, 300);
   }
 
-  // The board comes whole or as a patch: the parts that changed since the last view, the
-  // new order of the runs of elements that moved, the ids of those gone.
   // A move's passing effect (an element marked data-transient: Ishido's points rising
   // off the tile just placed) plays after that move alone, not when a page shows the
   // board (a reload) nor when an Undo brings back the move before: those are marked spent.
@@ -141,6 +139,8 @@ export function createViews({ endCard, shown, resync, undoKeys, levelLabels = {}
     for (const effect of $("board").querySelectorAll("[data-transient]")) effect.dataset.transient = "spent";
   }
 
+  // The board comes whole or as a patch: the parts that changed since the last view, the
+  // new order of the runs of elements that moved, the ids of those gone.
   function showBoard(next) {
     if (!next.parts) { morphInto($("board"), next.html); return; }
     let patched = false;

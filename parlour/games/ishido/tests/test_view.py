@@ -117,8 +117,7 @@ def test_before_the_first_tile_the_status_line_gives_the_rules_chosen(rules: str
     assert ("mix colour and bird" in FIRST_NOTES[rules]) is (rules == "classic")
 
 
-def test_a_second_4_way_says_by_how_much_tiles_now_score_and_a_tile_worth_nothing_shows_no_gain(
-) -> None:
+def test_a_later_4_way_says_by_how_much_and_a_tile_worth_nothing_shows_no_gain() -> None:
     """The classic schedule doubles a tile's points at each 4-way: the note after the
     second says four times, not "double" again. A tile on the outer ring scores 0: no
     "+0" rises off it."""
