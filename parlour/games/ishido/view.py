@@ -84,8 +84,8 @@ def render(observation: JSON, ctx: RenderContext) -> str:
 
 FIRST_NOTES = {
     "seed": "Place the next tile beside tiles it matches, in colour or in bird.",
-    "classic": "Place the next tile beside tiles it matches. Classic rules: beside two or "
-               "more, mix colour and bird matches; the outer ring scores nothing.",
+    "classic": "Place the next tile beside tiles it matches; beside two or more, mix colour "
+               "and bird. The outer ring scores nothing.",
 }
 
 

@@ -114,7 +114,7 @@ def test_the_tile_just_placed_shows_its_points_and_a_4_way_says_so(rules: str, p
 def test_before_the_first_tile_the_status_line_gives_the_rules_chosen(rules: str) -> None:
     state = GAME.deal(GAME.validate({"rules": rules}), random.Random(4))
     assert play_note(GAME.observe(state, 0)) == FIRST_NOTES[rules]
-    assert ("mix colour and bird" in FIRST_NOTES[rules]) is (rules == "classic")
+    assert ("mix colour and bird" in FIRST_NOTES[rules]) is (rules == "classic")  # the pairing
 
 
 def test_a_later_4_way_says_by_how_much_and_a_tile_worth_nothing_shows_no_gain() -> None:
