@@ -24,6 +24,7 @@ const ALL_PLACES = ["low", "other-side", "beside", "below"];
 const OLDER_MOVES_WEIGHT = 0.25;  // a pixel of older moves matters less than one of the board
 const LAST_MOVES = 3;  // the moves that tell how the game ended: as much as the board
 const MARGIN_PX = 6;  // around what is kept in sight: a straight line's box has no height
+const MOVES_ABOVE_MIN_PX = 120;  // a move list ends above the card only with this much room
 // beside the column, the card is .75rem from the screen's edge (the column's padding keeps
 // it as far from the board), and from 17rem wide to 22rem (its panel on a wide screen):
 // narrower, its words wrap into a tall column (Ishido's margin at 1366x768 made it 181 px,
@@ -53,6 +54,24 @@ function drawnBox(board) {
       right: Math.max(box.right, r.right), bottom: Math.max(box.bottom, r.bottom) } : r;
   }
   return box;
+}
+
+// A move list beside the board that the floating `card` lies over (null: none) ends above
+// it, its last moves scrolled into sight where they were: at 1280x800 Tic Tac Toe's card
+// hid moves 6 to 9 of 9 (a list too short to keep a few moves above it stays whole).
+function movesAbove(card) {
+  const list = $("movelist");
+  if (!list) return;
+  list.style.removeProperty("bottom");
+  if (!card) return;
+  const items = list.querySelector(".movelist-items");
+  const atEnd = items.scrollTop + items.clientHeight >= items.scrollHeight - 2;
+  const box = list.getBoundingClientRect(), over = card.getBoundingClientRect();
+  const across = over.left < box.right && over.right > box.left;
+  const room = over.top - box.top - MARGIN_PX;
+  if (!across || over.top >= box.bottom || room < MOVES_ABOVE_MIN_PX) return;
+  list.style.bottom = `${box.bottom - over.top + MARGIN_PX + Number.parseFloat(getComputedStyle(list).bottom)}px`;
+  if (atEnd) items.scrollTop = items.scrollHeight;
 }
 
 // The moves of the move list, where it stands beside the board (under it, on a phone, the
@@ -201,6 +220,7 @@ export function createEndCard({ sameDeal = true } = {}) {
     set($("end-show"), "hidden", shown || !over);
     state.following = null;
     if (shown) requestAnimationFrame(() => keepInSight());
+    else movesAbove(null);
   }
 
   // What ended the game (a board marks it data-end-cause: Minesweeper's exploded mine,
@@ -216,6 +236,7 @@ export function createEndCard({ sameDeal = true } = {}) {
     const card = $("end-card");
     const scrolled = window.scrollY;  // (the card out of the flow a moment shortens the page)
     card.classList.remove(...ALL_PLACES);
+    movesAbove(null);
     if (card.hidden) return;
     evenFigures();
     // the bar of buttons stays at the top (two rows on a phone): the card keeps below it
@@ -257,6 +278,7 @@ export function createEndCard({ sameDeal = true } = {}) {
     const below = best.hides[0] > 0;
     card.classList.add(...(below ? ["below"] : best.place));
     evenFigures();
+    if (!below && moves.length) movesAbove(card);
     if (below) window.scrollTo({ top: scrolled, behavior: "instant" });
     if (scroll) state.scrollWanted = below;
   }

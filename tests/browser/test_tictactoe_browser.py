@@ -703,6 +703,34 @@ def test_the_end_card_leaves_the_move_list_in_sight(
         assert not overlap(shown, box), f"the card {shown} hides {box}"
 
 
+def test_a_move_list_under_the_end_card_ends_above_it_with_its_last_moves_in_sight(
+    ttt: OpenGame, create_game: CreateGame, new_context: NewContext,
+) -> None:
+    """At 1280x800 nine moves fill the list down to where the card floats, the taller for
+    a series' score: the list ends above the card, scrolled to its last move (the card
+    hid moves 6 to 9), and comes back whole once the card is put away."""
+    created = create_game("tictactoe", seats=["human", "human"])
+    sid = created["session"]
+    context = new_context(tokens={sid: created["token"]}, viewport={"width": 1280, "height": 800})
+    game = ttt(f"/play/tictactoe?session={sid}", context=context)
+    game.play([(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)])
+    card = game.page.locator("#end-card")
+    card.get_by_role("button", name="Rematch", exact=True).click()
+    game.wait_board(".../.../...")
+    game.play([(0, 0), (1, 0), (2, 0), (1, 1), (1, 2), (2, 1), (0, 1), (0, 2), (2, 2)])
+    expect(card).to_be_visible()
+    expect(card.locator("#end-series")).to_be_visible()
+    wait_for_layout(game.page)
+    shown, items = card.bounding_box(), game.page.locator("#movelist-items").bounding_box()
+    last = game.page.locator("#movelist-items .mv").last.bounding_box()
+    assert shown and items and last
+    assert not overlap(shown, last), f"the card {shown} hides the last move {last}"
+    assert items["y"] <= last["y"] and last["y"] + last["height"] <= items["y"] + items["height"] + 1
+    game.page.keyboard.press("Escape")  # the card put away: the list takes its room again
+    expect(card).to_be_hidden()
+    assert game.page.locator("#movelist").evaluate("(list) => list.style.bottom") == ""
+
+
 def test_on_a_small_phone_on_its_side_the_end_card_stays_below_the_bar(
     ttt: OpenGame, create_game: CreateGame, new_context: NewContext,
 ) -> None:
