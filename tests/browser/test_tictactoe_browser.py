@@ -725,7 +725,8 @@ def test_a_move_list_under_the_end_card_ends_above_it_with_its_last_moves_in_sig
     last = game.page.locator("#movelist-items .mv").last.bounding_box()
     assert shown and items and last
     assert not overlap(shown, last), f"the card {shown} hides the last move {last}"
-    assert items["y"] <= last["y"] and last["y"] + last["height"] <= items["y"] + items["height"] + 1
+    bottom = items["y"] + items["height"] + 1
+    assert items["y"] <= last["y"] and last["y"] + last["height"] <= bottom  # scrolled to it
     game.page.keyboard.press("Escape")  # the card put away: the list takes its room again
     expect(card).to_be_hidden()
     assert game.page.locator("#movelist").evaluate("(list) => list.style.bottom") == ""
