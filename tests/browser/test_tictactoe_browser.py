@@ -105,6 +105,25 @@ def ttt(open_page: OpenPage, next_view: NextView) -> OpenGame:
     return open_game
 
 
+OpenTwo = Callable[..., TicTacToePage]
+
+
+@pytest.fixture
+def two_at(ttt: OpenGame, create_game: CreateGame, new_context: NewContext) -> OpenTwo:
+    """A game for two at one screen, in a browser of its own `width` by `height` pixels
+    (`phone`: a touch screen)."""
+
+    def open_two(width: int, height: int, phone: bool = False) -> TicTacToePage:
+        created = create_game("tictactoe", seats=["human", "human"])
+        sid = created["session"]
+        touch = {"has_touch": True, "is_mobile": True} if phone else {}
+        context = new_context(tokens={sid: created["token"]},
+                              viewport={"width": width, "height": height}, **touch)
+        return ttt(f"/play/tictactoe?session={sid}", context=context)
+
+    return open_two
+
+
 def test_the_tab_title_follows_in_a_browser_without_idle_callbacks(
     ttt: OpenGame, new_context: NewContext
 ) -> None:
@@ -406,14 +425,9 @@ WORD_LINES_JS = """(element) => {
 }"""
 
 
-def test_a_move_too_long_for_the_list_breaks_after_its_square(
-    ttt: OpenGame, create_game: CreateGame, new_context: NewContext
-) -> None:
+def test_a_move_too_long_for_the_list_breaks_after_its_square(two_at: OpenTwo) -> None:
     """At 1366x768 the 200-pixel list beside the board split "bottom" from "left"."""
-    created = create_game("tictactoe", seats=["human", "human"])
-    sid = created["session"]
-    context = new_context(tokens={sid: created["token"]}, viewport={"width": 1366, "height": 768})
-    game = ttt(f"/play/tictactoe?session={sid}", context=context)
+    game = two_at(1366, 768)
     for key, board in (("2", ".X./.../..."), ("1", "OX./.../..."), ("5", "OX./.X./..."),
                        ("4", "OX./OX./..."), ("9", "OX./OX./..X"), ("7", "OX./OX./O.X")):
         with game.next_view(game.page):
@@ -681,15 +695,10 @@ def test_the_chips_and_the_move_list_wear_the_marks(ttt: OpenGame) -> None:
         assert ring.evaluate("(d) => getComputedStyle(d).boxShadow").endswith("inset")
 
 
-def test_the_end_card_leaves_the_move_list_in_sight(
-    ttt: OpenGame, create_game: CreateGame, new_context: NewContext,
-) -> None:
+def test_the_end_card_leaves_the_move_list_in_sight(two_at: OpenTwo) -> None:
     """On a laptop the card's own place, at the top right, is over the move list: it
     goes low, below the moves, and hides neither them nor the winning line."""
-    created = create_game("tictactoe", seats=["human", "human"])
-    sid = created["session"]
-    context = new_context(tokens={sid: created["token"]}, viewport={"width": 1366, "height": 768})
-    game = ttt(f"/play/tictactoe?session={sid}", context=context)
+    game = two_at(1366, 768)
     game.play([(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)])
     card = game.page.locator("#end-card")
     expect(card).to_be_visible()
@@ -704,15 +713,12 @@ def test_the_end_card_leaves_the_move_list_in_sight(
 
 
 def test_a_move_list_under_the_end_card_ends_above_it_with_its_last_moves_in_sight(
-    ttt: OpenGame, create_game: CreateGame, new_context: NewContext,
+    two_at: OpenTwo,
 ) -> None:
     """At 1280x800 nine moves fill the list down to where the card floats, the taller for
     a series' score: the list ends above the card, scrolled to its last move (the card
     hid moves 6 to 9), and comes back whole once the card is put away."""
-    created = create_game("tictactoe", seats=["human", "human"])
-    sid = created["session"]
-    context = new_context(tokens={sid: created["token"]}, viewport={"width": 1280, "height": 800})
-    game = ttt(f"/play/tictactoe?session={sid}", context=context)
+    game = two_at(1280, 800)
     game.play([(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)])
     card = game.page.locator("#end-card")
     card.get_by_role("button", name="Rematch", exact=True).click()
@@ -732,16 +738,10 @@ def test_a_move_list_under_the_end_card_ends_above_it_with_its_last_moves_in_sig
     assert game.page.locator("#movelist").evaluate("(list) => list.style.bottom") == ""
 
 
-def test_on_a_small_phone_on_its_side_the_end_card_stays_below_the_bar(
-    ttt: OpenGame, create_game: CreateGame, new_context: NewContext,
-) -> None:
+def test_on_a_small_phone_on_its_side_the_end_card_stays_below_the_bar(two_at: OpenTwo) -> None:
     """640x360: the bar keeps one row, and the card, taller than the room under it, is
     not slid under the bar (its title was cut off there)."""
-    created = create_game("tictactoe", seats=["human", "human"])
-    sid = created["session"]
-    context = new_context(tokens={sid: created["token"]}, viewport={"width": 640, "height": 360},
-                          has_touch=True, is_mobile=True)
-    game = ttt(f"/play/tictactoe?session={sid}", context=context)
+    game = two_at(640, 360, phone=True)
     bar = game.page.locator(".topbar").bounding_box()
     new = game.page.locator("#btn-new").bounding_box()
     assert bar and new and new["y"] + new["height"] <= bar["y"] + bar["height"]
@@ -755,17 +755,11 @@ def test_on_a_small_phone_on_its_side_the_end_card_stays_below_the_bar(
     assert shown["y"] + shown["height"] <= 360
 
 
-def test_on_a_phone_the_end_card_leaves_the_winning_line_in_sight(
-    ttt: OpenGame, create_game: CreateGame, new_context: NewContext,
-) -> None:
+def test_on_a_phone_the_end_card_leaves_the_winning_line_in_sight(two_at: OpenTwo) -> None:
     """390x844: the card, a sheet at the bottom, would hide the board's lower rows, the
     line along the bottom row (a line's box has no height: it is kept with a margin round
     it); at the top, the upper rows: it goes under the board, in the page's flow."""
-    created = create_game("tictactoe", seats=["human", "human"])
-    sid = created["session"]
-    context = new_context(tokens={sid: created["token"]}, viewport={"width": 390, "height": 844},
-                          has_touch=True, is_mobile=True)
-    game = ttt(f"/play/tictactoe?session={sid}", context=context)
+    game = two_at(390, 844, phone=True)
     game.play([(0, 2), (0, 0), (1, 2), (1, 0), (2, 2)])
     card = game.page.locator("#end-card")
     expect(card).to_be_visible()
