@@ -11,7 +11,7 @@
 // focus, not one of its actions (Tab reaches them). ✕, Esc or See the board put it away
 // (the focus goes back to the board); the status row then keeps the result and a "Show
 // result" button that brings the card back.
-import { $, escapeHtml, ownResults, playerNumber, seatDot, set, setText, tokens } from "/static/common.js";
+import { $, escapeHtml, ownResults, playerNumber, seatDot, set, setText, sharedScreen, tokens } from "/static/common.js";
 
 const END_BEAT_MS = 900;  // the final board alone, before the card comes
 
@@ -137,7 +137,7 @@ export function createEndCard({ sameDeal = true } = {}) {
     // the best possible from the start, when this game scored it ("no solution is shorter")
     const met = records.map((record) => record.met).filter(Boolean).map((words) => ` ${words}`).join("");
     if (broken.length) setText($("end-detail"), `${endDetail(next)} Your new record: ${broken.join(", ")}!${met}`);
-    else if (next.assisted) setText($("end-detail"), endDetail(next, "You played it with help, so it sets no record."));
+    else if (next.assisted) setText($("end-detail"), endDetail(next, { noRecord: true }));
     else if (met) setText($("end-detail"), `${endDetail(next)}${met}`);
   }
 
@@ -451,23 +451,20 @@ export function createEndCard({ sameDeal = true } = {}) {
 // Escalator's verdict on a lost deal): the headline above says what it was ("Cross
 // wins", "Draw Game"), so this does not say it again. A game played with help says so in
 // a sentence of its own, about the player ("(with help)" after "This deal could have been
-// won" read as if the deal needed it).
-export function endDetail(next, helped = "You played it with help.") {
+// won" read as if the deal needed it), or about the game where players share the screen
+// (they are "both" above, not "you"); `noRecord`: it adds that the game sets no record.
+export function endDetail(next, { noRecord = false } = {}) {
   const said = endWords(next);
-  // (players sharing the screen are "both" above, not "you": the game had the help)
-  const whose = everySeatHere(next) ? helped.replace(/^You played it/, "This game was played") : helped;
+  const helped = `${sharedScreen(next) ? "This game was played" : "You played it"} with help`
+    + `${noRecord ? ", so it sets no record" : ""}.`;
   return next.assisted && next.you.length && !(next.shown && next.outcome === "won")
-    ? `${said} ${whose}` : said;
-}
-
-function everySeatHere(next) {
-  return next.seats.length > 1 && next.you.length === next.seats.length;
+    ? `${said} ${helped}` : said;
 }
 
 function endWords(next) {
   if (next.end_note) return `${next.end_note}.`;
   if (next.you.length === 0) return "The game is over.";
-  if (everySeatHere(next)) {  // all seats at one screen
+  if (next.seats.length > 1 && next.you.length === next.seats.length) {  // all seats at one screen
     const shared = next.status === "draw" || next.winners.length !== 1;
     if (shared) return `Well played, ${next.seats.length === 2 ? "both" : "all"}!`;
     // (every seat is this page's here, so all are human: the winner by their number)
