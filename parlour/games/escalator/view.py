@@ -324,8 +324,7 @@ def _lamp(observation: JSON, ctx: RenderContext) -> list[str]:
     if not ctx.assist or winnable is None:
         return []
     words = ("Some order", "still wins") if winnable else ("No order", "wins now")
-    said = ("Some order of the stock still wins" if winnable
-            else "No order of the stock wins now")
+    said = f"{words[0]} of the stock {words[1]}"  # (the lamp's two lines, in full)
     x, y = BASE_X + CARD_W + 22, TABLE_Y + 50
     return [
         f'<g id="esc-lamp" class="esc-lamp {"on" if winnable else "off"}" role="status" '

@@ -85,17 +85,17 @@ def _tile(tile: int, cell: int, cols: int, hinted: bool, start: bool = False) ->
 def _next_to(gap: int, rows: int, cols: int) -> int:
     """The first cell in reading order beside the gap: a tile that slides, where Enter
     brings the keyboard's cursor."""
-    return min(row * cols + col for *_, (row, col) in _beside(gap, rows, cols))
+    return min(cell[0] * cols + cell[1] for *_, cell in _beside(gap, rows, cols) if cell)
 
 
-def _beside(gap: int, rows: int, cols: int) -> Iterator[tuple[str, str, str, tuple[int, int]]]:
-    """Each arrow (key, swipe, label) that has a tile beside the gap to slide, and the
-    cell of that tile."""
+def _beside(gap: int, rows: int, cols: int
+            ) -> Iterator[tuple[str, str, str, tuple[int, int] | None]]:
+    """Each arrow (key, swipe, label) and the cell of the tile beside the gap that it
+    slides (None: the gap is at that edge, with no tile beyond it)."""
     gap_row, gap_col = divmod(gap, cols)
     for key, swipe, label, (dr, dc) in ARROWS:
         row, col = gap_row + dr, gap_col + dc
-        if 0 <= row < rows and 0 <= col < cols:
-            yield key, swipe, label, (row, col)
+        yield key, swipe, label, (row, col) if 0 <= row < rows and 0 <= col < cols else None
 
 
 def _gap(gap: int, rows: int, cols: int) -> str:
@@ -114,12 +114,11 @@ EDGES = {"left": "in the rightmost column", "right": "in the leftmost column",
 def _keys(gap: int, rows: int, cols: int) -> str:
     """The arrow keys and swipes: each slides the tile that moves that way, or, where
     none can, says why (a key or a swipe that did nothing read as a page not listening)."""
-    beside = {swipe: cell for _, swipe, _, cell in _beside(gap, rows, cols)}
     buttons = [f'<button type="button" tabindex="-1" data-key="{key}" data-swipe="{swipe}"'
-               + (move_attr("data-move", {"cell": list(beside[swipe])}) if swipe in beside
+               + (move_attr("data-move", {"cell": list(cell)}) if cell
                   else f' data-why="No tile can slide {swipe}: the gap is {EDGES[swipe]}"')
                + f">{label}</button>"
-               for key, swipe, label, _ in ARROWS]
+               for key, swipe, label, cell in _beside(gap, rows, cols)]
     return f'<div class="sl-keys" id="sl-keys" aria-hidden="true">{"".join(buttons)}</div>'
 
 
