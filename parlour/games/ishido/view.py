@@ -95,7 +95,7 @@ def play_note(observation: JSON) -> str | None:
     on, as the 1990 game's schedule has it)."""
     last = observation["last"]
     if last is None:
-        return FIRST_NOTES[observation["rules"]] if observation["status"] == "playing" else None
+        return FIRST_NOTES[observation["rules"]]  # (the platform asks only in play)
     if not last["four_way"]:
         return None
     if observation["rules"] == "seed":
