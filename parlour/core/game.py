@@ -611,6 +611,9 @@ class GameSpec:
     """The handler of each of `commands` of kind 'server'."""
     commands_enabled: CommandStates | None = None
     """Which server commands are enabled now (None: all, for a seat's holder)."""
+    tagline: str = ""
+    """The game in a sentence, for whoever has never met it, where a link to its page is
+    pasted (the link's preview, `server/api/preview.py`)."""
     about_html: str = ""
     """The About box: what the game is, where it comes from, what Parlour added (HTML)."""
     first_note: str = ""

@@ -83,6 +83,7 @@ SPEC = GameSpec(
     game=Escalator(),
     render=render,
     rules_html=RULES_HTML,
+    tagline="Pyramid solitaire: clear 28 cards by taking one a rank above or below the base.",
     about_html=ABOUT_HTML,
     first_note="Pick a free card one rank above or below the base, or turn the stock.",
     # (only a winnable deal is slow: a random one is dealt at once, in place)

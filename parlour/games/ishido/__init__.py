@@ -63,6 +63,7 @@ SPEC = GameSpec(
         StatFigure("tiles placed", "tiles on the board", "highest",
                    best="most tiles on the board", chart=False),
     ),
+    tagline="Place all 72 stone tiles, each beside tiles that match it in colour or bird.",
     about_html=ABOUT_HTML,
     first_note=FIRST_NOTES["seed"],
     play_note=play_note,

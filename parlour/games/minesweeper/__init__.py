@@ -68,6 +68,7 @@ SPEC = GameSpec(
     rules_html=RULES_HTML,
     thumbnail_svg=THUMBNAIL,
     hint=hint,
+    tagline="Clear the minefield: every number counts the mines that touch its cell.",
     about_html=ABOUT_HTML,
     first_note="Open a cell to begin: each number counts the mines that touch it.",
     # the first click's rule moves the mines under it (and around it, for an opening)

@@ -57,6 +57,7 @@ SPEC = GameSpec(
     game=Sliding(),
     render=render,
     rules_html=RULES_HTML,
+    tagline="Slide the tiles back into place until the picture is whole again.",
     about_html=ABOUT_HTML,
     first_note="Slide the tiles back into place: tap one, swipe, or use the arrow keys.",
     thumbnail_svg=THUMBNAIL,

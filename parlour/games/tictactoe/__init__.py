@@ -52,6 +52,7 @@ SPEC = GameSpec(
     hint=solver.hint,
     tables=(solver.VALUES,),
     default_seats=("human", "ai:medium"),
+    tagline="Three in a row on a 3 × 3 grid, against the computer or a friend.",
     about_html=ABOUT_HTML,
     commands=ONE_TAP_GAMES,
     new_choices=tuple(command.name for command in ONE_TAP_GAMES),

@@ -58,6 +58,7 @@ SPEC = GameSpec(
     game=Tribolo(),
     render=render,
     rules_html=RULES_HTML,
+    tagline="Othello for three: capture by outflanking, against two computers or friends.",
     about_html=ABOUT_HTML,
     thumbnail_svg=THUMBNAIL,
     ai_levels={level: partial(ai.computer_move, level) for level in ai.LEVELS},

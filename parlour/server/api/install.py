@@ -71,6 +71,7 @@ ICONS = (
 apple-touch-icon the pages link, and the tab the favicon."""
 IN_MANIFEST = tuple(icon for icon in ICONS if icon.size in (192, 512))
 ICONS_BY_NAME = {icon.name: icon for icon in ICONS}
+PREVIEW_ICON = ICONS_BY_NAME["icon-512"].path  # the picture of a link's preview (preview.py)
 
 router = APIRouter(include_in_schema=False)
 

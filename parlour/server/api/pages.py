@@ -1,5 +1,6 @@
-"""The pages and their files: home, statistics and a game's page, each game's own CSS,
-the typeface (`fonts.py`) and the static files (none of them in /docs)."""
+"""The pages and their files: home, statistics and a game's page (its title and a link's
+preview written in, `preview.py`), each game's own CSS, the typeface (`fonts.py`) and
+the static files (none of them in /docs)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,14 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from parlour.server.api.clients import give_player_cookie
 from parlour.server.api.deps import HubDep
 from parlour.server.api.fonts import CACHE_CONTROL, MEDIA_TYPE, font_file
+from parlour.server.api.install import PREVIEW_ICON
+from parlour.server.api.preview import page_with_preview, preview
 from parlour.server.hub.errors import ApiError
 
 STATIC = Path(__file__).resolve().parent.parent.parent / "static"
@@ -46,10 +49,17 @@ async def replay_page(sid: str, request: Request) -> FileResponse:
 
 
 @router.get("/play/{game}")
-async def play_page(game: str, request: Request, hub: HubDep) -> FileResponse:
-    # a newcomer's slow first deal (Escalator's) is made while the page loads
-    hub.opening.ready.expect(hub.spec(game))
-    return page_file(request, "play.html")
+async def play_page(game: str, request: Request, hub: HubDep) -> HTMLResponse:
+    """A game's page, titled as its link's preview shows it. Loading it starts no game and
+    takes no seat: the page's click does (links.py)."""
+    spec = hub.spec(game)
+    hub.opening.ready.expect(spec)  # a newcomer's slow first deal is made meanwhile
+    shown = preview(spec, request.query_params)
+    image = str(request.base_url).rstrip("/") + PREVIEW_ICON
+    response = HTMLResponse(page_with_preview(STATIC / "play.html", shown, image),
+                            headers={"Cache-Control": "no-cache"})
+    give_player_cookie(request, response)
+    return response
 
 
 @router.get("/games/{game}/view.css")
