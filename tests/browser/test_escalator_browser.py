@@ -113,10 +113,15 @@ def test_a_deal_lost_says_whether_it_could_have_been_won(
         f"Game over: {left} card{'s' * (left != 1)} left")
     verdict = page.locator("#esc-verdict")
     expect(verdict).to_contain_text("could have been won" if winnable else "No order of play")
-    # the end card says it too: under the table, it may scroll the felt's line out of sight
+    # the end card says it, and the felt's line waits for the board seen without the card
     expect(page.locator("#end-detail")).to_have_text(
         {True: "This deal could have been won.",
          False: "No order of play could have won this deal."}[winnable])
+    expect(verdict).to_be_hidden()
+    page.locator("#end-see").click()
+    expect(verdict).to_be_visible()
+    page.locator("#end-show").click()
+    expect(verdict).to_be_hidden()
     # the board re-fit under the end card: the table sized itself from the room the page
     # left it, and the room went no further, so the cards' shapes were not restyled
     room = page.evaluate(ROOM_SEEN)

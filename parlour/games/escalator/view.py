@@ -347,8 +347,8 @@ def _lamp(observation: JSON, ctx: RenderContext) -> list[str]:
 
 
 def verdict_text(observation: JSON) -> str | None:
-    """After a loss: whether any order of play could have won (the felt and the end card
-    say it)."""
+    """After a loss: whether any order of play could have won (the end card says it, and
+    the felt once the card is put away: view.css)."""
     verdict = observation.get("verdict")
     if verdict is None:
         return None
