@@ -39,7 +39,7 @@ from tests.browser.scenes import (
     scenes_of,
     show_a_hint,
 )
-from tests.browser.views import wait_for_animations
+from tests.browser.views import expect_views, wait_for_animations
 
 pytestmark = pytest.mark.browser
 
@@ -267,6 +267,26 @@ def test_disabled_labels_stay_legible_and_look_disabled_in_every_theme(
     least = min(label["ratio"] for label in enabled)
     bold = [label for label in labels if label["ratio"] > FAINTER * least]
     assert not bold, f"disabled labels as clear as enabled ones ({least:.2f}:1) in {theme}: {bold}"
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_a_refusals_reason_is_legible_in_every_theme(
+    new_context: NewContext, create_game: CreateGame, theme: str
+) -> None:
+    """A refusal's reason (why Undo is off), in the page's danger colour, at WCAG's 4.5:1 or more on
+    the page: the dark theme's red was 2.7:1 on its near-black."""
+    created = create_game("escalator")
+    context = new_context(tokens={created["session"]: created["token"]}, **STILL)
+    context.add_init_script(_THEME_SCRIPT % json.dumps(theme))
+    page = context.new_page()
+    page.goto(f"/play/escalator?session={created['session']}")
+    wait_for_views(page, 1)
+    with expect_views(page):
+        page.keyboard.press("d")  # a card turned from the stock: Undo is off
+    page.keyboard.press("u")
+    expect(page.locator("#message.error")).to_contain_text("Undo is off")
+    ratios = [label["ratio"] for label in measure(page, "#message.error")]
+    assert ratios and min(ratios) >= 4.5, f"a refusal at {min(ratios):.2f}:1 in the {theme} theme"
 
 
 @pytest.mark.parametrize("theme", THEMES)
