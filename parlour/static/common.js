@@ -46,9 +46,13 @@ export function onThemeKey(change) {
 }
 
 // The theme after the one chosen (T, the theme button), saved and applied; its name.
+// From Auto, the theme the system does not show already: on a light screen, Auto then
+// Light looked the same, and the first press seemed to do nothing.
 export function nextTheme() {
   const prefs = loadPrefs(), keys = THEMES.map(([key]) => key);
-  prefs.theme = keys[(keys.indexOf(prefs.theme) + 1) % keys.length];
+  const next = (theme) => keys[(keys.indexOf(theme) + 1) % keys.length];
+  const shown = matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+  prefs.theme = prefs.theme === "auto" && next("auto") === shown ? next(shown) : next(prefs.theme);
   savePrefs(prefs);
   return THEMES.find(([key]) => key === prefs.theme)[1];
 }

@@ -198,12 +198,23 @@ def test_t_changes_the_theme_on_the_home_page(new_context: NewContext) -> None:
         page.keyboard.press("t")
         seen.append((page.locator("#theme-label").inner_text(),
                      page.evaluate("document.documentElement.dataset.theme")))
-    assert seen == [("Light", "light"), ("Dark", "dark"), ("Colour-blind", "colour-blind"),
-                    ("Auto", "light")]
+    # from Auto on a light screen, Dark first: Light would look the same, as if T did nothing
+    assert seen == [("Dark", "dark"), ("Colour-blind", "colour-blind"), ("Auto", "light"),
+                    ("Dark", "dark")]
     page.keyboard.press("Control+t")  # not T alone: the browser's, not the page's
-    expect(page.locator("#theme-label")).to_have_text("Auto")
+    expect(page.locator("#theme-label")).to_have_text("Dark")
     page.keyboard.press("t")
-    assert page.evaluate("JSON.parse(localStorage.getItem('parlour.prefs')).theme") == "light"
+    assert page.evaluate("JSON.parse(localStorage.getItem('parlour.prefs')).theme") == (
+        "colour-blind")
+
+
+def test_from_auto_on_a_dark_screen_t_brings_the_light_theme(new_context: NewContext) -> None:
+    page = home(new_context(color_scheme="dark"))
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    page.keyboard.press("t")
+    expect(page.locator("#theme-label")).to_have_text("Light")
+    page.keyboard.press("t")
+    expect(page.locator("#theme-label")).to_have_text("Dark")
 
 
 def test_the_api_docs_work_without_internet(new_context: NewContext, base_url: str) -> None:
