@@ -268,6 +268,18 @@ def test_a_swipe_moves_the_tile_next_to_the_gap_that_way(
     assert board(page) == " 1  2  3\n 4  5  6\n 7  8  ."
 
 
+# How far the hinted tile's arrow is turned from pointing right, and which way the gap is
+# from that tile (each -1, 0 or 1 across and down).
+ARROW_AND_GAP = """() => {
+  const tile = document.querySelector(".sl-tile.hint"), gap = document.getElementById("sl-gap");
+  const turn = Number.parseFloat(getComputedStyle(tile.querySelector(".sl-arrow")).rotate) || 0;
+  const [from, to] = [tile, gap].map((element) => element.getBoundingClientRect());
+  const way = (d) => Math.sign(Math.round(d / from.width));
+  return { turn, toGap: `${way(to.x - from.x)},${way(to.y - from.y)}` };
+}"""
+TURNS = {"1,0": 0, "-1,0": 180, "0,-1": -90, "0,1": 90}
+
+
 def test_a_puzzle_solved_by_following_the_hints(
     create_game: CreateGame, open_page: OpenPage, next_view: NextView,
 ) -> None:
@@ -276,6 +288,8 @@ def test_a_puzzle_solved_by_following_the_hints(
         page.keyboard.press("h")  # the first may wait for the solver's table to be built
         expect(page.locator("#message")).to_contain_text(
             f"{left} move{'s' * (left != 1)} to go (the shortest way)", timeout=120_000)
+        arrow = page.evaluate(ARROW_AND_GAP)  # the hinted tile's arrow points at the gap
+        assert TURNS[arrow["toGap"]] == arrow["turn"], arrow
         with next_view(page):
             page.locator(".sl-tile.hint").click()
     expect(page.locator("#headline")).to_have_text("You win! 6 moves")

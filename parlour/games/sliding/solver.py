@@ -287,9 +287,8 @@ def _hints(state: Puzzle, moves: tuple[int, ...], optimal: bool) -> list[Hint]:
         row, col = divmod(cell, state.cols)
         # the tile lit on the board and named by where it is (as its label for a screen
         # reader says), never by its number: the page shows numbers only if asked to
-        note = (f"Slide the highlighted tile at row {row + 1}, column {col + 1} "
-                f"{_direction(state.cols, cell, gap)} into the gap: "
-                f"{counted(left, 'move')} to go{way}")
+        note = (f"Slide the tile at row {row + 1}, column {col + 1} "
+                f"{_direction(state.cols, cell, gap)}: {counted(left, 'move')} to go{way}")
         hints.append(Hint(move={"cell": [row, col]}, note=note))
         tiles[gap], tiles[cell] = tiles[cell], 0
         gap = cell

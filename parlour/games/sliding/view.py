@@ -49,6 +49,7 @@ def render(observation: JSON, ctx: RenderContext) -> str:
              f"--zoom:{picture['zoom'] / 100:g}")
     gap = tiles.index(0)
     start = _next_to(gap, rows, cols) if playing else -1
+    toward = next((way for _, way, _, cell in _beside(gap, rows, cols) if cell == hinted), None)
     return lines([
         f'<div class="sl {status}{" wide" if cols > rows else ""}" id="sl" style="{attr(style)}">',
         _target_thumbnail(rows, cols),
@@ -57,7 +58,8 @@ def render(observation: JSON, ctx: RenderContext) -> str:
         # in the order of the tiles, not of the cells: a slide then changes a few tiles'
         # places, never their order, so the page moves no element and each tile's
         # transition plays (the labels say where each tile is)
-        *(_tile(tile, cell, cols, (cell // cols, cell % cols) == hinted, cell == start)
+        *(_tile(tile, cell, cols, toward if (cell // cols, cell % cols) == hinted else None,
+                cell == start)
           for tile, cell in sorted((tile, cell) for cell, tile in enumerate(tiles) if tile)),
         _gap(gap, rows, cols),
         _keys(gap, rows, cols),
@@ -67,18 +69,25 @@ def render(observation: JSON, ctx: RenderContext) -> str:
     ])
 
 
+# a hinted tile's arrow, pointing right; view.css turns it the way the tile slides
+HINT_ARROW = ('<svg class="sl-arrow" viewBox="0 0 24 24" aria-hidden="true">'
+              '<path d="M5 12h13M12.5 6.5 18 12l-5.5 5.5"/></svg>')
+
+
 @lru_cache(maxsize=16384)  # a tile's markup depends on these alone: most tiles stay put
-def _tile(tile: int, cell: int, cols: int, hinted: bool, start: bool = False) -> str:
+def _tile(tile: int, cell: int, cols: int, hinted: str | None, start: bool = False) -> str:
+    """A tile; `hinted`: the way the hint slides it (an arrow on it points there)."""
     row, col = divmod(cell, cols)
     home_row, home_col = divmod(tile - 1, cols)
     home = (row, col) == (home_row, home_col)
     label = f"tile {tile}" + (", home" if home else f", row {row + 1}, column {col + 1}")
+    toward = f' data-toward="{hinted}"' if hinted else ""
     return (
         f'<div class="{classes("sl-tile", "home" if home else None, "hint" if hinted else None)}" '
         f'id="sl-t{tile}" style="--r:{row};--c:{col};--hr:{home_row};--hc:{home_col}" '
         f'role="button" aria-label="{label}" data-nav tabindex="-1"'
-        f'{move_attr("data-move", {"cell": [row, col]})}{" data-start" if start else ""}>'
-        f'<i class="sl-pic"></i><b class="sl-num">{tile}</b></div>'
+        f'{toward}{move_attr("data-move", {"cell": [row, col]})}{" data-start" if start else ""}>'
+        f'<i class="sl-pic"></i><b class="sl-num">{tile}</b>{HINT_ARROW if hinted else ""}</div>'
     )
 
 

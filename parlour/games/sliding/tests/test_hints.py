@@ -64,7 +64,7 @@ def test_a_move_off_the_line_makes_the_next_hint_solve_afresh(
     first = session.hint(0)
     assert first.move == {"cell": [2, 1]}
     assert first.note.startswith(
-        "Slide the highlighted tile at row 3, column 2 left into the gap: 2 moves")
+        "Slide the tile at row 3, column 2 left: 2 moves")
     session.play({"cell": [1, 0]}, 0)  # not the hint: the tile above the gap comes down
     monkeypatch.setattr(solver, "_known", type(solver._known)())
     assert session.planned_hint(0) is None
@@ -78,8 +78,8 @@ def test_a_hint_names_the_tile_by_where_it_is_and_never_by_its_number() -> None:
     state: Puzzle = session_at(HARDEST_8_PUZZLES[1]).state
     found = solver.hint(state, 0)
     assert found is not None
-    told = re.compile(r"Slide the highlighted tile at row (\d), column (\d) "
-                      r"(left|right|up|down) into the gap: \d+ moves? to go \(the shortest way\)")
+    told = re.compile(r"Slide the tile at row (\d), column (\d) "
+                      r"(left|right|up|down): \d+ moves? to go \(the shortest way\)")
     ways = set()
     for step in (found, *found.line):
         said = told.fullmatch(step.note)
@@ -98,7 +98,7 @@ def test_a_4x4_hint_is_shortest() -> None:
     session = session_at("1,2,3,4,5,6,7,8,9,10,11,12,13,0,14,15", rows=4, cols=4)
     found = session.hint(0)
     assert found.move == {"cell": [3, 2]}
-    assert found.note == ("Slide the highlighted tile at row 4, column 3 left into the gap: "
+    assert found.note == ("Slide the tile at row 4, column 3 left: "
                           "2 moves to go (the shortest way)")
 
 
