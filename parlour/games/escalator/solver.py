@@ -98,7 +98,7 @@ def _share(found: search.MoveOdds) -> str:
 
 def _rather(state: Layout, found: search.MoveOdds) -> str:
     """Why turn the stock with a card to pick up on the table: the best pick's share,
-    "(picking the 7♠: 9 %)"; none for a pick."""
+    "(picking the 7♠: 9 %)", "(picking the 6♣: none)"; nothing for a pick."""
     if not isinstance(move_of_step(found.move), Draw):
         return ""
     picks = [(wins, move) for step, wins in found.odds
@@ -109,7 +109,9 @@ def _rather(state: Layout, found: search.MoveOdds) -> str:
     share = _percent(wins, found.samples)
     # the turn wins strictly more (ties go to a pick), but the two may read alike: "15 %"
     # twice, or "99 %" beside "nearly all", would give no reason to turn
-    said = ("fewer" if share >= min(99, _percent(found.wins, found.samples)) else percent(share))
+    # and "0 %" read as a figure to weigh, not as the pick that wins in no order tried
+    said = ("fewer" if share >= min(99, _percent(found.wins, found.samples))
+            else percent(share) if share else "none")
     return f"(picking the {short_name(state.pyramid[pick.at])}: {said})"
 
 

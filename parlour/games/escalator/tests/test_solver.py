@@ -75,7 +75,7 @@ HINT_WORDS = re.compile(
     r"(: (a win stays possible|the deal stays winnable) in ([1-9][0-9]?\u00a0% of|nearly all) "
     r"stock orders"
     r"|: winnable in ([1-9][0-9]?\u00a0% of|nearly all) stock orders "
-    r"\(picking the (10|[2-9AJQK])[♣♦♥♠]: ([0-9][0-9]?\u00a0%|fewer)\)"
+    r"\(picking the (10|[2-9AJQK])[♣♦♥♠]: ([1-9][0-9]?\u00a0%|fewer|none)\)"
     r"| to keep a win in reach, if the stock falls kindly"
     r"|, though no order of the stock can win from here now)$"
 )
@@ -131,6 +131,7 @@ def test_a_hint_to_turn_the_stock_over_a_card_on_the_table_says_why() -> None:
     (200, 199, "fewer"),  # "nearly all" beside "99 %" read as the same
     (120, 119, "fewer"),  # 60 % twice
     (120, 80, "40\u00a0%"),
+    (120, 0, "none"),  # "0 %" read as a figure to weigh
 ])
 def test_a_turn_whose_share_reads_like_the_picks_says_the_pick_keeps_fewer(
     monkeypatch: pytest.MonkeyPatch, turn: int, pick: int, said: str
