@@ -79,7 +79,8 @@ def end_actions(observation: JSON, params: Params) -> list[EndAction]:
 SPEC = GameSpec(
     order=50,
     # a win shows the stock left over, a loss the pyramid's cards (0 on a win)
-    end_figures={"cards_left": "Pyramid cards left", "stock_left": "Stock cards left", "moves": "Moves"},
+    end_figures={"cards_left": "Pyramid cards left", "stock_left": "Stock cards left",
+                 "moves": "Moves"},
     game=Escalator(),
     render=render,
     rules_html=RULES_HTML,

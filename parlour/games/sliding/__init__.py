@@ -59,15 +59,17 @@ SPEC = GameSpec(
     rules_html=RULES_HTML,
     tagline="Slide the tiles back into place until the picture is whole again.",
     about_html=ABOUT_HTML,
-    first_note="Slide the tiles back into place: tap one, swipe, or use the arrow keys.",
+    first_note=("Slide the tiles home: click or tap one beside the gap, swipe, or use the "
+                "arrow keys."),
     thumbnail_svg=THUMBNAIL,
     hint=solver.hint,
     best_possible=solver.fewest_moves,
     commands=(
         server("solution", "Show me the solution", "edit", "W"),
         new_game("reshuffle", "Reshuffle", "S"),
-        client("instructions", "Instructions", "help", "I", action="help"),
-        client("play", "Play", "help", "P"),
+        # the seed's I and P: its instructions screen, and back to the puzzle from it
+        client("instructions", "How to play", "help", "I", action="help"),
+        client("play", "Back to the puzzle", "help", "P"),
         client("finished-picture", "See the finished picture", "view", "F", action="peek"),
         # the seed's U turns the sound back on (M, the Sound switch, also turns it off)
         client("unmute", "Sound on", "view", "U", in_menu=False),
