@@ -326,7 +326,7 @@ def test_escalator_shows_the_winnable_share_and_the_cards_left() -> None:
                       figures={"cards_left": float(left), "winnable": float(left < 6)})
                for left in (0, 5, 12, 7)]
     shown = shown_of("escalator", results)
-    assert (shown["winnable deals"], shown["mean cards left"]) == ("50%", "6")
+    assert (shown["could have been won"], shown["mean cards left"]) == ("50%", "6")
     (group,) = statistics(results, GAMES)["groups"]
     (distribution,) = [c for c in group["charts"] if c["title"] == "Cards left at the end"]
     assert distribution["rows"][0] == ["0", "1"] and distribution["rows"][5] == ["5", "1"]

@@ -107,7 +107,7 @@ SPEC = GameSpec(
     stat_outcomes={"won": "won", "lost": "lost"},
     stat_figures=(
         StatFigure("time", "time", "lowest", unit="seconds", of="won"),
-        StatFigure("winnable", "winnable deals", "share"),
+        StatFigure("winnable", "could have been won", "share"),
         StatFigure("cards_left", "cards left", "distribution", unit="cards left at the end"),
     ),
     refusal_sound="bell",
