@@ -218,6 +218,19 @@ def test_past_games_list_finished_games_most_recent_first(client: TestClient) ->
     assert [past["time_shown"] for past in listed] == ["0:00", "0.00"]
     only = client.get("/api/replays", params={"game": "minesweeper"}).json()
     assert [past["session"] for past in only] == [lost["session"]]
+    assert [past["assisted"] for past in listed] == [False, False]
+
+
+def test_past_games_say_which_were_played_with_help(client: TestClient) -> None:
+    """(the list marks them "With help": such a game set no record)"""
+    helped = create(client, "tictactoe", seats=["human", "human"])
+    hinted = client.post(f"/api/games/{helped['session']}/hint",
+                         headers=auth(helped["token"]), json={})
+    assert hinted.status_code == 200, hinted.text
+    for cell in [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)]:
+        post_move(client, helped, {"cell": list(cell)})
+    (past,) = client.get("/api/replays").json()
+    assert past["assisted"] is True
 
 
 def test_a_game_restarted_since_lists_no_replay_of_its_old_result(client: TestClient) -> None:

@@ -13,7 +13,8 @@ function row(past, allGames) {
   return `<li class="past-game" data-session="${escapeHtml(past.session)}">
     <span class="past-what"><b>${escapeHtml(what || past.title)}</b>
       <span class="past-players">${escapeHtml(past.players.charAt(0).toUpperCase() + past.players.slice(1))}</span></span>
-    <span class="past-result">${escapeHtml(past.headline || past.outcome)}</span>
+    <span class="past-result">${escapeHtml(past.headline || past.outcome)}${past.assisted
+      ? ' <span class="badge" title="Played with help (a hint, Assist or a take-back): it set no record">With help</span>' : ""}</span>
     <span class="past-figures">${past.moves} move${past.moves === 1 ? "" : "s"} · ${escapeHtml(past.time_shown)}</span>
     <time class="past-when" datetime="${new Date(past.finished * 1000).toISOString()}">${escapeHtml(when(past.finished))}</time>
     <a class="btn small" href="/replay/${encodeURIComponent(past.session)}"

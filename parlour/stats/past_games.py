@@ -39,6 +39,8 @@ class PastGame(BaseModel):
     time_shown: str = Field(description="elapsed_ms as the game writes a time (1:05, or "
                             "Minesweeper's 4.32)")
     finished: float = Field(description="when it ended (seconds since 1970)")
+    assisted: bool = Field(description="the player had help (a hint, Assist, a take-back "
+                           "after a loss): it set no record")
 
 
 def past_games(store: ResultReads, games: Mapping[str, GameSpec], game: str | None, limit: int
@@ -71,6 +73,7 @@ def past_games(store: ResultReads, games: Mapping[str, GameSpec], game: str | No
             "elapsed_ms": result.elapsed_ms,
             "time_shown": spec.time_written(result.elapsed_ms),
             "finished": result.finished,
+            "assisted": result.assisted,
         })
     return listed
 
