@@ -299,3 +299,24 @@ def test_those_watching_have_their_views_worked_out_after_the_mover_was_sent_the
         assert {moves for _, _, moves in events} == {1}
 
     run_async(scenario())
+
+
+def test_the_computers_play_on_without_pausing_once_no_person_can_move_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Tribolo player left without a cell waited out 88 computer moves at the pace chosen
+    for watching them: once no person's seat can move again, nobody waits for a turn."""
+    async def scenario() -> None:
+        hub = Hub(Store(tmp_path / "db.sqlite3"), GAMES, compute=SlowInline(pause=0.0))
+        live, token = await hub.create("tribolo", seats=["human", "ai:easy", "ai:easy"])
+        watching(live, token)
+        paced = hub.turns.pause(live)
+        assert paced > 0
+        game = type(live.session.game)
+        monkeypatch.setattr(game, "can_move_again", lambda self, state, seat: seat != 0)
+        assert hub.turns.pause(live) == 0.0  # the person's seat is out
+        monkeypatch.setattr(game, "can_move_again", lambda self, state, seat: seat == 0)
+        assert hub.turns.pause(live) == paced  # a computer out changes nothing
+        hub.store.close()
+
+    run_async(scenario())

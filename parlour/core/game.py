@@ -317,6 +317,12 @@ class Game(ABC, Generic[S, M]):
     def to_move(self, state: S) -> int | None:
         """The seat to move, or None once the game is over."""
 
+    def can_move_again(self, state: S, seat: int) -> bool:
+        """Whether `seat` may still move in this game (Tribolo's player left without a cell
+        may not). Once no person's seat may, the computers play the game out without
+        pausing between moves: nobody is left waiting for a turn."""
+        return True
+
     @abstractmethod
     def legal_moves(self, state: S) -> Sequence[M]:
         """Every move the seat to move may make (empty when the game is over)."""

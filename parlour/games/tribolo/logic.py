@@ -41,6 +41,7 @@ class Position:
     last: LastMove | None = None
     passed: tuple[int, ...] = ()  # seats that could not move before `player`'s turn
     lasts: tuple[int, ...] = (-1, -1, -1)  # each seat's last cell played (-1: none yet)
+    before_last: LastMove | None = None  # the move before `last`: a note tells both
 
 
 class CellMove(BaseModel):
@@ -78,6 +79,10 @@ class Tribolo(Game[Position, Cell]):
     def to_move(self, state: Position) -> int | None:
         return state.player
 
+    def can_move_again(self, state: Position, seat: int) -> bool:
+        """A player left with no cells can never capture again: they are out."""
+        return state.player is not None and state.board.owned[seat] != 0
+
     def legal_moves(self, state: Position) -> Sequence[Cell]:
         if state.player is None:
             return ()
@@ -104,7 +109,7 @@ class Tribolo(Game[Position, Cell]):
         lasts = list(state.lasts)
         lasts[player] = cell
         return Position(board, following, (made[0], made[1], made[2]),
-                        LastMove(player, cell, turned), passed, tuple(lasts))
+                        LastMove(player, cell, turned), passed, tuple(lasts), state.last)
 
     def status(self, state: Position) -> Status:
         if state.player is not None:
@@ -126,7 +131,8 @@ class Tribolo(Game[Position, Cell]):
 
     # -- what players see ---------------------------------------------------------
     def observe(self, state: Position, seat: int | None) -> JSON:
-        """Everything is public in Tribolo: every seat sees the same."""
+        """Everything is public in Tribolo: every seat sees the same board (the note tells
+        each the moves since their own)."""
         last = state.last
         return {
             "rows": rules.board_rows(state.board),
@@ -138,6 +144,8 @@ class Tribolo(Game[Position, Cell]):
                 "cell": xy(last.cell),
                 "turned": [xy(cell) for cell in rules.cells(last.turned)],
             },
+            "since": [_said(move) for move in _since(state, seat)],
+            "out": [seat for seat in range(SEATS) if not state.board.owned[seat]],
             "passed": list(state.passed),
             "lasts": [None if cell < 0 else xy(cell) for cell in state.lasts],
             "legal": [list(cell) for cell in self.legal_moves(state)],
@@ -172,3 +180,19 @@ class Tribolo(Game[Position, Cell]):
     def move_to_json(self, move: Cell) -> JSON:
         return {"cell": list(move)}
 
+
+def _since(state: Position, seat: int | None) -> list[LastMove]:
+    """The moves the others made since `seat` (a watcher: the player to move) last played,
+    oldest first: the two computers' between two of yours. The last move alone where
+    there are none, and once the game is over."""
+    made = [move for move in (state.before_last, state.last) if move is not None]
+    anchor = state.player if seat is None else seat
+    if state.player is None or anchor is None:
+        return made[-1:]
+    while made and anchor in {move.player for move in made}:
+        made.pop(0)
+    return made or ([state.last] if state.last else [])
+
+
+def _said(move: LastMove) -> JSON:
+    return {"player": move.player, "cell": xy(move.cell), "turned": move.turned.bit_count()}

@@ -139,27 +139,46 @@ def _cell(x: int, y: int, mark: str, change: int | None, parity: int, legal: boo
 
 
 def _note(observation: JSON, parity: int) -> str:
-    """The last move in a few words, and who passed after it; before the first move,
-    who plays first (drawn at random, rule 6, or passed on by a rematch)."""
+    """The moves made since the player to move last played (both computers' between two of
+    yours: the first went by in half a second), and who passed after them; before the
+    first move, who plays first (drawn at random, rule 6, or passed on by a rematch)."""
     parts = []
-    last = observation["last"]
-    if last is None and observation["to_move"] is not None and not any(observation["moves"]):
+    if observation["last"] is None and observation["to_move"] is not None \
+            and not any(observation["moves"]):
         parts.append(f"{SEAT_NAMES[observation['to_move']]} plays first.")
-    if last is not None:
-        count = len(last["turned"])
-        where = cell_name(*last["cell"])
-        who = SEAT_NAMES[last["player"]]
-        parts.append(f"{who} played {where} and turned {counted(count, 'cell')}.")
-    passed = [SEAT_NAMES[seat] for seat in observation["passed"]]
-    if passed and not observation["over"]:
-        who = " and ".join(passed)
+    parts.extend(_moves_said(observation["since"]))
+    out = set(observation["out"])
+    passed = [SEAT_NAMES[seat] for seat in observation["passed"] if seat not in out]
+    gone = [SEAT_NAMES[seat] for seat in observation["passed"] if seat in out]
+    if observation["passed"] and not observation["over"]:
         again = SEAT_NAMES[observation["to_move"]]
-        tail = f"{again} plays again." if len(passed) == 2 else f"{again} to play."
-        parts.append(f"{who} cannot move and pass{'es' if len(passed) == 1 else ''}: {tail}")
+        tail = f"{again} plays again." if len(observation["passed"]) == 2 else f"{again} to play."
+        if gone:  # (they can never move again: not "passes" at every turn)
+            has = "has" if len(gone) == 1 else "have"
+            parts.append(f"{' and '.join(gone)} {has} no cells left and "
+                         f"{'is' if len(gone) == 1 else 'are'} out{'.' if passed else f': {tail}'}")
+        if passed:
+            who = " and ".join(passed)
+            parts.append(f"{who} cannot move and pass{'es' if len(passed) == 1 else ''}: {tail}")
     if observation["over"]:
         parts.append("Nobody can move: the game is over.")
     css = classes("tb-note", f"news{parity}" if passed else None)
     return f'<p id="tb-note" class="{css}" role="status">{" ".join(parts) or "&nbsp;"}</p>'
+
+
+def _moves_said(moves: list[JSON]) -> list[str]:
+    """One move: "Green played i11 and turned 1 cell." Two, short enough for a phone's two
+    lines with a pass after them: "Red played i4 (2 turned), then Green i11 (1 turned)."."""
+    if not moves:
+        return []
+    names = [(SEAT_NAMES[move["player"]], cell_name(*move["cell"]), move["turned"])
+             for move in moves]
+    if len(names) == 1:
+        (who, where, turned), = names
+        return [f"{who} played {where} and turned {counted(turned, 'cell')}."]
+    (who, where, turned), (then, there, then_turned) = names
+    return [f"{who} played {where} ({turned} turned), then {then} {there} "
+            f"({then_turned} turned)."]
 
 
 def describe_move(before: Position, move: Any, after: Position) -> MoveNote:

@@ -67,7 +67,13 @@ class ComputerTurns:
 
     def pause(self, live: Live) -> float:
         """Seconds between the computers' moves for the people watching now: the players'
-        choice (a spectator's only when no player watches)."""
+        choice (a spectator's only when no player watches); none once every person's seat
+        is out of the game (`Game.can_move_again`): they wait for the end alone."""
+        session = live.session
+        people = [seat for seat in range(len(session.seats)) if session.is_human(seat)]
+        if people and not any(session.game.can_move_again(session.state, seat)
+                              for seat in people):
+            return 0.0
         watching = live.viewers
         speeds = [v.speed for v in watching if v.seats] or [v.speed for v in watching]
         return live.session.spec.ai_delay_seconds * self.delay_scale * max(speeds, default=0.0)

@@ -13,7 +13,7 @@ import parlour
 from parlour.core.game import MoveNote, RenderContext
 from parlour.core.gameid import parse_game_id
 from parlour.games.tribolo.logic import SEAT_NAMES, Position, Tribolo
-from parlour.games.tribolo.rules import BLUE, HEIGHT, RED, WIDTH, board_from_rows
+from parlour.games.tribolo.rules import BLUE, HEIGHT, RED, WIDTH, board_from_rows, cell_name
 from parlour.games.tribolo.view import SHAPES, describe_move, render
 from parlour.server.patch import changed_parts
 
@@ -117,12 +117,25 @@ def test_the_last_move_is_ringed_and_its_captures_flip_ring_by_ring() -> None:
     assert {kind[-1] for kind in first_kinds} != {kind[-1] for kind in second_kinds}
 
 
+def note_of(state: Position, seat: int = BLUE) -> str:
+    """The note seat `seat` reads."""
+    markup = draw(state, RenderContext(seat=seat, can_move=state.player == seat))
+    found = re.search(r'<p id="tb-note" class="[^"]*" role="status">(.*?)</p>', markup)
+    assert found is not None
+    return found[1]
+
+
 def test_a_pass_is_told_in_a_short_note() -> None:
+    """A player left without cells is out for good, said so rather than "passes"."""
     rows = ["BR.." + "." * 12] + ["." * WIDTH] * 4 + [".....GB" + "." * 9] + ["." * WIDTH] * 5
     after = GAME.apply(Position(board_from_rows(rows), BLUE), (2, 0))
-    note = draw(after).split('id="tb-note"')[1].split("</p>")[0]
-    assert "Blue played c1 and turned 1 cell." in note
-    assert "Red cannot move and passes" in note and "Green to play" in note
+    assert note_of(after) == ("Blue played c1 and turned 1 cell. Red has no cells left and is "
+                              "out: Green to play.")
+    assert not GAME.can_move_again(after, RED) and GAME.can_move_again(after, BLUE)
+    stuck = (["BR.." + "." * 12] + ["." * WIDTH] * 4 + [".....GB" + "." * 9]
+             + ["." * WIDTH] * 4 + ["." * (WIDTH - 1) + "R"])  # a cell, but no capture
+    after = GAME.apply(Position(board_from_rows(stuck), BLUE), (2, 0))
+    assert note_of(after).endswith("Red cannot move and passes: Green to play.")
     assert describe_move(Position(board_from_rows(rows), BLUE), (2, 0), after) == MoveNote(
         "c1, turned 1", (RED,))
 
@@ -237,3 +250,26 @@ def test_before_the_first_move_the_note_says_who_plays_first() -> None:
     assert note.endswith(f">{SEAT_NAMES[state.player or 0]} plays first.")
     after = GAME.apply(state, GAME.legal_moves(state)[0])
     assert "plays first" not in draw(after)
+
+
+def test_your_turn_says_both_moves_made_since_yours() -> None:
+    """The two computers play half a second apart: the note names both, in order, so the
+    first is not lost behind the second."""
+    state = dealt("since")
+    you = state.player
+    moves = []
+    for _ in range(3):
+        mover = state.player
+        assert mover is not None
+        cell = GAME.legal_moves(state)[0]
+        before = state
+        state = GAME.apply(state, cell)
+        turned = bin(state.board.owned[mover] & ~before.board.owned[mover]).count("1") - 1
+        moves.append((SEAT_NAMES[mover], cell_name(*cell), turned))
+    assert state.player == you and not state.passed
+    (red, at, turned), (green, then, turned_then) = moves[1:]
+    assert you is not None and note_of(state, you) == (
+        f"{red} played {at} ({turned} turned), then {green} {then} ({turned_then} turned).")
+    after_yours = GAME.apply(state, GAME.legal_moves(state)[0])
+    assert note_of(after_yours, you).startswith(f"{SEAT_NAMES[you]} played ")  # yours alone
+    assert ", then " not in note_of(after_yours, you)
