@@ -197,8 +197,9 @@ def play(board: Board, player: int, cell: int) -> Board:
         raise ValueError("that cell is already taken")
     taken = captures(board, player, cell)
     if not taken:
-        raise ValueError(f"{NAMES[player]} captures nothing there: a line of another player's"
-                         f" cells must end on one of {NAMES[player]}'s")
+        raise ValueError(f"{NAMES[player]} captures nothing at {cell_name(*position(cell))}: "
+                         "no line of one other player's cells runs from it to one of "
+                         f"{NAMES[player]}'s")
     return apply_capture(board, player, cell, taken)
 
 

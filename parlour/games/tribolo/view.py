@@ -34,7 +34,9 @@ def render(observation: JSON, ctx: RenderContext) -> str:
     last = observation["last"]
     placed = tuple(last["cell"]) if last else None
     turned = {tuple(cell) for cell in last["turned"]} if last else set()
-    shown = ctx.can_move or ctx.assist  # your turn: where you may play; help: anyone's
+    # your turn: where you may play; help: what each turns, on your turn (the computers'
+    # options flashing by on theirs read as your own in other colours), or to a watcher
+    shown = ctx.can_move or (ctx.assist and ctx.seat is None)
     legal = {tuple(cell) for cell in observation["legal"]} if shown else set()
     gains = _gains(rows, mover, legal) if ctx.assist else {}
     lasts = {tuple(cell): seat for seat, cell in enumerate(observation["lasts"]) if cell}

@@ -63,8 +63,10 @@ def test_a_run_closed_by_the_third_player_is_the_third_players_capture() -> None
     assert captures(position, BLUE, cell(0, 0)) == 0
     assert captures(position, GREEN, cell(0, 0)) == at((1, 0), (2, 0))
     assert not legal_moves(position, BLUE) & at((0, 0))
-    with pytest.raises(ValueError, match="captures nothing"):
+    with pytest.raises(ValueError) as refused:
         play(position, BLUE, cell(0, 0))
+    assert str(refused.value) == ("Blue captures nothing at a1: no line of one other player's "
+                                  "cells runs from it to one of Blue's")
 
 
 def test_a_line_never_mixes_two_opponents() -> None:

@@ -173,6 +173,8 @@ def test_your_turn_marks_your_legal_cells_help_adds_what_each_turns_a_hint_its_c
     markup = draw(state, helped)
     marked = {cell for cell, found in cells(markup).items() if "legal" in css(found)}
     assert marked == legal and markup.count('class="gain"') == len(legal)
+    waiting = RenderContext(seat=((mover or 0) + 1) % 3, can_move=False, assist=True)
+    assert "legal" not in draw(state, waiting) and 'class="gain"' not in draw(state, waiting)
     for x, y in legal:
         line = next(ln for ln in markup.split("\n") if f'id="tb-{x}-{y}"' in ln)
         gain = int(line.split('class="gain" aria-hidden="true">')[1].split("<")[0])
