@@ -123,6 +123,10 @@ class Param:
     """choice, upload: how players read some of `choices` (e.g. {"no_guess": "No guess:
     solvable by logic"}); the others read as `readable(value)`. Only the New game dialog
     shows them: the values sent and kept in ids stay the choices themselves."""
+    only_with: Mapping[str, str] = field(default_factory=dict, hash=False)
+    """The values of other choice parameters it means something with (the sliding
+    puzzle's steps, with a random walk: {"shuffle": "walk"}); with others, the New game
+    dialog greys its field out."""
 
     def choice_label(self, value: str) -> str:
         return self.choice_labels.get(value) or readable(value)
@@ -176,6 +180,8 @@ class Param:
             described["choice_labels"] = {c: self.choice_label(c) for c in self.choices}
         if self.kind == "upload" and self.crop:
             described |= {"crop": list(self.crop), "frame": list(self.frame)}
+        if self.only_with:
+            described["only_with"] = dict(self.only_with)
         return described
 
     def names_upload(self, value: object) -> bool:

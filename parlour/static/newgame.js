@@ -15,6 +15,7 @@ const LEFT_NOTE = "New game: the one you left is kept";
 export function createNewGames({ info, views, connection }) {
   const game = info.name;
   const paramNamed = (name) => info.parameters.find((p) => p.name === name);
+  $("new-fields").addEventListener("input", () => greyOutUnused());
 
   // The parameters and seats last chosen (saved when a game starts with them).
   function choices() {
@@ -58,6 +59,7 @@ export function createNewGames({ info, views, connection }) {
     // an id names a deal or a start position: a game with neither (Tic Tac Toe) asks for none
     if (info.random_deal || info.position_help) fields.push(`<label for="f-id">Game id</label><input id="f-id" placeholder="Optional: a deal's id" title="The id of a deal to play again (Copy link gives it); empty: a new deal" autocomplete="off">`);
     $("new-fields").innerHTML = fields.join("");
+    greyOutUnused();
     $("new-error").textContent = "";
     for (const select of $("new-fields").querySelectorAll("[data-upload]")) bindPictureField(select, paramNamed(select.dataset.param));
     const preset = $("f-preset");
@@ -106,6 +108,20 @@ export function createNewGames({ info, views, connection }) {
       + "</select>";
   }
 
+  // A field that means nothing with the other fields' values (the sliding puzzle's steps,
+  // with a shuffle that is no walk) is greyed out, its label and help with it.
+  function greyOutUnused() {
+    for (const p of info.parameters) {
+      if (!p.only_with) continue;
+      const input = $("new-fields").querySelector(`[data-param="${p.name}"]`);
+      const unused = Object.entries(p.only_with).some(([name, value]) => fieldValue(paramNamed(name)) !== value);
+      input.disabled = unused;
+      for (const part of [$(`${input.id}-help`), $("new-fields").querySelector(`label[for="${input.id}"]`)]) {
+        part?.classList.toggle("unused", unused);
+      }
+    }
+  }
+
   // A parameter's value as its field holds it, in the catalog's type.
   function fieldValue(p) {
     const input = $("new-fields").querySelector(`[data-param="${p.name}"]`);
@@ -125,6 +141,7 @@ export function createNewGames({ info, views, connection }) {
       const value = values[p.name] ?? p.default;
       if (p.kind === "bool") input.checked = Boolean(value); else input.value = value;
     }
+    greyOutUnused();
   }
 
   // The dialog's form submitted: Start (a new game with its choices) or Cancel.

@@ -4,6 +4,7 @@ shows every field whole on a phone, and labels for players where values are for 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -304,6 +305,22 @@ def test_enter_in_any_field_of_new_game_starts_the_game(game_page: OpenGame, gam
     # or the presets'), one of several seats the seats'; a game with neither (Lights Out)
     # still has the field of a game id
     assert ("select" in tried) == chooses and tried
+
+
+def test_a_field_that_means_nothing_with_the_others_is_greyed_out(game_page: OpenGame) -> None:
+    """The walk's steps, with a shuffle that is no walk: its field, label and help grey out
+    (the value went into the game id as if it counted)."""
+    page = game_page("sliding")
+    page.keyboard.press("n")
+    steps, label = page.locator("#f-param-steps"), page.locator('label[for="f-param-steps"]')
+    expect(steps).to_be_enabled()
+    page.select_option("#f-param-shuffle", "random")
+    expect(steps).to_be_disabled()
+    expect(label).to_have_class(re.compile(r"\bunused\b"))
+    expect(page.locator("#f-param-steps-help")).to_have_class(re.compile(r"\bunused\b"))
+    page.select_option("#f-param-shuffle", "walk")
+    expect(steps).to_be_enabled()
+    expect(label).not_to_have_class(re.compile(r"\bunused\b"))
 
 
 def test_the_preset_shown_follows_the_fields_changed_by_hand(game_page: OpenGame) -> None:
