@@ -236,6 +236,17 @@ def test_a_replay_refused_before_the_end(new_context: NewContext, stage: Stage) 
     assert_none(audit_in_both_themes(page, "a replay refused"))
 
 
+def open_in_theme(new_context: NewContext, created: dict[str, Any], theme: str) -> Page:
+    """The page of a game just created, by its player, in `theme`."""
+    context = new_context(tokens={created["session"]: created["token"]}, **STILL)
+    context.add_init_script(_THEME_SCRIPT % json.dumps(theme))
+    page = context.new_page()
+    page.goto(f"/play/{created['view']['game']}?session={created['session']}")
+    wait_for_views(page, 1)
+    assert page.evaluate("document.documentElement.dataset.theme") == theme
+    return page
+
+
 @pytest.mark.parametrize("theme", THEMES)
 def test_disabled_labels_stay_legible_and_look_disabled_in_every_theme(
     new_context: NewContext, create_game: CreateGame, stage: Stage, theme: str
@@ -244,13 +255,7 @@ def test_disabled_labels_stay_legible_and_look_disabled_in_every_theme(
     yet, and the replay's Start and Back at its first move: each label at least 3:1 on
     its background as seen (opacity included), and at most 0.6 of the contrast of the
     toolbar's enabled buttons, so that it still reads as disabled."""
-    created = create_game("tictactoe")
-    context = new_context(tokens={created["session"]: created["token"]}, **STILL)
-    context.add_init_script(_THEME_SCRIPT % json.dumps(theme))
-    page = context.new_page()
-    page.goto(f"/play/tictactoe?session={created['session']}")
-    wait_for_views(page, 1)
-    assert page.evaluate("document.documentElement.dataset.theme") == theme
+    page = open_in_theme(new_context, create_game("tictactoe"), theme)
     enabled = measure(page, ".toolbar .btn:not(:disabled, .primary, .quiet)")
     labels = measure(page)
     page.locator("#menu-game").click()
@@ -273,14 +278,9 @@ def test_disabled_labels_stay_legible_and_look_disabled_in_every_theme(
 def test_a_refusals_reason_is_legible_in_every_theme(
     new_context: NewContext, create_game: CreateGame, theme: str
 ) -> None:
-    """A refusal's reason (why Undo is off), in the page's danger colour, at WCAG's 4.5:1 or more on
-    the page: the dark theme's red was 2.7:1 on its near-black."""
-    created = create_game("escalator")
-    context = new_context(tokens={created["session"]: created["token"]}, **STILL)
-    context.add_init_script(_THEME_SCRIPT % json.dumps(theme))
-    page = context.new_page()
-    page.goto(f"/play/escalator?session={created['session']}")
-    wait_for_views(page, 1)
+    """A refusal's reason (why Undo is off), in the page's danger colour, at WCAG's 4.5:1
+    or more on the page: the dark theme's red was 2.7:1 on its near-black."""
+    page = open_in_theme(new_context, create_game("escalator"), theme)
     with expect_views(page):
         page.keyboard.press("d")  # a card turned from the stock: Undo is off
     page.keyboard.press("u")
