@@ -145,7 +145,7 @@ class Tribolo(Game[Position, Cell]):
                 "turned": [xy(cell) for cell in rules.cells(last.turned)],
             },
             "since": [_said(move) for move in _since(state, seat)],
-            "out": [seat for seat in range(SEATS) if not state.board.owned[seat]],
+            "out": [player for player in range(SEATS) if not state.board.owned[player]],
             "passed": list(state.passed),
             "lasts": [None if cell < 0 else xy(cell) for cell in state.lasts],
             "legal": [list(cell) for cell in self.legal_moves(state)],

@@ -16,7 +16,7 @@ from parlour.core.gameid import parse_game_id
 from parlour.server.api.schemas import NewGame
 
 SITE = "Parlour"
-TITLE_TAG = f"<title>{SITE}</title>"  # play.html's, which the preview's replace
+TITLE_TAG = f"<title>{SITE}</title>"  # play.html's title, which a preview replaces
 GAME_ID_LIMIT = NewGame.model_fields["id"].metadata[0].max_length
 
 
