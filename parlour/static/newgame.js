@@ -114,7 +114,6 @@ export function createNewGames({ info, views, connection }) {
     for (const p of info.parameters) {
       if (!p.only_with) continue;
       const input = $("new-fields").querySelector(`[data-param="${p.name}"]`);
-      if (!input) continue;  // (not in this dialog: it was opened before the catalog changed)
       const unused = Object.entries(p.only_with).some(([name, value]) => fieldValue(paramNamed(name)) !== value);
       input.disabled = unused;
       for (const part of [$(`${input.id}-help`), $("new-fields").querySelector(`label[for="${input.id}"]`)]) {
