@@ -42,6 +42,8 @@ export function createViews({ endCard, shown, resync, undoKeys, levelLabels = {}
     titleWanted: null,   // a title that waits for the page to be idle
     hinted: null,        // the board's cell a hint marked in the view shown now, if any
     fitted: { text: null, tight: false },  // the status line shown, and whether set smaller
+    undone: "",          // what the Undo just shown took back ("Took back your d5, ..."), said
+                         // until the next view
   };
 
   const endCauseInSight = keepEndCauseInSight($("board"));  // (panbox.js)
@@ -60,6 +62,7 @@ export function createViews({ endCard, shown, resync, undoKeys, levelLabels = {}
   }
 
   function render(next, sound) {
+    state.undone = sound === "undo" ? takenBack(state.view, next) : "";
     state.view = next;
     state.viewAt = performance.now();
     // (a headline that is the game's name, "Tic Tac Toe", is not said twice)
@@ -239,7 +242,21 @@ export function createViews({ endCard, shown, resync, undoKeys, levelLabels = {}
     if (view.shown && view.can_redo) return "The solver's line: press Redo (Y) to play its next move.";
     // a solitaire: nobody else's turn to tell apart, but a first word for a new player
     if (view.seats.length === 1) return view.play_note || (view.moves === 0 && view.can_move ? firstNote : "");
-    return passedNews(view) + turnText(view, mover);
+    return state.undone + passedNews(view) + turnText(view, mover);
+  }
+
+  // The moves an Undo took back in a game of several players (to the player's own last
+  // turn: the others' replies too), said as the move list names them: "Took back your
+  // d5, Red's g3 and Green's h4. "; nothing where the board alone shows it (a solitaire).
+  function takenBack(before, after) {
+    if (!before || before.session !== after.session || after.seats.length < 2) return "";
+    const was = moveNotes(before), now = moveNotes(after);
+    if (was.length <= now.length) return "";
+    const alone = after.you.length === 1;
+    const whose = (seat) => (alone && after.seats[seat]?.you ? "your" : `${after.seats[seat]?.name ?? "the"}'s`);
+    const moves = was.slice(now.length).map((note) => `${whose(note.seat)} ${note.text.split(",")[0]}`);
+    const listed = moves.length > 1 ? `${moves.slice(0, -1).join(", ")} and ${moves.at(-1)}` : moves[0];
+    return `Took back ${listed}. `;
   }
 
   function turnText(view, mover) {

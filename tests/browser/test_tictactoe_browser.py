@@ -339,6 +339,10 @@ def test_the_computer_answers_and_undo_takes_both_back(ttt: OpenGame) -> None:
         game.page.click("#btn-undo")
     game.wait_board(EMPTY)
     assert len(game.playable()) == 9
+    # what it took back, as the move list named it (until the next move)
+    expect(game.message).to_have_text(re.compile(
+        r"^Took back your centre and Circle's (top|middle|bottom) (left|centre|right)\. "
+        r"Your turn$"))
 
 
 def test_new_starts_each_kind_of_opponent_in_one_tap(
