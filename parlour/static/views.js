@@ -253,7 +253,8 @@ export function createViews({ endCard, shown, resync, undoKeys, levelLabels = {}
     const was = moveNotes(before), now = moveNotes(after);
     if (was.length <= now.length) return "";
     const alone = after.you.length === 1;
-    const whose = (seat) => (alone && after.seats[seat]?.you ? "your" : `${after.seats[seat]?.name ?? "the"}'s`);
+    const seat = (index) => after.seats[index];  // (a move list's note names its seat)
+    const whose = (index) => (alone && seat(index).you ? "your" : `${seat(index).name}'s`);
     const moves = was.slice(now.length).map((note) => `${whose(note.seat)} ${note.text.split(",")[0]}`);
     const listed = moves.length > 1 ? `${moves.slice(0, -1).join(", ")} and ${moves.at(-1)}` : moves[0];
     return `Took back ${listed}. `;
