@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from html import escape
 from pathlib import Path
 
@@ -67,9 +68,15 @@ def preview(spec: GameSpec, query: Mapping[str, str]) -> Preview:
 
 
 def page_with_preview(path: Path, shown: Preview, image_url: str) -> str:
-    """The page at `path` (a few KiB, read each time, as a page file is served), its
-    title replaced by `shown`'s."""
+    """The page at `path`, its title replaced by `shown`'s."""
+    return _page(path, path.stat().st_mtime_ns).replace(TITLE_TAG, shown.head(image_url), 1)
+
+
+@lru_cache(maxsize=4)
+def _page(path: Path, modified: int) -> str:
+    """The page's text, read once a version (`modified`: an edited page is read again, as a
+    static file is served afresh)."""
     text = path.read_text()
     if TITLE_TAG not in text:
         raise ValueError(f"{path.name} has no {TITLE_TAG} for a link's preview to replace")
-    return text.replace(TITLE_TAG, shown.head(image_url), 1)
+    return text
